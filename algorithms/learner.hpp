@@ -1,0 +1,109 @@
+// The one interface of every online learner, and the flat option set that configures them.
+// Represents: a hypothesis f_{t-1} that scores examples and learns from one labelled example
+// per round. Requires: rounds fed in order with t = 1, 2, ...; examples of the data set's
+// dimension or lower. Ensures: learn() returns the complete round record of theory.md §1 with
+// score = f_{t-1}(x_t) computed before any change; learners never print.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/kernel.hpp"
+#include "algorithms/round_record.hpp"
+#include "algorithms/support_set.hpp"
+#include "datasets/dataset.hpp"
+
+namespace plab {
+
+// Which reading of the threshold eta (reproduction.md §1).
+enum class EtaConvention { paper, dogma };
+
+struct LearnerOptions {
+  Kernel kernel;
+  std::size_t dim = 0;                          // input dimension (features)
+  double eta = 0.1;                             // Projectron(++) threshold
+  EtaConvention eta_convention = EtaConvention::paper;
+  double U = 0.0;                               // Projectron per-round eta_t from U (> 0 enables)
+  std::size_t budget = 0;                       // B for budget learners
+  double C = 1.0;                               // PA-I aggressiveness
+  double beta = 0.0;                            // CKS margin threshold
+  uint64_t seed = 1;                            // RBP eviction stream
+  // NORMA (theory.md 8)
+  std::string task = "classification";          // classification | novelty | regression
+  std::string loss = "hinge";                   // regression: squared | eps
+  double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;
+  bool decay_rate = false, bias = false;
+  std::size_t truncate = 0;                     // drop terms older than tau rounds (0 = never)
+};
+
+class Learner {
+ public:
+  virtual ~Learner() = default;
+  virtual std::string name() const = 0;
+  // f_{t-1}(x) of the current hypothesis (no change).
+  virtual double score(const Example& x) const = 0;
+  // One round: score, decide, update; returns the round record.
+  virtual RoundRecord learn(const Example& x, int64_t t) = 0;
+  virtual std::size_t support_size() const = 0;
+  // Running ||f||^2 maintained by the update rules.
+  virtual double norm2() const = 0;
+  // ||f||^2 recomputed from the coefficients (alpha^T K alpha); tests compare it with norm2().
+  virtual double norm2_exact() const = 0;
+  // Hypotheses this learner can predict with after training: "last" always; "averaged" for
+  // kernel learners that never remove a support; "voted" for the voted Perceptron.
+  virtual std::vector<std::string> hypotheses() const { return {"last"}; }
+  virtual double score_as(const std::string& which, const Example& x) const {
+    (void)which;
+    return score(x);
+  }
+  // The kernel expansion of f (nullptr for the primal Perceptron); comparators and tests use it.
+  virtual const KernelExpansion* expansion() const { return nullptr; }
+};
+
+// Base of the learners that hold f as one KernelExpansion: shares scoring, the running norm,
+// the round count and the averaged hypothesis.
+class ExpansionLearner : public Learner {
+ public:
+  explicit ExpansionLearner(const LearnerOptions& o) : f_(o.kernel, o.dim) {}
+  double score(const Example& x) const override { return f_.score(x); }
+  std::size_t support_size() const override { return f_.size(); }
+  double norm2() const override { return norm2_; }
+  double norm2_exact() const override { return f_.norm2_exact(); }
+  const KernelExpansion* expansion() const override { return &f_; }
+  std::vector<std::string> hypotheses() const override {
+    if (f_.averaging_valid()) return {"last", "averaged"};
+    return {"last"};
+  }
+  double score_as(const std::string& which, const Example& x) const override {
+    if (which == "averaged") return f_.score_averaged(x, rounds_);
+    return f_.score(x);
+  }
+
+ protected:
+  // Starts a round record: t, y, k(x,x) and the score f_{t-1}(x) (fills f_.row()).
+  RoundRecord begin(const Example& x, int64_t t) {
+    rounds_ = t;
+    RoundRecord r;
+    r.t = t; r.y = x.y; r.kxx = f_.kernel.self(x.sqnorm);
+    r.score = f_.score(x);
+    r.mistake = x.y * r.score <= 0.0;
+    return r;
+  }
+  // Finishes it: support size and running norm after the round.
+  RoundRecord& finish(RoundRecord& r) const {
+    r.support_size = static_cast<int64_t>(f_.size());
+    r.f_norm2 = norm2_;
+    return r;
+  }
+  KernelExpansion f_;
+  double norm2_ = 0.0;
+  int64_t rounds_ = 0;
+};
+
+// Constructs a learner by its command-line name (algorithms/factory.cpp); throws
+// std::invalid_argument naming the option for unknown names or bad parameters.
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt);
+std::vector<std::string> learner_names();
+
+}  // namespace plab

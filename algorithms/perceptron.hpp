@@ -1,0 +1,68 @@
+// Perceptron, primal and kernel form (Rosenblatt 1958; theory.md 2.1; JMLR Fig. 1).
+// Update iff y_t s_t <= 0 (ties count, so round 1 always updates), as the proofs and DOGMA do.
+#pragma once
+#include <vector>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+// Primal linear Perceptron on a dense weight vector, sparse-aware: each round costs O(nnz(x)).
+class PrimalPerceptron final : public Learner {
+ public:
+  explicit PrimalPerceptron(const LearnerOptions& o) : w_(o.dim, 0.0) {}
+  std::string name() const override { return "perceptron"; }
+  double score(const Example& x) const override {
+    double s = 0.0;
+    for (std::size_t k = 0; k < x.idx.size(); ++k)
+      if (x.idx[k] < w_.size()) s += w_[x.idx[k]] * x.val[k];
+    return s;
+  }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r;
+    r.t = t; r.y = x.y; r.kxx = x.sqnorm;
+    r.score = score(x);
+    r.mistake = x.y * r.score <= 0.0;
+    if (r.mistake) {  // theory.md 2.1: w_{t+1} = w_t + y_t x_t
+      if (!x.idx.empty() && x.idx.back() >= w_.size()) w_.resize(x.idx.back() + 1, 0.0);
+      for (std::size_t k = 0; k < x.idx.size(); ++k) w_[x.idx[k]] += x.y * x.val[k];
+      norm2_ += x.sqnorm + 2.0 * x.y * r.score;  // MR Lemma 1 increment (theory.md 2.2)
+      ++updates_;
+      r.update = UpdateKind::update;
+    }
+    r.support_size = updates_;
+    r.f_norm2 = norm2_;
+    return r;
+  }
+  std::size_t support_size() const override { return updates_; }
+  double norm2() const override { return norm2_; }
+  double norm2_exact() const override {
+    double s = 0.0;
+    for (double v : w_) s += v * v;
+    return s;
+  }
+  const std::vector<double>& weights() const { return w_; }
+
+ private:
+  std::vector<double> w_;
+  double norm2_ = 0.0;
+  std::size_t updates_ = 0;
+};
+
+// Kernel Perceptron: S <- S u {t}, alpha_t = y_t on every mistake (theory.md 2.1, dual form).
+class KernelPerceptron final : public ExpansionLearner {
+ public:
+  using ExpansionLearner::ExpansionLearner;
+  std::string name() const override { return "kernel-perceptron"; }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    if (r.mistake) {
+      f_.add(x, t, x.y);
+      norm2_ += r.kxx + 2.0 * x.y * r.score;  // ||f + y k||^2 = ||f||^2 + 2 y f(x) + k(x,x)
+      r.update = UpdateKind::add;
+    }
+    return finish(r);
+  }
+};
+
+}  // namespace plab

@@ -1,0 +1,58 @@
+// Platform-independent randomness: std::mt19937_64 is specified bit-exactly by the standard, but
+// std::*_distribution are not, so every transform below is our own and identical everywhere.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+namespace plab {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : eng_(seed) {}
+  uint64_t bits() { return eng_(); }
+  // Uniform in [0,1) with 53 random bits.
+  double uniform() { return static_cast<double>(eng_() >> 11) * 0x1.0p-53; }
+  // Uniform integer in [0, n) by rejection (no modulo bias).
+  uint64_t below(uint64_t n) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+    uint64_t r;
+    do { r = eng_(); } while (r >= limit);
+    return r % n;
+  }
+  // Standard normal by the Box–Muller transform (both values used).
+  double normal() {
+    if (have_spare_) { have_spare_ = false; return spare_; }
+    double u1;
+    do { u1 = uniform(); } while (u1 <= 0.0);
+    const double u2 = uniform();
+    const double r = std::sqrt(-2.0 * std::log(u1)), th = 2.0 * M_PI * u2;
+    spare_ = r * std::sin(th);
+    have_spare_ = true;
+    return r * std::cos(th);
+  }
+  // Fisher–Yates permutation of 0..n-1.
+  std::vector<std::size_t> permutation(std::size_t n) {
+    std::vector<std::size_t> p(n);
+    for (std::size_t i = 0; i < n; ++i) p[i] = i;
+    for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[below(i)]);
+    return p;
+  }
+
+ private:
+  std::mt19937_64 eng_;
+  bool have_spare_ = false;
+  double spare_ = 0.0;
+};
+
+// Derives an independent child seed from a parent seed and a label (splitmix64 mixing), so
+// every cell / permutation / learner gets its own stream from one printed seed.
+inline uint64_t derive_seed(uint64_t parent, uint64_t salt) {
+  uint64_t z = parent + 0x9E3779B97F4A7C15ull * (salt + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+}  // namespace plab

@@ -1,0 +1,188 @@
+// SupportSet: the stored instances of a kernel expansion, laid out for the hot loop.
+// Represents: n instances of dimension dim. Values are kept feature-major (column j of all
+// supports is contiguous), so the dot products of a sparse x with every support are
+// nnz(x) contiguous axpy passes: one cache-friendly sweep whatever the sparsity of x.
+// Each slot also keeps a sparse copy of its instance (for support-vs-support kernels) and an
+// id (the round that inserted it). Removal moves the last slot into the hole (O(dim)).
+//
+// KernelExpansion: f = sum_i alpha_i k(s_i, .) over a SupportSet; every kernel learner owns one.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "algorithms/kernel.hpp"
+
+namespace plab {
+
+class SupportSet {
+ public:
+  explicit SupportSet(std::size_t dim = 0) : dim_(dim) {}
+
+  std::size_t size() const { return n_; }
+  std::size_t dim() const { return dim_; }
+  int64_t id(std::size_t i) const { return ids_[i]; }
+  double sqnorm(std::size_t i) const { return sq_[i]; }
+  Example row(std::size_t i) const {
+    return {rows_idx_[i], rows_val_[i], sq_[i], 0.0};
+  }
+
+  // Appends x and returns its slot.
+  std::size_t add(const Example& x, int64_t id) {
+    if (x.idx.size() && x.idx.back() + 1 > dim_) grow_dim(x.idx.back() + 1);
+    if (n_ == cap_) reserve(std::max<std::size_t>(16, 2 * cap_));
+    for (std::size_t k = 0; k < x.idx.size(); ++k) cols_[x.idx[k] * cap_ + n_] = x.val[k];
+    rows_idx_.emplace_back(x.idx.begin(), x.idx.end());
+    rows_val_.emplace_back(x.val.begin(), x.val.end());
+    sq_.push_back(x.sqnorm);
+    ids_.push_back(id);
+    return n_++;
+  }
+
+  // Removes slot i; the last slot moves into i. Returns the old index of the moved slot (== i
+  // when i was last), so owners can move their per-slot data the same way.
+  std::size_t remove(std::size_t i) {
+    const std::size_t last = n_ - 1;
+    for (std::size_t j = 0; j < dim_; ++j) {
+      double* c = &cols_[j * cap_];
+      c[i] = c[last];
+      c[last] = 0.0;
+    }
+    rows_idx_[i] = std::move(rows_idx_[last]);
+    rows_val_[i] = std::move(rows_val_[last]);
+    sq_[i] = sq_[last];
+    ids_[i] = ids_[last];
+    rows_idx_.pop_back(); rows_val_.pop_back(); sq_.pop_back(); ids_.pop_back();
+    --n_;
+    return last;
+  }
+
+  // out[i] = <s_i, x> for every support (out must hold size() values).
+  void dots(const Example& x, double* out) const {
+    std::fill(out, out + n_, 0.0);
+    for (std::size_t k = 0; k < x.idx.size(); ++k) {
+      const uint32_t j = x.idx[k];
+      if (j >= dim_) continue;  // a feature no support has
+      const double v = x.val[k];
+      const double* __restrict c = &cols_[j * cap_];
+      double* __restrict o = out;
+      for (std::size_t i = 0; i < n_; ++i) o[i] += v * c[i];
+    }
+  }
+
+  // out[i] = k(s_i, x) for every support.
+  void kernel_row(const Kernel& k, const Example& x, double* out) const {
+    dots(x, out);
+    switch (k.type) {
+      case Kernel::Type::linear: break;
+      case Kernel::Type::rbf: {
+        const double g = k.gamma, xs = x.sqnorm;
+        const double* __restrict sq = sq_.data();
+        for (std::size_t i = 0; i < n_; ++i)
+          out[i] = std::exp(-g * std::max(0.0, sq[i] + xs - 2.0 * out[i]));
+        break;
+      }
+      case Kernel::Type::poly:
+        for (std::size_t i = 0; i < n_; ++i) out[i] = k.from_dot(out[i], sq_[i], x.sqnorm);
+        break;
+    }
+  }
+
+  void reserve(std::size_t cap) {
+    if (cap <= cap_) return;
+    std::vector<double> c(dim_ * cap, 0.0);
+    for (std::size_t j = 0; j < dim_; ++j)
+      std::copy_n(&cols_[j * cap_], n_, &c[j * cap]);
+    cols_.swap(c);
+    cap_ = cap;
+  }
+
+ private:
+  void grow_dim(std::size_t d) {
+    cols_.resize(d * cap_, 0.0);  // feature-major: new features are appended columns
+    dim_ = d;
+  }
+
+  std::size_t dim_ = 0, n_ = 0, cap_ = 0;
+  std::vector<double> cols_;  // cols_[j * cap_ + i] = value of feature j in support i
+  std::vector<std::vector<uint32_t>> rows_idx_;
+  std::vector<std::vector<double>> rows_val_;
+  std::vector<double> sq_;
+  std::vector<int64_t> ids_;
+};
+
+// f = sum_i alpha_i k(s_i, .). Scratch buffers make score() allocation-free; not thread-safe.
+class KernelExpansion {
+ public:
+  KernelExpansion(Kernel k, std::size_t dim) : kernel(k), sv(dim) {}
+
+  Kernel kernel;
+  SupportSet sv;
+  std::vector<double> alpha;
+
+  std::size_t size() const { return sv.size(); }
+  // Computes k_t = (k(s_i,x))_i into row() and returns f(x) = alpha . k_t.
+  double score(const Example& x) const {
+    row_.resize(sv.size());
+    sv.kernel_row(kernel, x, row_.data());
+    double f = 0.0;
+    for (std::size_t i = 0; i < row_.size(); ++i) f += alpha[i] * row_[i];
+    return f;
+  }
+  // The kernel row of the last score() call.
+  const std::vector<double>& row() const { return row_; }
+
+  // Every coefficient change goes through add/bump/scale/remove so that the averaged
+  // hypothesis (1/T) sum_t f_t can be kept exactly: a change delta made on round t appears in
+  // f_t..f_T, so sum_t f_t has coefficients (T+1) alpha_i - wsum_i with wsum_i = sum delta*t.
+  std::size_t add(const Example& x, int64_t t, double a) {
+    alpha.push_back(a);
+    wsum_.push_back(a * static_cast<double>(t));
+    return sv.add(x, t);
+  }
+  void bump(std::size_t i, double delta, int64_t t) {
+    alpha[i] += delta;
+    wsum_[i] += delta * static_cast<double>(t);
+  }
+  // alpha <- c alpha for all i (Forgetron shrink, NORMA decay).
+  void scale(double c, int64_t t) {
+    for (std::size_t i = 0; i < alpha.size(); ++i) bump(i, (c - 1.0) * alpha[i], t);
+  }
+  // Removing a support breaks the averaged hypothesis (its past contribution is lost).
+  void remove(std::size_t i) {
+    const std::size_t moved = sv.remove(i);
+    alpha[i] = alpha[moved];
+    wsum_[i] = wsum_[moved];
+    alpha.pop_back();
+    wsum_.pop_back();
+    averaging_valid_ = false;
+  }
+  bool averaging_valid() const { return averaging_valid_; }
+  // Averaged hypothesis after T rounds, f_avg = (1/T) sum_{t=1..T} f_t.
+  double score_averaged(const Example& x, int64_t T) const {
+    row_.resize(sv.size());
+    sv.kernel_row(kernel, x, row_.data());
+    double f = 0.0;
+    const double T1 = static_cast<double>(T + 1);
+    for (std::size_t i = 0; i < row_.size(); ++i) f += (T1 * alpha[i] - wsum_[i]) * row_[i];
+    return T > 0 ? f / static_cast<double>(T) : 0.0;
+  }
+  double self(std::size_t i) const { return kernel.self(sv.sqnorm(i)); }
+  // ||f||^2 = alpha^T K alpha recomputed from scratch, O(n^2) kernel evaluations.
+  double norm2_exact() const {
+    double s = 0.0;
+    for (std::size_t i = 0; i < size(); ++i) {
+      const Example xi = sv.row(i);
+      s += alpha[i] * alpha[i] * kernel(xi, xi);
+      for (std::size_t j = i + 1; j < size(); ++j) s += 2.0 * alpha[i] * alpha[j] * kernel(xi, sv.row(j));
+    }
+    return s;
+  }
+
+ private:
+  mutable std::vector<double> row_;
+  std::vector<double> wsum_;
+  bool averaging_valid_ = true;
+};
+
+}  // namespace plab

@@ -1,0 +1,73 @@
+// A labelled data set held in compressed sparse rows, the one in-memory layout of the suite.
+// Represents: T examples x_t (sparse, 1-based feature indices stored 0-based) with real labels
+// (±1 for classification, any value for regression). Ensures: indices strictly ascending per row,
+// values finite, sqnorm[t] = ||x_t||^2.
+#pragma once
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace plab {
+
+// A view of one example; valid as long as the Dataset (or the owner of the arrays) lives.
+struct Example {
+  std::span<const uint32_t> idx;  // 0-based feature indices, strictly ascending
+  std::span<const double> val;    // values, same length as idx
+  double sqnorm = 0.0;            // ||x||^2
+  double y = 0.0;                 // label (±1) or regression target
+};
+
+struct Dataset {
+  std::string name;    // registry name or file name
+  std::string path;    // file the data came from ("" for generated data)
+  std::string sha256;  // checksum of the file as stored ("" for generated data)
+  std::size_t dim = 0; // 1 + highest feature index seen
+  std::vector<std::size_t> rowptr{0};
+  std::vector<uint32_t> idx;
+  std::vector<double> val;
+  std::vector<double> y;
+  std::vector<double> sqnorm;
+
+  std::size_t size() const { return y.size(); }
+  Example operator[](std::size_t t) const {
+    const std::size_t b = rowptr[t], e = rowptr[t + 1];
+    return {{idx.data() + b, e - b}, {val.data() + b, e - b}, sqnorm[t], y[t]};
+  }
+  // Appends one example; indices must be ascending (readers check before calling).
+  void push_back(std::span<const uint32_t> ix, std::span<const double> vx, double label) {
+    double s = 0.0;
+    for (std::size_t k = 0; k < ix.size(); ++k) {
+      idx.push_back(ix[k]);
+      val.push_back(vx[k]);
+      s += vx[k] * vx[k];
+      if (ix[k] + 1 > dim) dim = ix[k] + 1;
+    }
+    rowptr.push_back(idx.size());
+    y.push_back(label);
+    sqnorm.push_back(s);
+  }
+  // Dense convenience for generators and tests.
+  void push_dense(std::span<const double> x, double label) {
+    std::vector<uint32_t> ix;
+    std::vector<double> vx;
+    for (std::size_t j = 0; j < x.size(); ++j)
+      if (x[j] != 0.0) { ix.push_back(static_cast<uint32_t>(j)); vx.push_back(x[j]); }
+    push_back(ix, vx, label);
+    if (x.size() > dim) dim = x.size();
+  }
+};
+
+// Sparse dot product of two examples (merge of sorted index lists).
+inline double dot(const Example& a, const Example& b) {
+  double s = 0.0;
+  std::size_t i = 0, j = 0;
+  while (i < a.idx.size() && j < b.idx.size()) {
+    if (a.idx[i] == b.idx[j]) s += a.val[i++] * b.val[j++];
+    else if (a.idx[i] < b.idx[j]) ++i;
+    else ++j;
+  }
+  return s;
+}
+
+}  // namespace plab

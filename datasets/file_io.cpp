@@ -1,0 +1,64 @@
+// Transparent decompression (Boost.Iostreams) and SHA-256 (OpenSSL EVP).
+#include <openssl/evp.h>
+
+#include <array>
+#include <boost/iostreams/filter/bzip2.hpp>
+#include <boost/iostreams/filter/gzip.hpp>
+#include <boost/iostreams/filter/lzma.hpp>
+#include <boost/iostreams/filtering_stream.hpp>
+#include <fstream>
+
+#include "datasets/readers.hpp"
+
+namespace plab {
+namespace io = boost::iostreams;
+
+namespace {
+bool ends_with(const std::string& s, const std::string& suf) {
+  return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
+}
+
+// Owns the file and the filter chain together.
+class DecodingStream : public io::filtering_istream {
+ public:
+  explicit DecodingStream(const std::string& path) : file_(path, std::ios::binary) {
+    if (!file_) throw DataError(path + ": cannot open for reading (missing or unreadable)");
+    if (ends_with(path, ".gz")) push(io::gzip_decompressor());
+    else if (ends_with(path, ".bz2")) push(io::bzip2_decompressor());
+    else if (ends_with(path, ".xz")) push(io::lzma_decompressor());
+    push(file_);
+  }
+  ~DecodingStream() override { reset(); }
+
+ private:
+  std::ifstream file_;
+};
+}  // namespace
+
+std::unique_ptr<std::istream> open_input(const std::string& path) {
+  auto s = std::make_unique<DecodingStream>(path);
+  s->exceptions(std::ios::goodbit);
+  return s;
+}
+
+std::string sha256_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw DataError(path + ": cannot open for reading (missing or unreadable)");
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
+  std::array<char, 1 << 16> buf;
+  while (f) {
+    f.read(buf.data(), buf.size());
+    if (f.gcount() > 0) EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(f.gcount()));
+  }
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(ctx, md, &len);
+  EVP_MD_CTX_free(ctx);
+  static const char* hex = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < len; ++i) { out += hex[md[i] >> 4]; out += hex[md[i] & 15]; }
+  return out;
+}
+
+}  // namespace plab

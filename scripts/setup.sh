@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages perceptron-lab needs, only those missing (idempotent).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libeigen3-dev libboost-dev libboost-iostreams-dev
+      libboost-math-dev libcli11-dev nlohmann-json3-dev libfmt-dev librapidcheck-dev
+      libgtest-dev libgmock-dev libbenchmark-dev libssl-dev gnuplot-nox libgnuplot-iostream-dev
+      xz-utils bzip2 gzip)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}" >&2
+SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
