@@ -5,6 +5,14 @@
 
 #include "algorithms/learner.hpp"
 #include "algorithms/perceptron.hpp"
+#include "algorithms/projectron.hpp"
+#include "algorithms/averaged.hpp"
+#include "algorithms/cks.hpp"
+#include "algorithms/forgetron.hpp"
+#include "algorithms/norma.hpp"
+#include "algorithms/pa.hpp"
+#include "algorithms/rbp.hpp"
+#include "algorithms/stoptron.hpp"
 
 namespace plab {
 namespace {
@@ -25,6 +33,21 @@ const std::map<std::string, Maker>& registry() {
          return std::make_unique<PrimalPerceptron>(o);
        }},
       {"kernel-perceptron", maker<KernelPerceptron>()},
+      {"projectron", maker<Projectron>()},
+      {"projectron++", maker<ProjectronPP>()},
+      {"forgetron", maker<Forgetron>()},
+      {"norma", maker<Norma>()},
+      {"forgetron-basic", [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+         return std::make_unique<Forgetron>(o, Forgetron::Rule::basic);
+       }},
+      {"rbp", maker<RandomizedBudgetPerceptron>()},
+      {"stoptron", maker<Stoptron>()},
+      {"cks", maker<CKSPerceptron>()},
+      {"pa1", maker<PassiveAggressive1>()},
+      {"averaged-perceptron", maker<VotedPerceptron>()},
+      {"voted-perceptron", [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+         return std::make_unique<VotedPerceptron>(o, true);
+       }},
   };
   return r;
 }

@@ -35,6 +35,7 @@ struct LearnerOptions {
   double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;
   bool decay_rate = false, bias = false;
   std::size_t truncate = 0;                     // drop terms older than tau rounds (0 = never)
+  bool inclusive_ties = false;                  // NORMA: violation iff y f <= rho (Perceptron), not < rho (slides)
 };
 
 class Learner {

@@ -28,6 +28,8 @@ struct Dataset {
   std::vector<double> val;
   std::vector<double> y;
   std::vector<double> sqnorm;
+  // Generating hyperplane of a synthetic set (unit normal, dense), empty when unknown.
+  std::vector<double> truth;
 
   std::size_t size() const { return y.size(); }
   Example operator[](std::size_t t) const {

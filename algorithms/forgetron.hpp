@@ -1,0 +1,114 @@
+// Forgetron (Dekel, Shalev-Shwartz, Singer; NIPS 2005, SIAM J. Comput. 37(5) 2008; theory.md 5).
+// Kernel Perceptron with budget B (= supports kept after each round): on a mistake that makes
+// |S| = B + 1, shrink every weight by phi_t, then remove the oldest support (FIFO by id).
+//   self-tuned: phi_t from the 15/32 rule (theory.md 5.2; DOGMA and Foundry agree)
+//   basic:      phi_t = min((B+1)^(-1/(2(B+1))), U/||f'_t||), U = 1/4 sqrt((B+1)/ln(B+1))
+//               (theory.md 5.3, Foundry; the constants are [M]-recalled, see theory.md 5.4)
+// The running ||f||^2 is exact: shrink multiplies it by phi^2, removal of a_r k(x_r,.) subtracts
+// 2 a_r f''(x_r) - a_r^2 k(x_r,x_r).
+#pragma once
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+// Self-tuned shrink: max phi in (0,1] with Q + psi(phi sigma_r, phi p) <= (15/32) M, written as
+// A phi^2 + b phi + c <= 0 (theory.md 5.2 and its python appendix forgetron_phi, line by line).
+inline double forgetron_phi(double sigma_r, double p, double Q, double M) {
+  const double A = sigma_r * sigma_r - 2.0 * sigma_r * p, b = 2.0 * sigma_r;
+  const double c = Q - 15.0 / 32.0 * M;
+  const double disc = b * b - 4.0 * A * c;
+  if (A > 0.0 || (A < 0.0 && disc > 0.0 && (-b - std::sqrt(disc)) / (2.0 * A) > 1.0))
+    return std::min(1.0, (-b + std::sqrt(disc)) / (2.0 * A));
+  if (A == 0.0) return std::min(1.0, -c / b);
+  return 1.0;
+}
+
+// psi(lam, mu) = lam^2 + 2 lam - 2 lam mu, the removal cost (theory.md 5.1 step 5).
+inline double forgetron_psi(double lam, double mu) { return lam * lam + 2.0 * lam - 2.0 * lam * mu; }
+
+// Basic Forgetron constants (theory.md 5.3).
+inline double forgetron_basic_U(std::size_t B) {
+  const double b1 = static_cast<double>(B) + 1.0;
+  return 0.25 * std::sqrt(b1 / std::log(b1));
+}
+inline double forgetron_basic_cap(std::size_t B) {
+  const double b1 = static_cast<double>(B) + 1.0;
+  return std::pow(b1, -1.0 / (2.0 * b1));
+}
+
+class Forgetron final : public ExpansionLearner {
+ public:
+  enum class Rule { self_tuned, basic };
+  explicit Forgetron(const LearnerOptions& o, Rule rule = Rule::self_tuned)
+      : ExpansionLearner(o), B_(o.budget), rule_(rule) {
+    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for the Forgetron");
+  }
+  std::string name() const override { return rule_ == Rule::basic ? "forgetron-basic" : "forgetron"; }
+  double Q() const { return Q_; }
+  int64_t mistakes() const { return M_; }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    r.Q = Q_;
+    if (!r.mistake) return finish(r);
+    ++M_;
+    // 1. Perceptron step f'_t = f + y k(x_t,.)   (theory.md 5.1)
+    f_.add(x, t, x.y);
+    fifo_.push_back(t);
+    norm2_ += r.kxx + 2.0 * x.y * r.score;
+    r.update = UpdateKind::add;
+    r.phi = 1.0;
+    r.psi = 0.0;
+    if (f_.size() <= B_) return finish(r);  // 2. within budget
+
+    // 3. r = oldest; sigma_r before shrinking; f'_t(x_r) with x_t already included.
+    const std::size_t slot = slot_of(fifo_.front());
+    const Example xr = f_.sv.row(slot);
+    const double yr = f_.alpha[slot] >= 0.0 ? 1.0 : -1.0;  // alpha_i = sigma_i y_i, sigma_i > 0
+    const double sigma = std::abs(f_.alpha[slot]);
+    const double fr = f_.score(xr);
+    double phi;
+    if (rule_ == Rule::self_tuned) {
+      phi = forgetron_phi(sigma, yr * fr, Q_, static_cast<double>(M_));  // theory.md 5.2
+    } else {
+      const double nrm = std::sqrt(std::max(0.0, norm2_));                // ||f'_t||, theory.md 5.3
+      phi = forgetron_basic_cap(B_);
+      if (nrm > 0.0) phi = std::min(phi, forgetron_basic_U(B_) / nrm);
+    }
+    f_.scale(phi, t);                 // f''_t = phi f'_t
+    norm2_ *= phi * phi;
+    // 4. remove r: f_t = f''_t - a_r k(x_r,.), a_r = phi sigma_r y_r, f''(x_r) = phi f'(x_r)
+    const double ar = f_.alpha[slot], frr = phi * fr, krr = f_.self(slot);
+    norm2_ += -2.0 * ar * frr + ar * ar * krr;
+    // 5. Q += psi(phi sigma_r, y_r f''_t(x_r))
+    const double psi = forgetron_psi(phi * sigma, yr * frr);
+    Q_ += psi;
+    r.removed = fifo_.front();
+    f_.remove(slot);
+    fifo_.pop_front();
+    r.update = UpdateKind::shrink;
+    r.phi = phi; r.psi = psi; r.Q = Q_; r.sigma_r = sigma; r.f_r = fr;
+    return finish(r);
+  }
+
+ private:
+  // Slot of a support id: removal moves the last slot into the hole, so slots are not FIFO
+  // ordered; a scan is O(B), below the O(B nnz) kernel row of the same round.
+  std::size_t slot_of(int64_t id) const {
+    for (std::size_t i = 0; i < f_.size(); ++i)
+      if (f_.sv.id(i) == id) return i;
+    throw std::logic_error("Forgetron: oldest support id not found");
+  }
+
+  std::size_t B_;
+  Rule rule_;
+  std::deque<int64_t> fifo_;  // support ids, oldest first
+  double Q_ = 0.0;
+  int64_t M_ = 0;
+};
+
+}  // namespace plab

@@ -1,0 +1,206 @@
+// NORMA: stochastic gradient descent in an RKHS (Kivinen, Smola, Williamson, IEEE TSP 52(8) 2004;
+// seed 001 slides; theory.md 8). One learner for classification, novelty detection and
+// regression on the instantaneous risk c(x_t, y_t, f(x_t)) + (lambda/2)||f||^2, learning rate
+// Lambda (options.learning_rate), optional nu-trick, optional unregularised bias b and optional
+// truncation of terms older than tau rounds.
+//
+// Conventions (explicit, the slides' as default):
+// * Violation test sigma_t: classification y f < rho, novelty f < rho, eps-regression
+//   |y - f| > eps (strict, slides). inclusive_ties = true uses y f <= rho, f <= rho, |y-f| >= eps
+//   (the kernel Perceptron's y f <= 0). NOTE: with rho = 0, no bias and strict ties the slides'
+//   Perceptron never leaves f_0 = 0 (round 1 is a tie, so is every later round).
+// * f(x_t) is evaluated before the decay; then all alpha_i decay, x_t is appended, b and rho move
+//   (theory.md 8.3 fixture order). rho / eps are not clipped at 0, so the nu identity is exact.
+// * Truncation keeps the terms of age < tau: the term of round s is dropped at the end of round
+//   s + tau, after exactly tau decays (slides: "after tau steps"; the tail bound sums s >= tau).
+// * mistake: classification y f <= 0 (ties count, theory.md 1); novelty / regression: sigma_t.
+// * The decay uses KernelExpansion::scale (O(|S|) per round) rather than a lazy global factor:
+//   the same round already costs O(|S| nnz(x)) for the kernel row, so a global factor saves at
+//   most a constant, while scale keeps expansion() and the averaged hypothesis exact at all times.
+#pragma once
+#include <cmath>
+#include <deque>
+#include <stdexcept>
+#include <string>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+// theory.md 8.2 (slides, "Truncation"): one term created tau rounds ago has RKHS norm at most
+// Lambda C kappa (1 - lambda Lambda)^tau (constant Lambda, |c'| <= C, k(x,x) <= kappa^2).
+inline double norma_truncation_term_bound(double eta, double lambda, double C, double kappa,
+                                          std::size_t tau) {
+  return eta * C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau));
+}
+// theory.md 8.2 (slides, "Geometric Series Expansion"): all terms of age >= tau together have
+// norm at most sum_{s>=tau} Lambda C kappa (1-lambda Lambda)^s = C kappa (1 - lambda Lambda)^tau / lambda.
+inline double norma_truncation_tail_bound(double eta, double lambda, double C, double kappa,
+                                          std::size_t tau) {
+  return C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau)) / lambda;
+}
+
+class Norma final : public ExpansionLearner {
+ public:
+  enum class Task { classification, novelty, regression };
+  enum class Loss { hinge, squared, eps };
+
+  explicit Norma(const LearnerOptions& o)
+      : ExpansionLearner(o), eta0_(o.learning_rate), lambda_(o.lambda), nu_(o.nu),
+        tau_(o.truncate), decay_rate_(o.decay_rate), bias_(o.bias), inclusive_(o.inclusive_ties) {
+    if (o.task == "classification") task_ = Task::classification;
+    else if (o.task == "novelty") task_ = Task::novelty;
+    else if (o.task == "regression") task_ = Task::regression;
+    else throw std::invalid_argument("--task: unknown NORMA task '" + o.task +
+                                     "' (expected classification, novelty or regression)");
+    if (task_ == Task::regression) {
+      if (o.loss == "squared") loss_ = Loss::squared;
+      else if (o.loss == "eps") loss_ = Loss::eps;
+      else throw std::invalid_argument("--loss: NORMA regression needs squared or eps, got '" +
+                                       o.loss + "'");
+    } else if (o.loss != "hinge") {
+      throw std::invalid_argument("--loss: NORMA " + o.task + " uses the hinge loss, got '" +
+                                  o.loss + "'");
+    }
+    if (!(o.learning_rate > 0.0) || !std::isfinite(o.learning_rate))
+      throw std::invalid_argument("--learning-rate must be > 0");
+    if (!(o.lambda >= 0.0) || !std::isfinite(o.lambda))
+      throw std::invalid_argument("--lambda must be >= 0");
+    if (!std::isfinite(o.nu) || o.nu > 1.0)
+      throw std::invalid_argument("--nu must be in [0, 1] (or negative to disable the nu-trick)");
+    if (!(o.rho >= 0.0) || !std::isfinite(o.rho)) throw std::invalid_argument("--rho must be >= 0");
+    if (!(o.epsilon >= 0.0) || !std::isfinite(o.epsilon))
+      throw std::invalid_argument("--epsilon must be >= 0");
+    if (tau_ > 0 && !(o.learning_rate * o.lambda < 1.0))
+      throw std::invalid_argument("--truncate needs --learning-rate * --lambda < 1 (theory.md 8.2)");
+    if (nu_ >= 0.0 && loss_ == Loss::squared)
+      throw std::invalid_argument("--nu: the nu-trick adapts eps, which needs --loss eps");
+    thr_ = task_ == Task::regression ? o.epsilon : o.rho;
+  }
+
+  std::string name() const override { return "norma"; }
+  double score(const Example& x) const override { return f_.score(x) + b_; }
+  std::vector<std::string> hypotheses() const override {
+    if (!bias_) return ExpansionLearner::hypotheses();
+    return {"last"};  // the averaged expansion would not include the bias path
+  }
+  double score_as(const std::string& which, const Example& x) const override {
+    return which == "averaged" && !bias_ ? f_.score_averaged(x, rounds_) : score(x);
+  }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);                  // r.score = h(x) without the bias
+    const double h = r.score;                     // RKHS part h_{t-1}(x_t)
+    const double s = h + b_;
+    r.score = s;
+    const double eta = decay_rate_ ? eta0_ / std::sqrt(static_cast<double>(t)) : eta0_;
+    r.rho = thr_;
+    r.eta_t = eta;  // NORMA's per-round learning rate (Lambda or Lambda/sqrt(t))
+    if (max_kxx_ < r.kxx) max_kxx_ = r.kxx;
+
+    // sigma_t and the new coefficient alpha_t = -eta c'(x_t, y_t, f(x_t)) (theory.md 8.1).
+    bool sigma = false;
+    double a = 0.0;
+    switch (task_) {
+      case Task::classification:  // c = max(0, rho - y f): alpha_t = eta y iff y f < rho
+        sigma = inclusive_ ? x.y * s <= thr_ : x.y * s < thr_;
+        a = sigma ? eta * x.y : 0.0;
+        r.mistake = x.y * s <= 0.0;
+        break;
+      case Task::novelty:  // c = max(0, rho - f): alpha_t = eta iff f < rho (novel)
+        sigma = inclusive_ ? s <= thr_ : s < thr_;
+        a = sigma ? eta : 0.0;
+        r.mistake = sigma;
+        break;
+      case Task::regression: {
+        const double e = x.y - s;
+        sigma = inclusive_ ? std::abs(e) >= thr_ : std::abs(e) > thr_;
+        if (loss_ == Loss::squared) a = eta * e;  // c = (1/2)(f - y)^2
+        else a = sigma ? eta * (e > 0.0 ? 1.0 : e < 0.0 ? -1.0 : 0.0) : 0.0;  // c = max(0,|y-f|-eps)
+        r.mistake = sigma;
+        break;
+      }
+    }
+    r.margin_error = sigma;
+
+    // alpha_i <- (1 - eta lambda) alpha_i for the old terms (slides, "Explicit Kernel Notation").
+    const double c = 1.0 - eta * lambda_;
+    bool changed = false;
+    if (lambda_ > 0.0 && f_.size() > 0) {
+      f_.scale(c, t);
+      norm2_ *= c * c;
+      changed = true;
+    }
+    if (tau_ > 0) logdecay_ += std::log(c);
+    if (a != 0.0) {  // ||h + a k(x,.)||^2 = ||h||^2 + 2 a h(x) + a^2 k(x,x), h already decayed
+      norm2_ += 2.0 * a * c * h + a * a * r.kxx;
+      f_.add(x, t, a);
+      if (tau_ > 0) born_.push_back({t, logdecay_, eta * loss_bound() * std::sqrt(r.kxx)});
+      r.update = UpdateKind::add;
+    }
+    r.coef = a;
+    if (bias_) b_ += a;  // b <- b - eta c' (unregularised)
+
+    // nu-trick (theory.md 8.1): rho += eta (nu - sigma); regression eps += eta (sigma - nu).
+    if (nu_ >= 0.0) {
+      const double sg = sigma ? 1.0 : 0.0;
+      thr_ += task_ == Task::regression ? eta * (sg - nu_) : eta * (nu_ - sg);
+    }
+
+    if (tau_ > 0) {
+      r.trunc_norm = 0.0;
+      r.trunc_bound = 0.0;
+      if (!born_.empty() && born_.front().t + static_cast<int64_t>(tau_) <= t) drop_oldest(r);
+    }
+    if (r.update == UpdateKind::none && (changed || r.removed >= 0)) r.update = UpdateKind::update;
+    if (r.update == UpdateKind::add && r.removed >= 0) r.update = UpdateKind::evict;
+    return finish(r);
+  }
+
+  // Current threshold: rho_{T+1} (classification / novelty) or eps_{T+1} (regression).
+  double threshold() const { return thr_; }
+  double bias() const { return b_; }
+  // C with |c'| <= C: 1 for hinge, novelty and eps losses; squared loss has no a-priori C (NaN).
+  double loss_bound() const { return loss_ == Loss::squared ? kNone : 1.0; }
+  // kappa = sup sqrt(k(x,x)): 1 for the Gaussian kernel, else the largest seen so far.
+  double kappa() const { return f_.kernel.unit_diagonal() ? 1.0 : std::sqrt(max_kxx_); }
+  // theory.md 8.2 geometric-series total C kappa (1 - eta lambda)^tau / lambda for this run's
+  // options (constant eta; with decay_rate the bound uses eta_1 = Lambda, the largest rate).
+  double truncation_total_bound() const {
+    return norma_truncation_tail_bound(eta0_, lambda_, loss_bound(), kappa(), tau_);
+  }
+
+ private:
+  struct Born {
+    int64_t t;        // round (= support id)
+    double logdecay;  // sum of log(1 - eta_u lambda) up to and including round t
+    double bound0;    // eta_t C sqrt(k(x_t,x_t)): the term's norm bound when created
+  };
+
+  // Drops the term created tau rounds ago; its exact norm and the slides' bound go to the record.
+  void drop_oldest(RoundRecord& r) {
+    const Born b = born_.front();
+    born_.pop_front();
+    std::size_t i = 0;
+    while (f_.sv.id(i) != b.t) ++i;
+    const double ai = f_.alpha[i], kii = f_.self(i);
+    const double hi = f_.score(f_.sv.row(i));  // h(x_i) including the term itself
+    norm2_ += -2.0 * ai * hi + ai * ai * kii;  // ||h - a_i k_i||^2, exact
+    r.trunc_norm = std::abs(ai) * std::sqrt(kii);
+    // eta_s C kappa_s prod_{u=s+1..t}(1 - eta_u lambda); = Lambda C kappa (1-lambda Lambda)^tau
+    // for constant eta (theory.md 8.2), with kappa_s = sqrt(k(x_s,x_s)) <= kappa.
+    r.trunc_bound = b.bound0 * std::exp(logdecay_ - b.logdecay);
+    r.removed = b.t;
+    f_.remove(i);
+  }
+
+  Task task_ = Task::classification;
+  Loss loss_ = Loss::hinge;
+  double eta0_, lambda_, nu_;
+  std::size_t tau_;
+  bool decay_rate_, bias_, inclusive_;
+  double thr_ = 0.0, b_ = 0.0, logdecay_ = 0.0, max_kxx_ = 0.0;
+  std::deque<Born> born_;
+};
+
+}  // namespace plab

@@ -1,0 +1,45 @@
+// PA-I (Crammer, Dekel, Keshet, Shalev-Shwartz, Singer, JMLR 7, 2006, Sec. 3 / Fig. 1, as the
+// JMLR Projectron baseline): on a hinge loss l = 1 - y s > 0 add x_t with coefficient
+//   y tau,  tau = min(l / k(x_t,x_t), C)     (C = LearnerOptions::C, > 0)
+// eta_convention == dogma mimics DOGMA (reproduction.md §1): the test is y s <= 1, so a round
+// with y s == 1 exactly adds x_t with coefficient 0 (the support set grows, f does not change).
+// k(x,x) == 0 (a zero input, linear kernel) gives tau = C (0 when l = 0) on a zero term.
+#pragma once
+#include <algorithm>
+#include <stdexcept>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+class PassiveAggressive1 final : public ExpansionLearner {
+ public:
+  explicit PassiveAggressive1(const LearnerOptions& o)
+      : ExpansionLearner(o), C_(o.C), dogma_(o.eta_convention == EtaConvention::dogma) {
+    if (!(C_ > 0.0)) throw std::invalid_argument("--C must be > 0");
+  }
+  std::string name() const override { return "pa1"; }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    const double ys = x.y * r.score, loss = 1.0 - ys;
+    r.margin_error = ys > 0.0 && ys < 1.0;
+    if (loss > 0.0 || (dogma_ && loss == 0.0)) {
+      // JMLR 2006 Fig. 1, PA-I
+      const double tau = r.kxx > 0.0 ? std::min(loss / r.kxx, C_) : (loss > 0.0 ? C_ : 0.0);
+      const double a = x.y * tau;
+      f_.add(x, t, a);
+      norm2_ += 2.0 * a * r.score + a * a * r.kxx;
+      r.tau = tau;
+      r.coef = a;
+      r.update = UpdateKind::add;
+    }
+    return finish(r);
+  }
+
+ private:
+  double C_;
+  bool dogma_;
+};
+
+}  // namespace plab

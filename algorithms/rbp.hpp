@@ -1,0 +1,46 @@
+// Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile; COLT 2006 / MLJ 69, 2007;
+// theory.md 6; DOGMA k_perceptron_train.m): kernel Perceptron; on a mistake with |S| = B delete
+// a support chosen uniformly at random from the B old ones, then add x_t with alpha_t = y_t.
+// The eviction stream is plab::Rng(LearnerOptions::seed), drawn only on evictions.
+#pragma once
+#include <stdexcept>
+
+#include "algorithms/learner.hpp"
+#include "algorithms/random.hpp"
+
+namespace plab {
+
+class RandomizedBudgetPerceptron final : public ExpansionLearner {
+ public:
+  explicit RandomizedBudgetPerceptron(const LearnerOptions& o)
+      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) {
+    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for rbp");
+  }
+  std::string name() const override { return "rbp"; }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    if (!r.mistake) return finish(r);
+    double s = r.score;  // f(x_t) of the hypothesis the new term is added to
+    r.update = UpdateKind::add;
+    if (f_.size() >= B_) {
+      const std::size_t j = static_cast<std::size_t>(rng_.below(f_.size()));
+      const double aj = f_.alpha[j], kjt = f_.row()[j];
+      const double fj = f_.score(f_.sv.row(j));
+      norm2_ += -2.0 * aj * fj + aj * aj * f_.self(j);  // ||f - a_j k_j||^2
+      s -= aj * kjt;
+      r.removed = f_.sv.id(j);
+      f_.remove(j);
+      r.update = UpdateKind::evict;
+    }
+    f_.add(x, t, x.y);                                  // theory.md 6: alpha_t = y_t
+    norm2_ += r.kxx + 2.0 * x.y * s;
+    return finish(r);
+  }
+
+ private:
+  std::size_t B_;
+  Rng rng_;
+};
+
+}  // namespace plab

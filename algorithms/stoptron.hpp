@@ -1,0 +1,32 @@
+// Stoptron (theory.md 7.2; Wang–Crammer–Vucetic 2012, Foundry Stoptron.java, Orabona et al.
+// 2009): the kernel Perceptron while |S| < B; once B supports are stored f is frozen forever.
+#pragma once
+#include <stdexcept>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+class Stoptron final : public ExpansionLearner {
+ public:
+  explicit Stoptron(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget) {
+    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for the Stoptron");
+  }
+  std::string name() const override { return "stoptron"; }
+  bool frozen() const { return f_.size() >= B_; }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    if (r.mistake && !frozen()) {  // theory.md 7.2: update only while |S| < B
+      f_.add(x, t, x.y);
+      norm2_ += r.kxx + 2.0 * x.y * r.score;
+      r.update = UpdateKind::add;
+    }
+    return finish(r);
+  }
+
+ private:
+  std::size_t B_;
+};
+
+}  // namespace plab

@@ -1,0 +1,32 @@
+// plab: the command-line front end (LIBSVM-style: small, flat, one binary).
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "datasets/readers.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"perceptron-lab: online Perceptron-family learners checked against their mistake bounds"};
+  app.require_subcommand(1);
+  plab::register_run_command(app);
+  plab::register_datasets_command(app);
+  plab::register_bounds_command(app);
+  plab::register_reproduce_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const plab::ExitStatus& e) {
+    if (*e.what()) std::cerr << "plab: " << e.what() << "\n";
+    return e.code;
+  } catch (const plab::DataError& e) {
+    std::cerr << "plab: data error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "plab: invalid argument: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "plab: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

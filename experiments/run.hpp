@@ -1,0 +1,42 @@
+// The online protocol, shared by `plab run`, the reproduction runner and the tests: feed the
+// examples in a given order, one round each, and keep every round record.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "algorithms/learner.hpp"
+#include "datasets/dataset.hpp"
+
+namespace plab {
+
+struct RunResult {
+  std::vector<RoundRecord> rounds;
+  std::size_t mistakes = 0;      // rounds with y s <= 0
+  std::size_t updates = 0;       // rounds where the hypothesis changed
+  std::size_t margin_errors = 0;
+  std::size_t support_size = 0;  // final
+  double seconds = 0.0;          // wall time of learning only
+};
+
+// Round order: the file order (no seed) or a seeded Fisher–Yates permutation; `limit` > 0 keeps
+// the first `limit` rounds of that order.
+std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuffle_seed,
+                                    std::size_t limit = 0);
+
+// Called with each record; used for progress lines (at 1, 2, 4, 8, ... rounds).
+using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
+
+RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
+                     const RoundObserver& observe = {});
+
+// Fraction of test examples on which hypothesis `which` errs (y * score <= 0, the training
+// convention: a zero score is an error).
+double test_error(const Learner& learner, const std::string& which, const Dataset& test);
+
+// True for 1, 2, 4, 8, ...
+inline bool is_power_of_two(int64_t t) { return t > 0 && (t & (t - 1)) == 0; }
+
+}  // namespace plab
