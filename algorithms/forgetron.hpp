@@ -6,6 +6,9 @@
 //               (theory.md 5.3, Foundry; the constants are [M]-recalled, see theory.md 5.4)
 // The running ||f||^2 is exact: shrink multiplies it by phi^2, removal of a_r k(x_r,.) subtracts
 // 2 a_r f''(x_r) - a_r^2 k(x_r,x_r).
+// Record: Q on every round; on mistakes phi (1 without removal), psi (0 without removal); on
+// removals also sigma_r (before shrinking), f_r = f'_t(x_r), removed id. The basic rule keeps Q
+// too (the same removal-cost sum, a diagnostic: its 15/32 invariant is not enforced there).
 #pragma once
 #include <cmath>
 #include <deque>

@@ -165,7 +165,8 @@ class Norma final : public ExpansionLearner {
   // kappa = sup sqrt(k(x,x)): 1 for the Gaussian kernel, else the largest seen so far.
   double kappa() const { return f_.kernel.unit_diagonal() ? 1.0 : std::sqrt(max_kxx_); }
   // theory.md 8.2 geometric-series total C kappa (1 - eta lambda)^tau / lambda for this run's
-  // options (constant eta; with decay_rate the bound uses eta_1 = Lambda, the largest rate).
+  // options (tau = 0: the norm bound C kappa / lambda). Valid for constant eta only: with
+  // decay_rate the decay is slower and only the per-round trunc_bound of the records holds.
   double truncation_total_bound() const {
     return norma_truncation_tail_bound(eta0_, lambda_, loss_bound(), kappa(), tau_);
   }

@@ -169,11 +169,28 @@ class ProjectronBase : public ExpansionLearner {
     } else {
       kinv_.grow(d_.data(), dl2);
       f_.add(x, t, r.y);
+      if (refresh_at_ > 0 && kinv_.size() == refresh_at_) refresh();
       norm2_ += 2.0 * r.y * r.score + r.kxx;  // ||f + y k||^2 = ||f||^2 + 2 y s + k(x,x)
       r.update = UpdateKind::add;
     }
   }
 
+  // Recomputes Kinv from scratch (Eigen LDLT of the support Gram matrix).
+  void refresh() {
+    const std::size_t n = f_.size();
+    std::vector<double> K(n * n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Example xi = f_.sv.row(i);
+      for (std::size_t j = 0; j <= i; ++j) K[i * n + j] = K[j * n + i] = f_.kernel(xi, f_.sv.row(j));
+    }
+    kinv_.assign_inverse_of(K, n);
+    refresh_at_ *= 2;
+  }
+
+ public:
+  std::size_t refresh_at_ = 0;
+
+ protected:
   LearnerOptions opt_;
   GramInverse kinv_;
   std::vector<double> d_;  // projection coefficients of the current round

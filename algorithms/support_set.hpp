@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "algorithms/fast_exp.hpp"
 #include "algorithms/kernel.hpp"
 
 namespace plab {
@@ -75,13 +76,7 @@ class SupportSet {
     dots(x, out);
     switch (k.type) {
       case Kernel::Type::linear: break;
-      case Kernel::Type::rbf: {
-        const double g = k.gamma, xs = x.sqnorm;
-        const double* __restrict sq = sq_.data();
-        for (std::size_t i = 0; i < n_; ++i)
-          out[i] = std::exp(-g * std::max(0.0, sq[i] + xs - 2.0 * out[i]));
-        break;
-      }
+      case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, sq_.data(), out, n_); break;
       case Kernel::Type::poly:
         for (std::size_t i = 0; i < n_; ++i) out[i] = k.from_dot(out[i], sq_[i], x.sqnorm);
         break;

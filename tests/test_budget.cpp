@@ -1,0 +1,559 @@
+// Budget learners and baselines: Forgetron (self-tuned, basic), RBP, Stoptron, CKS, PA-I,
+// voted / averaged Perceptron. Fixture numbers come from theory.md 5.5 or from the stdlib-only
+// python scripts in tests/tools/ (never from this code).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "algorithms/averaged.hpp"
+#include "algorithms/cks.hpp"
+#include "algorithms/forgetron.hpp"
+#include "algorithms/pa.hpp"
+#include "algorithms/perceptron.hpp"
+#include "algorithms/random.hpp"
+#include "algorithms/rbp.hpp"
+#include "algorithms/stoptron.hpp"
+#include "datasets/readers.hpp"
+
+namespace plab {
+namespace {
+
+// Fixture F's sequence (theory.md 5.5); the first 8 are fixture P's (3.6).
+const std::vector<std::pair<double, double>> kSeqF = {
+    {0.0, 1}, {0.3, -1}, {2.0, 1}, {0.15, 1}, {1.0, -1}, {0.2, 1}, {2.1, 1}, {0.35, -1}, {0.0, 1}, {1.1, -1}};
+
+Dataset seq1d(const std::vector<std::pair<double, double>>& s) {
+  Dataset d;
+  for (const auto& [x, y] : s) d.push_dense(std::vector<double>{x}, y);
+  d.dim = 1;
+  return d;
+}
+
+// Noisy linear target in dimension dim with inputs ~ N(0, I) (10% label noise).
+Dataset noisy(std::size_t n, std::size_t dim, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> w(dim);
+  for (auto& v : w) v = rng.normal();
+  Dataset d;
+  std::vector<double> x(dim);
+  for (std::size_t t = 0; t < n; ++t) {
+    double m = 0.0;
+    for (std::size_t j = 0; j < dim; ++j) { x[j] = rng.normal(); m += w[j] * x[j]; }
+    double y = m >= 0.0 ? 1.0 : -1.0;
+    if (rng.uniform() < 0.1) y = -y;
+    d.push_dense(x, y);
+  }
+  d.dim = dim;
+  return d;
+}
+
+LearnerOptions opts(Kernel k, std::size_t dim, std::size_t B = 0) {
+  LearnerOptions o;
+  o.kernel = k;
+  o.dim = dim;
+  o.budget = B;
+  return o;
+}
+
+std::vector<RoundRecord> run(Learner& L, const Dataset& d) {
+  std::vector<RoundRecord> out;
+  for (std::size_t t = 0; t < d.size(); ++t) out.push_back(L.learn(d[t], static_cast<int64_t>(t + 1)));
+  return out;
+}
+
+constexpr double kQ = 15.0 / 32.0;
+
+// ---------------------------------------------------------------- Forgetron
+TEST(Forgetron, FixtureF) {  // theory.md 5.5 (6 printed decimals -> 1e-6)
+  const double phi[] = {1, 1, 0.591090, 0.314276, 0.895386, 1, 0.298028, 0.548506, 1, 0.611528};
+  const double psi[] = {0, 0, 1.406250, 0.468750, 0.468750, 0.272652, 0.664848, 0.468750, 0.302955, 0.634545};
+  const double Q[] = {0, 0, 1.406250, 1.875000, 2.343750, 2.616402, 3.281250, 3.750000, 4.052955, 4.687500};
+  const double s[] = {0, 0.955997, -0.100411, -0.477703, 0.331662, -0.369137, -0.324473, 0.359147, -0.497895, 0.132040};
+  const Dataset d = seq1d(kSeqF);
+  auto L = make_learner("forgetron", opts(Kernel::rbf(0.5), 1, 2));
+  const auto rec = run(*L, d);
+  for (int i = 0; i < 10; ++i) {
+    SCOPED_TRACE(i + 1);
+    const RoundRecord& r = rec[i];
+    EXPECT_TRUE(r.mistake);
+    EXPECT_NEAR(r.score, s[i], 1e-6);
+    EXPECT_NEAR(r.phi, phi[i], 1e-6);
+    EXPECT_NEAR(r.psi, psi[i], 1e-6);
+    EXPECT_NEAR(r.Q, Q[i], 1e-6);
+    EXPECT_EQ(r.support_size, std::min(i + 1, 2));
+    if (i >= 2) {  // FIFO: round t removes round t-2
+      EXPECT_EQ(r.update, UpdateKind::shrink);
+      EXPECT_EQ(r.removed, i - 1);
+      EXPECT_GT(r.sigma_r, 0.0);
+      EXPECT_LE(r.sigma_r, 1.0);
+    } else {
+      EXPECT_EQ(r.update, UpdateKind::add);
+      EXPECT_EQ(r.removed, -1);
+    }
+  }
+  // Full-precision values from tests/tools/forgetron_reference.py.
+  EXPECT_NEAR(rec[2].phi, 0.591089762138568, 1e-12);
+  EXPECT_NEAR(rec[9].psi, 0.634545000597934, 1e-12);
+  EXPECT_NEAR(rec[8].Q, 4.052954999402066, 1e-12);
+  const KernelExpansion* f = L->expansion();
+  ASSERT_EQ(f->size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    const double y = f->sv.id(i) == 9 ? 1.0 : -1.0;
+    EXPECT_TRUE(f->sv.id(i) == 9 || f->sv.id(i) == 10);
+    EXPECT_NEAR(f->alpha[i], y * 0.611528, 1e-6);
+  }
+  EXPECT_NEAR(L->norm2(), L->norm2_exact(), 1e-12);
+}
+
+TEST(Forgetron, BasicFixture) {  // tests/tools/forgetron_reference.py, basic = True, B = 2
+  const double ref[][4] = {  // s, phi, psi, Q
+      {0.000000000000000, 1.000000000000000, 0.000000000000000, 0.000000000000000},
+      {0.955997481833100, 1.000000000000000, 0.000000000000000, 0.000000000000000},
+      {-0.100410793319251, 0.438603097067446, 1.000579485092575, 1.000579485092575},
+      {-0.354467265413327, 0.540082572249202, 0.697116737425827, 1.697696222518402},
+      {0.520008243830052, 0.694341139285194, 0.418152940609475, 2.115849163127877},
+      {-0.129662060256732, 0.413009553914697, 0.219894158374991, 2.335743321502868},
+      {-0.088667981564402, 0.434631938031522, 0.325400711067331, 2.661144032570199},
+      {0.271494753032508, 0.492439582164124, 0.248841234360630, 2.909985266930829},
+      {-0.439585876292770, 0.685170144185782, 0.271034376102061, 3.181019643032890},
+      {0.119467313578474, 0.433194422885795, 0.256983189903623, 3.438002832936513}};
+  auto L = make_learner("forgetron-basic", opts(Kernel::rbf(0.5), 1, 2));
+  EXPECT_EQ(L->name(), "forgetron-basic");
+  const auto rec = run(*L, seq1d(kSeqF));
+  for (int i = 0; i < 10; ++i) {
+    SCOPED_TRACE(i + 1);
+    EXPECT_NEAR(rec[i].score, ref[i][0], 1e-12);
+    EXPECT_NEAR(rec[i].phi, ref[i][1], 1e-12);
+    EXPECT_NEAR(rec[i].psi, ref[i][2], 1e-12);
+    EXPECT_NEAR(rec[i].Q, ref[i][3], 1e-12);
+  }
+  const KernelExpansion* f = L->expansion();
+  ASSERT_EQ(f->size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i)
+    EXPECT_NEAR(f->alpha[i], f->sv.id(i) == 9 ? 0.2968118851891369 : -0.43319442288579507, 1e-12);
+}
+
+TEST(Forgetron, BasicConstants) {  // theory.md 5.3 (6 decimals) and forgetron_reference.py
+  EXPECT_NEAR(forgetron_basic_U(83), 1.088523, 1e-6);
+  EXPECT_NEAR(forgetron_basic_cap(83), 0.973971, 1e-6);
+  EXPECT_NEAR(forgetron_basic_U(84), 1.093524, 1e-6);
+  EXPECT_NEAR(forgetron_basic_cap(84), 0.974205275233689, 1e-12);
+  EXPECT_NEAR(forgetron_basic_U(100), 1.169524, 1e-6);
+  EXPECT_NEAR(forgetron_basic_cap(100), 0.977412, 1e-6);
+  EXPECT_NEAR(forgetron_basic_U(1000), 3.009242, 1e-6);
+  EXPECT_NEAR(forgetron_basic_cap(1000), 0.996555, 1e-6);
+  EXPECT_NEAR(forgetron_basic_U(83), 1.0885233633716391, 1e-12);
+}
+
+TEST(Forgetron, PhiMatchesAppendixBranches) {  // the python appendix's forgetron_phi, by hand
+  // A > 0: sigma=1, p=0 -> A=1, b=2, c=Q-15/32 M; Q=0, M=1: phi = (-2+sqrt(4+15/8))/2
+  EXPECT_NEAR(forgetron_phi(1.0, 0.0, 0.0, 1.0), (-2.0 + std::sqrt(4.0 + 4.0 * kQ)) / 2.0, 1e-15);
+  // A == 0: sigma=1, p=0.5 -> phi = min(1, -c/b) = (15/32)/2
+  EXPECT_DOUBLE_EQ(forgetron_phi(1.0, 0.5, 0.0, 1.0), kQ / 2.0);
+  // A < 0 with a large negative c: the larger root is > 1 -> 1; plenty of slack -> 1
+  EXPECT_EQ(forgetron_phi(1.0, 2.0, 0.0, 100.0), 1.0);
+  EXPECT_EQ(forgetron_phi(0.5, 0.0, 0.0, 100.0), 1.0);
+}
+
+TEST(Forgetron, QInvariantLongRun) {  // theory.md 5.2: Q_t <= 15/32 M_t; equality when phi < 1
+  for (uint64_t seed : {1u, 2u, 3u}) {
+    const Dataset d = noisy(4000, 5, seed);
+    Forgetron L(opts(Kernel::rbf(0.3), 5, 7 * seed));
+    int64_t M = 0, shrunk = 0, below1 = 0;
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+      if (!r.mistake) continue;
+      ++M;
+      ASSERT_EQ(L.mistakes(), M);
+      ASSERT_LE(r.Q, kQ * M * (1 + 1e-12) + 1e-12) << "t=" << r.t;
+      if (r.update == UpdateKind::shrink) ++shrunk;
+      if (r.phi < 1.0) {
+        ++below1;
+        ASSERT_NEAR(r.Q, kQ * M, 1e-9 * M) << "t=" << r.t;
+      }
+    }
+    EXPECT_GT(shrunk, 100);
+    EXPECT_GT(below1, 10);
+  }
+}
+
+TEST(Forgetron, RemovesOldestAndKeepsWeightsPositive) {
+  const Dataset d = noisy(2000, 4, 9);
+  for (auto rule : {Forgetron::Rule::self_tuned, Forgetron::Rule::basic}) {
+    Forgetron L(opts(Kernel::rbf(0.5), 4, 5), rule);
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const KernelExpansion& f = *L.expansion();
+      int64_t oldest = INT64_MAX;
+      for (std::size_t i = 0; i < f.size(); ++i) oldest = std::min(oldest, f.sv.id(i));
+      const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+      if (r.update == UpdateKind::shrink) {
+        ASSERT_EQ(r.removed, oldest);
+        // f_r = f'_t(x_r): y_r f_r and sigma_r recorded before shrinking
+        ASSERT_GT(r.phi, 0.0);
+        ASSERT_LE(r.phi, 1.0);
+      }
+      for (std::size_t i = 0; i < f.size(); ++i) {  // alpha_i = sigma_i y_i, 0 < sigma_i <= 1
+        const double y = d[static_cast<std::size_t>(f.sv.id(i) - 1)].y;
+        ASSERT_GT(y * f.alpha[i], 0.0);
+        ASSERT_LE(y * f.alpha[i], 1.0);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- shared properties
+const char* kBudgetNames[] = {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks"};
+
+TEST(Budget, EqualsKernelPerceptronWhenBudgetIsLarge) {
+  for (uint64_t seed : {4u, 5u}) {
+    const Dataset d = noisy(1500, 3, seed);
+    const LearnerOptions base = opts(Kernel::rbf(0.7), 3);
+    KernelPerceptron P(base);
+    const auto ref = run(P, d);
+    const std::size_t M = P.support_size();
+    ASSERT_GT(M, 50u);
+    for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron"}) {
+      for (std::size_t B : {M, M + 10}) {
+        SCOPED_TRACE(std::string(name) + " B=" + std::to_string(B));
+        auto L = make_learner(name, opts(Kernel::rbf(0.7), 3, B));
+        for (std::size_t t = 0; t < d.size(); ++t) {
+          const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
+          ASSERT_NEAR(r.score, ref[t].score, 1e-12) << "t=" << t + 1;
+          ASSERT_EQ(r.support_size, ref[t].support_size) << "t=" << t + 1;
+          ASSERT_EQ(r.removed, -1);
+        }
+      }
+    }
+  }
+}
+
+TEST(Budget, SupportNeverExceedsBudget) {
+  const Dataset d = noisy(5000, 6, 11);
+  for (const char* name : kBudgetNames) {
+    for (std::size_t B : {1u, 3u, 40u}) {
+      SCOPED_TRACE(std::string(name) + " B=" + std::to_string(B));
+      LearnerOptions o = opts(Kernel::rbf(0.2), 6, B);
+      o.beta = 0.5;
+      auto L = make_learner(name, o);
+      int64_t evictions = 0;
+      for (std::size_t t = 0; t < d.size(); ++t) {
+        const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
+        ASSERT_LE(r.support_size, static_cast<int64_t>(B)) << "t=" << t + 1;
+        ASSERT_EQ(static_cast<std::size_t>(r.support_size), L->support_size());
+        evictions += r.removed >= 0;
+      }
+      if (std::string(name) != "stoptron") { EXPECT_GT(evictions, 0); }
+      EXPECT_EQ(L->support_size(), B);  // every learner fills its budget on noisy data
+    }
+  }
+}
+
+void expect_norm(const Learner& L, const std::string& what) {
+  const double ex = L.norm2_exact();
+  EXPECT_NEAR(L.norm2(), ex, 1e-8 * std::max(1.0, std::abs(ex))) << what;
+}
+
+TEST(Budget, RunningNormMatchesExact) {
+  const Dataset d = noisy(3000, 5, 12);
+  const char* names[] = {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
+                         "averaged-perceptron", "voted-perceptron"};
+  for (const Kernel& k : {Kernel::rbf(0.3), Kernel::poly(0.5, 1.0, 2), Kernel::linear()}) {
+    for (const char* name : names) {
+      LearnerOptions o = opts(k, 5, 25);
+      o.beta = 0.3;
+      auto L = make_learner(name, o);
+      for (std::size_t t = 0; t < d.size(); ++t) {
+        L->learn(d[t], static_cast<int64_t>(t + 1));
+        if ((t + 1) % 750 == 0) expect_norm(*L, std::string(name) + " " + k.describe() + " t=" + std::to_string(t + 1));
+      }
+    }
+    CKSPerceptron c(opts(k, 5, 25), /*insert_first=*/true);
+    for (std::size_t t = 0; t < d.size(); ++t) c.learn(d[t], static_cast<int64_t>(t + 1));
+    expect_norm(c, "cks insert-first " + k.describe());
+  }
+}
+
+TEST(Budget, Validation) {
+  auto msg = [](const char* name, LearnerOptions o) -> std::string {
+    try {
+      make_learner(name, o);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  for (const char* name : kBudgetNames)
+    EXPECT_NE(msg(name, opts(Kernel::rbf(1), 2, 0)).find("--budget"), std::string::npos) << name;
+  LearnerOptions o = opts(Kernel::rbf(1), 2, 5);
+  o.C = 0.0;
+  EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);
+  o.C = -1.0;
+  EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);
+  o.C = 1.0;
+  o.beta = -0.1;
+  EXPECT_NE(msg("cks", o).find("--beta"), std::string::npos);
+  o.beta = 0.0;
+  EXPECT_EQ(msg("cks", o), "");
+  for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
+                           "averaged-perceptron", "voted-perceptron"}) {
+    EXPECT_EQ(make_learner(name, o)->name(), name);
+  }
+}
+
+// ---------------------------------------------------------------- RBP / Stoptron
+TEST(RBP, SeedDeterminism) {
+  const Dataset d = noisy(3000, 4, 13);
+  auto trace = [&](uint64_t seed) {
+    LearnerOptions o = opts(Kernel::rbf(0.5), 4, 20);
+    o.seed = seed;
+    auto L = make_learner("rbp", o);
+    std::vector<double> v;
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
+      v.push_back(r.score);
+      v.push_back(static_cast<double>(r.removed));
+      if (r.update == UpdateKind::evict) { EXPECT_TRUE(r.mistake); }
+    }
+    return v;
+  };
+  const auto a = trace(7), b = trace(7), c = trace(8);
+  EXPECT_EQ(a, b);  // bit-identical
+  EXPECT_NE(a, c);
+}
+
+TEST(RBP, EvictsUniformly) {  // B = 4: each old support is hit with probability 1/4
+  const Dataset d = noisy(20000, 3, 14);
+  LearnerOptions o = opts(Kernel::rbf(1.0), 3, 4);
+  RandomizedBudgetPerceptron L(o);
+  int64_t ev = 0, oldest_hits = 0;
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const KernelExpansion& f = *L.expansion();
+    int64_t oldest = INT64_MAX;
+    for (std::size_t i = 0; i < f.size(); ++i) oldest = std::min(oldest, f.sv.id(i));
+    const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+    if (r.update == UpdateKind::evict) { ++ev; oldest_hits += r.removed == oldest; }
+  }
+  ASSERT_GT(ev, 2000);
+  const double p = static_cast<double>(oldest_hits) / static_cast<double>(ev);
+  EXPECT_NEAR(p, 0.25, 5.0 * std::sqrt(0.25 * 0.75 / static_cast<double>(ev)));
+}
+
+TEST(Stoptron, FreezesAfterBudget) {
+  const Dataset d = noisy(2000, 3, 15);
+  KernelPerceptron P(opts(Kernel::rbf(0.5), 3));
+  const auto ref = run(P, d);
+  Stoptron S(opts(Kernel::rbf(0.5), 3, 10));
+  std::size_t frozen_at = 0;
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const RoundRecord r = S.learn(d[t], static_cast<int64_t>(t + 1));
+    if (!frozen_at) {
+      ASSERT_EQ(r.score, ref[t].score);  // kernel Perceptron on the prefix
+      if (r.support_size == 10) frozen_at = t + 1;
+    } else {
+      ASSERT_EQ(r.update, UpdateKind::none);
+      ASSERT_EQ(r.support_size, 10);
+    }
+  }
+  EXPECT_GT(frozen_at, 0u);
+  EXPECT_DOUBLE_EQ(S.norm2(), ref[frozen_at - 1].f_norm2);
+}
+
+// ---------------------------------------------------------------- CKS
+struct CksRow { int t; double s; UpdateKind k; int64_t removed; int64_t n; };
+
+void check_cks(bool insert_first, const std::vector<CksRow>& ref, const std::vector<int64_t>& ids) {
+  LearnerOptions o = opts(Kernel::rbf(0.5), 1, 3);
+  o.beta = 0.5;
+  CKSPerceptron L(o, insert_first);
+  const auto rec = run(L, seq1d(kSeqF));
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    SCOPED_TRACE(i + 1);
+    EXPECT_NEAR(rec[i].score, ref[i].s, 1e-12);
+    EXPECT_EQ(rec[i].update, ref[i].k);
+    EXPECT_EQ(rec[i].removed, ref[i].removed);
+    EXPECT_EQ(rec[i].support_size, ref[i].n);
+  }
+  std::vector<int64_t> got;
+  for (std::size_t i = 0; i < L.support_size(); ++i) got.push_back(L.expansion()->sv.id(i));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, ids);
+}
+
+TEST(CKS, FixtureRemoveThenInsert) {  // tests/tools/cks_reference.py, N = 3, beta = 0.5
+  const auto A = UpdateKind::add, E = UpdateKind::evict;
+  check_cks(false, {{1, 0.000000000000000, A, -1, 1}, {2, 0.955997481833100, A, -1, 2},
+                    {3, -0.100410793319251, A, -1, 3}, {4, 0.180639851618894, E, 3, 3},
+                    {5, 0.520630896966800, E, 1, 3}, {6, -0.722410735341792, E, 5, 3},
+                    {7, 0.115957532743958, E, 4, 3}, {8, 0.206327430516539, E, 7, 3},
+                    {9, -0.916386871890687, E, 8, 3}, {10, 0.486902200424493, E, 9, 3}},
+            {2, 6, 10});
+}
+
+TEST(CKS, FixtureInsertThenRemove) {  // same script, insert_first = True
+  const auto A = UpdateKind::add, E = UpdateKind::evict, N = UpdateKind::none;
+  check_cks(true, {{1, 0.000000000000000, A, -1, 1}, {2, 0.955997481833100, A, -1, 2},
+                   {3, -0.100410793319251, A, -1, 3}, {4, 0.180639851618894, E, 4, 3},
+                   {5, 0.430356781183399, E, 2, 3}, {6, 0.451948335316679, E, 1, 3},
+                   {7, 0.613412509130128, N, -1, 3}, {8, 0.435581547358420, E, 8, 3},
+                   {9, 0.509003296830735, N, -1, 3}, {10, 0.338941142524266, E, 5, 3}},
+           {3, 6, 10});
+}
+
+TEST(CKS, IncrementalSupportScores) {  // F_i = f(x_i) kept incrementally vs recomputed
+  const Dataset d = noisy(4000, 5, 16);
+  for (bool ins : {false, true}) {
+    LearnerOptions o = opts(Kernel::rbf(0.3), 5, 30);
+    o.beta = 1.0;
+    CKSPerceptron L(o, ins);
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+      ASSERT_EQ(r.update != UpdateKind::none, d[t].y * r.score <= 1.0);
+      if ((t + 1) % 500) continue;
+      const KernelExpansion& f = *L.expansion();
+      for (std::size_t i = 0; i < f.size(); ++i)
+        ASSERT_NEAR(L.support_scores()[i], f.score(f.sv.row(i)), 1e-9);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- PA-I
+struct PaRow { double s; double coef; int64_t n; double norm2; };
+
+TEST(PA1, GaussianFixture) {  // tests/tools/pa_reference.py, C = 0.7
+  const std::vector<PaRow> ref = {
+      {0.000000000000000, 0.700000000000000, 1, 0.490000000000000},
+      {0.669198237283170, -0.700000000000000, 2, 0.043122467803562},
+      {-0.070287555323476, 0.700000000000000, 3, 0.434719890350696},
+      {0.126447896133226, 0.700000000000000, 4, 1.101746944937212},
+      {0.789013089675603, -0.700000000000000, 5, 0.487128619391367},
+      {0.318980645934004, 0.681019354065996, 6, 1.385379966910893},
+      {0.469480445995513, 0.530519554004487, 7, 2.164968077738747},
+      {1.046296841732063, -0.700000000000000, 8, 1.190152499313859},
+      {0.460746812921448, 0.539253187078552, 9, 1.977864873696588},
+      {0.632190080466369, -0.700000000000000, 10, 1.582798761043672}};
+  LearnerOptions o = opts(Kernel::rbf(0.5), 1);
+  o.C = 0.7;
+  PassiveAggressive1 L(o);
+  const auto rec = run(L, seq1d(kSeqF));
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    SCOPED_TRACE(i + 1);
+    EXPECT_NEAR(rec[i].score, ref[i].s, 1e-12);
+    EXPECT_NEAR(rec[i].coef, ref[i].coef, 1e-12);
+    EXPECT_EQ(rec[i].support_size, ref[i].n);
+    EXPECT_NEAR(rec[i].f_norm2, ref[i].norm2, 1e-12);
+  }
+}
+
+TEST(PA1, DogmaAddsZeroCoefficientAtMarginOne) {  // pa_reference.py, linear kernel, C = 1
+  const Dataset d = seq1d({{1.0, 1}, {1.0, 1}, {-2.0, -1}, {0.5, 1}, {3.0, -1}});
+  const double s[] = {0, 1, -2, 0.5, 4.5};
+  const double coef_paper[] = {1, kNone, kNone, 1, -0.611111111111111};
+  const int64_t n_paper[] = {1, 1, 1, 2, 3}, n_dogma[] = {1, 2, 2, 3, 4};
+  for (bool dogma : {false, true}) {
+    LearnerOptions o = opts(Kernel::linear(), 1);
+    if (dogma) o.eta_convention = EtaConvention::dogma;
+    auto L = make_learner("pa1", o);
+    const auto rec = run(*L, d);
+    for (int i = 0; i < 5; ++i) {
+      SCOPED_TRACE(std::to_string(dogma) + " t=" + std::to_string(i + 1));
+      EXPECT_NEAR(rec[i].score, s[i], 1e-12);
+      EXPECT_EQ(rec[i].support_size, dogma ? n_dogma[i] : n_paper[i]);
+      if (dogma && i == 1) {
+        EXPECT_EQ(rec[i].coef, 0.0);
+        EXPECT_EQ(rec[i].update, UpdateKind::add);
+      } else if (std::isnan(coef_paper[i])) {
+        EXPECT_TRUE(std::isnan(rec[i].coef));
+        EXPECT_EQ(rec[i].update, UpdateKind::none);
+      } else {
+        EXPECT_NEAR(rec[i].coef, coef_paper[i], 1e-12);
+      }
+    }
+    EXPECT_NEAR(L->norm2(), 0.111111111111111, 1e-12);
+    expect_norm(*L, "pa1 linear");
+  }
+}
+
+// ---------------------------------------------------------------- voted / averaged
+TEST(Voted, MatchesPythonReference) {  // tests/tools/voted_reference.py (unnormalised sums, T = 12)
+  auto seq = kSeqF;
+  seq.push_back({-1.0, 1});
+  seq.push_back({3.0, 1});
+  const Dataset d = seq1d(seq);
+  for (const char* name : {"averaged-perceptron", "voted-perceptron"}) {
+    VotedPerceptron L(opts(Kernel::rbf(0.5), 1), std::string(name) == "voted-perceptron");
+    EXPECT_EQ(L.name(), name);
+    EXPECT_EQ(L.default_hypothesis(), std::string(name) == "voted-perceptron" ? "voted" : "averaged");
+    KernelPerceptron P(opts(Kernel::rbf(0.5), 1));
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+      const RoundRecord p = P.learn(d[t], static_cast<int64_t>(t + 1));
+      EXPECT_EQ(r.score, p.score);  // training is the kernel Perceptron's
+      EXPECT_EQ(r.mistake, p.mistake);
+    }
+    EXPECT_EQ(L.survival(), (std::vector<int64_t>{0, 1, 1, 2, 1, 2, 1, 4}));
+    EXPECT_EQ(L.hypotheses(), (std::vector<std::string>{"last", "averaged", "voted"}));
+    const double ref[][4] = {  // z, sum c<v,z>, sum c sign<v,z>, <v_last,z>
+        {-0.5, 5.969368521123108, 8.0, 0.844028997106391},
+        {0.0, 4.143585650826537, 8.0, 0.612417751633292},
+        {0.25, 2.661601084346585, 6.0, 0.404879554600886},
+        {0.7, 0.491124530329946, 6.0, 0.057761445694993},
+        {1.5, 2.031031605090789, 6.0, 0.075904363021970},
+        {2.5, 5.953953646524148, 10.0, 0.528664786242564}};
+    const Dataset zs = seq1d({{-0.5, 1}, {0.0, 1}, {0.25, 1}, {0.7, 1}, {1.5, 1}, {2.5, 1}});
+    for (std::size_t i = 0; i < 6; ++i) {
+      SCOPED_TRACE(ref[i][0]);
+      EXPECT_NEAR(L.score_as("averaged", zs[i]), ref[i][1] / 12.0, 1e-12);
+      EXPECT_NEAR(L.score_as("voted", zs[i]), ref[i][2] / 12.0, 1e-12);
+      EXPECT_NEAR(L.score_as("last", zs[i]), ref[i][3], 1e-12);
+      EXPECT_NEAR(L.score(zs[i]), ref[i][3], 1e-12);
+      // The prefix-sum average equals the base class's (1/T) sum_t f_t kept through wsum.
+      EXPECT_NEAR(L.score_as("averaged", zs[i]), L.expansion()->score_averaged(zs[i], 12), 1e-12);
+    }
+  }
+}
+
+TEST(Voted, LongRunAveragedAgreesWithWeightedSum) {
+  const Dataset d = noisy(3000, 4, 17);
+  VotedPerceptron L(opts(Kernel::rbf(0.4), 4));
+  run(L, d);
+  int64_t sum = 0;
+  for (int64_t c : L.survival()) sum += c;
+  EXPECT_EQ(sum, 3000);
+  EXPECT_EQ(L.survival().size(), L.support_size() + 1);
+  const Dataset z = noisy(50, 4, 18);
+  for (std::size_t i = 0; i < z.size(); ++i) {
+    EXPECT_NEAR(L.score_as("averaged", z[i]), L.expansion()->score_averaged(z[i], 3000), 1e-9);
+    const double v = L.score_as("voted", z[i]);
+    EXPECT_LE(std::abs(v), 1.0);
+  }
+}
+
+// ---------------------------------------------------------------- a9a timings (opt-in)
+// PLAB_A9A_TIMING=1 runs one pass over a9a, Gaussian gamma = 0.04, B = 793 (JMLR Fig. 6 R1),
+// and prints mistakes, |S| and seconds. No timed assertions.
+TEST(Budget, A9aTimings) {
+  const char* on = std::getenv("PLAB_A9A_TIMING");
+  if (!on || std::string(on) != "1") GTEST_SKIP() << "set PLAB_A9A_TIMING=1";
+  const Dataset d = load_libsvm("/work/shared/datasets/a9a/a9a.xz");
+  std::printf("a9a: %zu examples, dim %zu\n", d.size(), d.dim);
+  for (const char* name : {"kernel-perceptron", "forgetron", "forgetron-basic", "rbp", "stoptron",
+                           "cks", "pa1", "averaged-perceptron"}) {
+    LearnerOptions o = opts(Kernel::rbf(0.04), d.dim, 793);
+    o.C = 1.0;
+    auto L = make_learner(name, o);
+    int64_t M = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (std::size_t t = 0; t < d.size(); ++t) M += L->learn(d[t], static_cast<int64_t>(t + 1)).mistake;
+    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("%-20s mistakes %6lld  |S| %6zu  %.2f s\n", name, static_cast<long long>(M),
+                L->support_size(), sec);
+  }
+}
+
+}  // namespace
+}  // namespace plab
