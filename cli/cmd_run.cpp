@@ -9,6 +9,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"
 #include "experiments/trace.hpp"
+#include "experiments/version.hpp"
 
 namespace plab {
 namespace {
@@ -82,7 +83,7 @@ void run(RunArgs& a) {
                          {"data", {{"name", data.name}, {"path", data.path}, {"sha256", data.sha256},
                                    {"size", data.size()}, {"dim", data.dim}}},
                          {"shuffle_seed", a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json()},
-                         {"git", PLAB_GIT_REV}};
+                         {"git", git_revision()}};
   if (test) meta["test"] = {{"name", test->name}, {"path", test->path}, {"sha256", test->sha256}};
 
   if (!a.quiet) {

@@ -10,13 +10,16 @@
 namespace plab {
 
 namespace {
+// Whole-token, correctly rounded (same value as strtod). from_chars rejects a leading '+', so it
+// is skipped here (but "+-1" stays an error); out-of-range values are rejected as before.
 bool parse_double(std::string_view s, double& out) {
+  if (!s.empty() && s[0] == '+') {
+    s.remove_prefix(1);
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) return false;
+  }
   if (s.empty()) return false;
-  std::string tmp(s);  // strtod needs a terminated string; from_chars rejects leading '+'
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(tmp.c_str(), &end);
-  return end == tmp.c_str() + tmp.size() && errno != ERANGE;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  return r.ec == std::errc() && r.ptr == s.data() + s.size();
 }
 }  // namespace
 

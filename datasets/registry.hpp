@@ -23,10 +23,29 @@ struct DatasetInfo {
   bool header = false;      // csv/tsv
   std::string url;          // original public download address
   std::string description;
+  bool multiclass = false;  // no binary default: loading needs a label map (--labels 3:+1,*:-1)
+};
+
+// Status of one registry entry on the search path (for `plab datasets`).
+struct DatasetStatus {
+  std::string root;                   // directory holding every file ("" = not found)
+  std::vector<std::string> tried;     // every directory looked at
+  std::vector<std::string> bad_files; // files whose SHA-256 differs (only if verified)
 };
 
 const std::vector<DatasetInfo>& dataset_registry();
 std::vector<std::string> data_search_path();
+const DatasetInfo* find_dataset_info(const std::string& name);  // nullptr if not registered
+
+// The first directory of `search_path` holding every file of `info`; throws DataError listing
+// every path tried and the download address when none does.
+std::string locate_dataset(const DatasetInfo& info, const std::vector<std::string>& search_path);
+// Locates `info` without throwing and, if `verify`, checks every file's SHA-256.
+DatasetStatus dataset_status(const DatasetInfo& info, bool verify);
+// SHA-256 of `path`, computed once per process for a given (path, size, mtime).
+std::string cached_sha256(const std::string& path);
+// Throws DataError naming the file, the expected and the actual checksum on mismatch.
+void verify_sha256(const std::string& path, const std::string& expected);
 
 // Loads a registry name, a generator spec "synthetic:NAME[:key=value,...]" or a file path
 // (format by extension/content: LIBSVM by default). Registry files are located on the search

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "datasets/dataset.hpp"
 
@@ -15,7 +16,7 @@ namespace plab {
 Dataset make_dekel(std::size_t n, double flip, uint64_t seed);
 // (b) DOGMA demo: x ~ N(0, I_2), w ~ N(0, I_2), y = sign(w.x), exactly n/10 labels flipped
 //     (the first n/10 of a random permutation). Train = first half, test = second half.
-Dataset make_dogma_demo(std::size_t n, uint64_t seed);
+Dataset make_dogma_demo(std::size_t n, uint64_t seed, std::vector<double>* w_out = nullptr);
 // (c) Linearly separable with exact margin rho and radius r in dimension d: a unit u is drawn,
 //     every point has ||x|| <= r and y <u,x> >= rho, with equality attained on at least one point.
 Dataset make_separable(std::size_t n, std::size_t d, double rho, double r, uint64_t seed,

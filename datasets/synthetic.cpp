@@ -1,0 +1,270 @@
+// Synthetic generators. The exact order of random draws is part of the contract (it is mirrored
+// by tests/tools/synthetic_reference.py, which pins the first values independently).
+#include "datasets/synthetic.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <set>
+#include <stdexcept>
+
+#include "algorithms/random.hpp"
+#include "datasets/text_parse.hpp"
+
+namespace plab {
+
+namespace {
+// d standard normals, normalised to unit length (summed in index order).
+std::vector<double> unit_vector(Rng& rng, std::size_t d) {
+  std::vector<double> u(d);
+  double s = 0.0;
+  for (auto& v : u) v = rng.normal();
+  for (double v : u) s += v * v;
+  const double nrm = std::sqrt(s);
+  for (auto& v : u) v /= nrm;
+  return u;
+}
+
+double dotv(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0.0;
+  for (std::size_t k = 0; k < a.size(); ++k) s += a[k] * b[k];
+  return s;
+}
+
+void check_flip(double flip) {
+  if (!(flip >= 0.0 && flip <= 1.0)) throw std::invalid_argument("flip must be in [0, 1]");
+}
+void check_n(std::size_t n) {
+  if (n == 0) throw std::invalid_argument("n must be >= 1");
+}
+}  // namespace
+
+// Draws per point i (class c = +1 for the first ceil(n/2), else -1): x0 = c + sqrt(0.2) z,
+// x1 = c + sqrt(2) z', then one uniform for the flip; finally a permutation sets the order.
+// reproduction.md §2 (Dekel et al. 2007 via JMLR Sec. 7).
+Dataset make_dekel(std::size_t n, double flip, uint64_t seed) {
+  check_n(n);
+  check_flip(flip);
+  Rng rng(seed);
+  const std::size_t npos = (n + 1) / 2;
+  std::vector<double> x0(n), x1(n), y(n);
+  const double s0 = std::sqrt(0.2), s1 = std::sqrt(2.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double c = i < npos ? 1.0 : -1.0;
+    x0[i] = c + s0 * rng.normal();
+    x1[i] = c + s1 * rng.normal();
+    y[i] = rng.uniform() < flip ? -c : c;
+  }
+  const auto perm = rng.permutation(n);
+  Dataset d;
+  d.name = "synthetic:dekel";
+  for (std::size_t t = 0; t < n; ++t) {
+    const double x[2] = {x0[perm[t]], x1[perm[t]]};
+    d.push_dense(x, y[perm[t]]);
+  }
+  return d;
+}
+
+// w = (z, z'), then per point x = (z, z'), y = +1 iff w.x > 0; then a permutation p and the
+// labels of points p[0..n/10) are flipped. reproduction.md §2 (DOGMA demo).
+Dataset make_dogma_demo(std::size_t n, uint64_t seed, std::vector<double>* w_out) {
+  check_n(n);
+  Rng rng(seed);
+  const double w0 = rng.normal(), w1 = rng.normal();
+  std::vector<double> x0(n), x1(n), y(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x0[i] = rng.normal();
+    x1[i] = rng.normal();
+    y[i] = w0 * x0[i] + w1 * x1[i] > 0.0 ? 1.0 : -1.0;
+  }
+  const auto perm = rng.permutation(n);
+  for (std::size_t k = 0; k < n / 10; ++k) y[perm[k]] = -y[perm[k]];
+  if (w_out) *w_out = {w0, w1};
+  Dataset d;
+  d.name = "synthetic:dogma";
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x[2] = {x0[i], x1[i]};
+    d.push_dense(x, y[i]);
+  }
+  return d;
+}
+
+// u = unit_vector(d); j = below(n) is the point put exactly on the margin. Per point: sign from
+// uniform() < 0.5, t = uniform(), margin m = rho + (r - rho) t (m = rho for j); for d >= 2 a
+// normal g is made orthogonal to u and scaled to length sqrt(r^2 - m^2) * uniform(), so
+// x = y m u + g has y<u,x> = m and ||x|| <= r (Novikoff setting, theory.md T1).
+Dataset make_separable(std::size_t n, std::size_t d, double rho, double r, uint64_t seed,
+                       std::vector<double>* u_out) {
+  check_n(n);
+  if (d == 0) throw std::invalid_argument("d must be >= 1");
+  if (!(r > 0.0) || !std::isfinite(r)) throw std::invalid_argument("r must be > 0");
+  if (!(rho > 0.0 && rho <= r)) throw std::invalid_argument("rho must be in (0, r]");
+  Rng rng(seed);
+  const auto u = unit_vector(rng, d);
+  const std::size_t j = rng.below(n);
+  Dataset ds;
+  ds.name = "synthetic:separable";
+  std::vector<double> x(d), g(d);
+  for (std::size_t i = 0; i < n; ++i) {
+    const double y = rng.uniform() < 0.5 ? 1.0 : -1.0;
+    const double t = rng.uniform();
+    const double m = i == j ? rho : rho + (r - rho) * t;
+    const double a = y * m;
+    for (std::size_t k = 0; k < d; ++k) x[k] = a * u[k];
+    if (d >= 2) {
+      for (auto& v : g) v = rng.normal();
+      const double c = dotv(g, u);
+      for (std::size_t k = 0; k < d; ++k) g[k] -= c * u[k];
+      const double gn = std::sqrt(dotv(g, g));
+      const double s = std::sqrt(std::max(0.0, r * r - m * m)) * rng.uniform();
+      const double b = s / gn;
+      for (std::size_t k = 0; k < d; ++k) x[k] = a * u[k] + b * g[k];
+    }
+    ds.push_dense(x, y);
+  }
+  if (u_out) *u_out = u;
+  return ds;
+}
+
+// Per point: x = (uniform, uniform) in [0,1)^2, cell (floor(cells x0), floor(cells x1)), y = +1
+// on cells of even parity, then one uniform for the flip.
+Dataset make_checkerboard(std::size_t n, int cells, double flip, uint64_t seed) {
+  check_n(n);
+  check_flip(flip);
+  if (cells < 2) throw std::invalid_argument("cells must be >= 2");
+  Rng rng(seed);
+  Dataset d;
+  d.name = cells == 2 ? "synthetic:xor" : "synthetic:checkerboard";
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x[2] = {rng.uniform(), rng.uniform()};
+    const auto ci = static_cast<long>(std::floor(x[0] * cells)), cj = static_cast<long>(std::floor(x[1] * cells));
+    double y = (ci + cj) % 2 == 0 ? 1.0 : -1.0;
+    if (rng.uniform() < flip) y = -y;
+    d.push_dense(x, y);
+  }
+  return d;
+}
+
+// u = unit_vector(d), redrawn before rounds K, 2K, ...; per round x = d normals,
+// y = +1 iff u.x > 0, then one uniform for the flip.
+Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uint64_t seed) {
+  check_n(n);
+  check_flip(flip);
+  if (d == 0) throw std::invalid_argument("d must be >= 1");
+  if (K == 0) throw std::invalid_argument("K must be >= 1");
+  Rng rng(seed);
+  auto u = unit_vector(rng, d);
+  Dataset ds;
+  ds.name = "synthetic:drift";
+  std::vector<double> x(d);
+  for (std::size_t t = 0; t < n; ++t) {
+    if (t > 0 && t % K == 0) u = unit_vector(rng, d);
+    for (auto& v : x) v = rng.normal();
+    double y = dotv(u, x) > 0.0 ? 1.0 : -1.0;
+    if (rng.uniform() < flip) y = -y;
+    ds.push_dense(x, y);
+  }
+  return ds;
+}
+
+namespace {
+struct Params {
+  std::string gen;
+  std::map<std::string, std::string> kv;
+
+  uint64_t u64(const std::string& key, uint64_t def) const {
+    const auto it = kv.find(key);
+    if (it == kv.end()) return def;
+    uint64_t v = 0;
+    const auto& s = it->second;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
+      throw std::invalid_argument("synthetic:" + gen + ": " + key + " must be a non-negative integer, got '" + s + "'");
+    return v;
+  }
+  double real(const std::string& key, double def) const {
+    const auto it = kv.find(key);
+    if (it == kv.end()) return def;
+    double v;
+    if (!detail::parse_double_token(it->second, v) || !std::isfinite(v))
+      throw std::invalid_argument("synthetic:" + gen + ": " + key + " must be a finite number, got '" + it->second + "'");
+    return v;
+  }
+};
+
+// Re-throws a generator's invalid_argument with the generator's name in front.
+template <class F>
+Dataset named(const std::string& gen, F&& f) {
+  try {
+    return f();
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("synthetic:" + gen + ": " + e.what());
+  }
+}
+}  // namespace
+
+Dataset make_synthetic(const std::string& spec_in) {
+  std::string spec = spec_in;
+  if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
+  Params p;
+  const std::size_t colon = spec.find(':');
+  p.gen = spec.substr(0, colon);
+  static const std::map<std::string, std::set<std::string>> allowed = {
+      {"dekel", {"n", "seed", "flip"}},
+      {"dogma", {"n", "seed"}},
+      {"separable", {"n", "seed", "d", "rho", "r"}},
+      {"xor", {"n", "seed", "flip"}},
+      {"checkerboard", {"n", "seed", "flip", "cells"}},
+      {"drift", {"n", "seed", "d", "K", "flip"}},
+  };
+  const auto gen_it = allowed.find(p.gen);
+  if (gen_it == allowed.end())
+    throw std::invalid_argument("synthetic: unknown generator '" + p.gen +
+                                "' (known: dekel, dogma, separable, xor, checkerboard, drift)");
+  if (colon != std::string::npos) {
+    const std::string rest = spec.substr(colon + 1);
+    std::size_t pos = 0;
+    while (pos <= rest.size()) {
+      const std::size_t c = std::min(rest.find(',', pos), rest.size());
+      const std::string item = rest.substr(pos, c - pos);
+      const std::size_t eq = item.find('=');
+      if (eq == std::string::npos || eq == 0)
+        throw std::invalid_argument("synthetic:" + p.gen + ": bad item '" + item + "' (expected key=value)");
+      const std::string key = item.substr(0, eq);
+      if (!gen_it->second.count(key)) {
+        std::string keys;
+        for (const auto& k : gen_it->second) keys += (keys.empty() ? "" : ", ") + k;
+        throw std::invalid_argument("synthetic:" + p.gen + ": unknown key '" + key + "' (allowed: " + keys + ")");
+      }
+      if (p.kv.count(key)) throw std::invalid_argument("synthetic:" + p.gen + ": key '" + key + "' given twice");
+      p.kv[key] = item.substr(eq + 1);
+      pos = c + 1;
+    }
+  }
+  const uint64_t seed = p.u64("seed", 1);
+  Dataset d;
+  if (p.gen == "dekel") {
+    d = named(p.gen, [&] { return make_dekel(p.u64("n", 10000), p.real("flip", 0.1), seed); });
+  } else if (p.gen == "dogma") {
+    d = named(p.gen, [&] { return make_dogma_demo(p.u64("n", 20000), seed); });
+  } else if (p.gen == "separable") {
+    d = named(p.gen, [&] {
+      return make_separable(p.u64("n", 1000), p.u64("d", 2), p.real("rho", 0.1), p.real("r", 1.0), seed);
+    });
+  } else if (p.gen == "xor") {
+    d = named(p.gen, [&] { return make_checkerboard(p.u64("n", 1000), 2, p.real("flip", 0.0), seed); });
+  } else if (p.gen == "checkerboard") {
+    const uint64_t cells = p.u64("cells", 4);
+    if (cells > 1000000) throw std::invalid_argument("synthetic:checkerboard: cells must be <= 1000000");
+    d = named(p.gen, [&] {
+      return make_checkerboard(p.u64("n", 1000), static_cast<int>(cells), p.real("flip", 0.0), seed);
+    });
+  } else {
+    d = named(p.gen, [&] {
+      return make_drift(p.u64("n", 10000), p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
+    });
+  }
+  d.name = "synthetic:" + spec;
+  return d;
+}
+
+}  // namespace plab
