@@ -6,6 +6,9 @@
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "algorithms/random.hpp"
+#include "bounds/bounds.hpp"
+#include "bounds/comparator.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"
 #include "experiments/trace.hpp"
@@ -17,7 +20,7 @@ namespace {
 struct RunArgs {
   std::string algo, data, test, labels, trace, summary, kernel = "linear", eta_convention = "paper";
   std::string comparator = "auto";
-  double gamma = 1.0, coef0 = 0.0;
+  double gamma = 1.0, coef0 = 0.0, svm_C = 1.0;
   int degree = 2;
   std::size_t limit = 0;
   std::optional<uint64_t> shuffle;
@@ -94,11 +97,33 @@ void run(RunArgs& a) {
       for (const auto& [h, e] : results["test_error"].items())
         std::fprintf(stderr, "test error (%s hypothesis): %.4f%%\n", h.c_str(), 100.0 * e.get<double>());
   }
+  std::vector<BoundResult> bounds;
+  if (!a.no_bounds) {
+    // theory.md 9: any comparator fixed independently of the learner's coins gives valid bounds.
+    std::string kind = a.comparator;
+    if (kind == "auto")
+      kind = !data.truth.empty() && a.opt.kernel.type == Kernel::Type::linear ? "truth" : "svm";
+    const Comparator g = make_comparator(kind, data, order, a.opt.kernel, a.svm_C,
+                                         derive_seed(a.opt.seed, 0xC0));
+    for (std::size_t t = 0; t < res.rounds.size(); ++t) res.rounds[t].g = g.scores[t];
+    meta["comparator"] = {{"name", g.name}, {"norm", g.norm}, {"svm_C", a.svm_C}};
+    bounds = evaluate_bounds(res.rounds, RunFacts::from_meta(meta));
+    if (!a.quiet) print_bounds_table(std::cerr, bounds);
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& b : bounds) list.push_back(to_json(b));
+    results["bounds"] = list;
+  }
   if (!a.trace.empty()) write_trace(a.trace, res.rounds, meta);
   if (!a.summary.empty()) {
     nlohmann::json s = meta;
     s["results"] = results;
+    s["bounds"] = results.contains("bounds") ? results["bounds"] : nlohmann::json::array();
+    s["results"].erase("bounds");
     write_json_atomic(a.summary, s);
+  }
+  if (any_hard_violation(bounds)) {
+    std::fprintf(stderr, "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n");
+    if (a.strict) throw BoundViolation("hard bound violated (--strict)");
   }
 }
 
@@ -143,6 +168,7 @@ void register_run_command(CLI::App& app) {
   c->add_flag("--bias", o.bias, "NORMA: unregularised bias");
   c->add_option("--truncate", o.truncate, "NORMA: drop terms older than tau rounds (0 = never)");
   c->add_option("--comparator", a->comparator, "Comparator for the bounds: auto | truth | svm | multipass | zero")->capture_default_str();
+  c->add_option("--svm-C", a->svm_C, "C of the hinge-loss SVM comparator")->capture_default_str();
   c->add_flag("--no-bounds", a->no_bounds, "Do not evaluate the bounds");
   c->add_flag("--strict", a->strict, "Exit non-zero when a hard bound is violated");
   c->callback([a] { run(*a); });

@@ -1,6 +1,7 @@
 // plab: the command-line front end (LIBSVM-style: small, flat, one binary).
 #include <iostream>
 
+#include "bounds/bounds.hpp"
 #include "cli/commands.hpp"
 #include "datasets/readers.hpp"
 
@@ -15,6 +16,9 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
+  } catch (const plab::BoundViolation& e) {
+    std::cerr << "plab: " << e.what() << "\n";
+    return 3;
   } catch (const plab::ExitStatus& e) {
     if (*e.what()) std::cerr << "plab: " << e.what() << "\n";
     return e.code;

@@ -1,0 +1,506 @@
+#include "bounds/bounds.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+
+#include "bounds/formulas.hpp"
+#include "bounds/profile.hpp"
+
+namespace plab {
+
+using bounds::kInf;
+using bounds::MarginProfile;
+using Fn = std::function<double(double)>;
+
+RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
+  RunFacts f;
+  if (!meta.is_object()) return f;
+  const auto get = [](const nlohmann::json& j, const char* k, auto def) {
+    using T = decltype(def);
+    if (j.is_object() && j.contains(k) && !j.at(k).is_null()) return j.at(k).get<T>();
+    return def;
+  };
+  f.algo = get(meta, "algo", f.algo);
+  if (meta.contains("kernel") && meta["kernel"].is_object()) {
+    const auto& k = meta["kernel"];
+    f.kernel_type = get(k, "type", f.kernel_type);
+    f.gamma = get(k, "gamma", f.gamma);
+    f.coef0 = get(k, "coef0", f.coef0);
+    f.degree = get(k, "degree", f.degree);
+  }
+  f.unit_diagonal = f.kernel_type == "rbf" || f.kernel_type == "gaussian";
+  if (meta.contains("options") && meta["options"].is_object()) {
+    const auto& o = meta["options"];
+    f.eta = get(o, "eta", f.eta);
+    f.eta_convention = get(o, "eta_convention", f.eta_convention);
+    f.U = get(o, "U", f.U);
+    f.budget = get(o, "budget", f.budget);
+    f.beta = get(o, "beta", f.beta);
+    f.lambda = get(o, "lambda", f.lambda);
+    f.learning_rate = get(o, "learning_rate", f.learning_rate);
+    f.rho = get(o, "rho", f.rho);
+    f.nu = get(o, "nu", f.nu);
+    f.bias = get(o, "bias", f.bias);
+    f.decay_rate = get(o, "decay_rate", f.decay_rate);
+    f.truncate = get(o, "truncate", f.truncate);
+    f.task = get(o, "task", f.task);
+  }
+  if (meta.contains("comparator") && meta["comparator"].is_object()) {
+    f.comparator = get(meta["comparator"], "name", f.comparator);
+    f.g_norm = get(meta["comparator"], "norm", f.g_norm);
+  }
+  f.kxx_max = get(meta, "r2", f.kxx_max);
+  if (f.eta_convention != "paper" && f.eta_convention != "dogma")
+    throw std::invalid_argument("trace metadata: options.eta_convention must be paper or dogma");
+  return f;
+}
+
+namespace {
+
+using Rounds = std::vector<RoundRecord>;
+
+// Shared per-run quantities of a set of rounds (theory.md §1 "end of run" facts).
+struct RunData {
+  std::size_t T = 0, M = 0;
+  std::vector<double> m_all, m_mist;  // unit-comparator margins y g0(x)/||g0||
+  double r2 = 0.0, r2_I = 0.0, S2_I = 0.0, kxx_min = kInf;
+  double fT = 0.0;
+  bool have_g = true;
+};
+
+RunData collect(const Rounds& R, std::size_t n, const RunFacts& f) {
+  RunData d;
+  d.T = n;
+  double lemma1 = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const RoundRecord& r = R[i];
+    if (std::isnan(r.g)) d.have_g = false;
+    const double m = f.g_norm > 0 && !std::isnan(r.g) ? r.y * r.g / f.g_norm : 0.0;
+    const double k = std::isnan(r.kxx) ? f.kxx_max : r.kxx;
+    d.m_all.push_back(m);
+    d.r2 = std::max(d.r2, k);
+    d.kxx_min = std::min(d.kxx_min, k);
+    if (r.mistake) {
+      ++d.M;
+      d.m_mist.push_back(m);
+      d.r2_I = std::max(d.r2_I, k);
+      d.S2_I += k;
+      lemma1 += k + 2.0 * r.y * r.score;  // MR Lemma 1 increment (theory.md 2.2)
+    }
+  }
+  if (!std::isnan(f.kxx_max)) d.r2 = std::max(d.r2, f.kxx_max);
+  // ||f_T|| from the learner's running norm, else from MR Lemma 1 (Perceptron rounds only).
+  const double fn2 = n > 0 ? R[n - 1].f_norm2 : 0.0;
+  d.fT = std::sqrt(std::max(0.0, std::isnan(fn2) ? lemma1 : fn2));
+  return d;
+}
+
+struct Ctx {
+  const RunFacts& f;
+  const RunData& d;
+  std::vector<BoundResult>& out;
+  std::string note;
+};
+
+BoundResult make(const Ctx& c, const std::string& name, const std::string& tag, const std::string& kind,
+                 const std::string& pname) {
+  BoundResult b;
+  b.name = name; b.tag = tag; b.kind = kind; b.param_name = pname;
+  b.empirical = static_cast<double>(c.d.M);
+  b.comparator = c.f.comparator;
+  b.rounds = c.d.T;
+  b.note = c.note;
+  b.hard = tag != "M";
+  return b;
+}
+
+void not_applicable(Ctx& c, BoundResult b, const std::string& why) {
+  b.applicable = false;
+  b.holds = true;
+  b.why_not = why;
+  c.out.push_back(std::move(b));
+}
+
+// Parameter as reported: rho/gamma = 1/s, c = s/||g0||.
+double report_param(const std::string& pname, double s, double g_norm) {
+  if (pname == "c") return g_norm > 0 ? s / g_norm : kNone;
+  return s > 0 ? 1.0 / s : kInf;
+}
+
+// Predictive row: infimum over s in [0, s_max]. Returns the argmin.
+double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
+                  bool pwl = false) {
+  const auto mn = bounds::minimize_segments(fn, breaks, s_max, pwl);
+  b.applicable = true;
+  b.value = mn.value;
+  b.param = report_param(b.param_name, mn.s, c.f.g_norm);
+  b.holds = bounds::within(b.empirical, b.value);
+  c.out.push_back(std::move(b));
+  return mn.s;
+}
+
+// Check row: value at s_at, holds = value >= M and f >= M on the grid (theory.md 2.9).
+void check_row(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
+               double s_at) {
+  const auto g = bounds::check_grid(fn, breaks, s_max, b.empirical);
+  b.applicable = true;
+  b.value = fn(s_at);
+  b.param = report_param(b.param_name, s_at, c.f.g_norm);
+  b.holds = g.holds && bounds::within(b.empirical, b.value);
+  if (!g.holds) {
+    std::ostringstream os;
+    os << "grid minimum " << g.worst_value << " at " << b.param_name << "="
+       << report_param(b.param_name, g.worst_s, c.f.g_norm);
+    b.note += (b.note.empty() ? "" : "; ") + os.str();
+  }
+  c.out.push_back(std::move(b));
+}
+
+std::string fmt(double v) {
+  std::ostringstream os;
+  os << std::setprecision(6) << v;
+  return os.str();
+}
+
+// --- Perceptron family (theory.md 2) -----------------------------------------------------
+void perceptron_bounds(Ctx& c) {
+  const RunData& d = c.d;
+  const double r = std::sqrt(d.r2), rI = std::sqrt(d.r2_I), SI = std::sqrt(d.S2_I);
+  const MarginProfile PT(d.m_all), PI(d.m_mist);
+  const auto bT = PT.breakpoints(), bI = PI.breakpoints();
+  const double smax = bounds::default_s_max(bT);
+
+  // Novikoff (theory.md 2.3) [R]: needs a separating comparator.
+  {
+    const double rho = PT.min_margin(), rhoI = PI.min_margin();
+    BoundResult n0 = make(c, "Novikoff (r/rho)^2", "R", "predictive", "rho");
+    BoundResult n2 = make(c, "Novikoff N2 (r_I/rho_I)^2", "R", "check", "rho");
+    BoundResult n1 = make(c, "Novikoff N1 S_I/rho_I", "R", "check", "rho");
+    if (rho > 0 && c.f.g_norm > 0) {
+      n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
+      n0.holds = bounds::within(n0.empirical, n0.value);
+      c.out.push_back(n0);
+    } else {
+      not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(rho) + ")");
+    }
+    if (rhoI > 0 && c.f.g_norm > 0) {
+      n2.applicable = n1.applicable = true;
+      n2.param = n1.param = rhoI;
+      n2.value = bounds::novikoff(rI, rhoI);
+      n1.value = bounds::novikoff_n1(SI, rhoI);
+      n2.holds = bounds::within(n2.empirical, n2.value);
+      n1.holds = bounds::within(n1.empirical, n1.value);
+      c.out.push_back(n2);
+      c.out.push_back(n1);
+    } else {
+      const std::string why = "comparator does not separate the update rounds (min margin " + fmt(rhoI) + ")";
+      not_applicable(c, n2, why);
+      not_applicable(c, n1, why);
+    }
+  }
+
+  // Predictive all-T forms (theory.md 2.8, 2.6, 2.7).
+  const double sFS = predictive(c, make(c, "Freund-Schapire Thm 2 (all T)", "R", "predictive", "gamma"),
+                                [&](double s) { return bounds::freund_schapire(PT.l2(s), r, s); }, bT, smax);
+  const double s4 = predictive(c, make(c, "MR (4) all-T", "R", "predictive", "rho"),
+                               [&](double s) { return bounds::mr4(PT.l1(s), r, s); }, bT, smax);
+  const double s6 = predictive(c, make(c, "MR (6) all-T", "R", "predictive", "rho"),
+                               [&](double s) { return bounds::mr6(PT.l2sq(s), r, s); }, bT, smax);
+
+  // Blum (theory.md 2.4): Blum's algorithm runs on normalised inputs.
+  {
+    BoundResult be = make(c, "Blum exact (all T)", "D", "predictive", "gamma");
+    BoundResult bs = make(c, "Blum simplified (all T)", "V", "predictive", "gamma");
+    if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
+      const double T = static_cast<double>(d.T);
+      predictive(c, be, [&](double s) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s) / s) : T; }, bT, smax);
+      predictive(c, bs, [&](double s) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s) / s) : 2.0 * T; },
+                 bT, smax);
+    } else {
+      const std::string why = "Blum's algorithm runs on normalised inputs; this run has k(x,x) in [" +
+                              fmt(d.kxx_min) + ", " + fmt(d.r2) + "]";
+      not_applicable(c, be, why);
+      not_applicable(c, bs, why);
+    }
+  }
+
+  // I-restricted consistency checks (theory.md 2.5-2.9, 2.11), each evaluated at the optimum
+  // of its all-T counterpart: (3),(4) and CS at (4) all-T; (5),(6) at (6); (7),(8) at FS.
+  const double smaxI = std::max(smax, bounds::default_s_max(bI));
+  check_row(c, make(c, "MR (3) [Thm 2, hinge, S_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr3(PI.l1(s), SI, s); }, bI, smaxI, s4);
+  check_row(c, make(c, "MR (4) [Thm 2, hinge, r_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr4(PI.l1(s), rI, s); }, bI, smaxI, s4);
+  check_row(c, make(c, "MR (5) [Thm 2, sq. hinge, S_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr5(PI.l2sq(s), rI, SI, s); }, bI, smaxI, s6);
+  check_row(c, make(c, "MR (6) [Thm 2, sq. hinge, r_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr6(PI.l2sq(s), rI, s); }, bI, smaxI, s6);
+  check_row(c, make(c, "MR (7) [Thm 3, L2, S_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr7(PI.l2(s), SI, s); }, bI, smaxI, sFS);
+  check_row(c, make(c, "MR (8) [Thm 3, L2, r_I]", "R", "check", "rho"),
+            [&](double s) { return bounds::mr8(PI.l2(s), rI, s); }, bI, smaxI, sFS);
+  check_row(c, make(c, "Cauchy-Schwarz certificate D^M + ||g|| ||f_T||", "D", "check", "rho"),
+            [&](double s) { return bounds::cs_certificate(PI.l1(s), s, d.fT); }, bI, smaxI, s4);
+}
+
+// --- Projectron / Projectron++ (theory.md 3, 4) ------------------------------------------
+struct ProjFacts {
+  double eta = 0.0;        // eta entering the theorems
+  std::string eta_source;
+  double delta_M = 0.0;    // sum ||delta|| over projected mistakes
+  double eta_eff = 0.0;    // max ||delta|| over projected mistakes
+  bool unit = false;       // k(x,x) <= 1 on every round
+};
+
+ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d) {
+  ProjFacts p;
+  for (const auto& r : R)
+    if (r.mistake && r.update == UpdateKind::project && !std::isnan(r.delta_norm)) {
+      p.delta_M += r.delta_norm;
+      p.eta_eff = std::max(p.eta_eff, r.delta_norm);
+    }
+  p.unit = d.r2 <= 1.0 + 1e-9;
+  if (f.eta_convention == "paper" && !(f.U > 0)) {
+    p.eta = f.eta;
+    p.eta_source = "eta=" + fmt(f.eta) + " (paper)";
+  } else {
+    p.eta = p.eta_eff;
+    p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (f.U > 0 ? " (per-round eta_t)" : " (dogma)");
+  }
+  return p;
+}
+
+// argmin over s of ||g||^2 + D_1 + ||g|| sqrt(D_1) (JMLR Thm 3 at eta = 0, theory.md 3.4).
+double perceptron_form_argmin(const MarginProfile& PT, double smax) {
+  return bounds::minimize_segments([&](double s) { return bounds::jmlr_thm3(s, PT.l1(s), 0.0); },
+                                   PT.breakpoints(), smax, false).s;
+}
+
+double domain_max(double smax, double limit) {
+  return std::isfinite(limit) ? std::min(smax, limit * (1.0 - 1e-9)) : smax;
+}
+
+void projectron_bounds(Ctx& c, const Rounds& R, bool plusplus) {
+  const RunData& d = c.d;
+  const ProjFacts p = projectron_facts(R, c.f, d);
+  c.note = p.eta_source;
+  const MarginProfile PT(d.m_all), PM(d.m_mist);
+  const auto bT = PT.breakpoints(), bM = PM.breakpoints();
+  const double smax = bounds::default_s_max(bT);
+  const double eta = p.eta, R2 = d.r2, Rr = std::sqrt(d.r2);
+  const double inv_eta = eta > 0 ? 1.0 / eta : kInf;
+  const std::string not_unit = "needs k(x,x) <= 1; max k(x,x) = " + fmt(R2);
+
+  if (!plusplus) {
+    BoundResult t2 = make(c, "Projectron ICML Thm 2", "R", "predictive", "c");
+    if (R2 < 2.0)
+      predictive(c, t2, [&](double s) { return bounds::icml_thm2(s, PT.l1(s), R2, eta); }, bT,
+                 domain_max(smax, eta > 0 ? (2.0 - R2) / (2.0 * eta) : kInf));
+    else
+      not_applicable(c, t2, "needs R^2 = max k(x,x) < 2; got " + fmt(R2));
+
+    BoundResult c1 = make(c, "Projectron ICML Cor 1 (2||g||^2 + 4 D_1)", "R", "predictive", "c");
+    if (!(c.f.U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
+    else if (!p.unit) not_applicable(c, c1, not_unit);
+    else predictive(c, c1, [&](double s) { return bounds::icml_cor1(s, PT.l1(s)); }, bT, c.f.U);
+
+    double s3 = 0.0;
+    BoundResult t3 = make(c, "Projectron JMLR Thm 3", "V", "predictive", "c");
+    BoundResult pt = make(c, "Projectron P-tight", "D", "predictive", "c");
+    if (p.unit) {
+      s3 = predictive(c, t3, [&](double s) { return bounds::jmlr_thm3(s, PT.l1(s), eta); }, bT,
+                      domain_max(smax, inv_eta));
+      predictive(c, pt, [&](double s) { return bounds::projectron_tight(s, PT.l1(s), eta); }, bT,
+                 domain_max(smax, inv_eta));
+    } else {
+      not_applicable(c, t3, not_unit);
+      not_applicable(c, pt, not_unit);
+    }
+    predictive(c, make(c, "Projectron ICML Thm 3 (reconstructed, radius R)", "R", "predictive", "c"),
+               [&](double s) { return bounds::icml_thm3_recon(s, PT.l1(s), eta, Rr); }, bT,
+               domain_max(smax, inv_eta));
+    // Evaluated at the Thm 3 optimum, or, when that is the trivial c -> 0, at the optimum of
+    // the eta = 0 (kernel Perceptron) form of Thm 3, so the reported number is informative.
+    if (!(s3 > 0)) s3 = perceptron_form_argmin(PT, smax);
+    check_row(c, make(c, "Projectron certificate 3.5", "D", "check", "c"),
+              [&](double s) { return bounds::projectron_certificate(PM.l1(s), s, p.delta_M, d.fT); }, bM,
+              std::max(smax, bounds::default_s_max(bM)), s3);
+    return;
+  }
+
+  // Projectron++: B = sum of beta_t over margin updates (JMLR Thm 4), certificate 4.3 sums.
+  double B = 0.0, tau_delta = 0.0, tau_margin = 0.0;
+  std::vector<double> m_upd, w_upd;
+  for (std::size_t i = 0; i < d.T; ++i) {
+    const RoundRecord& r = R[i];
+    if (!changed(r.update)) continue;
+    const bool margin = r.update == UpdateKind::margin_project;
+    const double tau = r.mistake ? 1.0 : (std::isnan(r.tau) ? 0.0 : r.tau);
+    m_upd.push_back(d.m_all[i]);
+    w_upd.push_back(tau);
+    if (r.update == UpdateKind::project || margin) tau_delta += tau * r.delta_norm;  // add: delta = 0
+    if (margin) {
+      tau_margin += tau;
+      if (eta > 0) B += bounds::pp_beta(tau, 1.0 - r.y * r.score, r.pk2, r.delta_norm, eta);
+    }
+  }
+  const MarginProfile PU(m_upd, w_upd);
+  double s4 = 0.0;
+  BoundResult t4 = make(c, "Projectron++ JMLR Thm 4", "V", "predictive", "c");
+  BoundResult t4i = make(c, "Projectron++ Thm 4 implicit (exact root)", "D", "predictive", "c");
+  std::string why;
+  if (!p.unit) why = not_unit;
+  else if (c.f.eta_convention != "paper") why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
+  else if (c.f.U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
+  else if (!(eta > 0)) why = "needs eta > 0";
+  if (why.empty()) {
+    t4.note = t4i.note = c.note + ", B=" + fmt(B);
+    s4 = predictive(c, t4, [&](double s) { return bounds::jmlr_thm4(s, PT.l1(s), eta, B); }, bT,
+                    domain_max(smax, inv_eta));
+    predictive(c, t4i, [&](double s) { return bounds::jmlr_thm4_implicit(s, PT.l1(s), eta, B); }, bT,
+               domain_max(smax, inv_eta));
+  } else {
+    not_applicable(c, t4, why);
+    not_applicable(c, t4i, why);
+  }
+  const auto bU = PU.breakpoints();
+  if (!(s4 > 0)) s4 = perceptron_form_argmin(PT, smax);  // as for certificate 3.5
+  check_row(c, make(c, "Projectron++ certificate 4.3", "D", "check", "c"),
+            [&](double s) { return bounds::pp_certificate(PU.l1(s), s, tau_delta, d.fT, tau_margin); }, bU,
+            std::max(smax, bounds::default_s_max(bU)), s4);
+}
+
+// --- Forgetron [M] (theory.md 5.4) -------------------------------------------------------
+void forgetron_bounds(Ctx& c) {
+  BoundResult b = make(c, "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "predictive", "c");
+  b.hard = false;
+  const MarginProfile PT(c.d.m_all);
+  if (c.f.budget < 83) return not_applicable(c, b, "needs budget B >= 83 (B = " + std::to_string(c.f.budget) + ")");
+  if (c.d.r2 > 1.0 + 1e-9) return not_applicable(c, b, "needs k(x,x) <= 1");
+  const double U = bounds::forgetron_U(static_cast<double>(c.f.budget));
+  b.note = "[M] recalled, report only; U(B)=" + fmt(U);
+  predictive(c, b, [&](double s) { return bounds::forgetron_bound(s, PT.l1(s)); }, PT.breakpoints(), U);
+}
+
+// --- NORMA online gradient [D] (theory.md 8.4) -------------------------------------------
+void norma_bounds(Ctx& c, const Rounds& R) {
+  BoundResult b = make(c, "NORMA online-gradient bound", "D", "predictive", "c");
+  const RunFacts& f = c.f;
+  if (f.task != "classification") return not_applicable(c, b, "only for --task classification");
+  if (f.bias || f.nu >= 0 || f.truncate > 0 || f.decay_rate)
+    return not_applicable(c, b, "needs no bias, fixed rho (nu off), no truncation, constant learning rate");
+  if (!(f.rho > 0)) return not_applicable(c, b, "needs rho > 0 (a mistake costs rho)");
+  double G2 = 0.0, F2 = 0.0, prev = 0.0;
+  for (std::size_t i = 0; i < c.d.T; ++i) {
+    const RoundRecord& r = R[i];
+    const double sig = r.margin_error ? 1.0 : 0.0;
+    // ||grad_t||^2 = lambda^2 ||f_t||^2 - 2 lambda sigma y f_t(x) + sigma k(x,x) (theory.md 8.4)
+    G2 += f.lambda * f.lambda * prev - 2.0 * f.lambda * sig * r.y * r.score + sig * r.kxx;
+    F2 += prev;
+    prev = std::isnan(r.f_norm2) ? prev : r.f_norm2;
+  }
+  const MarginProfile PT(c.d.m_all);
+  auto br = PT.breakpoints();
+  for (double& x : br) x *= f.rho;  // l_t(g) = rho max(0, 1 - (s/rho) m_t)
+  const double T = static_cast<double>(c.d.T);
+  b.note = "sum||grad||^2=" + fmt(G2);
+  predictive(c, b, [&](double s) {
+    return bounds::norma_ogd(f.rho * PT.l1(s / f.rho), s, f.lambda, T, f.learning_rate, G2, F2, f.rho);
+  }, br, bounds::default_s_max(br));
+}
+
+// Length of the prefix on which the run is a conservative kernel Perceptron: every mistake
+// adds (or updates, primal) and nothing else changes f (bounds.hpp, "Which bounds apply").
+std::size_t perceptron_prefix(const Rounds& R) {
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    const RoundRecord& r = R[i];
+    const bool ok = r.mistake ? (r.update == UpdateKind::add || r.update == UpdateKind::update)
+                              : !changed(r.update);
+    if (!ok) return i;
+  }
+  return R.size();
+}
+
+bool is_one_of(const std::string& s, std::initializer_list<const char*> names) {
+  for (const char* n : names) if (s == n) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts) {
+  std::vector<BoundResult> out;
+  const std::string& a = facts.algo;
+  const bool perceptron = is_one_of(a, {"perceptron", "kernel-perceptron", "averaged-perceptron", "voted-perceptron"});
+  const bool budget = is_one_of(a, {"rbp", "stoptron", "forgetron", "forgetron-basic", "cks"});
+  bool have_g = !rounds.empty();
+  for (const auto& r : rounds) if (std::isnan(r.g)) { have_g = false; break; }
+  if (!have_g) {
+    BoundResult b;
+    b.name = "all bounds";
+    b.why_not = "trace has no comparator scores (column g)";
+    b.comparator = facts.comparator;
+    b.rounds = rounds.size();
+    out.push_back(b);
+    return out;
+  }
+  if (perceptron || budget) {
+    const std::size_t n = perceptron ? rounds.size() : perceptron_prefix(rounds);
+    const RunData d = collect(rounds, n, facts);
+    Ctx c{facts, d, out, ""};
+    if (n < rounds.size()) c.note = "Perceptron prefix: rounds 1.." + std::to_string(n);
+    if (perceptron && perceptron_prefix(rounds) < rounds.size())
+      c.note = "warning: records are not those of a conservative Perceptron";
+    perceptron_bounds(c);
+  }
+  const RunData d = collect(rounds, rounds.size(), facts);
+  Ctx c{facts, d, out, ""};
+  if (a == "projectron") projectron_bounds(c, rounds, false);
+  if (a == "projectron++") projectron_bounds(c, rounds, true);
+  if (a == "forgetron") forgetron_bounds(c);
+  if (a == "norma") norma_bounds(c, rounds);
+  return out;
+}
+
+nlohmann::json to_json(const BoundResult& b) {
+  const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  nlohmann::json j = {{"name", b.name}, {"tag", b.tag}, {"kind", b.kind}, {"value", num(b.value)},
+                      {"param", num(b.param)}, {"param_name", b.param_name}, {"applicable", b.applicable},
+                      {"why_not", b.why_not}, {"holds", b.holds}, {"hard", b.hard},
+                      {"empirical", num(b.empirical)}, {"comparator", b.comparator},
+                      {"rounds", b.rounds}, {"note", b.note}};
+  if (std::isinf(b.param)) j["param_note"] = "infinite (trivial limit)";
+  return j;
+}
+
+bool any_hard_violation(const std::vector<BoundResult>& results) {
+  for (const auto& b : results)
+    if (b.applicable && b.hard && !b.holds) return true;
+  return false;
+}
+
+void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& results) {
+  char line[512];
+  std::snprintf(line, sizeof line, "%-50s %-3s %-10s %14s %14s %10s  %s\n", "bound", "tag", "kind", "value",
+                "param", "empirical", "status");
+  os << line;
+  for (const auto& b : results) {
+    std::string status;
+    if (!b.applicable) status = "n/a: " + b.why_not;
+    else if (b.holds) status = b.hard ? "holds" : "holds (report only)";
+    else status = b.hard ? "*** VIOLATED ***" : "violated (report only, [M])";
+    if (b.applicable && !b.note.empty()) status += "  [" + b.note + "]";
+    const std::string param = b.applicable ? (b.param_name + "=" + fmt(b.param)) : "";
+    char value[32] = "-";
+    if (b.applicable) std::snprintf(value, sizeof value, "%.6f", b.value);
+    std::snprintf(line, sizeof line, "%-50s %-3s %-10s %14s %14s %10.0f  ", b.name.c_str(), b.tag.c_str(),
+                  b.kind.c_str(), value, param.c_str(), b.empirical);
+    os << line << status << "\n";
+  }
+}
+
+}  // namespace plab

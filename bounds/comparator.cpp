@@ -1,0 +1,164 @@
+#include "bounds/comparator.hpp"
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "algorithms/perceptron.hpp"
+#include "algorithms/random.hpp"
+#include "algorithms/support_set.hpp"
+
+namespace plab {
+namespace {
+
+double dense_dot(const std::vector<double>& w, const Example& x) {
+  double s = 0.0;
+  for (std::size_t k = 0; k < x.idx.size(); ++k)
+    if (x.idx[k] < w.size()) s += w[x.idx[k]] * x.val[k];
+  return s;
+}
+
+Comparator linear_scores(const std::string& name, const std::vector<double>& w, const Dataset& data,
+                         const std::vector<std::size_t>& order, bool normalise) {
+  double n2 = 0.0;
+  for (double v : w) n2 += v * v;
+  const double n = std::sqrt(n2);
+  Comparator c{name, normalise && n > 0 ? 1.0 : n, {}};
+  c.scores.reserve(order.size());
+  for (std::size_t i : order) c.scores.push_back(n > 0 && normalise ? dense_dot(w, data[i]) / n : dense_dot(w, data[i]));
+  return c;
+}
+
+Comparator expansion_scores(const std::string& name, const KernelExpansion& f, const Dataset& data,
+                            const std::vector<std::size_t>& order) {
+  Comparator c{name, std::sqrt(std::max(0.0, f.norm2_exact())), {}};
+  c.scores.reserve(order.size());
+  for (std::size_t i : order) c.scores.push_back(f.size() ? f.score(data[i]) : 0.0);
+  return c;
+}
+
+// Dual coordinate descent for min_w (1/2)||w||^2 + C sum max(0, 1 - y w.x) (L1-loss SVM, no
+// bias; Hsieh, Chang, Lin, Keerthi, Sathiyamoorthi, ICML 2008, Algorithm 1) on a Gram matrix Q
+// with Q_ij = y_i y_j K_ij. Returns alpha in [0, C].
+Eigen::VectorXd svm_dual_cd(const Eigen::MatrixXd& Q, double C, Rng& rng) {
+  const auto n = Q.rows();
+  Eigen::VectorXd alpha = Eigen::VectorXd::Zero(n), grad = -Eigen::VectorXd::Ones(n);  // grad = Q a - 1
+  for (int epoch = 0; epoch < 300; ++epoch) {
+    double pg_max = -INFINITY, pg_min = INFINITY;
+    for (std::size_t idx : rng.permutation(static_cast<std::size_t>(n))) {
+      const auto i = static_cast<Eigen::Index>(idx);
+      const double g = grad[i];
+      double pg = g;
+      if (alpha[i] <= 0.0) pg = std::min(g, 0.0);
+      else if (alpha[i] >= C) pg = std::max(g, 0.0);
+      pg_max = std::max(pg_max, pg);
+      pg_min = std::min(pg_min, pg);
+      if (pg == 0.0 || Q(i, i) <= 0.0) continue;
+      const double old = alpha[i];
+      alpha[i] = std::clamp(old - g / Q(i, i), 0.0, C);
+      const double d = alpha[i] - old;
+      if (d != 0.0) grad.noalias() += d * Q.col(i);
+    }
+    if (pg_max - pg_min < 1e-3) break;  // projected-gradient stopping rule (LIBLINEAR, eps = 1e-3)
+  }
+  return alpha;
+}
+
+Comparator linear_svm(const Dataset& data, const std::vector<std::size_t>& order, double C, uint64_t seed) {
+  // Primal-dual CD keeps w = sum alpha_i y_i x_i; O(nnz) per coordinate.
+  std::vector<double> w(data.dim, 0.0), alpha(order.size(), 0.0);
+  Rng rng(seed);
+  for (int epoch = 0; epoch < 1000; ++epoch) {
+    double pg_max = -INFINITY, pg_min = INFINITY;
+    for (std::size_t p : rng.permutation(order.size())) {
+      const Example x = data[order[p]];
+      if (x.sqnorm <= 0.0) continue;
+      const double g = x.y * dense_dot(w, x) - 1.0;
+      double pg = g;
+      if (alpha[p] <= 0.0) pg = std::min(g, 0.0);
+      else if (alpha[p] >= C) pg = std::max(g, 0.0);
+      pg_max = std::max(pg_max, pg);
+      pg_min = std::min(pg_min, pg);
+      if (pg == 0.0) continue;
+      const double old = alpha[p];
+      alpha[p] = std::clamp(old - g / x.sqnorm, 0.0, C);
+      const double d = (alpha[p] - old) * x.y;
+      for (std::size_t k = 0; k < x.idx.size(); ++k) w[x.idx[k]] += d * x.val[k];
+    }
+    if (pg_max - pg_min < 1e-3) break;
+  }
+  return linear_scores("svm", w, data, order, true);
+}
+
+Comparator kernel_svm(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k, double C,
+                      uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::size_t> sub = order;
+  if (sub.size() > kSvmSubsample) {
+    const auto perm = rng.permutation(sub.size());
+    std::vector<std::size_t> pick;
+    for (std::size_t i = 0; i < kSvmSubsample; ++i) pick.push_back(order[perm[i]]);
+    std::sort(pick.begin(), pick.end());
+    sub = pick;
+  }
+  const auto n = static_cast<Eigen::Index>(sub.size());
+  KernelExpansion all(k, data.dim);
+  for (std::size_t i = 0; i < sub.size(); ++i) all.add(data[sub[i]], static_cast<int64_t>(i), 0.0);
+  Eigen::MatrixXd Q(n, n);
+  std::vector<double> row(sub.size());
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const Example xi = data[sub[static_cast<std::size_t>(i)]];
+    all.sv.kernel_row(k, xi, row.data());
+    for (Eigen::Index j = 0; j < n; ++j)
+      Q(i, j) = xi.y * data.y[sub[static_cast<std::size_t>(j)]] * row[static_cast<std::size_t>(j)];
+  }
+  const Eigen::VectorXd alpha = svm_dual_cd(Q, C, rng);
+  KernelExpansion g(k, data.dim);
+  for (Eigen::Index i = 0; i < n; ++i)
+    if (alpha[i] > 0.0) {
+      const Example xi = data[sub[static_cast<std::size_t>(i)]];
+      g.add(xi, static_cast<int64_t>(i), alpha[i] * xi.y);  // beta_i = alpha_i y_i
+    }
+  return expansion_scores("svm", g, data, order);
+}
+
+Comparator multipass(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k, int epochs) {
+  LearnerOptions o;
+  o.kernel = k;
+  o.dim = data.dim;
+  if (k.type == Kernel::Type::linear) {
+    PrimalPerceptron p(o);
+    for (int e = 0; e < epochs; ++e)
+      for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
+    return linear_scores("multipass", p.weights(), data, order, false);
+  }
+  KernelPerceptron p(o);
+  for (int e = 0; e < epochs; ++e)
+    for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
+  return expansion_scores("multipass", *p.expansion(), data, order);
+}
+
+}  // namespace
+
+Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
+                           const Kernel& k, double C_svm, uint64_t seed) {
+  for (std::size_t i : order)
+    if (i >= data.size()) throw std::invalid_argument("make_comparator: order index out of range");
+  if (kind == "zero") return {"zero", 0.0, std::vector<double>(order.size(), 0.0)};
+  if (kind == "truth") {
+    if (k.type != Kernel::Type::linear)
+      throw std::invalid_argument("--comparator truth needs --kernel linear (the generating hyperplane is linear)");
+    if (data.truth.empty())
+      throw std::invalid_argument("--comparator truth: data set '" + data.name + "' has no generating hyperplane");
+    return linear_scores("truth", data.truth, data, order, false);
+  }
+  if (kind == "svm") {
+    if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
+    return k.type == Kernel::Type::linear ? linear_svm(data, order, C_svm, seed) : kernel_svm(data, order, k, C_svm, seed);
+  }
+  if (kind == "multipass") return multipass(data, order, k, 5);
+  throw std::invalid_argument("--comparator: unknown kind '" + kind + "' (expected truth, svm, multipass, zero)");
+}
+
+}  // namespace plab

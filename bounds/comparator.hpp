@@ -1,0 +1,36 @@
+// Comparators g0 for the bounds (theory.md 9): a fixed function whose scores g0(x_t) on every
+// round of a run, and RKHS norm ||g0||, are all the bounds need (they optimise the scale c).
+// Kinds:
+//   "truth"     the generating unit hyperplane of a synthetic set (linear kernel only)
+//   "svm"       hinge-loss SVM without bias by dual coordinate descent (Hsieh et al. 2008, the
+//               LIBLINEAR method). Linear kernel: primal w on all rounds, normalised to ||w|| = 1.
+//               Other kernels: on a seeded subsample of <= 3000 rounds, g0 = sum beta_j k(z_j,.),
+//               ||g0|| = sqrt(beta^T K beta) (theory.md 9 item 3)
+//   "multipass" final hypothesis of a 5-epoch (kernel) Perceptron over the run order (theory.md 9
+//               item 2); ||g0||^2 = alpha^T K alpha
+//   "zero"      g0 = 0 (trivial bounds; a sanity check)
+// Deterministic: the only randomness is plab::Rng(seed).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "algorithms/kernel.hpp"
+#include "datasets/dataset.hpp"
+
+namespace plab {
+
+struct Comparator {
+  std::string name;
+  double norm = 0.0;            // ||g0||
+  std::vector<double> scores;   // g0(x_t) in run order
+};
+
+// order: the rows of `data` in run order (as given to run_online). C_svm > 0.
+Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
+                           const Kernel& k, double C_svm = 1.0, uint64_t seed = 1);
+
+// Subsample size of the kernel SVM (a9a: 3000^2 Gram entries, a few seconds).
+inline constexpr std::size_t kSvmSubsample = 3000;
+
+}  // namespace plab

@@ -1,0 +1,119 @@
+#include "bounds/profile.hpp"
+
+#include <algorithm>
+#include <boost/math/tools/minima.hpp>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <stdexcept>
+
+#include "bounds/formulas.hpp"
+
+namespace plab::bounds {
+
+Loss hinge_loss() {
+  return {"rho-hinge", [](double m, double s) { return std::max(0.0, 1.0 - m * s); },
+          [](double) { return 1.0; }, [](double s, double) { return s; }};
+}
+Loss squared_hinge_loss() {
+  return {"squared rho-hinge",
+          [](double m, double s) { const double l = std::max(0.0, 1.0 - m * s); return l * l; },
+          [](double) { return 1.0; }, [](double s, double r) { return 2.0 * (r * s * s + s); }};
+}
+
+MarginProfile::MarginProfile(const std::vector<double>& margins, const std::vector<double>& weights) {
+  if (!weights.empty() && weights.size() != margins.size())
+    throw std::invalid_argument("MarginProfile: weights and margins differ in length");
+  std::vector<std::size_t> ord(margins.size());
+  std::iota(ord.begin(), ord.end(), 0);
+  std::stable_sort(ord.begin(), ord.end(), [&](std::size_t a, std::size_t b) { return margins[a] < margins[b]; });
+  m_.reserve(ord.size());
+  p0_.assign(1, 0.0); p1_.assign(1, 0.0); p2_.assign(1, 0.0);
+  for (std::size_t i : ord) {
+    const double m = margins[i], w = weights.empty() ? 1.0 : weights[i];
+    if (!std::isfinite(m)) throw std::invalid_argument("MarginProfile: non-finite margin");
+    m_.push_back(m);
+    p0_.push_back(p0_.back() + w);
+    p1_.push_back(p1_.back() + w * m);
+    p2_.push_back(p2_.back() + w * m * m);
+  }
+}
+
+std::size_t MarginProfile::active(double s) const {
+  // m s < 1 is monotone along the ascending margins for s >= 0.
+  const auto it = std::partition_point(m_.begin(), m_.end(), [s](double m) { return m * s < 1.0; });
+  return static_cast<std::size_t>(it - m_.begin());
+}
+double MarginProfile::l1(double s) const {
+  const std::size_t k = active(s);
+  return std::max(0.0, p0_[k] - s * p1_[k]);
+}
+double MarginProfile::l2sq(double s) const {
+  const std::size_t k = active(s);
+  return std::max(0.0, p0_[k] - 2.0 * s * p1_[k] + s * s * p2_[k]);
+}
+double MarginProfile::l2(double s) const { return std::sqrt(l2sq(s)); }
+double MarginProfile::min_margin() const { return m_.empty() ? kInf : m_.front(); }
+
+std::vector<double> MarginProfile::breakpoints() const {
+  std::vector<double> b;
+  for (auto it = m_.rbegin(); it != m_.rend() && *it > 0.0; ++it) {
+    const double v = 1.0 / *it;
+    if (b.empty() || v > b.back()) b.push_back(v);
+  }
+  return b;
+}
+
+double default_s_max(const std::vector<double>& breaks) {
+  return breaks.empty() ? 1.0 : 4.0 * breaks.back();
+}
+
+namespace {
+double safe(const std::function<double(double)>& f, double s) {
+  const double v = f(s);
+  return std::isfinite(v) ? v : kInf;
+}
+}  // namespace
+
+Minimum minimize_segments(const std::function<double(double)>& f, const std::vector<double>& breaks,
+                          double s_max, bool piecewise_linear) {
+  Minimum best{0.0, safe(f, 0.0)};
+  const auto consider = [&](double s, double v) {
+    if (v < best.value) best = {s, v};
+  };
+  std::vector<double> pts{0.0};
+  for (double b : breaks)
+    if (b > 0.0 && b < s_max) pts.push_back(b);
+  pts.push_back(s_max);
+  for (std::size_t i = 1; i < pts.size(); ++i) consider(pts[i], safe(f, pts[i]));
+  if (piecewise_linear) return best;
+  // Brent inside every segment; 30 bits of the argument are plenty (a looser argmin only
+  // makes the reported bound looser, never invalid; theory.md 2.10).
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
+    const double a = pts[i], b = pts[i + 1];
+    if (!(b > a)) continue;
+    std::uintmax_t iters = 60;
+    const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 30, iters);
+    consider(r.first, r.second);
+  }
+  return best;
+}
+
+GridCheck check_grid(const std::function<double(double)>& f, const std::vector<double>& breaks,
+                     double s_max, double M) {
+  GridCheck g{true, 0.0, kInf};
+  const auto probe = [&](double s) {
+    const double v = f(s);
+    if (std::isnan(v)) return;
+    if (v < g.worst_value) { g.worst_value = v; g.worst_s = s; }
+    if (!within(M, v)) g.holds = false;
+  };
+  probe(0.0);
+  for (double b : breaks) if (b <= s_max) probe(b);
+  const double lo = breaks.empty() ? s_max * 1e-4 : std::min(breaks.front(), s_max) * 1e-2;
+  const int n = 200;
+  for (int i = 0; i <= n; ++i) probe(lo * std::pow(s_max / lo, static_cast<double>(i) / n));
+  return g;
+}
+
+}  // namespace plab::bounds

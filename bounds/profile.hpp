@@ -1,0 +1,59 @@
+// Loss sums of a comparator as functions of its scale, and the 1-D minimiser of theory.md 2.10.
+// MarginProfile holds the unit-comparator margins m_t = y_t g0(x_t)/||g0|| of a set of rounds
+// (optionally weighted, e.g. by tau_t) sorted, with prefix sums, so that for every s >= 0
+//   L1(s)  = sum_t w_t max(0, 1 - m_t s)      and   L2sq(s) = sum_t w_t max(0, 1 - m_t s)^2
+// cost O(log n): the active terms (m_t s < 1) are a prefix of the sorted margins.
+#pragma once
+#include <functional>
+#include <vector>
+
+namespace plab::bounds {
+
+class MarginProfile {
+ public:
+  MarginProfile() = default;
+  explicit MarginProfile(const std::vector<double>& margins, const std::vector<double>& weights = {});
+  std::size_t size() const { return m_.size(); }
+  double l1(double s) const;
+  double l2sq(double s) const;
+  double l2(double s) const;
+  double min_margin() const;         // +inf when empty
+  // 1/m_t for the positive margins, ascending and unique: where L1/L2sq change form.
+  std::vector<double> breakpoints() const;
+
+ private:
+  std::size_t active(double s) const;  // number of terms with m_t s < 1
+  std::vector<double> m_, p0_, p1_, p2_;  // sorted margins; prefix sums of w, w m, w m^2
+};
+
+struct Minimum {
+  double s = 0.0;      // argmin (0 = the trivial limit rho -> infinity / c -> 0)
+  double value = 0.0;  // f(s)
+};
+
+// Global minimum of f on [0, s_max] for f quasi-convex on every segment between consecutive
+// breakpoints (theory.md 2.10): f at 0, at every breakpoint and at s_max, plus Brent's method
+// (Boost.Math brent_find_minima) inside each segment unless `piecewise_linear` (then the
+// breakpoints are exact). Non-finite values count as +inf (outside a side condition).
+Minimum minimize_segments(const std::function<double(double)>& f, const std::vector<double>& breaks,
+                          double s_max, bool piecewise_linear);
+
+// The upper end of the search range: a few times the largest breakpoint (theory.md 2.10).
+double default_s_max(const std::vector<double>& breaks);
+
+// Consistency check of an I-restricted bound (theory.md 2.9): f(s) >= M (with the suite's
+// tolerance) at s = 0, every breakpoint and a log grid on (0, s_max]. Returns the smallest value.
+struct GridCheck {
+  bool holds = true;
+  double worst_s = 0.0;
+  double worst_value = 0.0;
+};
+GridCheck check_grid(const std::function<double(double)>& f, const std::vector<double>& breaks,
+                     double s_max, double M);
+
+// Tolerance of every "empirical <= bound" check (theory.md §1).
+inline bool within(double empirical, double bound) {
+  return empirical <= bound * (1.0 + 1e-9) + 1e-9;
+}
+
+}  // namespace plab::bounds

@@ -1,0 +1,49 @@
+// `plab bounds --trace FILE [--strict] [--json OUT]`: evaluates every applicable bound of
+// theory.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
+// prints the table. --strict: throw plab::BoundViolation (exit code 3) if a hard bound fails.
+#include <iostream>
+#include <memory>
+
+#include "bounds/bounds.hpp"
+#include "cli/commands.hpp"
+#include "experiments/trace.hpp"
+
+namespace plab {
+namespace {
+
+struct BoundsArgs {
+  std::string trace, json;
+  bool strict = false;
+};
+
+void run_bounds(const BoundsArgs& a) {
+  const Trace tr = read_trace(a.trace);
+  const RunFacts facts = RunFacts::from_meta(tr.meta);
+  const auto results = evaluate_bounds(tr.rounds, facts);
+  std::cout << "bounds for " << a.trace << " (algo " << facts.algo << ", comparator " << facts.comparator
+            << ", ||g0|| = " << facts.g_norm << ", T = " << tr.rounds.size() << ")\n";
+  print_bounds_table(std::cout, results);
+  if (!a.json.empty()) {
+    nlohmann::json j = {{"trace", a.trace}, {"algo", facts.algo}, {"comparator", facts.comparator},
+                        {"g_norm", facts.g_norm}, {"T", tr.rounds.size()}, {"bounds", nlohmann::json::array()}};
+    for (const auto& b : results) j["bounds"].push_back(to_json(b));
+    write_json_atomic(a.json, j);
+  }
+  if (any_hard_violation(results)) {
+    std::cerr << "plab bounds: a hard bound is VIOLATED\n";
+    if (a.strict) throw BoundViolation("a hard mistake bound is violated (see the table)");
+  }
+}
+
+}  // namespace
+
+void register_bounds_command(CLI::App& app) {
+  auto* c = app.add_subcommand("bounds", "Evaluate the mistake bounds on a recorded trace");
+  auto a = std::make_shared<BoundsArgs>();
+  c->add_option("--trace", a->trace, "Trace CSV written by plab run --trace")->required()->check(CLI::ExistingFile);
+  c->add_option("--json", a->json, "Write the results as JSON here");
+  c->add_flag("--strict", a->strict, "Exit with code 3 when a hard bound is violated");
+  c->callback([a] { run_bounds(*a); });
+}
+
+}  // namespace plab

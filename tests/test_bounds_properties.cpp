@@ -1,0 +1,182 @@
+// Property tests: every hard bound of theory.md holds on random runs of the real learners
+// (the bounds are theorems, so any violation is a bug in a learner or in a bound routine).
+// Each property runs >= 1000 cases (RC_PARAMS defaults to max_success=1000 unless set by the
+// caller); RapidCheck prints the seed to replay a failure (RC_PARAMS="seed=...").
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+#include <vector>
+
+#include "algorithms/perceptron.hpp"
+#include "algorithms/projectron.hpp"
+#include "algorithms/random.hpp"
+#include "bounds/bounds.hpp"
+
+namespace plab {
+namespace {
+
+// Runs before RapidCheck reads its configuration (lazily, at the first property).
+const bool kConfigured = [] { setenv("RC_PARAMS", "max_success=1000", 0); return true; }();
+
+enum class Order { given, by_label, by_margin, repeated };
+
+struct Seq {
+  Dataset data;
+  std::vector<double> u;  // linear comparator (unit)
+};
+
+// Random points in [-1,1]^d labelled by a random unit u; `noise` flips labels, `gap` rejects
+// points with |u.x| < gap (separable with margin gap when noise = 0).
+Seq make_seq(uint64_t seed, int T, int d, double gap, double noise, bool normalise, Order order) {
+  Rng rng(seed);
+  Seq s;
+  s.u.resize(static_cast<std::size_t>(d));
+  double n = 0;
+  for (double& v : s.u) { v = rng.normal(); n += v * v; }
+  for (double& v : s.u) v /= std::sqrt(n);
+  std::vector<std::pair<std::vector<double>, double>> pts;
+  while (static_cast<int>(pts.size()) < T) {
+    std::vector<double> x(static_cast<std::size_t>(d));
+    for (double& v : x) v = 2 * rng.uniform() - 1;
+    if (normalise) {
+      double q = 0;
+      for (double v : x) q += v * v;
+      if (q < 1e-6) continue;
+      for (double& v : x) v /= std::sqrt(q);
+    }
+    const double m = std::inner_product(x.begin(), x.end(), s.u.begin(), 0.0);
+    if (std::abs(m) < gap) continue;
+    double y = m > 0 ? 1 : -1;
+    if (rng.uniform() < noise) y = -y;
+    pts.push_back({x, y});
+    if (order == Order::repeated && rng.uniform() < 0.3) pts.push_back(pts.back());
+  }
+  const auto margin = [&](const auto& p) { return p.second * std::inner_product(p.first.begin(), p.first.end(), s.u.begin(), 0.0); };
+  if (order == Order::by_label) std::stable_sort(pts.begin(), pts.end(), [](auto& a, auto& b) { return a.second > b.second; });
+  if (order == Order::by_margin) std::stable_sort(pts.begin(), pts.end(), [&](auto& a, auto& b) { return margin(a) < margin(b); });
+  for (const auto& [x, y] : pts) s.data.push_dense(x, y);
+  s.data.dim = static_cast<std::size_t>(d);
+  return s;
+}
+
+double lin(const std::vector<double>& u, const Example& x) {
+  double v = 0;
+  for (std::size_t k = 0; k < x.idx.size(); ++k) v += u[x.idx[k]] * x.val[k];
+  return v;
+}
+
+// Random RKHS comparator g0 = sum_j beta_j k(z_j, .) on a few data points; returns its norm.
+double random_rkhs_comparator(const Dataset& d, Rng& rng, KernelExpansion& g) {
+  const std::size_t n = 1 + rng.below(std::min<std::size_t>(8, d.size()));
+  for (std::size_t j = 0; j < n; ++j) g.add(d[rng.below(d.size())], static_cast<int64_t>(j), rng.normal());
+  return std::sqrt(std::max(0.0, g.norm2_exact()));
+}
+
+void assert_all_hold(const std::vector<BoundResult>& res) {
+  for (const auto& b : res) {
+    if (b.applicable && b.hard && !b.holds) {
+      RC_LOG() << b.name << " value " << b.value << " param " << b.param << " M " << b.empirical << " " << b.note << "\n";
+      RC_FAIL("hard bound violated: " + b.name);
+    }
+  }
+}
+
+Order gen_order() { return static_cast<Order>(*rc::gen::inRange(0, 4)); }
+
+RC_GTEST_PROP(BoundProperties, SeparableNovikoffHolds, ()) {
+  const int T = *rc::gen::inRange(1, 80), d = *rc::gen::inRange(1, 6);
+  const double gap = *rc::gen::inRange(5, 40) / 100.0;
+  const Seq s = make_seq(*rc::gen::arbitrary<uint64_t>(), T, d, gap, 0.0, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim;
+  PrimalPerceptron p(o);
+  std::vector<RoundRecord> R;
+  double lemma1 = 0;
+  for (std::size_t t = 0; t < s.data.size(); ++t) {
+    RoundRecord r = p.learn(s.data[t], static_cast<int64_t>(t + 1));
+    r.g = lin(s.u, s.data[t]);
+    if (r.mistake) lemma1 += r.kxx + 2 * r.y * r.score;
+    R.push_back(r);
+  }
+  // MR Lemma 1 (theory.md 2.2): ||w_T||^2 = sum_I (||x||^2 + 2 y <w,x>), and <= S_I^2.
+  RC_ASSERT(std::abs(p.norm2_exact() - lemma1) <= 1e-9 * (1 + lemma1));
+  RunFacts f; f.algo = "perceptron"; f.comparator = "u"; f.g_norm = 1.0;
+  const auto res = evaluate_bounds(R, f);
+  int novikoff = 0;
+  for (const auto& b : res)
+    if (b.name.rfind("Novikoff", 0) == 0) { RC_ASSERT(b.applicable); ++novikoff; }
+  RC_ASSERT(novikoff == 3);
+  assert_all_hold(res);
+}
+
+RC_GTEST_PROP(BoundProperties, NoisyPerceptronFamilyHolds, ()) {
+  const int T = *rc::gen::inRange(1, 120), d = *rc::gen::inRange(1, 6);
+  const bool gaussian = *rc::gen::arbitrary<bool>();
+  const bool normalise = *rc::gen::arbitrary<bool>();
+  const double noise = *rc::gen::inRange(0, 40) / 100.0;
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, noise, normalise, gen_order());
+  LearnerOptions o; o.dim = s.data.dim;
+  o.kernel = gaussian ? Kernel::rbf(*rc::gen::inRange(1, 40) / 10.0) : Kernel::linear();
+  KernelPerceptron p(o);
+  Rng rng(seed ^ 0x5eed);
+  KernelExpansion g(o.kernel, s.data.dim);
+  double gn = 1.0;
+  if (gaussian) gn = random_rkhs_comparator(s.data, rng, g);
+  std::vector<RoundRecord> R;
+  for (std::size_t t = 0; t < s.data.size(); ++t) {
+    RoundRecord r = p.learn(s.data[t], static_cast<int64_t>(t + 1));
+    r.g = gaussian ? g.score(s.data[t]) : lin(s.u, s.data[t]);
+    R.push_back(r);
+  }
+  // ||f_T||^2 running (Lemma 1 increments) equals alpha^T K alpha.
+  RC_ASSERT(std::abs(p.norm2() - p.norm2_exact()) <= 1e-8 * (1 + p.norm2_exact()));
+  RunFacts f; f.algo = "kernel-perceptron"; f.comparator = "random"; f.g_norm = gn;
+  const auto res = evaluate_bounds(R, f);
+  bool blum = false;
+  for (const auto& b : res) if (b.name.rfind("Blum", 0) == 0 && b.applicable) blum = true;
+  if (gaussian || (normalise && T > 0)) RC_ASSERT(blum);  // unit feature norms => Blum applies
+  assert_all_hold(res);
+}
+
+RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
+  const int T = *rc::gen::inRange(1, 100), d = *rc::gen::inRange(1, 4);
+  const bool pp = *rc::gen::arbitrary<bool>();
+  const bool dogma = *rc::gen::arbitrary<bool>();
+  const double eta = *rc::gen::inRange(0, 120) / 100.0;
+  const double noise = *rc::gen::inRange(0, 30) / 100.0;
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, noise, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.eta = eta;
+  o.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper;
+  o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
+  std::unique_ptr<Learner> L = pp ? std::unique_ptr<Learner>(new ProjectronPP(o)) : std::unique_ptr<Learner>(new Projectron(o));
+  Rng rng(seed ^ 0xabc);
+  KernelExpansion g(o.kernel, s.data.dim);
+  const double gn = random_rkhs_comparator(s.data, rng, g);
+  std::vector<RoundRecord> R;
+  for (std::size_t t = 0; t < s.data.size(); ++t) {
+    RoundRecord r = L->learn(s.data[t], static_cast<int64_t>(t + 1));
+    r.g = g.score(s.data[t]);
+    R.push_back(r);
+  }
+  // Certificate 3.5 identity: the running ||f_T||^2 equals alpha^T K alpha.
+  RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <= 1e-6 * (1 + L->norm2_exact()));
+  RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.kernel_type = "rbf"; f.eta = eta;
+  f.eta_convention = dogma ? "dogma" : "paper"; f.comparator = "random"; f.g_norm = gn;
+  const auto res = evaluate_bounds(R, f);
+  RC_ASSERT(!res.empty());
+  assert_all_hold(res);
+}
+
+TEST(BoundProperties, ConfiguredForThousandCases) {
+  EXPECT_TRUE(kConfigured);
+  EXPECT_NE(std::getenv("RC_PARAMS"), nullptr);
+}
+
+}  // namespace
+}  // namespace plab
