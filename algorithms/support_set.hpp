@@ -44,7 +44,7 @@ class SupportSet {
   // when i was last), so owners can move their per-slot data the same way.
   std::size_t remove(std::size_t i) {
     const std::size_t last = n_ - 1;
-    for (std::size_t j = 0; j < dim_; ++j) {
+    for (std::size_t j = 0; j < dim_ && cap_ > 0; ++j) {
       double* c = &cols_[j * cap_];
       c[i] = c[last];
       c[last] = 0.0;
@@ -61,6 +61,7 @@ class SupportSet {
   // out[i] = <s_i, x> for every support (out must hold size() values).
   void dots(const Example& x, double* out) const {
     std::fill(out, out + n_, 0.0);
+    if (n_ == 0) return;  // cols_ may be empty: no pointer into it
     for (std::size_t k = 0; k < x.idx.size(); ++k) {
       const uint32_t j = x.idx[k];
       if (j >= dim_) continue;  // a feature no support has

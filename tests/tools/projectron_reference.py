@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""Independent reference for tests/test_projectron.cpp (standard library only).
+
+Extends the core of theory.md's appendix with the DOGMA convention (reproduction.md §1:
+project iff ||delta||^2 <= eta; Projectron++ margin update iff l - ||delta||^2/eta > 0,
+tau = min(l/pk2, 1, 2(l - ||delta||^2/eta)/pk2)) and ICML Eq. (13) eta_t.
+Run: python3 tests/tools/projectron_reference.py   (prints the traces the C++ test embeds).
+"""
+import math
+
+SEQ = [(0.0, +1), (0.3, -1), (2.0, +1), (0.15, +1), (1.0, -1), (0.2, +1), (2.1, +1), (0.35, -1)]
+
+
+def kern(a, b, s=1.0):
+    return math.exp(-(a - b) ** 2 / (2 * s * s))
+
+
+def projectron(seq, eta, plusplus=False, conv='paper', U=0.0):
+    SV, alpha, Kinv, M, log = [], [], [], 0, []
+    for t, (x, y) in enumerate(seq, 1):
+        kt = [kern(s, x) for s in SV]
+        f = sum(a * k for a, k in zip(alpha, kt))
+        kxx = kern(x, x)
+        d = [sum(r * k for r, k in zip(row, kt)) for row in Kinv]
+        pk2 = sum(a * b for a, b in zip(kt, d))
+        dl2 = max(kxx - pk2, 0.0)
+        dl = math.sqrt(dl2)
+        loss = max(0.0, 1 - y * f)
+        kind, tau, eta_t = 'none', 0.0, None
+        if y * f <= 0:
+            M += 1
+            tau = 1.0
+            if U > 0:
+                eta_t = (2 * loss - pk2 - 0.5) / (2 * U)
+                small = dl <= eta_t
+            elif conv == 'paper':
+                small = dl <= eta
+            else:
+                small = dl2 <= eta
+            if SV and (small or dl2 <= 1e-12 * kxx):
+                alpha = [a + y * di for a, di in zip(alpha, d)]
+                kind = 'project'
+            else:
+                n = len(SV)
+                kind = 'add'
+                if n == 0:
+                    Kinv = [[1.0 / kxx]]
+                else:
+                    v = d + [-1.0]
+                    Kinv = [row + [0.0] for row in Kinv] + [[0.0] * (n + 1)]
+                    Kinv = [[Kinv[i][j] + v[i] * v[j] / dl2 for j in range(n + 1)] for i in range(n + 1)]
+                SV.append(x)
+                alpha.append(float(y))
+        elif plusplus and 0 < y * f < 1:
+            if conv == 'paper':
+                ok = eta > 0 and pk2 > 0 and loss >= dl / eta
+                if ok:
+                    tau = min(loss / pk2, 2 * (loss - dl / eta) / pk2, 1.0)
+            else:
+                ok = eta > 0 and pk2 > 0 and loss - dl2 / eta > 0
+                if ok:
+                    tau = min(loss / pk2, 1.0, 2 * (loss - dl2 / eta) / pk2)
+            if ok:
+                alpha = [a + y * tau * di for a, di in zip(alpha, d)]
+                kind = 'margin_project'
+            else:
+                kind = 'margin_skip'
+        rec = dict(t=t, s=f, kind=kind, dl=dl if kind != 'none' else None,
+                   pk2=pk2 if kind != 'none' else None, tau=tau, eta_t=eta_t, S=len(SV))
+        log.append(rec)
+    norm2 = sum(alpha[i] * alpha[j] * kern(SV[i], SV[j]) for i in range(len(SV)) for j in range(len(SV)))
+    return SV, alpha, Kinv, M, math.sqrt(norm2), log
+
+
+def show(title, res):
+    SV, alpha, Kinv, M, fn, log = res
+    print(f'== {title}')
+    for r in log:
+        dl = '' if r['dl'] is None else f"{r['dl']:.9f}"
+        pk = '' if r['pk2'] is None else f"{r['pk2']:.9f}"
+        et = '' if r['eta_t'] is None else f" eta_t={r['eta_t']:.9f}"
+        print(f"t={r['t']} s={r['s']:+.9f} {r['kind']:15s} dl={dl:12s} pk2={pk:12s} "
+              f"tau={r['tau']:.9f} |S|={r['S']}{et}")
+    print('SV =', SV)
+    print('alpha =', ', '.join(f'{a:.9f}' for a in alpha))
+    print(f'M = {M}  ||f_T|| = {fn:.9f}')
+    print('Kinv =', [[round(v, 9) for v in row] for row in Kinv])
+
+
+if __name__ == '__main__':
+    # Sanity: these two must reproduce theory.md 3.6 / 4.4 (Fixtures P and PP).
+    show('paper Projectron eta=0.6 (Fixture P)', projectron(SEQ, 0.6))
+    show('paper Projectron++ eta=0.6 (Fixture PP)', projectron(SEQ, 0.6, plusplus=True))
+    show('ICML eta_t U=1 (theory.md 3.6 end)', projectron(SEQ, 0.6, U=1.0))
+    # Convention cases where paper and DOGMA differ (used by the C++ test).
+    show('paper Projectron eta=0.2', projectron(SEQ, 0.2))
+    show('dogma Projectron eta=0.2', projectron(SEQ, 0.2, conv='dogma'))
+    # Margin rules: paper eta=0.01 skips both late margin errors, DOGMA eta=0.01 updates on all
+    # three (the third with the 2(l - ||delta||^2/eta)/pk2 term binding); paper eta=0.02 has
+    # its 2(l - ||delta||/eta)/pk2 term binding.
+    show('paper Projectron++ eta=0.01', projectron(SEQ, 0.01, plusplus=True))
+    show('dogma Projectron++ eta=0.01', projectron(SEQ, 0.01, plusplus=True, conv='dogma'))
+    show('paper Projectron++ eta=0.02', projectron(SEQ, 0.02, plusplus=True))
