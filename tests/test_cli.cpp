@@ -73,7 +73,9 @@ TEST(Cli, MalformedFileNamesFileAndLine) {
 TEST(Cli, MissingDataListsWhereItLooked) {
   expect_error("run --algo perceptron --data /nonexistent/file.svm", "/nonexistent/file.svm");
   const Result r = plab("run --algo perceptron --data a9a --quiet --no-bounds");
-  if (r.status != 0) EXPECT_NE(r.output.find("PLAB_DATA"), std::string::npos) << r.output;
+  if (r.status != 0) {
+    EXPECT_NE(r.output.find("PLAB_DATA"), std::string::npos) << r.output;
+  }
   expect_error("run --algo perceptron --data a9a --test /nonexistent/test.svm", "/nonexistent/test.svm");
 }
 TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {

@@ -1,0 +1,83 @@
+// The parallel, resumable grid runner behind `plab reproduce`.
+// Each cell's result is a file <results>/cells/<key>.json, key = SHA-256 of (the cell's
+// canonical JSON, git_revision(), the data files' SHA-256), written atomically (temporary file +
+// rename); a cell whose file exists is not recomputed, so an interrupted run (even kill -9)
+// resumes. The file holds only deterministic numbers; the learning time goes to a sidecar
+// <key>.time.json (written first, so the result file marks completion).
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "algorithms/learner.hpp"
+#include "datasets/dataset.hpp"
+#include "experiments/spec.hpp"
+
+namespace plab {
+
+// Lowercase hex SHA-256 of a string.
+std::string sha256_hex(const std::string& s);
+
+struct CellData {
+  std::shared_ptr<const Dataset> train, test;  // test may be null
+  std::string sha;                             // train sha + test sha ("" parts for generated data)
+};
+
+// Loads each (data, labels, test) combination once per process; thread-safe.
+class DataCache {
+ public:
+  CellData get(const Cell& c);
+
+ private:
+  std::mutex m_;
+  std::map<std::string, CellData> cache_;
+};
+
+// Runs one cell (no caching): the deterministic result document {cell, results, curve, bounds}
+// and the learning time in seconds. Throws on bad options / unknown learners.
+nlohmann::json run_cell(const Cell& c, const CellData& d, double* seconds);
+
+// Options JSON of a cell -> LearnerOptions (throws std::invalid_argument naming a bad option).
+LearnerOptions learner_options(const Cell& c, std::size_t dim);
+
+std::string cell_key(const Cell& c, const CellData& d);
+
+struct CellOutcome {
+  Cell cell;
+  std::string key;
+  nlohmann::json doc;          // the cell file's content (null when failed)
+  double seconds = std::nan("");  // learning time (NaN if unknown)
+  bool cached = false;
+  std::string error;           // non-empty when the cell failed
+  const nlohmann::json& results() const { return doc.at("results"); }
+};
+
+struct RunnerOptions {
+  std::string cells_dir;       // where <key>.json files live
+  unsigned jobs = 1;
+  std::ostream* log = nullptr;  // progress lines (null = silent)
+  // Reuse finished cell files. The key holds the git revision, not uncommitted edits, so the
+  // regression check (--check / --update-reference) and --fresh recompute every cell.
+  bool reuse = true;
+};
+
+struct RunStats {
+  std::size_t total = 0, computed = 0, cached = 0, failed = 0;
+  double wall_seconds = 0.0;
+};
+
+// Runs every cell of `specs` stage by stage (derived parameters resolved from earlier stages),
+// computing unfinished cells on `jobs` threads. Returns the outcomes per figure, in expansion
+// order (independent of thread count and completion order).
+std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec>& specs,
+                                                          const RunnerOptions& opt,
+                                                          RunStats* stats = nullptr);
+
+}  // namespace plab
