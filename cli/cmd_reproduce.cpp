@@ -16,6 +16,7 @@
 #include "experiments/runner.hpp"
 #include "experiments/version.hpp"
 #include "experiments/spec.hpp"
+#include "experiments/theory_figures.hpp"
 #include "experiments/trace.hpp"
 
 namespace plab {
@@ -54,6 +55,14 @@ std::vector<Spec> load_specs(const ReproduceArgs& a) {
     throw std::invalid_argument("FIGURE: no spec for '" + wanted[0] + "' in " + a.specs + " (known:" + known + ")");
   }
   if (specs.empty()) throw std::invalid_argument("--specs: no *.json spec in " + a.specs);
+  // A table figure (T7) aggregates its source figures: run them too when they were not named.
+  for (std::size_t i = 0; i < specs.size(); ++i)
+    for (const auto& src : specs[i].sources)
+      if (std::none_of(specs.begin(), specs.end(), [&](const Spec& x) { return x.figure == src; })) {
+        const fs::path f = fs::path(a.specs) / (src + ".json");
+        if (!fs::exists(f)) throw std::invalid_argument(specs[i].figure + ": source figure '" + src + "' has no spec " + f.string());
+        specs.push_back(load_spec(f.string(), a.quick));
+      }
   return specs;
 }
 
@@ -89,6 +98,14 @@ void reproduce(const ReproduceArgs& a) {
     groups.push_back(aggregate(s, it == outcomes.end() ? none : it->second));
     outs.push_back(write_figure(s, groups.back(), out, !a.no_plots));
   }
+  for (std::size_t i = 0; i < specs.size(); ++i)  // table figures (T7) over their sources' groups
+    if (!specs[i].sources.empty()) {
+      const json t = tightness_table(specs[i], specs, groups, out);
+      outs[i].extra_markdown = "\n### Bound / empirical mistakes\n\n" + t["markdown"].get<std::string>() +
+                               "\nFile: `" + specs[i].figure + "/tightness.csv`.\n";
+      outs[i].summary["table"] = t["rows"];
+      write_json_atomic(out + "/" + specs[i].figure + "/summary.json", outs[i].summary);
+    }
   char wall[64];
   std::snprintf(wall, sizeof wall, "%.1f s", st.wall_seconds);
   std::ostringstream hd;

@@ -34,7 +34,8 @@ nlohmann::json options_json(const RunArgs& a) {
           {"C", o.C}, {"beta", o.beta}, {"seed", o.seed}, {"task", o.task}, {"loss", o.loss},
           {"lambda", o.lambda}, {"learning_rate", o.learning_rate}, {"rho", o.rho}, {"nu", o.nu},
           {"epsilon", o.epsilon}, {"decay_rate", o.decay_rate}, {"bias", o.bias},
-          {"truncate", o.truncate}, {"limit", a.limit}, {"labels", a.labels}};
+          {"truncate", o.truncate}, {"inclusive_ties", o.inclusive_ties}, {"limit", a.limit},
+          {"labels", a.labels}};
 }
 
 nlohmann::json kernel_json(const Kernel& k) {
@@ -167,6 +168,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--epsilon", o.epsilon, "NORMA eps-insensitive width")->capture_default_str();
   c->add_flag("--bias", o.bias, "NORMA: unregularised bias");
   c->add_option("--truncate", o.truncate, "NORMA: drop terms older than tau rounds (0 = never)");
+  c->add_flag("--inclusive-ties", o.inclusive_ties, "NORMA: violation on y f <= rho (Perceptron ties) instead of y f < rho (slides)");
   c->add_option("--comparator", a->comparator, "Comparator for the bounds: auto | truth | svm | multipass | zero")->capture_default_str();
   c->add_option("--svm-C", a->svm_C, "C of the hinge-loss SVM comparator")->capture_default_str();
   c->add_flag("--no-bounds", a->no_bounds, "Do not evaluate the bounds");

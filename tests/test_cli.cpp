@@ -76,7 +76,8 @@ TEST(Cli, MissingDataListsWhereItLooked) {
   if (r.status != 0) {
     EXPECT_NE(r.output.find("PLAB_DATA"), std::string::npos) << r.output;
   }
-  expect_error("run --algo perceptron --data a9a --test /nonexistent/test.svm", "/nonexistent/test.svm");
+  expect_error("run --algo perceptron --data synthetic:dekel:n=10 --test /nonexistent/test.svm",
+               "/nonexistent/test.svm");
 }
 TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {
   const auto dir = std::filesystem::temp_directory_path() / ("plab_cli_run_" + std::to_string(::getpid()));
