@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "algorithms/averaged.hpp"
 #include "algorithms/cks.hpp"
 #include "algorithms/forgetron.hpp"
@@ -27,12 +28,7 @@ namespace {
 const std::vector<std::pair<double, double>> kSeqF = {
     {0.0, 1}, {0.3, -1}, {2.0, 1}, {0.15, 1}, {1.0, -1}, {0.2, 1}, {2.1, 1}, {0.35, -1}, {0.0, 1}, {1.1, -1}};
 
-Dataset seq1d(const std::vector<std::pair<double, double>>& s) {
-  Dataset d;
-  for (const auto& [x, y] : s) d.push_dense(std::vector<double>{x}, y);
-  d.dim = 1;
-  return d;
-}
+using test_util::seq1d;
 
 // Noisy linear target in dimension dim with inputs ~ N(0, I) (10% label noise).
 Dataset noisy(std::size_t n, std::size_t dim, uint64_t seed) {
@@ -60,11 +56,7 @@ LearnerOptions opts(Kernel k, std::size_t dim, std::size_t B = 0) {
   return o;
 }
 
-std::vector<RoundRecord> run(Learner& L, const Dataset& d) {
-  std::vector<RoundRecord> out;
-  for (std::size_t t = 0; t < d.size(); ++t) out.push_back(L.learn(d[t], static_cast<int64_t>(t + 1)));
-  return out;
-}
+std::vector<RoundRecord> run(Learner& L, const Dataset& d) { return test_util::records(L, d); }
 
 constexpr double kQ = 15.0 / 32.0;
 

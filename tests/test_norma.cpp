@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "algorithms/learner.hpp"
 #include "algorithms/norma.hpp"
 #include "algorithms/perceptron.hpp"
@@ -18,12 +19,7 @@
 namespace plab {
 namespace {
 
-Dataset line_data(const std::vector<std::pair<double, double>>& seq) {
-  Dataset d;
-  for (const auto& [x, y] : seq) d.push_dense(std::vector<double>{x}, y);
-  d.dim = 1;
-  return d;
-}
+Dataset line_data(const std::vector<std::pair<double, double>>& seq) { return test_util::seq1d(seq); }
 
 // Gaussian blobs in R^dim with labels +-1 and a fraction `noise` of flipped labels.
 Dataset blobs(std::size_t n, std::size_t dim, double noise, uint64_t seed) {
@@ -46,11 +42,7 @@ LearnerOptions base(Kernel k, std::size_t dim) {
   return o;
 }
 
-std::vector<RoundRecord> run(Learner& l, const Dataset& d) {
-  std::vector<RoundRecord> out;
-  for (std::size_t t = 0; t < d.size(); ++t) out.push_back(l.learn(d[t], static_cast<int64_t>(t + 1)));
-  return out;
-}
+std::vector<RoundRecord> run(Learner& l, const Dataset& d) { return test_util::records(l, d); }
 
 // Coefficients in insertion (id) order.
 std::vector<double> coefs_by_id(const KernelExpansion& f) {

@@ -10,6 +10,7 @@
 #include <limits>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "algorithms/perceptron.hpp"
 #include "algorithms/projectron.hpp"
 #include "algorithms/random.hpp"
@@ -41,11 +42,7 @@ LearnerOptions fixture_opts(double eta, EtaConvention c = EtaConvention::paper, 
   return o;
 }
 
-std::vector<RoundRecord> run(Learner& l, const Dataset& d) {
-  std::vector<RoundRecord> r;
-  for (std::size_t t = 0; t < d.size(); ++t) r.push_back(l.learn(d[t], static_cast<int64_t>(t + 1)));
-  return r;
-}
+std::vector<RoundRecord> run(Learner& l, const Dataset& d) { return test_util::records(l, d); }
 
 // One expected trace row; NaN = the field must be unset (NaN) in the record.
 struct Row {
