@@ -87,8 +87,8 @@ class SupportSet {
   void reserve(std::size_t cap) {
     if (cap <= cap_) return;
     std::vector<double> c(dim_ * cap, 0.0);
-    for (std::size_t j = 0; j < dim_; ++j)
-      std::copy_n(&cols_[j * cap_], n_, &c[j * cap]);
+    for (std::size_t j = 0; j < dim_ && n_ > 0; ++j)  // nothing to copy (and no element) when empty
+      std::copy_n(cols_.data() + j * cap_, n_, c.data() + j * cap);
     cols_.swap(c);
     cap_ = cap;
   }
@@ -164,13 +164,13 @@ class KernelExpansion {
     return T > 0 ? f / static_cast<double>(T) : 0.0;
   }
   double self(std::size_t i) const { return kernel.self(sv.sqnorm(i)); }
-  // ||f||^2 = alpha^T K alpha recomputed from scratch, O(n^2) kernel evaluations.
+  // ||f||^2 = alpha^T K alpha = sum_i alpha_i f(s_i), recomputed from scratch with one kernel
+  // row per support (O(n^2 nnz), vectorised like scoring).
   double norm2_exact() const {
     double s = 0.0;
     for (std::size_t i = 0; i < size(); ++i) {
-      const Example xi = sv.row(i);
-      s += alpha[i] * alpha[i] * kernel(xi, xi);
-      for (std::size_t j = i + 1; j < size(); ++j) s += 2.0 * alpha[i] * alpha[j] * kernel(xi, sv.row(j));
+      Example xi = sv.row(i);
+      s += alpha[i] * score(xi);
     }
     return s;
   }

@@ -54,6 +54,7 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
     f.g_norm = get(meta["comparator"], "norm", f.g_norm);
   }
   f.kxx_max = get(meta, "r2", f.kxx_max);
+  f.f_norm2_exact = get(meta, "f_norm2_exact", f.f_norm2_exact);
   if (f.eta_convention != "paper" && f.eta_convention != "dogma")
     throw std::invalid_argument("trace metadata: options.eta_convention must be paper or dogma");
   return f;
@@ -94,7 +95,11 @@ RunData collect(const Rounds& R, std::size_t n, const RunFacts& f) {
   }
   if (!std::isnan(f.kxx_max)) d.r2 = std::max(d.r2, f.kxx_max);
   // ||f_T|| from the learner's running norm, else from MR Lemma 1 (Perceptron rounds only).
-  const double fn2 = n > 0 ? R[n - 1].f_norm2 : 0.0;
+  // The exact alpha^T K alpha of the final hypothesis (trace metadata) wins over the running
+  // value when the bounds cover the whole run.
+  const double fn2 = n == R.size() && !std::isnan(f.f_norm2_exact) ? f.f_norm2_exact
+                     : n > 0                                       ? R[n - 1].f_norm2
+                                                                   : 0.0;
   d.fT = std::sqrt(std::max(0.0, std::isnan(fn2) ? lemma1 : fn2));
   return d;
 }
@@ -265,8 +270,10 @@ ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d)
     }
   p.unit = d.r2 <= 1.0 + 1e-9;
   if (f.eta_convention == "paper" && !(f.U > 0)) {
-    p.eta = f.eta;
-    p.eta_source = "eta=" + fmt(f.eta) + " (paper)";
+    // The theorems need ||delta_t|| <= eta on every projected mistake; a projection forced by the
+    // learner's numerical guard may exceed a tiny eta, so never use less than what happened.
+    p.eta = std::max(f.eta, p.eta_eff);
+    p.eta_source = "eta=" + fmt(p.eta) + (p.eta > f.eta ? " (max ||delta_t|| > option eta)" : " (paper)");
   } else {
     p.eta = p.eta_eff;
     p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (f.U > 0 ? " (per-round eta_t)" : " (dogma)");
@@ -461,7 +468,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
   Ctx c{facts, d, out, ""};
   if (a == "projectron") projectron_bounds(c, rounds, false);
   if (a == "projectron++") projectron_bounds(c, rounds, true);
-  if (a == "forgetron") forgetron_bounds(c);
+  if (a == "forgetron" || a == "forgetron-basic") forgetron_bounds(c);  // [M], report only
   if (a == "norma") norma_bounds(c, rounds);
   return out;
 }

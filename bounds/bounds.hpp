@@ -14,6 +14,8 @@
 //                   "norm": ||g0||, the RKHS norm of the comparator whose scores g0(x_t) are in
 //                   the trace column g [0]}
 //   "r2":          optional max_t k(x_t,x_t); otherwise derived from the column kxx.
+//   "f_norm2_exact": optional ||f_T||^2 = alpha^T K alpha recomputed at the end of the run; used
+//                  for ||f_T|| instead of the last record's running f_norm2.
 //
 // Which bounds apply (documented choice, see bounds.cpp):
 //   * Perceptron family (Novikoff, MR (3)-(8), FS, Blum, Cauchy-Schwarz certificate) for
@@ -62,6 +64,7 @@ struct RunFacts {
   int degree = 2;
   bool unit_diagonal = false;   // kernel type rbf; the records' kxx decide the checks anyway
   double kxx_max = kNone;       // r^2; NaN = derive from the records
+  double f_norm2_exact = kNone; // ||f_T||^2 recomputed from the coefficients ("f_norm2_exact")
   double eta = 0.0;             // paper-norm threshold of the run
   std::string eta_convention = "paper";
   double U = 0.0;

@@ -77,6 +77,13 @@ void run(RunArgs& a) {
                             {"updates", res.updates},       {"margin_errors", res.margin_errors},
                             {"support_size", res.support_size}, {"seconds", res.seconds},
                             {"f_norm2", learner->norm2()}};
+  // The running ||f_T||^2 (sum of per-round increments) against alpha^T K alpha recomputed: a
+  // disagreement means an update rule or its bookkeeping is wrong (or numerically broken).
+  const double exact = learner->norm2_exact();
+  results["f_norm2_exact"] = exact;
+  if (std::abs(exact - learner->norm2()) > 1e-6 * std::max(1.0, std::abs(exact)))
+    std::fprintf(stderr, "plab run: WARNING: running ||f||^2 = %.12g differs from alpha^T K alpha = %.12g\n",
+                 learner->norm2(), exact);
   if (test) {
     nlohmann::json te;
     for (const auto& h : learner->hypotheses()) te[h] = test_error(*learner, h, *test);
@@ -87,7 +94,7 @@ void run(RunArgs& a) {
                          {"data", {{"name", data.name}, {"path", data.path}, {"sha256", data.sha256},
                                    {"size", data.size()}, {"dim", data.dim}}},
                          {"shuffle_seed", a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json()},
-                         {"git", git_revision()}};
+                         {"git", git_revision()}, {"f_norm2_exact", exact}};
   if (test) meta["test"] = {{"name", test->name}, {"path", test->path}, {"sha256", test->sha256}};
 
   if (!a.quiet) {

@@ -211,6 +211,7 @@ Dataset named(const std::string& gen, F&& f) {
 Dataset make_synthetic(const std::string& spec_in) {
   std::string spec = spec_in;
   if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
+  if (spec == "margins" || spec.rfind("margins:", 0) == 0) return make_margins_synthetic(spec);  // T3
   Params p;
   const std::size_t colon = spec.find(':');
   p.gen = spec.substr(0, colon);

@@ -26,6 +26,11 @@ Dataset make_checkerboard(std::size_t n, int cells, double flip, uint64_t seed);
 // (e) Drift: a linear target in dimension d whose unit normal is redrawn every K rounds.
 Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uint64_t seed);
 
+// (f) Prescribed margin structure for T3 (datasets/synthetic_margins.cpp): "synthetic:margins:...".
+Dataset make_margins(std::size_t n, std::size_t d, double rho, double r, std::size_t small, double eps,
+                     std::size_t wrong, double depth, uint64_t seed);
+Dataset make_margins_synthetic(const std::string& spec);
+
 // "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift.
 Dataset make_synthetic(const std::string& spec);
 

@@ -17,6 +17,7 @@ std::string plot_color(const std::string& key) {
       {"projectron", "#0072b2"},        {"projectron++", "#d55e00"},  {"forgetron", "#009e73"},
       {"forgetron-basic", "#56b4e9"},   {"rbp", "#cc79a7"},           {"stoptron", "#8c564b"},
       {"cks", "#7f7f7f"},               {"averaged-perceptron", "#bcbd22"}, {"norma", "#17becf"}};
+  if (!key.empty() && key[0] == '#') return key;  // explicit colour from a spec
   if (auto it = fixed.find(key); it != fixed.end()) return it->second;
   static const char* spare[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#e377c2"};
   std::size_t h = 0;

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
 #include <set>
 #include <sstream>
 
 #include "experiments/plot.hpp"
+#include "experiments/theory_figures.hpp"
 #include "experiments/trace.hpp"
 
 namespace plab {
@@ -99,7 +101,7 @@ std::vector<const Group*> select(const std::vector<Group>& groups, const json& s
   const std::string algo = sel.value("algorithm", "");
   std::vector<const Group*> out;
   for (const auto& g : groups) {
-    if (g.algo_id != algo || (!ds.empty() && g.dataset != ds)) continue;
+    if ((algo != "*" && g.algo_id != algo) || (!ds.empty() && g.dataset != ds)) continue;  // "*": every algorithm
     bool ok = true;
     if (sel.contains("point"))
       for (const auto& [k, v] : sel["point"].items()) ok = ok && g.point.contains(k) && g.point[k] == v;
@@ -110,6 +112,7 @@ std::vector<const Group*> select(const std::vector<Group>& groups, const json& s
 
 Stat metric_of(const Group& g, const std::string& m) {
   if (m == "seconds") return g.seconds;
+  if (Stat d; derived_metric(g, m, &d)) return d;  // bound:<name>, bound_ratio:<name>, ... (theory_figures.hpp)
   auto it = g.stats.find(m);
   return it == g.stats.end() ? Stat{std::nan(""), std::nan(""), 0} : it->second;
 }
@@ -275,6 +278,7 @@ std::vector<Group> aggregate(const Spec& s, const std::vector<CellOutcome>& cell
         it->second.push_back(b);
       }
     curves[gi].push_back(&c->doc.at("curve"));
+    add_profiles(g, c->doc);
   }
   for (std::size_t gi = 0; gi < groups.size(); ++gi) {
     Group& g = groups[gi];
@@ -412,7 +416,9 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
     if (p.contains("yrange")) ps.yrange = std::make_pair(p["yrange"][0].get<double>(), p["yrange"][1].get<double>());
     const double xs = p.value("x_scale", 1.0), ys = p.value("y_scale", 1.0);
     std::vector<PlotSeries> series;
-    if (p.value("type", "curve") == "curve") {
+    if (p.value("type", "curve") == "profile") {  // analysis profiles against their x (theory_figures.hpp)
+      series = profile_series(p, groups, p.value("dataset", ""));
+    } else if (p.value("type", "curve") == "curve") {
       const std::string m = p.value("metric", "online_error");
       const double xmin = p.value("xmin", 0.0);
       const auto only = p.value("algorithms", std::vector<std::string>{});
@@ -420,11 +426,30 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
         if (g.dataset != ds || g.t.empty()) continue;
         if (!only.empty() && std::find(only.begin(), only.end(), g.algo_id) == only.end()) continue;
         PlotSeries se;
-        se.title = g.name(); se.color_key = g.algo; se.style = "lines";
-        for (std::size_t k = 0; k < g.t.size(); ++k)
-          if (g.t[k] >= xmin) { se.x.push_back(g.t[k] * xs); se.y.push_back(g.curves.at(m)[k].mean * ys); }
+        se.title = g.name(); se.style = "lines";
+        se.color_key = p.value("colors", json::object()).value(g.algo_id, g.algo);  // {"algo id": "#rrggbb"}
+        // "window": W > 0 plots the error rate over the last W rounds, from the cumulative curve:
+        // (M(t_k) - M(t_j)) / (t_k - t_j) with M(t) = online_error(t) t and t_j <= t_k - W the latest.
+        const double win = p.value("window", 0.0);
+        for (std::size_t k = 0; k < g.t.size(); ++k) {
+          if (g.t[k] < xmin) continue;
+          double y = g.curves.at(m)[k].mean;
+          if (win > 0 && m == "online_error") {
+            double t0 = 0.0, m0 = 0.0;
+            for (std::size_t j = 0; j < k && g.t[j] <= g.t[k] - win; ++j) { t0 = g.t[j]; m0 = g.curves.at(m)[j].mean * g.t[j]; }
+            y = (y * g.t[k] - m0) / (g.t[k] - t0);
+          }
+          se.x.push_back(g.t[k] * xs); se.y.push_back(y * ys);
+        }
         series.push_back(se);
       }
+      if (ps.yrange)  // "vlines": [x, ...] grey vertical markers (e.g. the shifts of a drifting target)
+        for (double v : p.value("vlines", std::vector<double>{})) {
+          PlotSeries vl;
+          vl.color_key = "#aaaaaa"; vl.style = "lines";
+          vl.x = {v * xs, v * xs}; vl.y = {ps.yrange->first, ps.yrange->second};
+          series.push_back(vl);
+        }
     } else {  // "final": one point per grid point (mean, with std error bars)
       std::vector<std::pair<json, PlotSeries>> hl;
       double lo = INFINITY, hi = -INFINITY;
@@ -436,11 +461,13 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
         std::vector<std::tuple<double, double, double, double>> pts;
         for (const Group* g : select(groups, sr, ds)) {
           se.title = sr.value("title", g->label);
-          se.color_key = g->algo;
+          se.color_key = sr.value("color", g->algo);
           Stat x;
           if (xm.rfind("point:", 0) == 0) {
             const std::string k = xm.substr(6);
             x.mean = g->point.contains(k) ? g->point[k].get<double>() : std::nan(""); x.std = 0; x.n = 1;
+          } else if (xm.rfind("dataset:", 0) == 0) {  // a parameter of the data spec, e.g. dataset:flip
+            x = Stat{dataset_param(s.dataset(g->dataset).data, xm.substr(8)), 0.0, 1};
           } else x = metric_of(*g, xm);
           const Stat y = metric_of(*g, ym);
           if (y.n == 0) continue;
@@ -496,7 +523,14 @@ void write_report(const std::string& path, const std::vector<Spec>& specs,
     md << "\n\nAlgorithms: ";
     for (const auto& a : s.algorithms) md << "`" << a.id << "` = " << a.algo << " " << a.params.dump() << "; ";
     md << "\n\n";
+    if (const auto bad = hard_bound_violations(gs); !bad.empty()) {  // loud: a violation is a bug
+      md << "**HARD BOUND VIOLATED (" << bad.size() << "): a bug in a learner, a bound or the record.**\n\n";
+      for (std::size_t k = 0; k < bad.size() && k < 20; ++k) md << "- " << bad[k] << "\n";
+      md << "\n";
+      std::cerr << "plab reproduce: " << s.figure << ": " << bad.size() << " HARD BOUND VIOLATION(S), e.g. " << bad[0] << "\n";
+    }
     for (const auto& img : o.images) md << "![" << img << "](" << img << ".png)\n";
+    md << o.extra_markdown;
     md << "\n### Final numbers\n\n| data | algorithm | n | mistakes | online error | support | ";
     const bool has_test = std::any_of(gs.begin(), gs.end(), [](const Group& g) { return g.stats.count("test_error_last"); });
     if (has_test) md << "test error (last) | test error (averaged) | ";

@@ -39,6 +39,8 @@ struct Group {
   std::vector<std::string> errors;                    // failed permutations
   // Applicable bounds (bounds/bounds.hpp to_json rows), one per finished perm, in evaluation order.
   std::vector<std::pair<std::string, std::vector<nlohmann::json>>> bounds;
+  // Profiles of a cell analysis (experiments/theory_figures.hpp): name -> one {"x","y"} per perm.
+  std::map<std::string, std::vector<nlohmann::json>> profiles;
   std::string name() const;                           // "projectron++ [eta=0.1]"
 };
 
@@ -50,6 +52,7 @@ struct FigureOutputs {
   nlohmann::json published;      // rows: paper value, ours, deviation, verdict
   nlohmann::json claims;         // rows: claim, numbers, verdict
   std::vector<std::string> images;  // relative to the results dir, without extension
+  std::string extra_markdown;       // e.g. the T7 tightness table (experiments/theory_figures.hpp)
 };
 
 // Writes the figure's directory <dir>/<FIG>/ (CSVs, summary.json, plots) and returns its tables.

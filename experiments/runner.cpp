@@ -15,7 +15,9 @@
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "datasets/registry.hpp"
+#include "experiments/norma_metrics.hpp"
 #include "experiments/run.hpp"
+#include "experiments/theory_figures.hpp"
 #include "experiments/trace.hpp"
 #include "experiments/version.hpp"
 
@@ -103,6 +105,7 @@ LearnerOptions learner_options(const Cell& c, std::size_t dim) {
     else if (key == "bias") o.bias = v.get<bool>();
     else if (key == "truncate") o.truncate = v.get<std::size_t>();
     else if (key == "inclusive_ties") o.inclusive_ties = v.get<bool>();
+    else if (key.rfind("metric_", 0) == 0) continue;  // per-cell metric switches (experiments/norma_metrics.hpp)
     else throw std::invalid_argument("spec option '" + key + "' is not a learner option");
   }
   return o;
@@ -141,7 +144,7 @@ json run_cell(const Cell& c, const CellData& d, double* seconds) {
   auto learner = make_learner(c.algo, lo);
   const std::optional<uint64_t> shuffle =
       c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
-  const auto order = make_order(train.size(), shuffle, c.limit);
+  const auto order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
   RunResult res = run_online(*learner, train, order);
   if (seconds) *seconds = res.seconds;
   const std::size_t T = res.rounds.size();
@@ -179,12 +182,17 @@ json run_cell(const Cell& c, const CellData& d, double* seconds) {
                           static_cast<double>(res.rounds[T / 2 - 1].support_size);
   if (d.test)
     for (const auto& h : learner->hypotheses()) r["test_error_" + h] = test_error(*learner, h, *d.test);
-  return {{"cell", c.canonical()},
-          {"git", git_revision()},
-          {"data_sha256", d.sha},
-          {"results", r},
-          {"curve", {{"t", ct}, {"online_error", ce}, {"support_size", cs}}},
-          {"bounds", cell_bounds(c, res, train, order, lo)}};
+  add_extra_metrics(c, d, lo, *learner, res, order, r);  // NORMA / drift metrics (experiments/norma_metrics.hpp)
+  const json an = run_analyses(c, res, d, order, lo);  // T-figure analyses (experiments/theory_figures.hpp)
+  for (const auto& [k, v] : an["results"].items()) r[k] = v;
+  json doc = {{"cell", c.canonical()},
+              {"git", git_revision()},
+              {"data_sha256", d.sha},
+              {"results", r},
+              {"curve", {{"t", ct}, {"online_error", ce}, {"support_size", cs}}},
+              {"bounds", cell_bounds(c, res, train, order, lo)}};
+  if (!an["profiles"].empty()) doc["profiles"] = an["profiles"];
+  return doc;
 }
 
 namespace {

@@ -123,7 +123,10 @@ Spec parse_spec(const json& j0, bool quick) {
   s.limit = j.value("limit", std::size_t{0});
   s.curve_points = j.value("curve_points", std::size_t{300});
   if (s.curve_points < 2) throw std::invalid_argument(fig + ": \"curve_points\" must be >= 2");
-  if (!j.contains("datasets") || !j["datasets"].is_array() || j["datasets"].empty())
+  const bool is_table = j.value("kind", "") == "table";  // T7: cells come from its "sources"
+  if (is_table && !j.contains("datasets")) j["datasets"] = json::array();
+  if (is_table && !j.contains("algorithms")) j["algorithms"] = json::array();
+  if (!j.contains("datasets") || !j["datasets"].is_array() || (j["datasets"].empty() && !is_table))
     throw std::invalid_argument(fig + ": \"datasets\" must be a non-empty array");
   for (const auto& d : j["datasets"]) {
     DatasetSpec ds;
@@ -170,6 +173,12 @@ Spec parse_spec(const json& j0, bool quick) {
   s.bounds = j.value("bounds", json());
   if (!s.bounds.is_null() && !s.bounds.is_object())
     throw std::invalid_argument(fig + ": \"bounds\" must be an object {\"comparator\": ...}");
+  s.analysis = j.value("analysis", json());
+  if (!s.analysis.is_null() && !s.analysis.is_object())
+    throw std::invalid_argument(fig + ": \"analysis\" must be an object");
+  if (is_table) s.table = j.value("table", json::object());
+  s.sources = j.value("sources", std::vector<std::string>{});
+  if (is_table && s.sources.empty()) throw std::invalid_argument(fig + ": a \"table\" figure needs \"sources\"");
   s.stages();  // validates the dependency graph
   return s;
 }
@@ -190,6 +199,7 @@ json Cell::canonical() const {
             {"limit", limit},        {"perm_seed", perm_seed}, {"algo", algo},
             {"options", options},    {"curve_points", curve_points}};
   if (!bounds.is_null()) j["bounds"] = bounds;  // absent when off: keys of bound-less cells unchanged
+  if (!analysis.is_null()) j["analysis"] = analysis;  // likewise
   return j;
 }
 
@@ -230,7 +240,7 @@ std::vector<Cell> expand_algorithm(const Spec& s, const std::string& algo_id, co
           c.data = substitute(ds.data, p, c.perm_seed);
           c.test = ds.test == "halves" ? ds.test : substitute(ds.test, p, c.perm_seed);
           c.labels = ds.labels; c.order = ds.order; c.kernel = ds.kernel;
-          c.limit = s.limit; c.curve_points = s.curve_points; c.bounds = s.bounds;
+          c.limit = s.limit; c.curve_points = s.curve_points; c.bounds = s.bounds; c.analysis = s.analysis;
           json opt = json::object();
           for (const auto& [k, v] : a.params.items()) {
             if (v.is_array()) opt[k] = own[oi][k];

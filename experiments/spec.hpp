@@ -57,6 +57,11 @@ struct Spec {
   // Bounds to evaluate per cell (null = none): {"comparator": "svm"|"multipass"|"truth"|"zero",
   // "svm_C": 1, "names": [bound names to keep; empty = all]}.
   nlohmann::json bounds;
+  // Per-cell analyses (experiments/theory_figures.hpp), null = none: {"o2b": {...}, "rho_profile": {...}}.
+  nlohmann::json analysis;
+  // Figure kind "table" (T7): no cells of its own; a table over the source figures' groups.
+  nlohmann::json table;
+  std::vector<std::string> sources;  // figures a table aggregates (run with it)
   const AlgoSpec& algorithm(const std::string& id) const;
   const DatasetSpec& dataset(const std::string& id) const;
   // Algorithm ids grouped into dependency stages (stage 0 depends on nothing).
@@ -81,6 +86,7 @@ struct Cell {
   std::size_t limit = 0, curve_points = 300;
   uint64_t perm_seed = 0, learner_seed = 0;
   nlohmann::json bounds;           // the spec's bounds block (null = none)
+  nlohmann::json analysis;         // the spec's analysis block (null = none)
   // The canonical description hashed into the cell key (no figure name: identical cells of two
   // figures sharing a seed_name are computed once).
   nlohmann::json canonical() const;
