@@ -37,7 +37,7 @@ def projectron(seq, eta, plusplus=False, conv='paper', U=0.0):
                 small = dl <= eta
             else:
                 small = dl2 <= eta
-            if SV and (small or dl2 <= 1e-12 * kxx):
+            if SV and (small or dl2 <= 1e-8 * kxx):  # projectron.hpp kGuard
                 alpha = [a + y * di for a, di in zip(alpha, d)]
                 kind = 'project'
             else:
