@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -522,28 +521,6 @@ TEST(Voted, LongRunAveragedAgreesWithWeightedSum) {
     EXPECT_NEAR(L.score_as("averaged", z[i]), L.expansion()->score_averaged(z[i], 3000), 1e-9);
     const double v = L.score_as("voted", z[i]);
     EXPECT_LE(std::abs(v), 1.0);
-  }
-}
-
-// ---------------------------------------------------------------- a9a timings (opt-in)
-// PLAB_A9A_TIMING=1 runs one pass over a9a, Gaussian gamma = 0.04, B = 793 (JMLR Fig. 6 R1),
-// and prints mistakes, |S| and seconds. No timed assertions.
-TEST(Budget, A9aTimings) {
-  const char* on = std::getenv("PLAB_A9A_TIMING");
-  if (!on || std::string(on) != "1") GTEST_SKIP() << "set PLAB_A9A_TIMING=1";
-  const Dataset d = load_libsvm("/work/shared/datasets/a9a/a9a.xz");
-  std::printf("a9a: %zu examples, dim %zu\n", d.size(), d.dim);
-  for (const char* name : {"kernel-perceptron", "forgetron", "forgetron-basic", "rbp", "stoptron",
-                           "cks", "pa1", "averaged-perceptron"}) {
-    LearnerOptions o = opts(Kernel::rbf(0.04), d.dim, 793);
-    o.C = 1.0;
-    auto L = make_learner(name, o);
-    int64_t M = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t t = 0; t < d.size(); ++t) M += L->learn(d[t], static_cast<int64_t>(t + 1)).mistake;
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%-20s mistakes %6lld  |S| %6zu  %.2f s\n", name, static_cast<long long>(M),
-                L->support_size(), sec);
   }
 }
 

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
-#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -662,35 +661,6 @@ TEST(ProjectronInverse, KKinvIsIdentityAfterManyAdditions) {
   }
 }
 
-// ------------------------------------------------------------ a9a whole pass (measurement)
-
-// Not a test of speed (no timed assertion): prints the pass time, support size and mistakes.
-// Run with PLAB_A9A=1 (reads /work/shared/datasets/a9a/a9a.xz or $PLAB_A9A_PATH).
-TEST(ProjectronA9a, WholePassMeasurement) {
-  const char* on = std::getenv("PLAB_A9A");
-  if (!on || std::string(on) != "1") GTEST_SKIP() << "set PLAB_A9A=1 to run";
-  const char* path = std::getenv("PLAB_A9A_PATH");
-  const Dataset d = load_libsvm(path ? path : "/work/shared/datasets/a9a/a9a.xz");
-  for (const char* name : {"projectron", "projectron++"}) {
-    LearnerOptions o;
-    o.kernel = Kernel::rbf(0.04);
-    o.dim = d.dim;
-    o.eta = 0.1;
-    o.eta_convention = EtaConvention::dogma;
-    auto l = make_learner(name, o);
-    std::size_t mistakes = 0, margin_updates = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    for (std::size_t t = 0; t < d.size(); ++t) {
-      const RoundRecord r = l->learn(d[t], static_cast<int64_t>(t + 1));
-      mistakes += r.mistake;
-      margin_updates += r.update == UpdateKind::margin_project;
-    }
-    const double sec = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("a9a %s (dogma eta=0.1, gamma=0.04): T=%zu |S|=%zu mistakes=%zu margin_updates=%zu "
-                "time=%.3f s\n", name, d.size(), l->support_size(), mistakes, margin_updates, sec);
-    EXPECT_NEAR(l->norm2(), l->norm2_exact(), 1e-8 * l->norm2_exact());
-  }
-}
 
 // Guard edge case (projectron.hpp file comment): a zero vector under the linear kernel has
 // k(x,x) = 0, so it cannot be added (K would be singular); it is "projected" onto {0}, f stays 0.
