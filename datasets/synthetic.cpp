@@ -211,7 +211,6 @@ Dataset named(const std::string& gen, F&& f) {
 Dataset make_synthetic(const std::string& spec_in) {
   std::string spec = spec_in;
   if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
-  if (spec == "margins" || spec.rfind("margins:", 0) == 0) return make_margins_synthetic(spec);  // T3
   Params p;
   const std::size_t colon = spec.find(':');
   p.gen = spec.substr(0, colon);
@@ -222,11 +221,12 @@ Dataset make_synthetic(const std::string& spec_in) {
       {"xor", {"n", "seed", "flip"}},
       {"checkerboard", {"n", "seed", "flip", "cells"}},
       {"drift", {"n", "seed", "d", "K", "flip"}},
+      {"margins", {"n", "seed", "d", "rho", "r", "small", "eps", "wrong", "depth"}},  // T3
   };
   const auto gen_it = allowed.find(p.gen);
   if (gen_it == allowed.end())
     throw std::invalid_argument("synthetic: unknown generator '" + p.gen +
-                                "' (known: dekel, dogma, separable, xor, checkerboard, drift)");
+                                "' (known: dekel, dogma, separable, xor, checkerboard, drift, margins)");
   if (colon != std::string::npos) {
     const std::string rest = spec.substr(colon + 1);
     std::size_t pos = 0;
@@ -264,6 +264,11 @@ Dataset make_synthetic(const std::string& spec_in) {
     if (cells > 1000000) throw std::invalid_argument("synthetic:checkerboard: cells must be <= 1000000");
     d = named(p.gen, [&] {
       return make_checkerboard(p.u64("n", 1000), static_cast<int>(cells), p.real("flip", 0.0), seed);
+    });
+  } else if (p.gen == "margins") {
+    d = named(p.gen, [&] {
+      return make_margins(p.u64("n", 2000), p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0),
+                          p.u64("small", 0), p.real("eps", 0.05), p.u64("wrong", 0), p.real("depth", 1.0), seed);
     });
   } else {
     d = named(p.gen, [&] {

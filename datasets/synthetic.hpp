@@ -29,9 +29,8 @@ Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uin
 // (f) Prescribed margin structure for T3 (datasets/synthetic_margins.cpp): "synthetic:margins:...".
 Dataset make_margins(std::size_t n, std::size_t d, double rho, double r, std::size_t small, double eps,
                      std::size_t wrong, double depth, uint64_t seed);
-Dataset make_margins_synthetic(const std::string& spec);
 
-// "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift.
+// "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift, margins.
 Dataset make_synthetic(const std::string& spec);
 
 }  // namespace plab

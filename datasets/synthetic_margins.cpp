@@ -12,15 +12,11 @@
 //   plus, for d >= 2, a component orthogonal to u of length sqrt(r^2 - m^2) * uniform, so
 //   ||x|| <= r. Draw order per point: y, t, then d normals and one uniform (d >= 2). Finally a
 //   seeded permutation sets the order. truth = u (comparator "truth").
-#include <charconv>
 #include <cmath>
-#include <map>
-#include <set>
 #include <stdexcept>
 
 #include "algorithms/random.hpp"
 #include "datasets/synthetic.hpp"
-#include "datasets/text_parse.hpp"
 
 namespace plab {
 
@@ -68,51 +64,5 @@ Dataset make_margins(std::size_t n, std::size_t d, double rho, double r, std::si
   return ds;
 }
 
-Dataset make_margins_synthetic(const std::string& spec_in) {
-  std::string spec = spec_in;
-  if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
-  static const std::set<std::string> keys = {"n", "d", "rho", "r", "small", "eps", "wrong", "depth", "seed"};
-  std::map<std::string, std::string> kv;
-  const std::size_t colon = spec.find(':');
-  if (colon != std::string::npos) {
-    const std::string rest = spec.substr(colon + 1);
-    std::size_t pos = 0;
-    while (pos <= rest.size()) {
-      const std::size_t c = std::min(rest.find(',', pos), rest.size());
-      const std::string item = rest.substr(pos, c - pos);
-      const std::size_t eq = item.find('=');
-      if (eq == std::string::npos || !keys.count(item.substr(0, eq)))
-        throw std::invalid_argument("synthetic:margins: bad item '" + item +
-                                    "' (keys: n, d, rho, r, small, eps, wrong, depth, seed)");
-      kv[item.substr(0, eq)] = item.substr(eq + 1);
-      pos = c + 1;
-    }
-  }
-  auto real = [&](const char* k, double def) {
-    if (!kv.count(k)) return def;
-    double v;
-    if (!detail::parse_double_token(kv[k], v) || !std::isfinite(v))
-      throw std::invalid_argument(std::string("synthetic:margins: ") + k + " must be a finite number");
-    return v;
-  };
-  auto count = [&](const char* k, uint64_t def) {
-    if (!kv.count(k)) return def;
-    uint64_t v = 0;
-    const std::string& s = kv[k];
-    const auto res = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || res.ec != std::errc() || res.ptr != s.data() + s.size())
-      throw std::invalid_argument(std::string("synthetic:margins: ") + k + " must be a non-negative integer");
-    return v;
-  };
-  Dataset d;
-  try {
-    d = make_margins(count("n", 2000), count("d", 2), real("rho", 0.2), real("r", 1.0), count("small", 0),
-                     real("eps", 0.05), count("wrong", 0), real("depth", 1.0), count("seed", 1));
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string("synthetic:margins: ") + e.what());
-  }
-  d.name = "synthetic:" + spec;
-  return d;
-}
 
 }  // namespace plab
