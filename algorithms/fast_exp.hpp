@@ -1,6 +1,7 @@
-// Vectorised out[i] = exp(-gamma * max(0, sq[i] + xs - 2 out[i])), the Gaussian kernel row.
-// Lives in its own translation unit (fast_exp.cpp) compiled with -ffast-math so that GCC calls
-// glibc's SIMD exp (libmvec, documented error <= 4 ulp); nothing else is built that way.
+// The Gaussian kernel row from dot products: out[i] = exp(-gamma * max(0, (sq[i] + xs) - 2 out[i])),
+// four at a time through glibc's vector exp (libmvec). Every element, the tail included, takes the
+// same path, so k(x, s) is bit-identical wherever s sits in a row (the Projectron's block solve
+// relies on it).
 #pragma once
 #include <cstddef>
 

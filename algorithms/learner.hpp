@@ -46,6 +46,11 @@ class Learner {
   virtual double score(const Example& x) const = 0;
   // One round: score, decide, update; returns the round record.
   virtual RoundRecord learn(const Example& x, int64_t t) = 0;
+  // Rounds t0 .. t0+n-1 on xs[0..n): the same records as n calls of learn(), bit for bit (tested);
+  // learners that can share work across rounds they know in advance override it (Projectron).
+  virtual void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = learn(xs[i], t0 + static_cast<int64_t>(i));
+  }
   virtual std::size_t support_size() const = 0;
   // Running ||f||^2 maintained by the update rules.
   virtual double norm2() const = 0;

@@ -13,12 +13,20 @@
 // adds nearly dependent supports and Kinv drifts until the applied update is no longer the
 // logged projection (measured before this change: residual ||k - K d|| = 1.37 with logged
 // ||delta|| ~ 0, 1-D Gaussian data, eta = 0). Triangular solves with L are backward stable, so
-// the applied projection stays consistent with what is logged up to rounding. Per round:
-//   z = L^{-1} k_t (forward solve, n^2/2 FMAs); ||Pk||^2 = ||z||^2; ||delta||^2 = k(x,x) - ||z||^2
-//   (JMLR Eqs. 7-8: k^T K^{-1} k = ||L^{-1} k||^2). That alone decides add/project and the
-//   Projectron++ margin test, so skipped margin errors cost one forward solve.
-//   projected update: d = L^{-T} z (backward solve, n^2/2 FMAs) = K^{-1} k_t.
-//   add: append the row [z^T, ||delta||] to L (O(n): the new Schur complement is ||delta||^2).
+// the applied projection stays consistent with what is logged up to rounding.
+//
+// Coordinates: f is kept as beta = L^T alpha, its coordinates in the orthonormal basis
+// e = L^{-1} (k(s_1,.), ..., k(s_n,.)) of span(S). With z_t = L^{-1} k_t (k_t the kernel row of
+// x_t): f(x_t) = beta . z_t, ||P k(x_t,.)||^2 = ||z_t||^2 (JMLR Eqs. 7-8: k^T K^{-1} k =
+// ||L^{-1} k||^2) and ||delta_t||^2 = k(x,x) - ||z_t||^2. The projected step alpha += y tau K^{-1} k_t
+// (JMLR Eq. 9) is beta += y tau z_t, and adding x_t with coefficient y appends the row
+// [z_t^T, ||delta_t||] to L and makes beta = [beta + y z_t; y ||delta_t||] -- all O(n). alpha =
+// L^{-T} beta (one backward solve) is formed only when someone needs the expansion (sync()).
+// z_t depends on S and x_t only, not on alpha, so learn_block() solves for a block of
+// kPanelLanes upcoming rounds at once (panel_solve.hpp: the factor is read once per block, at
+// the FMA rate); a support added inside the block extends the later rounds' z by one component.
+// Every z component is computed by the same fma chain whatever the blocking, so learn() and
+// learn_block() give bit-identical records (tested).
 //
 // Numerical guard (theory.md 3.1): a point is ADDED iff (S is empty or the threshold test fails)
 // AND ||delta||^2 > kGuard * k(x,x); otherwise it is projected. L_ii^2 = ||delta_i||^2 at the
@@ -48,79 +56,34 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "algorithms/panel_solve.hpp"
 
 namespace plab {
 
 // Cholesky factor L of the Gram matrix of S (K = L L^T), stored as a packed lower triangle:
 // row i holds L(i,0..i) at offset i(i+1)/2, so a new support appends one row without moving
-// the others and both solves stream contiguous rows; the buffer's capacity doubles as it grows.
+// the others and the solves stream contiguous rows; the buffer's capacity doubles as it grows.
+// Forward solves (z = L^{-1} k) go through forward_panel() on packed().
 class GramCholesky {
  public:
   std::size_t size() const { return n_; }
+  const double* packed() const { return p_.data(); }
   // L(i,j) (0 above the diagonal).
   double operator()(std::size_t i, std::size_t j) const { return j <= i ? row(i)[j] : 0.0; }
 
-  // z = L^{-1} k (dot form: z_i = (k_i - L(i,0..i-1) . z(0..i-1)) / L_ii); returns ||z||^2.
-  // Rows go 4 at a time so each load of z_j serves four rows.
-  double forward(const double* k, double* z) const {
-    std::size_t i = 0;
-#if defined(__AVX2__) && defined(__FMA__)
-    for (; i + 4 <= n_; i += 4) {
-      const double* r[4] = {row(i), row(i + 1), row(i + 2), row(i + 3)};
-      __m256d a0 = _mm256_setzero_pd(), a1 = a0, a2 = a0, a3 = a0;
-      __m256d b0 = a0, b1 = a0, b2 = a0, b3 = a0;  // second chain per row: FMA latency
-      std::size_t j = 0;                             // i is a multiple of 4
-      for (; j + 8 <= i; j += 8) {
-        const __m256d z0 = _mm256_loadu_pd(z + j), z1 = _mm256_loadu_pd(z + j + 4);
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(r[0] + j), z0, a0);
-        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(r[1] + j), z0, a1);
-        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(r[2] + j), z0, a2);
-        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(r[3] + j), z0, a3);
-        b0 = _mm256_fmadd_pd(_mm256_loadu_pd(r[0] + j + 4), z1, b0);
-        b1 = _mm256_fmadd_pd(_mm256_loadu_pd(r[1] + j + 4), z1, b1);
-        b2 = _mm256_fmadd_pd(_mm256_loadu_pd(r[2] + j + 4), z1, b2);
-        b3 = _mm256_fmadd_pd(_mm256_loadu_pd(r[3] + j + 4), z1, b3);
-      }
-      if (j < i) {  // one block of 4 left
-        const __m256d z0 = _mm256_loadu_pd(z + j);
-        a0 = _mm256_fmadd_pd(_mm256_loadu_pd(r[0] + j), z0, a0);
-        a1 = _mm256_fmadd_pd(_mm256_loadu_pd(r[1] + j), z0, a1);
-        a2 = _mm256_fmadd_pd(_mm256_loadu_pd(r[2] + j), z0, a2);
-        a3 = _mm256_fmadd_pd(_mm256_loadu_pd(r[3] + j), z0, a3);
-      }
-      const double s[4] = {hsum(_mm256_add_pd(a0, b0)), hsum(_mm256_add_pd(a1, b1)),
-                           hsum(_mm256_add_pd(a2, b2)), hsum(_mm256_add_pd(a3, b3))};
-      for (std::size_t m = 0; m < 4; ++m) {  // the 4 x 4 diagonal block
-        double v = k[i + m] - s[m];
-        for (std::size_t c = 0; c < m; ++c) v -= r[m][i + c] * z[i + c];
-        z[i + m] = v / r[m][i + m];
-      }
-    }
-#endif
-    for (; i < n_; ++i) {  // remaining rows (all rows without AVX2/FMA)
-      const double* r = row(i);
-      double v = 0.0;
-      for (std::size_t j = 0; j < i; ++j) v += r[j] * z[j];
-      z[i] = (k[i] - v) / r[i];
-    }
-    double s = 0.0;
-    for (std::size_t j = 0; j < n_; ++j) s += z[j] * z[j];
-    return s;
-  }
-
-  // d = L^{-T} z, axpy form over the rows of L (row i of L is column i of L^T):
-  // for i = n-1..0: d_i = z_i / L_ii; z_j -= L_ij d_i (j < i). z is overwritten (scratch).
-  // Rows go 4 at a time so each load/store of z_j serves four rows.
-  void backward(double* z, double* d) const {
-    std::size_t i = n_;
+  // d = L_m^{-T} z with L_m the leading m x m block (m = size() by default), axpy form over the
+  // rows of L (row i of L is column i of L^T): for i = m-1..0: d_i = z_i / L_ii; z_j -= L_ij d_i
+  // (j < i). z is overwritten (scratch). Rows go 4 at a time so each load/store of z_j serves four.
+  void backward(double* z, double* d, std::size_t m = static_cast<std::size_t>(-1)) const {
+    std::size_t i = std::min(m, n_);
 #if defined(__AVX2__) && defined(__FMA__)
     for (; i % 4 != 0; --i) axpy_row(i - 1, z, d);  // top rows until i is a multiple of 4
     for (; i >= 4; i -= 4) {
       const std::size_t b = i - 4;
       const double* r[4] = {row(b), row(b + 1), row(b + 2), row(b + 3)};
-      for (std::size_t m = 4; m-- > 0;) {  // the 4 x 4 diagonal block
-        d[b + m] = z[b + m] / r[m][b + m];
-        for (std::size_t c = 0; c < m; ++c) z[b + c] -= r[m][b + c] * d[b + m];
+      for (std::size_t m4 = 4; m4-- > 0;) {  // the 4 x 4 diagonal block
+        d[b + m4] = z[b + m4] / r[m4][b + m4];
+        for (std::size_t c = 0; c < m4; ++c) z[b + c] -= r[m4][b + c] * d[b + m4];
       }
       const __m256d d0 = _mm256_set1_pd(d[b]), d1 = _mm256_set1_pd(d[b + 1]),
                     d2 = _mm256_set1_pd(d[b + 2]), d3 = _mm256_set1_pd(d[b + 3]);
@@ -171,18 +134,24 @@ class GramCholesky {
     d[i] = di;
     for (std::size_t j = 0; j < i; ++j) z[j] -= r[j] * di;
   }
-#if defined(__AVX2__) && defined(__FMA__)
-  static double hsum(__m256d v) {
-    const __m128d h = _mm_add_pd(_mm256_castpd256_pd128(v), _mm256_extractf128_pd(v, 1));
-    return _mm_cvtsd_f64(_mm_add_sd(h, _mm_unpackhi_pd(h, h)));
-  }
-#endif
 
   std::size_t n_ = 0;
   std::vector<double> p_;  // packed lower triangle
 };
 
-// Shared machinery: the projection of k(x_t,.) onto span(S) and the mistake step.
+// a . b over n terms in a fixed order (four interleaved fma chains, combined pairwise), so the
+// value does not depend on the compiler's vectorisation.
+inline double fixed_dot(const double* a, const double* b, std::size_t n) {
+  double s[4] = {0.0, 0.0, 0.0, 0.0};
+  std::size_t j = 0;
+  for (; j + 4 <= n; j += 4)
+    for (std::size_t m = 0; m < 4; ++m) s[m] = std::fma(a[j + m], b[j + m], s[m]);
+  for (; j < n; ++j) s[0] = std::fma(a[j], b[j], s[0]);
+  return (s[0] + s[1]) + (s[2] + s[3]);
+}
+
+// Shared machinery: the block solve, the projection of k(x_t,.) onto span(S), the mistake step
+// and the beta coordinates (file comment).
 class ProjectronBase : public ExpansionLearner {
  public:
   explicit ProjectronBase(const LearnerOptions& o) : ExpansionLearner(o), opt_(o) {
@@ -193,32 +162,89 @@ class ProjectronBase : public ExpansionLearner {
   }
   const GramCholesky& chol() const { return chol_; }
   const SupportSet& supports() const { return f_.sv; }
-  // d = K^{-1} k_t of the last projected update (tests check its residual ||K d - k_t||).
-  const std::vector<double>& last_projection() const { return d_; }
+  // d = K^{-1} k_t = L^{-T} z_t of the last projected update, with K the Gram matrix of S at that
+  // round (tests check its residual ||K d - k_t||).
+  std::vector<double> last_projection() const {
+    std::vector<double> z = last_z_, d(z.size());
+    chol_.backward(z.data(), d.data(), z.size());
+    return d;
+  }
+
+  // Everything that reads alpha forms it first (sync).
+  double score(const Example& x) const override { sync(); return f_.score(x); }
+  double norm2_exact() const override { sync(); return f_.norm2_exact(); }
+  const KernelExpansion* expansion() const override { sync(); return &f_; }
+  double score_as(const std::string& which, const Example& x) const override {
+    sync();
+    return ExpansionLearner::score_as(which, x);
+  }
+
+  RoundRecord learn(const Example& x, int64_t t) final {
+    RoundRecord r;
+    learn_block(&x, 1, t, &r);
+    return r;
+  }
+
+  // Kernel rows of up to kPanelLanes rounds against S, one block solve, then the rounds in order
+  // (a lone round uses stride 1: same arithmetic, no idle lanes).
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) final {
+    for (std::size_t b = 0; b < n; b += kPanelLanes) {
+      const std::size_t m = std::min(kPanelLanes, n - b), w = m == 1 ? 1 : kPanelLanes;
+      std::size_t ns = chol_.size();
+      panel_.assign((ns + m) * w, 0.0);
+      for (std::size_t l = 0; l < m; ++l) {
+        row_.resize(ns);
+        f_.sv.kernel_row(f_.kernel, xs[b + l], row_.data());
+        for (std::size_t j = 0; j < ns; ++j) panel_[j * w + l] = row_[j];
+      }
+      forward_panel(chol_.packed(), 0, ns, panel_.data(), w);
+      for (std::size_t l = 0; l < m; ++l) {
+        const Example& x = xs[b + l];
+        const int64_t t = t0 + static_cast<int64_t>(b + l);
+        z_.resize(ns);
+        for (std::size_t j = 0; j < ns; ++j) z_[j] = panel_[j * w + l];
+        RoundRecord& r = out[b + l];
+        r = RoundRecord{};
+        rounds_ = t;
+        r.t = t; r.y = x.y; r.kxx = f_.kernel.self(x.sqnorm);
+        r.score = fixed_dot(beta_.data(), z_.data(), ns);  // f(x_t) = beta . z_t
+        r.mistake = x.y * r.score <= 0.0;
+        round(x, t, r);
+        if (chol_.size() > ns && l + 1 < m) {  // x_t was added: extend the later rounds' z
+          for (std::size_t l2 = l + 1; l2 < m; ++l2)
+            panel_[ns * w + l2] = f_.sv.kernel_one(f_.kernel, xs[b + l2], ns);
+          forward_panel(chol_.packed(), ns, ns + 1, panel_.data(), w);
+        }
+        ns = chol_.size();
+        finish(r);
+      }
+    }
+  }
 
   // Relative guard below which ||delta||^2 counts as zero (see the file comment).
   static constexpr double kGuard = 1e-8;
 
  protected:
-  // Fills z_ = L^{-1} k_t (k_t = f_.row() from begin()) and returns ||delta||^2; records
-  // ||Pk||^2 = ||z||^2 and ||delta|| = sqrt(max(0, k(x,x) - ||Pk||^2)) (JMLR Eqs. 7-8).
-  double project(RoundRecord& r) {
-    z_.resize(chol_.size());
-    const double pk2 = chol_.forward(f_.row().data(), z_.data());
+  // The algorithm's decision on round t; z_ = L^{-1} k_t and r.score, r.mistake are set.
+  virtual void round(const Example& x, int64_t t, RoundRecord& r) = 0;
+
+  // Records ||Pk||^2 = ||z||^2 and ||delta|| = sqrt(max(0, k(x,x) - ||Pk||^2)) (JMLR Eqs. 7-8);
+  // returns ||delta||^2.
+  double project(RoundRecord& r) const {
+    const double pk2 = fixed_dot(z_.data(), z_.data(), z_.size());
     const double dl2 = std::max(0.0, r.kxx - pk2);
     r.pk2 = pk2;
     r.delta_norm = std::sqrt(dl2);
     return dl2;
   }
 
-  // f <- f + y tau P k(x,.): alpha_j += y tau d_j with d = K^{-1} k_t = L^{-T} z (JMLR Eq. 9).
+  // f <- f + y tau P k(x,.) (JMLR Eq. 9): beta += y tau z_t.
   // ||f||^2 grows by 2 y tau s + tau^2 ||Pk||^2, since <f, Pk> = <f, k> = s for f in span(S).
   void projected_update(const RoundRecord& r, double tau, int64_t t) {
-    d_.resize(z_.size());
-    chol_.backward(z_.data(), d_.data());  // z_ is consumed
     const double c = r.y * tau;
-    for (std::size_t j = 0; j < d_.size(); ++j) f_.bump(j, c * d_[j], t);
+    bump(c, t);
     norm2_ += 2.0 * c * r.score + tau * tau * r.pk2;
+    last_z_ = z_;
   }
 
   // Mistake round of Projectron and Projectron++ (JMLR Fig. 2 / Fig. 5 first branch).
@@ -244,8 +270,12 @@ class ProjectronBase : public ExpansionLearner {
       projected_update(r, 1.0, t);
       r.update = UpdateKind::project;
     } else {
-      chol_.append(z_.data(), dl);  // Cholesky append (file comment; theory.md 3.1)
-      f_.add(x, t, r.y);
+      // Add x with coefficient y: L gets the row [z^T, ||delta||], beta = [beta + y z; y ||delta||].
+      chol_.append(z_.data(), dl);
+      f_.add(x, t, r.y);  // alpha_new = y (the rest of alpha is formed by sync())
+      bump(r.y, t);
+      beta_.push_back(r.y * dl);
+      wbeta_.push_back(r.y * dl * static_cast<double>(t));
       norm2_ += 2.0 * r.y * r.score + r.kxx;  // ||f + y k||^2 = ||f||^2 + 2 y s + k(x,x)
       r.update = UpdateKind::add;
     }
@@ -254,7 +284,35 @@ class ProjectronBase : public ExpansionLearner {
   LearnerOptions opt_;
   GramCholesky chol_;
   std::vector<double> z_;  // L^{-1} k_t of the current round
-  std::vector<double> d_;  // projection coefficients K^{-1} k_t of the last projected update
+
+ private:
+  // beta += c z_ on round t, with the averaging sums (KernelExpansion's wsum, in beta coordinates:
+  // alpha -> L^T alpha is one fixed linear map once supports are only appended).
+  void bump(double c, int64_t t) {
+    const double ct = c * static_cast<double>(t);
+    for (std::size_t j = 0; j < z_.size(); ++j) {
+      beta_[j] += c * z_[j];
+      wbeta_[j] += ct * z_[j];
+    }
+    dirty_ = true;
+  }
+  // alpha = L^{-T} beta and wsum = L^{-T} wbeta into f_ (two backward solves).
+  void sync() const {
+    if (!dirty_) return;
+    const std::size_t n = beta_.size();
+    std::vector<double> a(n), w(n), tmp = beta_;
+    chol_.backward(tmp.data(), a.data());
+    tmp = wbeta_;
+    chol_.backward(tmp.data(), w.data());
+    // A cache refresh: f_ belongs to this (never const-constructed) learner.
+    const_cast<KernelExpansion&>(f_).set_coefficients(std::move(a), std::move(w));
+    dirty_ = false;
+  }
+
+  std::vector<double> beta_, wbeta_;   // f and the averaging sums in the basis e (file comment)
+  std::vector<double> panel_, row_;    // block solve (row-major, lanes per row) and a kernel row
+  std::vector<double> last_z_;         // z of the last projected update
+  mutable bool dirty_ = false;         // f_.alpha is stale
 };
 
 // Projectron: updates on mistakes only (JMLR Fig. 2).
@@ -262,12 +320,12 @@ class Projectron final : public ProjectronBase {
  public:
   using ProjectronBase::ProjectronBase;
   std::string name() const override { return "projectron"; }
-  RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+
+ protected:
+  void round(const Example& x, int64_t t, RoundRecord& r) override {
     const double ys = r.y * r.score;
     r.margin_error = ys > 0.0 && ys < 1.0;  // logged only; the Projectron ignores it
     if (r.mistake) mistake_step(x, t, r);
-    return finish(r);
   }
 };
 
@@ -282,8 +340,9 @@ class ProjectronPP final : public ProjectronBase {
  public:
   using ProjectronBase::ProjectronBase;
   std::string name() const override { return "projectron++"; }
-  RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+
+ protected:
+  void round(const Example& x, int64_t t, RoundRecord& r) override {
     const double ys = r.y * r.score;
     r.margin_error = ys > 0.0 && ys < 1.0;
     if (r.mistake) {
@@ -291,7 +350,6 @@ class ProjectronPP final : public ProjectronBase {
     } else if (r.margin_error) {
       margin_step(t, r);
     }
-    return finish(r);
   }
 
  private:

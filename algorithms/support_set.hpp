@@ -8,6 +8,7 @@
 // KernelExpansion: f = sum_i alpha_i k(s_i, .) over a SupportSet; every kernel learner owns one.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -58,7 +59,8 @@ class SupportSet {
     return last;
   }
 
-  // out[i] = <s_i, x> for every support (out must hold size() values).
+  // out[i] = <s_i, x> for every support (out must hold size() values). Each out[i] is the chain
+  // fma(x_j, s_ij, .) over x's features in order, as in dot(): the same bits at any slot.
   void dots(const Example& x, double* out) const {
     std::fill(out, out + n_, 0.0);
     if (n_ == 0) return;  // cols_ may be empty: no pointer into it
@@ -68,8 +70,15 @@ class SupportSet {
       const double v = x.val[k];
       const double* __restrict c = &cols_[j * cap_];
       double* __restrict o = out;
-      for (std::size_t i = 0; i < n_; ++i) o[i] += v * c[i];
+      for (std::size_t i = 0; i < n_; ++i) o[i] = std::fma(v, c[i], o[i]);
     }
+  }
+  // <s_i, x> alone, bit-identical to dots(x)[i].
+  double dot(const Example& x, std::size_t i) const {
+    double s = 0.0;
+    for (std::size_t k = 0; k < x.idx.size(); ++k)
+      if (x.idx[k] < dim_) s = std::fma(x.val[k], cols_[x.idx[k] * cap_ + i], s);
+    return s;
   }
 
   // out[i] = k(s_i, x) for every support.
@@ -82,6 +91,17 @@ class SupportSet {
         for (std::size_t i = 0; i < n_; ++i) out[i] = k.from_dot(out[i], sq_[i], x.sqnorm);
         break;
     }
+  }
+
+  // k(s_i, x) alone, bit-identical to kernel_row(k, x)[i].
+  double kernel_one(const Kernel& k, const Example& x, std::size_t i) const {
+    double v = dot(x, i);
+    switch (k.type) {
+      case Kernel::Type::linear: break;
+      case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, &sq_[i], &v, 1); break;
+      case Kernel::Type::poly: v = k.from_dot(v, sq_[i], x.sqnorm); break;
+    }
+    return v;
   }
 
   void reserve(std::size_t cap) {
@@ -139,6 +159,12 @@ class KernelExpansion {
   void bump(std::size_t i, double delta, int64_t t) {
     alpha[i] += delta;
     wsum_[i] += delta * static_cast<double>(t);
+  }
+  // Replaces alpha and the averaging sums wholesale (learners that keep them in another basis:
+  // the Projectron). Both must hold size() values.
+  void set_coefficients(std::vector<double> a, std::vector<double> wsum) {
+    alpha = std::move(a);
+    wsum_ = std::move(wsum);
   }
   // alpha <- c alpha for all i (Forgetron shrink, NORMA decay).
   void scale(double c, int64_t t) {

@@ -1,5 +1,6 @@
 #include "experiments/run.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 #include "algorithms/random.hpp"
@@ -25,17 +26,25 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
   RunResult res;
   res.rounds.reserve(order.size());
   double learn_seconds = 0.0;
-  for (std::size_t k = 0; k < order.size(); ++k) {
-    const Example x = data[order[k]];
+  constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any size gives the same records)
+  std::vector<Example> xs;
+  std::vector<RoundRecord> recs(kBlock);
+  for (std::size_t k0 = 0; k0 < order.size(); k0 += kBlock) {
+    const std::size_t n = std::min(kBlock, order.size() - k0);
+    xs.clear();
+    for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
     const auto t0 = std::chrono::steady_clock::now();
-    RoundRecord r = learner.learn(x, static_cast<int64_t>(k + 1));
+    learner.learn_block(xs.data(), n, static_cast<int64_t>(k0 + 1), recs.data());
     learn_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    r.index = static_cast<int64_t>(order[k]);
-    res.mistakes += r.mistake;
-    res.margin_errors += r.margin_error;
-    res.updates += changed(r.update);
-    res.rounds.push_back(r);
-    if (observe) observe(res.rounds.back(), res);
+    for (std::size_t i = 0; i < n; ++i) {
+      RoundRecord& r = recs[i];
+      r.index = static_cast<int64_t>(order[k0 + i]);
+      res.mistakes += r.mistake;
+      res.margin_errors += r.margin_error;
+      res.updates += changed(r.update);
+      res.rounds.push_back(r);
+      if (observe) observe(res.rounds.back(), res);
+    }
   }
   res.support_size = learner.support_size();
   res.seconds = learn_seconds;

@@ -1,0 +1,38 @@
+// Forward substitution with a packed lower-triangular factor L for several right-hand sides at
+// once (the Projectron's z_t = L^{-1} k_t for a block of upcoming rounds; projectron.hpp).
+//
+// Represents: rows [b, e) of the solve L Z = K, in place. Z is row-major with `stride` lanes per
+// row (Z[j * stride + l] = component j of right-hand side l); rows < b already hold solved values,
+// rows [b, e) hold K on entry and Z on exit. L is packed row by row: row i = L(i, 0..i) at offset
+// i (i + 1) / 2.
+// Ensures: every lane is computed by the same scalar recurrence,
+//   acc = 0; for j = 0 .. i-1: acc = fma(L(i,j), Z(j), acc);   Z(i) = (K(i) - acc) / L(i,i),
+// whatever the instruction set, the stride, the lane or the split of rows into calls. So solving
+// the block's rows at once, one round alone (stride 1), or one new row at a time after a support
+// is added gives bit-identical z, and results do not depend on the block size or the machine's
+// vector width (tested in test_projectron.cpp). Vectorising across lanes, not along j, is what
+// keeps that order fixed.
+// Speed: with 24 lanes the packed factor is read once per 24 rounds and the solve runs at the FMA
+// rate instead of the cache bandwidth (bench/bench_projectron.cpp).
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace plab {
+
+// Lanes of the block path (3 AVX-512 or 6 AVX2 registers per row).
+inline constexpr std::size_t kPanelLanes = 24;
+
+// stride must be 1 or kPanelLanes.
+void forward_panel(const double* packed, std::size_t b, std::size_t e, double* Z, std::size_t stride);
+
+// The same on a named path ("scalar", "avx2", "avx512"; tests). Throws std::invalid_argument when
+// the CPU lacks it.
+void forward_panel_on(const std::string& isa, const double* packed, std::size_t b, std::size_t e,
+                      double* Z, std::size_t stride);
+
+// The code path forward_panel uses: "avx512", "avx2" or "scalar". The best the CPU supports,
+// unless PLAB_SIMD names a lower one (tests compare the paths bit for bit).
+std::string panel_isa();
+
+}  // namespace plab

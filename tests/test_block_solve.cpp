@@ -1,0 +1,222 @@
+// The Projectron's block solve (algorithms/panel_solve.hpp, projectron.hpp): the claims that make
+// its speed safe. Every check is an exact (bitwise) comparison between two computations of the
+// same quantity, or a comparison with a brute-force recomputation; seeds are printed and
+// PLAB_TEST_SEED overrides them.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "algorithms/panel_solve.hpp"
+#include "algorithms/projectron.hpp"
+#include "algorithms/random.hpp"
+#include "experiments/run.hpp"
+
+using namespace plab;
+
+namespace {
+
+uint64_t test_seed(uint64_t fallback) {
+  const char* s = std::getenv("PLAB_TEST_SEED");
+  return s ? std::strtoull(s, nullptr, 10) : fallback;
+}
+
+// Sparse binary rows like a9a (dim 60, ~8 active features), labels from a random halfspace with
+// 10% flips: many margin errors, projections and additions.
+Dataset sparse_binary(std::size_t n, uint64_t seed) {
+  Rng rng(seed);
+  const std::size_t dim = 60;
+  std::vector<double> w(dim);
+  for (auto& v : w) v = rng.normal();
+  Dataset d;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<uint32_t> ix;
+    std::vector<double> vx;
+    double s = 0.0;
+    for (uint32_t j = 0; j < dim; ++j)
+      if (rng.uniform() < 8.0 / dim) { ix.push_back(j); vx.push_back(1.0); s += w[j]; }
+    double y = s > 0 ? 1.0 : -1.0;
+    if (rng.uniform() < 0.1) y = -y;
+    d.push_back(ix, vx, y);
+  }
+  d.dim = dim;
+  return d;
+}
+
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void expect_same_records(const std::vector<RoundRecord>& a, const std::vector<RoundRecord>& b) {
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const RoundRecord &p = a[i], &q = b[i];
+    ASSERT_TRUE(same(p.score, q.score) && same(p.pk2, q.pk2) && same(p.delta_norm, q.delta_norm) &&
+                same(p.tau, q.tau) && same(p.f_norm2, q.f_norm2) && p.update == q.update &&
+                p.support_size == q.support_size && p.mistake == q.mistake)
+        << "round " << i + 1 << ": score " << p.score << " vs " << q.score;
+  }
+}
+
+LearnerOptions a9a_like_options(std::size_t dim, EtaConvention c, double eta) {
+  LearnerOptions o;
+  o.kernel = Kernel::rbf(0.1);
+  o.dim = dim;
+  o.eta = eta;
+  o.eta_convention = c;
+  return o;
+}
+
+// Lower-triangular factor of a random Gaussian Gram matrix, packed row by row.
+std::vector<double> random_factor(std::size_t n, Rng& rng) {
+  std::vector<std::vector<double>> x(n, std::vector<double>(5));
+  for (auto& p : x)
+    for (auto& v : p) v = rng.normal();
+  Eigen::MatrixXd K(n, n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      double s = 0.0;
+      for (std::size_t k = 0; k < 5; ++k) s += (x[i][k] - x[j][k]) * (x[i][k] - x[j][k]);
+      K(i, j) = std::exp(-0.3 * s) + (i == j ? 1e-3 : 0.0);
+    }
+  const Eigen::MatrixXd L = K.llt().matrixL();
+  std::vector<double> p;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) p.push_back(L(i, j));
+  return p;
+}
+
+}  // namespace
+
+// learn() round by round, run_online's blocks and blocks of awkward sizes give the same records,
+// bit for bit (z does not depend on the blocking; adds inside a block extend the later rounds).
+TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
+  const uint64_t seed = test_seed(3);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Dataset d = sparse_binary(1500, seed);
+  for (const std::string algo : {"projectron", "projectron++"})
+    for (const auto conv : {EtaConvention::paper, EtaConvention::dogma}) {
+      SCOPED_TRACE(algo + (conv == EtaConvention::paper ? " paper" : " dogma"));
+      // paper: ||delta|| <= 0.7, dogma: ||delta||^2 <= 0.3 -- both project and add often here
+      const LearnerOptions o = a9a_like_options(d.dim, conv, conv == EtaConvention::paper ? 0.7 : 0.3);
+      auto one = make_learner(algo, o);
+      std::vector<RoundRecord> a;
+      for (std::size_t t = 0; t < d.size(); ++t) a.push_back(one->learn(d[t], static_cast<int64_t>(t + 1)));
+      auto blk = make_learner(algo, o);
+      const RunResult r = run_online(*blk, d, make_order(d.size(), std::nullopt));
+      expect_same_records(a, r.rounds);
+      std::size_t adds = 0, projections = 0;
+      for (const auto& x : a) {
+        adds += x.update == UpdateKind::add;
+        projections += x.update == UpdateKind::project || x.update == UpdateKind::margin_project;
+      }
+      EXPECT_GT(adds, 50u);  // many additions inside blocks: the extension path is exercised
+      EXPECT_GT(projections, 50u);
+      // Odd block sizes (1, 7, 23, 24, 25, 100) in a repeating pattern.
+      auto odd = make_learner(algo, o);
+      std::vector<RoundRecord> c(d.size());
+      const std::size_t sizes[] = {1, 7, 23, 24, 25, 100};
+      std::vector<Example> xs;
+      for (std::size_t t = 0, k = 0; t < d.size(); ++k) {
+        const std::size_t n = std::min(sizes[k % 6], d.size() - t);
+        xs.clear();
+        for (std::size_t i = 0; i < n; ++i) xs.push_back(d[t + i]);
+        odd->learn_block(xs.data(), n, static_cast<int64_t>(t + 1), c.data() + t);
+        t += n;
+      }
+      expect_same_records(a, c);
+      // alpha formed from beta scores like the records: f_T on each point equals a fresh round's score.
+      EXPECT_NEAR(one->norm2(), one->norm2_exact(), 1e-9 * one->norm2_exact());
+    }
+}
+
+// Every available instruction-set path, stride 1 and 24, and any split of the rows into calls
+// compute the same bits (the recurrence of panel_solve.hpp, checked in scalar long double too).
+TEST(BlockSolve, PanelPathsAgreeBitForBit) {
+  const uint64_t seed = test_seed(5);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const std::size_t n = 203, W = kPanelLanes;
+  const std::vector<double> L = random_factor(n, rng);
+  std::vector<double> K(n * W);
+  for (auto& v : K) v = rng.normal();
+  std::vector<double> ref = K;
+  forward_panel_on("scalar", L.data(), 0, n, ref.data(), W);
+  for (const std::string isa : {"avx2", "avx512"}) {
+    std::vector<double> Z = K;
+    try {
+      forward_panel_on(isa, L.data(), 0, n, Z.data(), W);
+    } catch (const std::invalid_argument&) {
+      std::printf("%s: not on this CPU, skipped\n", isa.c_str());
+      continue;
+    }
+    EXPECT_EQ(0, std::memcmp(Z.data(), ref.data(), n * W * sizeof(double))) << isa;
+    std::vector<double> S = K;  // rows in three calls: 0..50, 50..51, 51..n
+    forward_panel_on(isa, L.data(), 0, 50, S.data(), W);
+    forward_panel_on(isa, L.data(), 50, 51, S.data(), W);
+    forward_panel_on(isa, L.data(), 51, n, S.data(), W);
+    EXPECT_EQ(0, std::memcmp(S.data(), ref.data(), n * W * sizeof(double))) << isa << " split";
+  }
+  for (std::size_t l : {std::size_t{0}, std::size_t{13}, W - 1}) {  // stride 1 = one lane of 24
+    std::vector<double> z(n);
+    for (std::size_t j = 0; j < n; ++j) z[j] = K[j * W + l];
+    forward_panel(L.data(), 0, n, z.data(), 1);
+    for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(z[j], ref[j * W + l]) << "lane " << l << " row " << j;
+  }
+  // And it is the solve: L z = k to rounding, against Eigen's triangular solve.
+  Eigen::MatrixXd Ld = Eigen::MatrixXd::Zero(n, n);
+  for (std::size_t i = 0, p = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) Ld(i, j) = L[p++];
+  Eigen::VectorXd k(n), z(n);
+  for (std::size_t j = 0; j < n; ++j) { k(j) = K[j * W + 3]; z(j) = ref[j * W + 3]; }
+  const Eigen::VectorXd ze = Ld.triangularView<Eigen::Lower>().solve(k);
+  EXPECT_LT((z - ze).norm(), 1e-10 * ze.norm());
+}
+
+// kernel_one(x, i) is kernel_row(x)[i] bit for bit at every slot (tails included), for the three
+// kernels: the extension of pending rounds relies on it.
+TEST(BlockSolve, KernelOneEqualsKernelRowEntry) {
+  const uint64_t seed = test_seed(9);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Dataset d = sparse_binary(90, seed);
+  Rng rng(seed + 1);
+  for (const Kernel k : {Kernel::rbf(0.07), Kernel::linear(), Kernel::poly(0.5, 1.0, 3)}) {
+    SupportSet s(d.dim);
+    for (std::size_t i = 0; i < 37; ++i) s.add(d[i], static_cast<int64_t>(i));
+    std::vector<double> row(s.size());
+    for (std::size_t q = 37; q < d.size(); ++q) {
+      s.kernel_row(k, d[q], row.data());
+      for (std::size_t i = 0; i < s.size(); ++i) {
+        ASSERT_EQ(row[i], s.kernel_one(k, d[q], i)) << k.describe() << " slot " << i;
+        ASSERT_NEAR(row[i], k(s.row(i), d[q]), 1e-13 * (1.0 + std::abs(row[i])));  // and it is k
+      }
+    }
+  }
+}
+
+// The averaged hypothesis kept in beta coordinates equals (1/T) sum_t f_t built by brute force
+// from alpha_t = L^{-T} beta_t read after every round.
+TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
+  const uint64_t seed = test_seed(4);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Dataset d = sparse_binary(400, seed);
+  const LearnerOptions o = a9a_like_options(d.dim, EtaConvention::dogma, 0.3);
+  ProjectronPP p(o);
+  std::vector<double> sum_alpha;  // sum_t alpha_t (padded with zeros)
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    p.learn(d[t], static_cast<int64_t>(t + 1));
+    const std::vector<double>& a = p.expansion()->alpha;
+    sum_alpha.resize(a.size(), 0.0);
+    for (std::size_t j = 0; j < a.size(); ++j) sum_alpha[j] += a[j];
+  }
+  const Dataset test = sparse_binary(50, seed + 7);
+  const double T = static_cast<double>(d.size());
+  for (std::size_t q = 0; q < test.size(); ++q) {
+    double want = 0.0;
+    for (std::size_t j = 0; j < sum_alpha.size(); ++j)
+      want += sum_alpha[j] / T * o.kernel(p.supports().row(j), test[q]);
+    EXPECT_NEAR(p.score_as("averaged", test[q]), want, 1e-9 * (1.0 + std::abs(want))) << "point " << q;
+  }
+}
