@@ -197,6 +197,7 @@ class ProjectronBase : public ExpansionLearner {
         f_.sv.kernel_row(f_.kernel, xs[b + l], row_.data());
         for (std::size_t j = 0; j < ns; ++j) panel_[j * w + l] = row_[j];
       }
+      if (exact_) krows_ = panel_;  // the kernel rows, for alpha . k_t (tie-exact scores)
       forward_panel(chol_.packed(), 0, ns, panel_.data(), w);
       for (std::size_t l = 0; l < m; ++l) {
         const Example& x = xs[b + l];
@@ -207,12 +208,20 @@ class ProjectronBase : public ExpansionLearner {
         r = RoundRecord{};
         rounds_ = t;
         r.t = t; r.y = x.y; r.kxx = f_.kernel.self(x.sqnorm);
-        r.score = fixed_dot(beta_.data(), z_.data(), ns);  // f(x_t) = beta . z_t
+        if (exact_) {  // alpha = the labels, exactly: the kernel Perceptron's score, bit for bit
+          row_.resize(ns);
+          for (std::size_t j = 0; j < ns; ++j) row_[j] = krows_[j * w + l];
+          r.score = f_.dot_alpha(row_.data());
+        } else {
+          r.score = fixed_dot(beta_.data(), z_.data(), ns);  // f(x_t) = beta . z_t
+        }
         r.mistake = x.y * r.score <= 0.0;
         round(x, t, r);
         if (chol_.size() > ns && l + 1 < m) {  // x_t was added: extend the later rounds' z
-          for (std::size_t l2 = l + 1; l2 < m; ++l2)
+          for (std::size_t l2 = l + 1; l2 < m; ++l2) {
             panel_[ns * w + l2] = f_.sv.kernel_one(f_.kernel, xs[b + l2], ns);
+            if (exact_) krows_[ns * w + l2] = panel_[ns * w + l2];
+          }
           forward_panel(chol_.packed(), ns, ns + 1, panel_.data(), w);
         }
         ns = chol_.size();
@@ -245,6 +254,8 @@ class ProjectronBase : public ExpansionLearner {
     bump(c, t);
     norm2_ += 2.0 * c * r.score + tau * tau * r.pk2;
     last_z_ = z_;
+    exact_ = false;  // alpha is no longer the labels
+    dirty_ = true;
   }
 
   // Mistake round of Projectron and Projectron++ (JMLR Fig. 2 / Fig. 5 first branch).
@@ -274,6 +285,7 @@ class ProjectronBase : public ExpansionLearner {
       chol_.append(z_.data(), dl);
       f_.add(x, t, r.y);  // alpha_new = y (the rest of alpha is formed by sync())
       bump(r.y, t);
+      if (!exact_) dirty_ = true;  // while exact, f_.alpha (the labels) and its sums are current
       beta_.push_back(r.y * dl);
       wbeta_.push_back(r.y * dl * static_cast<double>(t));
       norm2_ += 2.0 * r.y * r.score + r.kxx;  // ||f + y k||^2 = ||f||^2 + 2 y s + k(x,x)
@@ -294,7 +306,6 @@ class ProjectronBase : public ExpansionLearner {
       beta_[j] += c * z_[j];
       wbeta_[j] += ct * z_[j];
     }
-    dirty_ = true;
   }
   // alpha = L^{-T} beta and wsum = L^{-T} wbeta into f_ (two backward solves).
   void sync() const {
@@ -311,7 +322,13 @@ class ProjectronBase : public ExpansionLearner {
 
   std::vector<double> beta_, wbeta_;   // f and the averaging sums in the basis e (file comment)
   std::vector<double> panel_, row_;    // block solve (row-major, lanes per row) and a kernel row
+  std::vector<double> krows_;          // the block's kernel rows (kept while exact_)
   std::vector<double> last_z_;         // z of the last projected update
+  // Until the first projection alpha_i = y_i exactly (f_.alpha is kept current), and the score is
+  // alpha . k_t as in the kernel Perceptron: exact ties y s = 0 (a9a has many: equal Hamming
+  // distances) stay exactly 0 and count as mistakes (reproduction.md §1), where beta . z_t would
+  // give +-1e-16. After it both forms carry rounding; beta . z_t is the O(n) one.
+  bool exact_ = true;
   mutable bool dirty_ = false;         // f_.alpha is stale
 };
 

@@ -141,8 +141,12 @@ class KernelExpansion {
   double score(const Example& x) const {
     row_.resize(sv.size());
     sv.kernel_row(kernel, x, row_.data());
+    return dot_alpha(row_.data());
+  }
+  // alpha . k for a kernel row k of size() values (the sum score() computes).
+  double dot_alpha(const double* k) const {
     double f = 0.0;
-    for (std::size_t i = 0; i < row_.size(); ++i) f += alpha[i] * row_[i];
+    for (std::size_t i = 0; i < alpha.size(); ++i) f += alpha[i] * k[i];
     return f;
   }
   // The kernel row of the last score() call.

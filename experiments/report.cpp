@@ -514,15 +514,17 @@ void write_report(const std::string& path, const std::vector<Spec>& specs,
     const auto& o = outs[i];
     md << "## <a name=\"" << s.figure << "\"></a>" << s.figure << " — " << s.title << "\n\n";
     if (!s.description.empty()) md << s.description << "\n\n";
-    md << "Settings: " << s.permutations << " permutation(s)"
-       << (s.limit ? ", first " + std::to_string(s.limit) + " rounds" : ", all rounds") << ". Data: ";
-    for (const auto& d : s.datasets)
-      md << "`" << d.id << "` = `" << d.data << "`" << (d.labels.empty() ? "" : " labels `" + d.labels + "`")
-         << (d.test.empty() ? "" : " test `" + d.test + "`") << " kernel `" << d.kernel.dump()
-         << "` order " << d.order << "; ";
-    md << "\n\nAlgorithms: ";
-    for (const auto& a : s.algorithms) md << "`" << a.id << "` = " << a.algo << " " << a.params.dump() << "; ";
-    md << "\n\n";
+    if (!s.datasets.empty()) {  // a table of other figures' runs (T7) has no runs of its own
+      md << "Settings: " << s.permutations << " permutation(s)"
+         << (s.limit ? ", first " + std::to_string(s.limit) + " rounds" : ", all rounds") << ". Data: ";
+      for (const auto& d : s.datasets)
+        md << "`" << d.id << "` = `" << d.data << "`" << (d.labels.empty() ? "" : " labels `" + d.labels + "`")
+           << (d.test.empty() ? "" : " test `" + d.test + "`") << " kernel `" << d.kernel.dump()
+           << "` order " << d.order << "; ";
+      md << "\n\nAlgorithms: ";
+      for (const auto& a : s.algorithms) md << "`" << a.id << "` = " << a.algo << " " << a.params.dump() << "; ";
+      md << "\n\n";
+    }
     if (const auto bad = hard_bound_violations(gs); !bad.empty()) {  // loud: a violation is a bug
       md << "**HARD BOUND VIOLATED (" << bad.size() << "): a bug in a learner, a bound or the record.**\n\n";
       for (std::size_t k = 0; k < bad.size() && k < 20; ++k) md << "- " << bad[k] << "\n";

@@ -12,6 +12,7 @@
 #include "bounds/comparator.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
+#include "datasets/text_parse.hpp"
 #include "experiments/online_to_batch_eval.hpp"
 #include "experiments/trace.hpp"
 
@@ -68,7 +69,9 @@ json rho_profile(const Cell& c, const json& a, const RunResult& res, const CellD
   }
   results["profile_violations"] = violations;
   if (a.contains("at")) {
-    const auto v = curves(a["at"].get<double>());
+    const double at = a["at"].get<double>();
+    if (!(at > 0)) throw std::invalid_argument("rho_profile: \"at\" must be > 0");
+    const auto v = curves(at);
     results["mr4_all_at"] = v[0];
     results["mr8_all_at"] = v[1];
     results["mr4_I_at"] = v[2];
@@ -151,7 +154,8 @@ double dataset_param(const std::string& data, const std::string& key) {
   for (std::string item; std::getline(ss, item, ',');) {
     const std::size_t eq = item.find('=');
     if (eq == std::string::npos || item.substr(0, eq) != key) continue;
-    try { return std::stod(item.substr(eq + 1)); } catch (const std::exception&) { return std::nan(""); }
+    double v;  // whole token or nothing ("3abc" is not 3)
+    return detail::parse_double_token(item.substr(eq + 1), v) ? v : std::nan("");
   }
   return std::nan("");
 }

@@ -220,3 +220,26 @@ TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
     EXPECT_NEAR(p.score_as("averaged", test[q]), want, 1e-9 * (1.0 + std::abs(want))) << "point " << q;
   }
 }
+
+// sign(0) is a mistake (reproduction.md §1): an exact tie must stay exactly 0. f = k(0,.) - k(2,.)
+// scores x = 1 as k(0,1) - k(2,1) = 0 exactly (the two kernel values are the same double); in
+// beta coordinates the same score carries rounding, so until a first projection the Projectron
+// scores with alpha . k_t (projectron.hpp).
+TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
+  Dataset d;
+  const double xs[] = {0.0, 2.0, 1.0, 1.0};
+  const double ys[] = {1.0, -1.0, -1.0, 1.0};
+  for (int i = 0; i < 4; ++i) d.push_dense(std::vector<double>{xs[i]}, ys[i]);
+  d.dim = 1;
+  LearnerOptions o;
+  o.kernel = Kernel::rbf(0.3);
+  o.dim = 1;
+  o.eta = 0.0;
+  for (const std::string algo : {"projectron", "projectron++"}) {
+    auto l = make_learner(algo, o);
+    const RunResult r = run_online(*l, d, make_order(d.size(), std::nullopt));
+    EXPECT_EQ(r.rounds[2].score, 0.0) << algo;
+    EXPECT_TRUE(r.rounds[2].mistake) << algo;
+    EXPECT_EQ(r.rounds[2].update, UpdateKind::add) << algo;  // general position: ||delta|| > 0
+  }
+}

@@ -200,6 +200,7 @@ TEST(TheoryFigures, DatasetParam) {
   EXPECT_TRUE(std::isnan(dataset_param("a9a", "n")));               // not a generator spec
   EXPECT_TRUE(std::isnan(dataset_param("synthetic:dekel:n=", "n")));  // empty value
   EXPECT_DOUBLE_EQ(dataset_param("synthetic:dekel:n=300,seed=3", "seed"), 3.0);  // last item
+  EXPECT_TRUE(std::isnan(dataset_param("synthetic:dekel:n=3abc", "n")));  // whole token or nothing
 }
 
 namespace {
