@@ -26,7 +26,8 @@ struct RunResult {
 std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuffle_seed,
                                     std::size_t limit = 0);
 
-// Called with each record; used for progress lines (at 1, 2, 4, 8, ... rounds).
+// Called with each record; used for progress lines (at 1, 2, 4, 8, ... rounds). Records arrive
+// after their block of rounds (learn_block), so an observer reads the record, not the learner.
 using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
 
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
