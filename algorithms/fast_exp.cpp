@@ -8,15 +8,18 @@
 // goes through the same function: a kernel value must not depend on its position in the row.
 extern "C" __m256d _ZGVdN4v_exp(__m256d);
 
+// AVX2 by attribute as well as by the Release flags (CMakeLists.txt), so other build types compile.
+#define PLAB_AVX2 __attribute__((target("avx2,fma")))
+
 namespace plab {
 namespace {
-inline __m256d gaussian4(__m256d neg_gamma, __m256d xs, __m256d sq, __m256d dot) {
+PLAB_AVX2 inline __m256d gaussian4(__m256d neg_gamma, __m256d xs, __m256d sq, __m256d dot) {
   const __m256d d2 = _mm256_sub_pd(_mm256_add_pd(sq, xs), _mm256_mul_pd(_mm256_set1_pd(2.0), dot));
   return _ZGVdN4v_exp(_mm256_mul_pd(neg_gamma, _mm256_max_pd(d2, _mm256_setzero_pd())));  // clamp round-off
 }
 }  // namespace
 
-void rbf_from_dots(double gamma, double xs, const double* __restrict sq, double* __restrict out,
+PLAB_AVX2 void rbf_from_dots(double gamma, double xs, const double* __restrict sq, double* __restrict out,
                    std::size_t n) {
   const __m256d g = _mm256_set1_pd(-gamma), x = _mm256_set1_pd(xs);
   std::size_t i = 0;

@@ -12,26 +12,21 @@ namespace {
 
 inline const double* row(const double* p, std::size_t i) { return p + i * (i + 1) / 2; }
 
-// Rows [i, i + R) of one lane-group: the chains over j < i are done (acc[m]); finish the R x R
-// diagonal block in j order, exactly the recurrence of the header.
-template <std::size_t R, typename V, typename Fma, typename Ld, typename St, typename Bc, typename Fin>
-inline void finish_block(const double* p, std::size_t i, V (&acc)[R], Fma fma, Ld load, St store,
-                         Bc bcast, Fin fin) {
+// Rows [i, i + R) of lane l: the chains over j < i are done (acc[m]); finish the R x R diagonal
+// block in j order, exactly the recurrence of the header (the SIMD paths do the same per lane).
+inline void finish_rows(const double* p, std::size_t i, std::size_t R, double* acc, double* Z,
+                        std::size_t stride, std::size_t l) {
   for (std::size_t m = 0; m < R; ++m) {
     const double* r = row(p, i + m);
-    for (std::size_t c = 0; c < m; ++c) acc[m] = fma(bcast(r[i + c]), load(i + c), acc[m]);
-    store(i + m, fin(load(i + m), acc[m], bcast(r[i + m])));
+    for (std::size_t c = 0; c < m; ++c) acc[m] = std::fma(r[i + c], Z[(i + c) * stride + l], acc[m]);
+    double& z = Z[(i + m) * stride + l];
+    z = (z - acc[m]) / r[i + m];
   }
 }
 
 // Scalar path: lane by lane, four rows at a time for four independent chains.
 void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std::size_t stride) {
   for (std::size_t l = 0; l < stride; ++l) {
-    auto fma = [](double a, double x, double y) { return std::fma(a, x, y); };
-    auto load = [&](std::size_t j) { return Z[j * stride + l]; };
-    auto store = [&](std::size_t j, double v) { Z[j * stride + l] = v; };
-    auto bcast = [](double v) { return v; };
-    auto fin = [](double k, double acc, double d) { return (k - acc) / d; };
     std::size_t i = b;
     for (; i + 4 <= e; i += 4) {
       const double *r0 = row(p, i), *r1 = row(p, i + 1), *r2 = row(p, i + 2), *r3 = row(p, i + 3);
@@ -43,13 +38,13 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
         acc[2] = std::fma(r2[j], z, acc[2]);
         acc[3] = std::fma(r3[j], z, acc[3]);
       }
-      finish_block<4>(p, i, acc, fma, load, store, bcast, fin);
+      finish_rows(p, i, 4, acc, Z, stride, l);
     }
     for (; i < e; ++i) {
       const double* r = row(p, i);
-      double acc[1] = {0.0};
-      for (std::size_t j = 0; j < i; ++j) acc[0] = std::fma(r[j], Z[j * stride + l], acc[0]);
-      finish_block<1>(p, i, acc, fma, load, store, bcast, fin);
+      double acc = 0.0;
+      for (std::size_t j = 0; j < i; ++j) acc = std::fma(r[j], Z[j * stride + l], acc);
+      finish_rows(p, i, 1, &acc, Z, stride, l);
     }
   }
 }

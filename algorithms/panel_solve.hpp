@@ -10,7 +10,7 @@
 // whatever the instruction set, the stride, the lane or the split of rows into calls. So solving
 // the block's rows at once, one round alone (stride 1), or one new row at a time after a support
 // is added gives bit-identical z, and results do not depend on the block size or the machine's
-// vector width (tested in test_projectron.cpp). Vectorising across lanes, not along j, is what
+// vector width (tested in test_block_solve.cpp). Vectorising across lanes, not along j, is what
 // keeps that order fixed.
 // Speed: with 24 lanes the packed factor is read once per 24 rounds and the solve runs at the FMA
 // rate instead of the cache bandwidth (bench/bench_projectron.cpp).

@@ -251,9 +251,11 @@ class ProjectronBase : public ExpansionLearner {
   // ||f||^2 grows by 2 y tau s + tau^2 ||Pk||^2, since <f, Pk> = <f, k> = s for f in span(S).
   void projected_update(const RoundRecord& r, double tau, int64_t t) {
     const double c = r.y * tau;
+    last_z_ = z_;
+    // z_t = 0 (k_t orthogonal to span(S), or S empty): f does not change, so alpha stays the labels.
+    if (c == 0.0 || std::all_of(z_.begin(), z_.end(), [](double v) { return v == 0.0; })) return;
     bump(c, t);
     norm2_ += 2.0 * c * r.score + tau * tau * r.pk2;
-    last_z_ = z_;
     exact_ = false;  // alpha is no longer the labels
     dirty_ = true;
   }

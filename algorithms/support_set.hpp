@@ -59,49 +59,37 @@ class SupportSet {
     return last;
   }
 
-  // out[i] = <s_i, x> for every support (out must hold size() values). Each out[i] is the chain
-  // fma(x_j, s_ij, .) over x's features in order, as in dot(): the same bits at any slot.
-  void dots(const Example& x, double* out) const {
-    std::fill(out, out + n_, 0.0);
-    if (n_ == 0) return;  // cols_ may be empty: no pointer into it
-    for (std::size_t k = 0; k < x.idx.size(); ++k) {
-      const uint32_t j = x.idx[k];
-      if (j >= dim_) continue;  // a feature no support has
-      const double v = x.val[k];
-      const double* __restrict c = &cols_[j * cap_];
-      double* __restrict o = out;
-      for (std::size_t i = 0; i < n_; ++i) o[i] = std::fma(v, c[i], o[i]);
-    }
-  }
-  // <s_i, x> alone, bit-identical to dots(x)[i].
-  double dot(const Example& x, std::size_t i) const {
-    double s = 0.0;
-    for (std::size_t k = 0; k < x.idx.size(); ++k)
-      if (x.idx[k] < dim_) s = std::fma(x.val[k], cols_[x.idx[k] * cap_ + i], s);
-    return s;
-  }
-
-  // out[i] = k(s_i, x) for every support.
-  void kernel_row(const Kernel& k, const Example& x, double* out) const {
-    dots(x, out);
-    switch (k.type) {
-      case Kernel::Type::linear: break;
-      case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, sq_.data(), out, n_); break;
-      case Kernel::Type::poly:
-        for (std::size_t i = 0; i < n_; ++i) out[i] = k.from_dot(out[i], sq_[i], x.sqnorm);
-        break;
-    }
-  }
-
+  // out[i] = k(s_i, x) for every support (out must hold size() values).
+  void kernel_row(const Kernel& k, const Example& x, double* out) const { kernel_range(k, x, 0, n_, out); }
   // k(s_i, x) alone, bit-identical to kernel_row(k, x)[i].
   double kernel_one(const Kernel& k, const Example& x, std::size_t i) const {
-    double v = dot(x, i);
+    double v;
+    kernel_range(k, x, i, i + 1, &v);
+    return v;
+  }
+
+  // out[i - b] = k(s_i, x) for supports b <= i < e. Each value has the same bits whatever the
+  // range: <s_i, x> is the chain fma(x_j, s_ij, .) over x's features in order, and
+  // rbf_from_dots treats every slot alike.
+  void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
+    const std::size_t n = e - b;
+    std::fill(out, out + n, 0.0);
+    if (n == 0) return;  // cols_ may be empty: no pointer into it
+    for (std::size_t q = 0; q < x.idx.size(); ++q) {
+      const uint32_t j = x.idx[q];
+      if (j >= dim_) continue;  // a feature no support has
+      const double v = x.val[q];
+      const double* __restrict c = &cols_[j * cap_ + b];
+      double* __restrict o = out;
+      for (std::size_t i = 0; i < n; ++i) o[i] = std::fma(v, c[i], o[i]);
+    }
     switch (k.type) {
       case Kernel::Type::linear: break;
-      case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, &sq_[i], &v, 1); break;
-      case Kernel::Type::poly: v = k.from_dot(v, sq_[i], x.sqnorm); break;
+      case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, &sq_[b], out, n); break;
+      case Kernel::Type::poly:
+        for (std::size_t i = 0; i < n; ++i) out[i] = k.from_dot(out[i], sq_[b + i], x.sqnorm);
+        break;
     }
-    return v;
   }
 
   void reserve(std::size_t cap) {

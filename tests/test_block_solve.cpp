@@ -25,9 +25,11 @@ uint64_t test_seed(uint64_t fallback) {
   return s ? std::strtoull(s, nullptr, 10) : fallback;
 }
 
-// Sparse binary rows like a9a (dim 60, ~8 active features), labels from a random halfspace with
-// 10% flips: many margin errors, projections and additions.
-Dataset sparse_binary(std::size_t n, uint64_t seed) {
+// Sparse rows shaped like a9a (dim 60, ~8 active features), labels from a random halfspace with
+// 10% flips: many margin errors, projections and additions. Values are real by default (0/1 rows
+// have integer dot products, exact in any summation order, which would hide order changes);
+// `binary` gives a9a's 0/1 rows, which have exact score ties.
+Dataset sparse_rows(std::size_t n, uint64_t seed, bool binary = false) {
   Rng rng(seed);
   const std::size_t dim = 60;
   std::vector<double> w(dim);
@@ -38,7 +40,12 @@ Dataset sparse_binary(std::size_t n, uint64_t seed) {
     std::vector<double> vx;
     double s = 0.0;
     for (uint32_t j = 0; j < dim; ++j)
-      if (rng.uniform() < 8.0 / dim) { ix.push_back(j); vx.push_back(1.0); s += w[j]; }
+      if (rng.uniform() < 8.0 / dim) {
+        const double v = binary ? 1.0 : 0.5 + rng.uniform();
+        ix.push_back(j);
+        vx.push_back(v);
+        s += w[j] * v;
+      }
     double y = s > 0 ? 1.0 : -1.0;
     if (rng.uniform() < 0.1) y = -y;
     d.push_back(ix, vx, y);
@@ -60,9 +67,9 @@ void expect_same_records(const std::vector<RoundRecord>& a, const std::vector<Ro
   }
 }
 
-LearnerOptions a9a_like_options(std::size_t dim, EtaConvention c, double eta) {
+LearnerOptions a9a_like_options(std::size_t dim, EtaConvention c, double eta, Kernel k = Kernel::rbf(0.1)) {
   LearnerOptions o;
-  o.kernel = Kernel::rbf(0.1);
+  o.kernel = k;
   o.dim = dim;
   o.eta = eta;
   o.eta_convention = c;
@@ -95,12 +102,19 @@ std::vector<double> random_factor(std::size_t n, Rng& rng) {
 TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
   const uint64_t seed = test_seed(3);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const Dataset d = sparse_binary(1500, seed);
+  const Dataset d = sparse_rows(1500, seed);
+  struct Case { Kernel k; EtaConvention conv; double eta; };
+  // rbf: paper ||delta|| <= 0.7, dogma ||delta||^2 <= 0.3; linear (dim 60: S fills the space, then
+  // every update projects); poly: dogma ||delta||^2 <= 2 (k(x,x) ~ 7 here). All add and project.
+  const Case cases[] = {{Kernel::rbf(0.1), EtaConvention::paper, 0.7},
+                        {Kernel::rbf(0.1), EtaConvention::dogma, 0.3},
+                        {Kernel::linear(), EtaConvention::paper, 0.5},
+                        {Kernel::poly(0.2, 1.0, 2), EtaConvention::dogma, 2.0}};
   for (const std::string algo : {"projectron", "projectron++"})
-    for (const auto conv : {EtaConvention::paper, EtaConvention::dogma}) {
-      SCOPED_TRACE(algo + (conv == EtaConvention::paper ? " paper" : " dogma"));
-      // paper: ||delta|| <= 0.7, dogma: ||delta||^2 <= 0.3 -- both project and add often here
-      const LearnerOptions o = a9a_like_options(d.dim, conv, conv == EtaConvention::paper ? 0.7 : 0.3);
+    for (const Case& cs : cases) {
+      const EtaConvention conv = cs.conv;
+      SCOPED_TRACE(algo + " " + cs.k.describe() + (conv == EtaConvention::paper ? " paper" : " dogma"));
+      const LearnerOptions o = a9a_like_options(d.dim, conv, cs.eta, cs.k);
       auto one = make_learner(algo, o);
       std::vector<RoundRecord> a;
       for (std::size_t t = 0; t < d.size(); ++t) a.push_back(one->learn(d[t], static_cast<int64_t>(t + 1)));
@@ -127,13 +141,13 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
         t += n;
       }
       expect_same_records(a, c);
-      // alpha formed from beta scores like the records: f_T on each point equals a fresh round's score.
+      // alpha formed from beta (sync) carries the running ||f||^2.
       EXPECT_NEAR(one->norm2(), one->norm2_exact(), 1e-9 * one->norm2_exact());
     }
 }
 
 // Every available instruction-set path, stride 1 and 24, and any split of the rows into calls
-// compute the same bits (the recurrence of panel_solve.hpp, checked in scalar long double too).
+// compute the same bits (the recurrence of panel_solve.hpp), and it solves L z = k (Eigen).
 TEST(BlockSolve, PanelPathsAgreeBitForBit) {
   const uint64_t seed = test_seed(5);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -180,7 +194,7 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
 TEST(BlockSolve, KernelOneEqualsKernelRowEntry) {
   const uint64_t seed = test_seed(9);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const Dataset d = sparse_binary(90, seed);
+  const Dataset d = sparse_rows(90, seed);
   Rng rng(seed + 1);
   for (const Kernel k : {Kernel::rbf(0.07), Kernel::linear(), Kernel::poly(0.5, 1.0, 3)}) {
     SupportSet s(d.dim);
@@ -201,7 +215,7 @@ TEST(BlockSolve, KernelOneEqualsKernelRowEntry) {
 TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
   const uint64_t seed = test_seed(4);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const Dataset d = sparse_binary(400, seed);
+  const Dataset d = sparse_rows(400, seed);
   const LearnerOptions o = a9a_like_options(d.dim, EtaConvention::dogma, 0.3);
   ProjectronPP p(o);
   std::vector<double> sum_alpha;  // sum_t alpha_t (padded with zeros)
@@ -211,7 +225,7 @@ TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
     sum_alpha.resize(a.size(), 0.0);
     for (std::size_t j = 0; j < a.size(); ++j) sum_alpha[j] += a[j];
   }
-  const Dataset test = sparse_binary(50, seed + 7);
+  const Dataset test = sparse_rows(50, seed + 7);
   const double T = static_cast<double>(d.size());
   for (std::size_t q = 0; q < test.size(); ++q) {
     double want = 0.0;
@@ -241,5 +255,37 @@ TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
     EXPECT_EQ(r.rounds[2].score, 0.0) << algo;
     EXPECT_TRUE(r.rounds[2].mistake) << algo;
     EXPECT_EQ(r.rounds[2].update, UpdateKind::add) << algo;  // general position: ||delta|| > 0
+  }
+}
+
+// A zero example first (k(x,x) = 0 with a kernel without offset) is "projected" onto the empty S:
+// f does not change, so the scores must stay alpha . k_t, as the kernel Perceptron's. On 0/1 rows
+// with poly(1, 0, 2) every score is an integer sum, so any rounding (beta . z_t) shows bitwise;
+// the rows are in general position in the 1830-dim feature space, so eta = 0 only adds.
+TEST(BlockSolve, NoOpProjectionKeepsExactScores) {
+  const uint64_t seed = test_seed(21);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const Dataset rows = sparse_rows(400, seed, true);
+  Dataset d;
+  d.push_dense(std::vector<double>(rows.dim, 0.0), 1.0);  // the zero example (an empty row)
+  for (std::size_t i = 0; i < rows.size(); ++i) d.push_back(rows[i].idx, rows[i].val, rows[i].y);
+  d.dim = rows.dim;
+  LearnerOptions o;
+  o.kernel = Kernel::poly(1.0, 0.0, 2);
+  o.dim = d.dim;
+  o.eta = 0.0;
+  for (const std::string algo : {"projectron", "projectron++"}) {
+    auto p = make_learner(algo, o);
+    auto kp = make_learner("kernel-perceptron", o);
+    const RunResult a = run_online(*p, d, make_order(d.size(), std::nullopt));
+    const RunResult b = run_online(*kp, d, make_order(d.size(), std::nullopt));
+    EXPECT_EQ(a.rounds[0].update, UpdateKind::project) << algo;  // the guard: nothing to add
+    std::size_t ties = 0;
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      ASSERT_EQ(a.rounds[t].score, b.rounds[t].score) << algo << " round " << t + 1;
+      ASSERT_EQ(a.rounds[t].mistake, b.rounds[t].mistake) << algo << " round " << t + 1;
+      ties += t > 0 && a.rounds[t].score == 0.0;
+    }
+    EXPECT_GT(ties, 5u) << algo;  // exact ties occur: the comparison has teeth
   }
 }
