@@ -49,72 +49,63 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
   }
 }
 
-// AVX2: 2 rows x 24 lanes = 12 accumulators of 4 lanes.
+// R rows x 24 lanes in V vectors of W lanes each: one accumulator per (row, vector). The chain
+// over j < i runs in j order for every lane, then the R x R diagonal block in j order (the
+// recurrence of the header), so any R gives the same bits as the scalar path.
+#define PLAB_ROWS_KERNEL(NAME, TARGET, VEC, W, ZERO, LOAD, STORE, SET1, FMA, SUB, DIV)             \
+  template <std::size_t R>                                                                       \
+  __attribute__((target(TARGET))) inline void NAME(const double* p, std::size_t i, double* Z) {   \
+    constexpr std::size_t S = kPanelLanes, V = S / (W);                                         \
+    const double* r[R];                                                                          \
+    VEC a[R][V];                                                                                 \
+    for (std::size_t m = 0; m < R; ++m) {                                                        \
+      r[m] = row(p, i + m);                                                                      \
+      for (std::size_t v = 0; v < V; ++v) a[m][v] = ZERO();                                      \
+    }                                                                                            \
+    for (std::size_t j = 0; j < i; ++j) {                                                        \
+      VEC z[V];                                                                                  \
+      for (std::size_t v = 0; v < V; ++v) z[v] = LOAD(Z + j * S + (W) * v);                      \
+      for (std::size_t m = 0; m < R; ++m) {                                                      \
+        const VEC l = SET1(r[m][j]);                                                             \
+        for (std::size_t v = 0; v < V; ++v) a[m][v] = FMA(l, z[v], a[m][v]);                     \
+      }                                                                                          \
+    }                                                                                            \
+    for (std::size_t m = 0; m < R; ++m) {                                                        \
+      for (std::size_t c = 0; c < m; ++c)                                                        \
+        for (std::size_t v = 0; v < V; ++v)                                                      \
+          a[m][v] = FMA(SET1(r[m][i + c]), LOAD(Z + (i + c) * S + (W) * v), a[m][v]);            \
+      const VEC d = SET1(r[m][i + m]);                                                           \
+      for (std::size_t v = 0; v < V; ++v) {                                                      \
+        double* z = Z + (i + m) * S + (W) * v;                                                   \
+        STORE(z, DIV(SUB(LOAD(z), a[m][v]), d));                                                 \
+      }                                                                                          \
+    }                                                                                            \
+  }
+
+// AVX2: 2 rows x 6 vectors of 4 lanes = 12 accumulators; AVX-512: 4 rows x 3 vectors of 8.
+PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
+                 _mm256_set1_pd, _mm256_fmadd_pd, _mm256_sub_pd, _mm256_div_pd)
+PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,
+                 _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_sub_pd, _mm512_div_pd)
+#undef PLAB_ROWS_KERNEL
+
 __attribute__((target("avx2,fma"))) void panel_avx2(const double* p, std::size_t b, std::size_t e,
                                                     double* Z) {
-  constexpr std::size_t S = kPanelLanes, V = S / 4;
   std::size_t i = b;
-  for (; i + 2 <= e; i += 2) {
-    const double *r0 = row(p, i), *r1 = row(p, i + 1);
-    __m256d a[2][V];
-    for (std::size_t m = 0; m < 2; ++m)
-      for (std::size_t v = 0; v < V; ++v) a[m][v] = _mm256_setzero_pd();
-    for (std::size_t j = 0; j < i; ++j) {
-      const double* zj = Z + j * S;
-      const __m256d l0 = _mm256_broadcast_sd(r0 + j), l1 = _mm256_broadcast_sd(r1 + j);
-      for (std::size_t v = 0; v < V; ++v) {
-        const __m256d z = _mm256_loadu_pd(zj + 4 * v);
-        a[0][v] = _mm256_fmadd_pd(l0, z, a[0][v]);
-        a[1][v] = _mm256_fmadd_pd(l1, z, a[1][v]);
-      }
-    }
-    for (std::size_t m = 0; m < 2; ++m) {
-      const double* r = row(p, i + m);
-      for (std::size_t c = 0; c < m; ++c)
-        for (std::size_t v = 0; v < V; ++v)
-          a[m][v] = _mm256_fmadd_pd(_mm256_set1_pd(r[i + c]), _mm256_loadu_pd(Z + (i + c) * S + 4 * v), a[m][v]);
-      const __m256d d = _mm256_set1_pd(r[i + m]);
-      for (std::size_t v = 0; v < V; ++v) {
-        double* z = Z + (i + m) * S + 4 * v;
-        _mm256_storeu_pd(z, _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(z), a[m][v]), d));
-      }
-    }
-  }
-  if (i < e) panel_scalar(p, i, e, Z, S);
+  for (; i + 2 <= e; i += 2) rows_avx2<2>(p, i, Z);
+  if (i < e) rows_avx2<1>(p, i, Z);  // the odd row, still across lanes (an added support's row)
 }
 
-// AVX-512: 4 rows x 24 lanes = 12 accumulators of 8 lanes.
 __attribute__((target("avx512f,fma"))) void panel_avx512(const double* p, std::size_t b, std::size_t e,
                                                          double* Z) {
-  constexpr std::size_t S = kPanelLanes, V = S / 8;
   std::size_t i = b;
-  for (; i + 4 <= e; i += 4) {
-    const double* r[4] = {row(p, i), row(p, i + 1), row(p, i + 2), row(p, i + 3)};
-    __m512d a[4][V];
-    for (std::size_t m = 0; m < 4; ++m)
-      for (std::size_t v = 0; v < V; ++v) a[m][v] = _mm512_setzero_pd();
-    for (std::size_t j = 0; j < i; ++j) {
-      const double* zj = Z + j * S;
-      const __m512d z0 = _mm512_loadu_pd(zj), z1 = _mm512_loadu_pd(zj + 8), z2 = _mm512_loadu_pd(zj + 16);
-      for (std::size_t m = 0; m < 4; ++m) {
-        const __m512d l = _mm512_set1_pd(r[m][j]);
-        a[m][0] = _mm512_fmadd_pd(l, z0, a[m][0]);
-        a[m][1] = _mm512_fmadd_pd(l, z1, a[m][1]);
-        a[m][2] = _mm512_fmadd_pd(l, z2, a[m][2]);
-      }
-    }
-    for (std::size_t m = 0; m < 4; ++m) {
-      for (std::size_t c = 0; c < m; ++c)
-        for (std::size_t v = 0; v < V; ++v)
-          a[m][v] = _mm512_fmadd_pd(_mm512_set1_pd(r[m][i + c]), _mm512_loadu_pd(Z + (i + c) * S + 8 * v), a[m][v]);
-      const __m512d d = _mm512_set1_pd(r[m][i + m]);
-      for (std::size_t v = 0; v < V; ++v) {
-        double* z = Z + (i + m) * S + 8 * v;
-        _mm512_storeu_pd(z, _mm512_div_pd(_mm512_sub_pd(_mm512_loadu_pd(z), a[m][v]), d));
-      }
-    }
+  for (; i + 4 <= e; i += 4) rows_avx512<4>(p, i, Z);
+  switch (e - i) {  // 0-3 rows left, still across lanes
+    case 3: rows_avx512<3>(p, i, Z); break;
+    case 2: rows_avx512<2>(p, i, Z); break;
+    case 1: rows_avx512<1>(p, i, Z); break;
+    default: break;
   }
-  if (i < e) panel_scalar(p, i, e, Z, S);
 }
 
 enum Isa { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
@@ -165,6 +156,61 @@ void forward_panel_on(const std::string& isa, const double* packed, std::size_t 
   const int want = isa_from_name(isa);
   if (want < 0 || want > best_isa()) throw std::invalid_argument("SIMD path '" + isa + "' is not available here");
   run_on(want, packed, b, e, Z, stride);
+}
+
+namespace {
+// out rows r0..r3 <- the columns of in rows a0..a3 (4 x 4 doubles).
+__attribute__((target("avx2"))) inline void transpose4(const double* a0, const double* a1, const double* a2,
+                                                       const double* a3, double* o0, double* o1, double* o2,
+                                                       double* o3) {
+  const __m256d x0 = _mm256_loadu_pd(a0), x1 = _mm256_loadu_pd(a1), x2 = _mm256_loadu_pd(a2),
+                x3 = _mm256_loadu_pd(a3);
+  const __m256d u0 = _mm256_unpacklo_pd(x0, x1), u1 = _mm256_unpackhi_pd(x0, x1),
+                u2 = _mm256_unpacklo_pd(x2, x3), u3 = _mm256_unpackhi_pd(x2, x3);
+  _mm256_storeu_pd(o0, _mm256_permute2f128_pd(u0, u2, 0x20));
+  _mm256_storeu_pd(o1, _mm256_permute2f128_pd(u1, u3, 0x20));
+  _mm256_storeu_pd(o2, _mm256_permute2f128_pd(u0, u2, 0x31));
+  _mm256_storeu_pd(o3, _mm256_permute2f128_pd(u1, u3, 0x31));
+}
+
+// dst[c * dld + r] = src[r * sld + c] for r < nr, c < nc: 4 x 4 blocks, the edges element-wise.
+__attribute__((target("avx2"))) void transpose_avx2(const double* src, std::size_t sld, std::size_t nr,
+                                                    std::size_t nc, double* dst, std::size_t dld) {
+  std::size_t r = 0;
+  for (; r + 4 <= nr; r += 4) {
+    std::size_t c = 0;
+    for (; c + 4 <= nc; c += 4) {
+      const double* s = src + r * sld + c;
+      double* d = dst + c * dld + r;
+      transpose4(s, s + sld, s + 2 * sld, s + 3 * sld, d, d + dld, d + 2 * dld, d + 3 * dld);
+    }
+    for (; c < nc; ++c)
+      for (std::size_t q = r; q < r + 4; ++q) dst[c * dld + q] = src[q * sld + c];
+  }
+  for (; r < nr; ++r)
+    for (std::size_t c = 0; c < nc; ++c) dst[c * dld + r] = src[r * sld + c];
+}
+
+void transpose_scalar(const double* src, std::size_t sld, std::size_t nr, std::size_t nc, double* dst,
+                      std::size_t dld) {
+  for (std::size_t r = 0; r < nr; ++r)
+    for (std::size_t c = 0; c < nc; ++c) dst[c * dld + r] = src[r * sld + c];
+}
+
+void transpose(const double* src, std::size_t sld, std::size_t nr, std::size_t nc, double* dst, std::size_t dld) {
+  if (chosen_isa() >= kAvx2) return transpose_avx2(src, sld, nr, nc, dst, dld);
+  transpose_scalar(src, sld, nr, nc, dst, dld);
+}
+}  // namespace
+
+void to_panel(const double* src, std::size_t ld, std::size_t m, std::size_t rows, double* Z, std::size_t stride) {
+  transpose(src, ld, m, rows, Z, stride);  // lanes l < m
+  for (std::size_t j = 0; j < rows; ++j)
+    for (std::size_t l = m; l < stride; ++l) Z[j * stride + l] = 0.0;
+}
+
+void from_panel(const double* Z, std::size_t stride, std::size_t m, std::size_t rows, double* dst, std::size_t ld) {
+  transpose(Z, stride, rows, m, dst, ld);
 }
 
 std::string panel_isa() {

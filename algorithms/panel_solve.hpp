@@ -31,6 +31,13 @@ void forward_panel(const double* packed, std::size_t b, std::size_t e, double* Z
 void forward_panel_on(const std::string& isa, const double* packed, std::size_t b, std::size_t e,
                       double* Z, std::size_t stride);
 
+// Layout moves between lane-major rows (src[l * ld + j], one right-hand side per lane) and the
+// panel: Z[j * stride + l] = src[l * ld + j] for j < rows and l < m, 0 for m <= l < stride; and
+// back, dst[l * ld + j] = Z[j * stride + l] for l < m. Pure copies (4 x 4 register transposes
+// where the CPU has AVX2).
+void to_panel(const double* src, std::size_t ld, std::size_t m, std::size_t rows, double* Z, std::size_t stride);
+void from_panel(const double* Z, std::size_t stride, std::size_t m, std::size_t rows, double* dst, std::size_t ld);
+
 // The code path forward_panel uses: "avx512", "avx2" or "scalar". The best the CPU supports,
 // unless PLAB_SIMD names a lower one (tests compare the paths bit for bit).
 std::string panel_isa();

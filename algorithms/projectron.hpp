@@ -186,43 +186,39 @@ class ProjectronBase : public ExpansionLearner {
   }
 
   // Kernel rows of up to kPanelLanes rounds against S, one block solve, then the rounds in order
-  // (a lone round uses stride 1: same arithmetic, no idle lanes).
+  // (a lone round uses stride 1: same arithmetic, no idle lanes). Kernel rows and z_t are kept
+  // lane-major (lane l at l * ld) and moved into and out of the row-major panel by to_panel /
+  // from_panel; the panel's idle lanes and its extension rows are zero.
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) final {
     for (std::size_t b = 0; b < n; b += kPanelLanes) {
       const std::size_t m = std::min(kPanelLanes, n - b), w = m == 1 ? 1 : kPanelLanes;
       std::size_t ns = chol_.size();
-      panel_.assign((ns + m) * w, 0.0);
-      for (std::size_t l = 0; l < m; ++l) {
-        row_.resize(ns);
-        f_.sv.kernel_row(f_.kernel, xs[b + l], row_.data());
-        for (std::size_t j = 0; j < ns; ++j) panel_[j * w + l] = row_[j];
-      }
-      if (exact_) krows_ = panel_;  // the kernel rows, for alpha . k_t (tie-exact scores)
+      const std::size_t ld = ns + m;  // room for the supports this block may add
+      krow_.resize(m * ld);
+      zrow_.resize(m * ld);
+      panel_.resize(ld * w);
+      f_.sv.kernel_rows(f_.kernel, xs + b, m, krow_.data(), ld);
+      to_panel(krow_.data(), ld, m, ns, panel_.data(), w);
+      std::fill(panel_.begin() + static_cast<std::ptrdiff_t>(ns * w), panel_.end(), 0.0);
       forward_panel(chol_.packed(), 0, ns, panel_.data(), w);
+      from_panel(panel_.data(), w, m, ns, zrow_.data(), ld);
       for (std::size_t l = 0; l < m; ++l) {
         const Example& x = xs[b + l];
         const int64_t t = t0 + static_cast<int64_t>(b + l);
-        z_.resize(ns);
-        for (std::size_t j = 0; j < ns; ++j) z_[j] = panel_[j * w + l];
+        z_.assign(&zrow_[l * ld], &zrow_[l * ld] + ns);
         RoundRecord& r = out[b + l];
         r = RoundRecord{};
         rounds_ = t;
         r.t = t; r.y = x.y; r.kxx = f_.kernel.self(x.sqnorm);
-        if (exact_) {  // alpha = the labels, exactly: the kernel Perceptron's score, bit for bit
-          row_.resize(ns);
-          for (std::size_t j = 0; j < ns; ++j) row_[j] = krows_[j * w + l];
-          r.score = f_.dot_alpha(row_.data());
-        } else {
-          r.score = fixed_dot(beta_.data(), z_.data(), ns);  // f(x_t) = beta . z_t
-        }
+        // While exact_, alpha = the labels exactly: the kernel Perceptron's score, bit for bit.
+        r.score = exact_ ? f_.dot_alpha(&krow_[l * ld]) : fixed_dot(beta_.data(), z_.data(), ns);  // f(x_t) = beta . z_t
         r.mistake = x.y * r.score <= 0.0;
         round(x, t, r);
-        if (chol_.size() > ns && l + 1 < m) {  // x_t was added: extend the later rounds' z
-          for (std::size_t l2 = l + 1; l2 < m; ++l2) {
-            panel_[ns * w + l2] = f_.sv.kernel_one(f_.kernel, xs[b + l2], ns);
-            if (exact_) krows_[ns * w + l2] = panel_[ns * w + l2];
-          }
+        if (chol_.size() > ns && l + 1 < m) {  // x_t was added: extend the later rounds' k and z
+          for (std::size_t l2 = l + 1; l2 < m; ++l2)
+            krow_[l2 * ld + ns] = panel_[ns * w + l2] = f_.sv.kernel_one(f_.kernel, xs[b + l2], ns);
           forward_panel(chol_.packed(), ns, ns + 1, panel_.data(), w);
+          for (std::size_t l2 = l + 1; l2 < m; ++l2) zrow_[l2 * ld + ns] = panel_[ns * w + l2];
         }
         ns = chol_.size();
         finish(r);
@@ -323,8 +319,8 @@ class ProjectronBase : public ExpansionLearner {
   }
 
   std::vector<double> beta_, wbeta_;   // f and the averaging sums in the basis e (file comment)
-  std::vector<double> panel_, row_;    // block solve (row-major, lanes per row) and a kernel row
-  std::vector<double> krows_;          // the block's kernel rows (kept while exact_)
+  std::vector<double> panel_;          // block solve (row-major, lanes per row)
+  std::vector<double> krow_, zrow_;    // the block's kernel rows and z_t, lane-major
   std::vector<double> last_z_;         // z of the last projected update
   // Until the first projection alpha_i = y_i exactly (f_.alpha is kept current), and the score is
   // alpha . k_t as in the kernel Perceptron: exact ties y s = 0 (a9a has many: equal Hamming
