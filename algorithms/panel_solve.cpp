@@ -1,5 +1,7 @@
 #include "algorithms/panel_solve.hpp"
 
+#include "algorithms/simd.hpp"
+
 #include <immintrin.h>
 
 #include <atomic>
@@ -108,53 +110,27 @@ __attribute__((target("avx512f,fma"))) void panel_avx512(const double* p, std::s
   }
 }
 
-enum Isa { kScalar = 0, kAvx2 = 1, kAvx512 = 2 };
-
-int best_isa() {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) return kAvx512;
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return kAvx2;
-  return kScalar;
-}
-
-int isa_from_name(const std::string& s) {
-  return s == "scalar" ? kScalar : s == "avx2" ? kAvx2 : s == "avx512" ? kAvx512 : -1;
-}
-
-int chosen_isa() {
-  static const int isa = [] {
-    int i = best_isa();
-    if (const char* env = std::getenv("PLAB_SIMD")) {
-      const int want = isa_from_name(env);
-      if (want < 0) throw std::invalid_argument(std::string("PLAB_SIMD must be scalar, avx2 or avx512, not '") + env + "'");
-      if (want < i) i = want;  // only ever a lower path than the CPU has
-    }
-    return i;
-  }();
-  return isa;
-}
-
 }  // namespace
 
 namespace {
-void run_on(int isa, const double* packed, std::size_t b, std::size_t e, double* Z, std::size_t stride) {
+void run_on(Simd isa, const double* packed, std::size_t b, std::size_t e, double* Z, std::size_t stride) {
   if (stride != kPanelLanes) return panel_scalar(packed, b, e, Z, stride);
   switch (isa) {
-    case kAvx512: return panel_avx512(packed, b, e, Z);
-    case kAvx2: return panel_avx2(packed, b, e, Z);
+    case Simd::avx512: return panel_avx512(packed, b, e, Z);
+    case Simd::avx2: return panel_avx2(packed, b, e, Z);
     default: return panel_scalar(packed, b, e, Z, stride);
   }
 }
 }  // namespace
 
 void forward_panel(const double* packed, std::size_t b, std::size_t e, double* Z, std::size_t stride) {
-  run_on(chosen_isa(), packed, b, e, Z, stride);
+  run_on(simd_path(), packed, b, e, Z, stride);
 }
 
 void forward_panel_on(const std::string& isa, const double* packed, std::size_t b, std::size_t e,
                       double* Z, std::size_t stride) {
-  const int want = isa_from_name(isa);
-  if (want < 0 || want > best_isa()) throw std::invalid_argument("SIMD path '" + isa + "' is not available here");
+  const Simd want = simd_parse(isa);
+  if (want > simd_best()) throw std::invalid_argument("SIMD path '" + isa + "' is not available here");
   run_on(want, packed, b, e, Z, stride);
 }
 
@@ -198,7 +174,7 @@ void transpose_scalar(const double* src, std::size_t sld, std::size_t nr, std::s
 }
 
 void transpose(const double* src, std::size_t sld, std::size_t nr, std::size_t nc, double* dst, std::size_t dld) {
-  if (chosen_isa() >= kAvx2) return transpose_avx2(src, sld, nr, nc, dst, dld);
+  if (simd_path() >= Simd::avx2) return transpose_avx2(src, sld, nr, nc, dst, dld);
   transpose_scalar(src, sld, nr, nc, dst, dld);
 }
 }  // namespace
@@ -213,12 +189,6 @@ void from_panel(const double* Z, std::size_t stride, std::size_t m, std::size_t 
   transpose(Z, stride, rows, m, dst, ld);
 }
 
-std::string panel_isa() {
-  switch (chosen_isa()) {
-    case kAvx512: return "avx512";
-    case kAvx2: return "avx2";
-    default: return "scalar";
-  }
-}
+std::string panel_isa() { return simd_name(simd_path()); }
 
 }  // namespace plab

@@ -52,6 +52,7 @@
 #endif
 #include <algorithm>
 #include <cmath>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -205,7 +206,7 @@ class ProjectronBase : public ExpansionLearner {
       for (std::size_t l = 0; l < m; ++l) {
         const Example& x = xs[b + l];
         const int64_t t = t0 + static_cast<int64_t>(b + l);
-        z_.assign(&zrow_[l * ld], &zrow_[l * ld] + ns);
+        z_ = std::span<const double>(&zrow_[l * ld], ns);
         RoundRecord& r = out[b + l];
         r = RoundRecord{};
         rounds_ = t;
@@ -247,7 +248,7 @@ class ProjectronBase : public ExpansionLearner {
   // ||f||^2 grows by 2 y tau s + tau^2 ||Pk||^2, since <f, Pk> = <f, k> = s for f in span(S).
   void projected_update(const RoundRecord& r, double tau, int64_t t) {
     const double c = r.y * tau;
-    last_z_ = z_;
+    last_z_.assign(z_.begin(), z_.end());
     // z_t = 0 (k_t orthogonal to span(S), or S empty): f does not change, so alpha stays the labels.
     if (c == 0.0 || std::all_of(z_.begin(), z_.end(), [](double v) { return v == 0.0; })) return;
     bump(c, t);
@@ -293,7 +294,7 @@ class ProjectronBase : public ExpansionLearner {
 
   LearnerOptions opt_;
   GramCholesky chol_;
-  std::vector<double> z_;  // L^{-1} k_t of the current round
+  std::span<const double> z_;  // L^{-1} k_t of the current round (a row of zrow_)
 
  private:
   // beta += c z_ on round t, with the averaging sums (KernelExpansion's wsum, in beta coordinates:

@@ -2,14 +2,20 @@
 // that every round needs, done for a block of kPanelLanes = 24 rounds at once (forward_panel, the
 // path learn_block uses) or for one round alone (stride 1, the path of a lone learn() call), and
 // the backward solve alpha = L^{-T} beta that forms the expansion when it is read (sync).
-// Flops: n^2 per round and right-hand side (n^2/2 FMAs). Machine limit measured on the dev box
-// (2 cores, AMD EPYC Zen 5): FP64 FMA peak 26 GFMA/s with AVX2, 52 GFMA/s with AVX-512 (one core);
-// the packed factor is 4 n^2 bytes (n = 2000: 16 MB, beyond L2, inside L3).
+// BM_ProjectronStep is the whole round as the learner runs it (kernel row, block solve, decision,
+// projected update) at a fixed support set of n points.
+// Flops: n^2 per round and right-hand side (n^2/2 FMAs). The machine's limit is measured here too
+// (BM_FmaPeak: independent FMA chains, nothing else); the packed factor is 4 n^2 bytes (n = 2000:
+// 16 MB, beyond L2, inside L3).
 #include <benchmark/benchmark.h>
 
 #include <cmath>
 #include <vector>
 
+#include <immintrin.h>
+
+#include "algorithms/learner.hpp"
+#include "datasets/dataset.hpp"
 #include "algorithms/panel_solve.hpp"
 #include "algorithms/projectron.hpp"
 #include "algorithms/random.hpp"
@@ -102,8 +108,76 @@ void BM_CholBackward(benchmark::State& state) {
                                               benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// One round of the Projectron (eta = 0) with |S| = n, through learn_block as run_online calls it:
+// n well-spread Gaussian points are added first, then the same points are presented again in
+// blocks of kPanelLanes; they lie in span(S) (||delta|| = 0), so every update is a projection
+// and |S| stays n. GFLOP/s counts the solve's n^2 per round.
+void BM_ProjectronStep(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  Rng rng(11);
+  const std::size_t dim = 10;
+  Dataset d;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> x(dim);
+    for (auto& v : x) v = rng.normal();
+    d.push_dense(x, 1.0);
+  }
+  LearnerOptions o;
+  o.dim = dim;
+  o.kernel = Kernel::rbf(0.5);
+  o.eta = 0.0;
+  auto learner = make_learner("projectron", o);
+  std::vector<Example> xs;
+  std::vector<RoundRecord> rec(n);
+  for (std::size_t i = 0; i < n; ++i) {  // labels against f: every round a mistake, every point added
+    d.y[i] = learner->score(d[i]) > 0.0 ? -1.0 : 1.0;
+    xs.push_back(d[i]);
+    rec[i] = learner->learn(xs.back(), static_cast<int64_t>(i + 1));
+  }
+  if (learner->support_size() != n) { state.SkipWithError("the points were not all added"); return; }
+  int64_t t = static_cast<int64_t>(n) + 1;
+  std::size_t b = 0;
+  for (auto _ : state) {
+    learner->learn_block(xs.data() + b, kPanelLanes, t, rec.data());
+    t += static_cast<int64_t>(kPanelLanes);
+    b = (b + kPanelLanes) % (n - kPanelLanes);
+  }
+  if (learner->support_size() != n) state.SkipWithError("|S| changed");
+  counters(state, static_cast<double>(kPanelLanes), static_cast<double>(n));
+}
+
+// The machine's FP64 FMA limit on one core: 12 independent accumulator chains (enough to cover
+// the FMA latency), 2 flops per lane and FMA. Compare every GFLOP/s above with this.
+#define PLAB_FMA_PEAK(NAME, TARGET, VEC, W, SET1, FMA)                                               \
+  __attribute__((target(TARGET))) void NAME(benchmark::State& state) {                             \
+    const VEC x = SET1(0.999999), y = SET1(1e-9);                                                   \
+    VEC a0 = x, a1 = x, a2 = x, a3 = x, a4 = x, a5 = x, a6 = x, a7 = x, a8 = x, a9 = x, a10 = x, a11 = x; \
+    for (auto _ : state)                                                                            \
+      for (int r = 0; r < 1000; ++r) {                                                              \
+        a0 = FMA(a0, x, y); a1 = FMA(a1, x, y); a2 = FMA(a2, x, y); a3 = FMA(a3, x, y);             \
+        a4 = FMA(a4, x, y); a5 = FMA(a5, x, y); a6 = FMA(a6, x, y); a7 = FMA(a7, x, y);             \
+        a8 = FMA(a8, x, y); a9 = FMA(a9, x, y); a10 = FMA(a10, x, y); a11 = FMA(a11, x, y);         \
+        asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));            \
+        asm volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));          \
+      }                                                                                             \
+    for (const VEC& v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v); \
+    state.counters["GFLOP/s"] = benchmark::Counter(12.0 * 1000 * 2 * (W) * 1e-9,                    \
+                                                   benchmark::Counter::kIsIterationInvariantRate);  \
+  }
+PLAB_FMA_PEAK(FmaPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, _mm256_fmadd_pd)
+PLAB_FMA_PEAK(FmaPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_fmadd_pd)
+#undef PLAB_FMA_PEAK
+void BM_FmaPeakAvx2(benchmark::State& state) { FmaPeakAvx2(state); }
+void BM_FmaPeakAvx512(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx512f")) { state.SkipWithError("no AVX-512 on this CPU"); return; }
+  FmaPeakAvx512(state);
+}
+
 }  // namespace
 
+BENCHMARK(BM_FmaPeakAvx2);
+BENCHMARK(BM_FmaPeakAvx512);
+BENCHMARK(BM_ProjectronStep)->Arg(100)->Arg(500)->Arg(2000);
 BENCHMARK(BM_PanelForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
 BENCHMARK(BM_LaneForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
 BENCHMARK(BM_CholBackward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
