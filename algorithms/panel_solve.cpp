@@ -4,6 +4,7 @@
 
 #include <immintrin.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstdlib>
@@ -14,81 +15,102 @@ namespace {
 
 inline const double* row(const double* p, std::size_t i) { return p + i * (i + 1) / 2; }
 
-// Rows [i, i + R) of lane l: the chains over j < i are done (acc[m]); finish the R x R diagonal
-// block in j order, exactly the recurrence of the header (the SIMD paths do the same per lane).
-inline void finish_rows(const double* p, std::size_t i, std::size_t R, double* acc, double* Z,
+// Rows [i, i + R) of lane l: the chains over j < i are done (totals acc[m], open chunks part[m]);
+// finish the R x R diagonal block in j order, exactly the recurrence of the header (the SIMD
+// paths do the same per lane).
+inline void finish_rows(const double* p, std::size_t i, std::size_t R, double* acc, double* part, double* Z,
                         std::size_t stride, std::size_t l) {
   for (std::size_t m = 0; m < R; ++m) {
     const double* r = row(p, i + m);
-    for (std::size_t c = 0; c < m; ++c) acc[m] = std::fma(r[i + c], Z[(i + c) * stride + l], acc[m]);
+    for (std::size_t c = 0; c < m; ++c) {
+      part[m] = std::fma(r[i + c], Z[(i + c) * stride + l], part[m]);
+      if ((i + c + 1) % kPanelChunk == 0) { acc[m] += part[m]; part[m] = 0.0; }
+    }
     double& z = Z[(i + m) * stride + l];
-    z = (z - acc[m]) / r[i + m];
+    z = (z - (acc[m] + part[m])) / r[i + m];
   }
 }
 
-// Scalar path: lane by lane, four rows at a time for four independent chains.
+// Scalar path, lane by lane: R rows at a time (R independent chains), chunk by chunk over j < i.
+template <std::size_t R>
+void scalar_rows(const double* p, std::size_t i, double* Z, std::size_t stride, std::size_t l) {
+  const double* r[R];
+  double acc[R], part[R];
+  for (std::size_t m = 0; m < R; ++m) { r[m] = row(p, i + m); acc[m] = part[m] = 0.0; }
+  for (std::size_t jb = 0; jb < i; jb += kPanelChunk) {
+    const std::size_t je = std::min(i, jb + kPanelChunk);
+    for (std::size_t j = jb; j < je; ++j) {
+      const double z = Z[j * stride + l];
+      for (std::size_t m = 0; m < R; ++m) part[m] = std::fma(r[m][j], z, part[m]);
+    }
+    if (je % kPanelChunk == 0)
+      for (std::size_t m = 0; m < R; ++m) { acc[m] += part[m]; part[m] = 0.0; }
+  }
+  finish_rows(p, i, R, acc, part, Z, stride, l);
+}
+
 void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std::size_t stride) {
   for (std::size_t l = 0; l < stride; ++l) {
     std::size_t i = b;
-    for (; i + 4 <= e; i += 4) {
-      const double *r0 = row(p, i), *r1 = row(p, i + 1), *r2 = row(p, i + 2), *r3 = row(p, i + 3);
-      double acc[4] = {0.0, 0.0, 0.0, 0.0};
-      for (std::size_t j = 0; j < i; ++j) {
-        const double z = Z[j * stride + l];
-        acc[0] = std::fma(r0[j], z, acc[0]);
-        acc[1] = std::fma(r1[j], z, acc[1]);
-        acc[2] = std::fma(r2[j], z, acc[2]);
-        acc[3] = std::fma(r3[j], z, acc[3]);
-      }
-      finish_rows(p, i, 4, acc, Z, stride, l);
-    }
-    for (; i < e; ++i) {
-      const double* r = row(p, i);
-      double acc = 0.0;
-      for (std::size_t j = 0; j < i; ++j) acc = std::fma(r[j], Z[j * stride + l], acc);
-      finish_rows(p, i, 1, &acc, Z, stride, l);
-    }
+    for (; i + 4 <= e; i += 4) scalar_rows<4>(p, i, Z, stride, l);
+    for (; i < e; ++i) scalar_rows<1>(p, i, Z, stride, l);
   }
 }
 
-// R rows x 24 lanes in V vectors of W lanes each: one accumulator per (row, vector). The chain
-// over j < i runs in j order for every lane, then the R x R diagonal block in j order (the
-// recurrence of the header), so any R gives the same bits as the scalar path.
-#define PLAB_ROWS_KERNEL(NAME, TARGET, VEC, W, ZERO, LOAD, STORE, SET1, FMA, SUB, DIV)             \
+// R rows x 24 lanes in V vectors of W lanes each: one open-chunk accumulator per (row, vector)
+// in registers, the chunk totals beside it (touched once per kPanelChunk columns). The chains over
+// j < i run in j order for every lane, then the R x R diagonal block in j order (the recurrence of
+// the header), so any R gives the same bits as the scalar path.
+#define PLAB_ROWS_KERNEL(NAME, TARGET, VEC, W, ZERO, LOAD, STORE, SET1, FMA, ADD, SUB, DIV)        \
   template <std::size_t R>                                                                       \
   __attribute__((target(TARGET))) inline void NAME(const double* p, std::size_t i, double* Z) {   \
     constexpr std::size_t S = kPanelLanes, V = S / (W);                                         \
     const double* r[R];                                                                          \
-    VEC a[R][V];                                                                                 \
+    VEC a[R][V], acc[R][V];                                                                      \
     for (std::size_t m = 0; m < R; ++m) {                                                        \
       r[m] = row(p, i + m);                                                                      \
-      for (std::size_t v = 0; v < V; ++v) a[m][v] = ZERO();                                      \
+      for (std::size_t v = 0; v < V; ++v) a[m][v] = acc[m][v] = ZERO();                          \
     }                                                                                            \
-    for (std::size_t j = 0; j < i; ++j) {                                                        \
-      VEC z[V];                                                                                  \
-      for (std::size_t v = 0; v < V; ++v) z[v] = LOAD(Z + j * S + (W) * v);                      \
-      for (std::size_t m = 0; m < R; ++m) {                                                      \
-        const VEC l = SET1(r[m][j]);                                                             \
-        for (std::size_t v = 0; v < V; ++v) a[m][v] = FMA(l, z[v], a[m][v]);                     \
+    for (std::size_t jb = 0; jb < i; jb += kPanelChunk) {                                        \
+      const std::size_t je = std::min(i, jb + kPanelChunk);                                      \
+      for (std::size_t j = jb; j < je; ++j) {                                                    \
+        VEC z[V];                                                                                \
+        for (std::size_t v = 0; v < V; ++v) z[v] = LOAD(Z + j * S + (W) * v);                   \
+        for (std::size_t m = 0; m < R; ++m) {                                                    \
+          const VEC l = SET1(r[m][j]);                                                           \
+          for (std::size_t v = 0; v < V; ++v) a[m][v] = FMA(l, z[v], a[m][v]);                   \
+        }                                                                                        \
       }                                                                                          \
+      if (je % kPanelChunk == 0)                                                                 \
+        for (std::size_t m = 0; m < R; ++m)                                                      \
+          for (std::size_t v = 0; v < V; ++v) {                                                  \
+            acc[m][v] = ADD(acc[m][v], a[m][v]);                                                 \
+            a[m][v] = ZERO();                                                                    \
+          }                                                                                      \
     }                                                                                            \
     for (std::size_t m = 0; m < R; ++m) {                                                        \
-      for (std::size_t c = 0; c < m; ++c)                                                        \
+      for (std::size_t c = 0; c < m; ++c) {                                                      \
         for (std::size_t v = 0; v < V; ++v)                                                      \
           a[m][v] = FMA(SET1(r[m][i + c]), LOAD(Z + (i + c) * S + (W) * v), a[m][v]);            \
+        if ((i + c + 1) % kPanelChunk == 0)                                                      \
+          for (std::size_t v = 0; v < V; ++v) {                                                  \
+            acc[m][v] = ADD(acc[m][v], a[m][v]);                                                 \
+            a[m][v] = ZERO();                                                                    \
+          }                                                                                      \
+      }                                                                                          \
       const VEC d = SET1(r[m][i + m]);                                                           \
       for (std::size_t v = 0; v < V; ++v) {                                                      \
         double* z = Z + (i + m) * S + (W) * v;                                                   \
-        STORE(z, DIV(SUB(LOAD(z), a[m][v]), d));                                                 \
+        STORE(z, DIV(SUB(LOAD(z), ADD(acc[m][v], a[m][v])), d));                                 \
       }                                                                                          \
     }                                                                                            \
   }
 
 // AVX2: 2 rows x 6 vectors of 4 lanes = 12 accumulators; AVX-512: 4 rows x 3 vectors of 8.
 PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
-                 _mm256_set1_pd, _mm256_fmadd_pd, _mm256_sub_pd, _mm256_div_pd)
+                 _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, _mm256_sub_pd, _mm256_div_pd)
 PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,
-                 _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_sub_pd, _mm512_div_pd)
+                 _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, _mm512_sub_pd, _mm512_div_pd)
 #undef PLAB_ROWS_KERNEL
 
 __attribute__((target("avx2,fma"))) void panel_avx2(const double* p, std::size_t b, std::size_t e,

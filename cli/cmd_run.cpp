@@ -153,18 +153,19 @@ void register_run_command(CLI::App& app) {
   c->add_option("--gamma", a->gamma, "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree")->capture_default_str();
   c->add_option("--degree", a->degree, "Polynomial degree")->capture_default_str();
   c->add_option("--coef0", a->coef0, "Polynomial coef0")->capture_default_str();
-  c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)");
-  c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)");
+  // Unsigned options check NonNegativeNumber: CLI11 would wrap "-3" into a huge size_t.
+  c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)")->check(CLI::NonNegativeNumber);
+  c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");
   c->add_option("--eta", o.eta, "Projectron(++) threshold eta")->capture_default_str();
   c->add_option("--eta-convention", a->eta_convention, "paper (||delta|| <= eta) | dogma (||delta||^2 <= eta)")->capture_default_str();
   c->add_option("--U", o.U, "Projectron: per-round eta_t from U (ICML Eq. 13); 0 = off");
-  c->add_option("--budget", o.budget, "Budget B (forgetron, forgetron-basic, rbp, stoptron, cks)");
+  c->add_option("--budget", o.budget, "Budget B (forgetron, forgetron-basic, rbp, stoptron, cks)")->check(CLI::NonNegativeNumber);
   c->add_option("--C", o.C, "PA-I aggressiveness C")->capture_default_str();
   c->add_option("--beta", o.beta, "CKS margin threshold beta")->capture_default_str();
-  c->add_option("--seed", o.seed, "Seed of the learner's own randomness (rbp)")->capture_default_str();
+  c->add_option("--seed", o.seed, "Seed of the learner's own randomness (rbp)")->capture_default_str()->check(CLI::NonNegativeNumber);
   c->add_option("--task", o.task, "NORMA task: classification | novelty | regression")->capture_default_str();
   c->add_option("--loss", o.loss, "NORMA regression loss: squared | eps")->capture_default_str();
   c->add_option("--lambda", o.lambda, "NORMA regulariser lambda")->capture_default_str();
@@ -174,7 +175,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--nu", o.nu, "NORMA nu-trick (negative = off)")->capture_default_str();
   c->add_option("--epsilon", o.epsilon, "NORMA eps-insensitive width")->capture_default_str();
   c->add_flag("--bias", o.bias, "NORMA: unregularised bias");
-  c->add_option("--truncate", o.truncate, "NORMA: drop terms older than tau rounds (0 = never)");
+  c->add_option("--truncate", o.truncate, "NORMA: drop terms older than tau rounds (0 = never)")->check(CLI::NonNegativeNumber);
   c->add_flag("--inclusive-ties", o.inclusive_ties, "NORMA: violation on y f <= rho (Perceptron ties) instead of y f < rho (slides)");
   c->add_option("--comparator", a->comparator, "Comparator for the bounds: auto | truth | svm | multipass | zero")->capture_default_str();
   c->add_option("--svm-C", a->svm_C, "C of the hinge-loss SVM comparator")->capture_default_str();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/panel_solve.hpp"
+#include "algorithms/simd.hpp"
 #include "algorithms/projectron.hpp"
 #include "algorithms/random.hpp"
 #include "experiments/run.hpp"
@@ -172,6 +173,29 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
     forward_panel_on(isa, L.data(), 50, 51, S.data(), W);
     forward_panel_on(isa, L.data(), 51, n, S.data(), W);
     EXPECT_EQ(0, std::memcmp(S.data(), ref.data(), n * W * sizeof(double))) << isa << " split";
+  }
+  // The recurrence of panel_solve.hpp written out (chunk totals at absolute multiples of
+  // kPanelChunk; n = 203 crosses three boundaries): the scalar path is it, bit for bit.
+  for (std::size_t l : {std::size_t{0}, std::size_t{7}}) {
+    std::vector<double> z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* r = L.data() + i * (i + 1) / 2;
+      double acc = 0.0, part = 0.0;
+      for (std::size_t j = 0; j < i; ++j) {
+        part = std::fma(r[j], z[j], part);
+        if ((j + 1) % kPanelChunk == 0) { acc += part; part = 0.0; }
+      }
+      z[i] = (K[i * W + l] - (acc + part)) / r[i];
+      ASSERT_EQ(z[i], ref[i * W + l]) << "lane " << l << " row " << i;
+    }
+  }
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {  // calls split across a chunk boundary
+    if (simd_parse(isa) > simd_best()) continue;
+    std::vector<double> S = K;
+    forward_panel_on(isa, L.data(), 0, kPanelChunk - 1, S.data(), W);
+    forward_panel_on(isa, L.data(), kPanelChunk - 1, kPanelChunk + 2, S.data(), W);
+    forward_panel_on(isa, L.data(), kPanelChunk + 2, n, S.data(), W);
+    EXPECT_EQ(0, std::memcmp(S.data(), ref.data(), n * W * sizeof(double))) << isa << " split at the chunk";
   }
   for (std::size_t l : {std::size_t{0}, std::size_t{13}, W - 1}) {  // stride 1 = one lane of 24
     std::vector<double> z(n);

@@ -2,6 +2,8 @@
 // exit status, never a crash. Runs the built binary (PLAB_BIN_PATH from CMake, or $PLAB_BIN).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -58,6 +60,11 @@ TEST(Cli, BadKernelAndParameters) {
   expect_error("run --algo kernel-perceptron --data synthetic:dekel:n=10 --kernel rbf --gamma -1", "--gamma");
   expect_error("run --algo projectron --data synthetic:dekel:n=10 --kernel rbf --eta -0.5", "--eta");
   expect_error("run --algo rbp --data synthetic:dekel:n=10 --kernel rbf", "--budget");
+  expect_error("run --algo rbp --data synthetic:dekel:n=10 --kernel rbf --budget -3", "--budget");
+  expect_error("run --algo forgetron --data synthetic:dekel:n=10 --kernel rbf --budget=-3", "--budget");
+  expect_error("run --algo stoptron --data synthetic:dekel:n=10 --kernel rbf --budget 0", "--budget");
+  expect_error("run --algo perceptron --data synthetic:dekel:n=10 --limit=-1", "--limit");
+  expect_error("run --algo rbp --data synthetic:dekel:n=10 --budget 5 --seed=-2", "--seed");
   expect_error("run --algo pa1 --data synthetic:dekel:n=10 --C 0", "--C");
   expect_error("run --algo projectron --data synthetic:dekel:n=10 --eta-convention other", "--eta-convention");
   expect_error("run --algo kernel-perceptron --data synthetic:dekel:n=10 --gamma abc", "--gamma");
@@ -104,6 +111,32 @@ TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {
   const Result b = plab("bounds --trace " + trace);
   EXPECT_EQ(b.status, 0) << b.output;
   EXPECT_NE(b.output.find("Cauchy-Schwarz"), std::string::npos) << b.output;
+}
+// Hand computation (theory.md 2.14, sign(0) a mistake): training (1,0),(2,1),(-1,2), all +1,
+// leaves v2 = (1,0) with c2 = 2 and v3 = (0,2) with c3 = 1, so last = (0,2), averaged = (2,2),
+// voted = sign(2 sign(x1) + sign(x2)). On the test set A = (1,-.5,-1), B = (1,-3,+1),
+// D = (-1,2,+1) twice: last errs on B (1/4), averaged on A, B (2/4), voted on A, D, D (3/4).
+TEST(Cli, TestErrorOfEachHypothesis) {
+  const auto tr = temp_file("vp_train.svm", "+1 1:1 2:0\n+1 1:2 2:1\n+1 1:-1 2:2\n");
+  const auto te = temp_file("vp_test.svm", "-1 1:1 2:-0.5\n+1 1:1 2:-3\n+1 1:-1 2:2\n+1 1:-1 2:2\n");
+  const std::string summary = temp_file("vp.json", "");
+  const Result r = plab("run --algo voted-perceptron --kernel linear --data " + tr + " --test " + te +
+                        " --no-bounds --summary " + summary);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto js = nlohmann::json::parse(std::ifstream(summary));
+  const auto& e = js.at("results").at("test_error");
+  EXPECT_EQ(e.size(), 3u) << e;
+  EXPECT_DOUBLE_EQ(e.at("last").get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(e.at("averaged").get<double>(), 0.5);
+  EXPECT_DOUBLE_EQ(e.at("voted").get<double>(), 0.75);
+  EXPECT_NE(r.output.find("test error (voted hypothesis): 75.0000%"), std::string::npos) << r.output;
+  // A learner whose old coefficients change (Forgetron shrinks them) has no averaged hypothesis.
+  const Result f = plab("run --algo forgetron --budget 2 --data synthetic:dekel:n=200,seed=3 --kernel rbf "
+                        "--gamma 1 --test synthetic:dekel:n=50,seed=4 --quiet --no-bounds --summary " + summary);
+  ASSERT_EQ(f.status, 0) << f.output;
+  const auto fe = nlohmann::json::parse(std::ifstream(summary)).at("results").at("test_error");
+  EXPECT_EQ(fe.size(), 1u) << fe;
+  EXPECT_TRUE(fe.contains("last")) << fe;
 }
 TEST(Cli, ProgressLinesAtPowersOfTwo) {
   const Result r = plab("run --algo perceptron --data synthetic:dekel:n=100 --no-bounds");
