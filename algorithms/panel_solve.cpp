@@ -106,7 +106,7 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
     }                                                                                            \
   }
 
-// AVX2: 2 rows x 6 vectors of 4 lanes = 12 accumulators; AVX-512: 4 rows x 3 vectors of 8.
+// AVX2: 2 rows x 6 vectors of 4 lanes = 12 open accumulators; AVX-512: 4 rows x 3 vectors of 8.
 PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
                  _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, _mm256_sub_pd, _mm256_div_pd)
 PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,

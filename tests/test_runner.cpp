@@ -126,6 +126,14 @@ TEST(Spec, SeedsDoNotDependOnOrder) {
   std::set<uint64_t> rbp0;
   for (const auto& c : expand_independent(a)) if (c.algo_id == "rbp" && c.perm == 0) rbp0.insert(c.learner_seed);
   EXPECT_EQ(rbp0.size(), 2u);
+  // And every rbp cell (each budget x each permutation) has its own stream: the mean over
+  // permutations averages independent evictions, not one stream replayed.
+  std::set<uint64_t> rbp_all;
+  std::size_t rbp_cells = 0;
+  for (const auto& c : expand_independent(a))
+    if (c.algo_id == "rbp") { rbp_all.insert(c.learner_seed); ++rbp_cells; }
+  EXPECT_EQ(rbp_cells, 3u * 2u);
+  EXPECT_EQ(rbp_all.size(), rbp_cells);
   // The seed derives from the spec's seed name: another figure name gives other permutations.
   json k = tiny_spec_json();
   k["figure"] = "OTHER";
