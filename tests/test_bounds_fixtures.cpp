@@ -228,6 +228,8 @@ std::vector<RoundRecord> recordsPP() {
                  0.999168);
 }
 
+std::vector<RoundRecord> run_projectron(bool pp, KernelExpansion* final_f = nullptr);  // below
+
 struct PSums { MarginProfile PT, PM; double DeltaM, fT; };
 PSums psums(const std::vector<RoundRecord>& R, double gn) {
   std::vector<double> mT, mM;
@@ -264,6 +266,13 @@ TEST(FixtureP, Table36) {
     else EXPECT_NEAR(icml_thm2(s, p.PT.l1(s), 1.0, 0.6), c.t2, kTol);
     // Delta_M and ||f_T|| enter rounded to 6 digits (table inputs): 3e-6 slack.
     EXPECT_NEAR(projectron_certificate(p.PM.l1(s), s, p.DeltaM, p.fT), c.cert, 3e-6);
+  }
+  // From the learner's own full-precision trace every column is within 1e-6.
+  const PSums q = psums(run_projectron(false), gn0);
+  for (const auto& c : table) {
+    const double s = c.c * gn0;
+    EXPECT_NEAR(projectron_certificate(q.PM.l1(s), s, q.DeltaM, q.fT), c.cert, kTol) << "c = " << c.c;
+    EXPECT_NEAR(jmlr_thm3(s, q.PT.l1(s), 0.6), c.t3, kTol) << "c = " << c.c;
   }
 }
 
@@ -308,6 +317,25 @@ TEST(FixturePP, Theorem4AndCertificate) {
     EXPECT_NEAR(pp_certificate(PU.l1(s), s, tau_delta, p.fT, tau_margin), cert, 5e-6);
     EXPECT_LE(jmlr_thm4_implicit(s, p.PT.l1(s), 0.6, B), t4 + 1e-9);
   }
+  {  // From the learner's own full-precision trace every column is within 1e-6.
+    const auto Q = run_projectron(true);
+    const PSums q = psums(Q, gn0);
+    double Bq = 0, td = 0, tm = 0;
+    std::vector<double> mq, wq;
+    for (const auto& r : Q) {
+      if (!changed(r.update)) continue;
+      mq.push_back(r.y * r.g / gn0); wq.push_back(r.tau);
+      if (r.update != K::add) td += r.tau * r.delta_norm;
+      if (r.update == K::margin_project) { tm += r.tau; Bq += pp_beta(r.tau, 1 - r.y * r.score, r.pk2, r.delta_norm, 0.6); }
+    }
+    EXPECT_NEAR(Bq, 0.726493, kTol);
+    const MarginProfile QU(mq, wq);
+    for (const auto& [c, t4, cert] : table) {
+      const double s = c * gn0;
+      EXPECT_NEAR(jmlr_thm4(s, q.PT.l1(s), 0.6, Bq), t4, kTol) << "c = " << c;
+      EXPECT_NEAR(pp_certificate(QU.l1(s), s, td, q.fT, tm), cert, kTol) << "c = " << c;
+    }
+  }
   RunFacts f; f.algo = "projectron++"; f.kernel_type = "rbf"; f.eta = 0.6; f.comparator = "g0"; f.g_norm = gn0;
   const auto res = evaluate_bounds(R, f);
   EXPECT_EQ(res.size(), 3u);
@@ -320,7 +348,7 @@ TEST(FixturePP, Theorem4AndCertificate) {
 }
 
 // End to end with the learners (algorithms/projectron.hpp): the traces of 3.6/4.4 and Cor. 1.
-std::vector<RoundRecord> run_projectron(bool pp, KernelExpansion* final_f = nullptr) {
+std::vector<RoundRecord> run_projectron(bool pp, KernelExpansion* final_f) {
   Dataset d;
   for (const auto& [x, y] : kSeqP) d.push_dense(std::vector<double>{x == 0 ? 0.0 : x}, y);
   LearnerOptions o; o.kernel = Kernel::rbf(0.5); o.dim = 1; o.eta = 0.6;
