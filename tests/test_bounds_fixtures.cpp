@@ -294,46 +294,39 @@ TEST(FixtureP, EvaluateBounds) {
   EXPECT_EQ(n, 5);
 }
 
+// Theorem 4's B and the certificate's sums over the updates of a Projectron++ trace (theory.md 4.3).
+struct PPSums { double B = 0, tau_delta = 0, tau_margin = 0; std::vector<double> m, w; };
+PPSums pp_sums(const std::vector<RoundRecord>& R, double gn) {
+  PPSums u;
+  for (const auto& r : R) {
+    if (!changed(r.update)) continue;
+    u.m.push_back(r.y * r.g / gn); u.w.push_back(r.tau);
+    if (r.update != K::add) u.tau_delta += r.tau * r.delta_norm;
+    if (r.update == K::margin_project) { u.tau_margin += r.tau; u.B += pp_beta(r.tau, 1 - r.y * r.score, r.pk2, r.delta_norm, 0.6); }
+  }
+  return u;
+}
+
 TEST(FixturePP, Theorem4AndCertificate) {
   const double gn0 = g0_norm();
   const auto R = recordsPP();
-  const PSums p = psums(R, gn0);
-  double B = 0, tau_delta = 0, tau_margin = 0;
-  std::vector<double> mU, wU;
-  for (const auto& r : R) {
-    if (!changed(r.update)) continue;
-    mU.push_back(r.y * r.g / gn0); wU.push_back(r.tau);
-    if (r.update != K::add) tau_delta += r.tau * r.delta_norm;
-    if (r.update == K::margin_project) { tau_margin += r.tau; B += pp_beta(r.tau, 1 - r.y * r.score, r.pk2, r.delta_norm, 0.6); }
-  }
-  EXPECT_NEAR(B, 0.726493, 2e-6);
-  const MarginProfile PU(mU, wU);
   const std::vector<std::array<double, 3>> table = {{0.25, 10.649167, 5.240354}, {0.5, 15.663468, 5.480707},
                                                     {1.0, 64.386145, 5.961415}};
-  for (const auto& [c, t4, cert] : table) {
-    const double s = c * gn0;
-    // B is rounded in the table's inputs: 2e-6 slack on the rounded record values.
-    EXPECT_NEAR(jmlr_thm4(s, p.PT.l1(s), 0.6, B), t4, 5e-6);
-    EXPECT_NEAR(pp_certificate(PU.l1(s), s, tau_delta, p.fT, tau_margin), cert, 5e-6);
-    EXPECT_LE(jmlr_thm4_implicit(s, p.PT.l1(s), 0.6, B), t4 + 1e-9);
-  }
-  {  // From the learner's own full-precision trace every column is within 1e-6.
-    const auto Q = run_projectron(true);
-    const PSums q = psums(Q, gn0);
-    double Bq = 0, td = 0, tm = 0;
-    std::vector<double> mq, wq;
-    for (const auto& r : Q) {
-      if (!changed(r.update)) continue;
-      mq.push_back(r.y * r.g / gn0); wq.push_back(r.tau);
-      if (r.update != K::add) td += r.tau * r.delta_norm;
-      if (r.update == K::margin_project) { tm += r.tau; Bq += pp_beta(r.tau, 1 - r.y * r.score, r.pk2, r.delta_norm, 0.6); }
-    }
-    EXPECT_NEAR(Bq, 0.726493, kTol);
-    const MarginProfile QU(mq, wq);
+  // From the rounded table records (B is rounded in the table's inputs: a few 1e-6 of slack),
+  // then from the learner's own full-precision trace, where every column is within 1e-6.
+  for (const bool learner : {false, true}) {
+    SCOPED_TRACE(learner ? "learner trace" : "rounded table records");
+    const auto Q = learner ? run_projectron(true) : R;
+    const double tol = learner ? kTol : 5e-6;
+    const PSums p = psums(Q, gn0);
+    const PPSums u = pp_sums(Q, gn0);
+    EXPECT_NEAR(u.B, 0.726493, learner ? kTol : 2e-6);
+    const MarginProfile PU(u.m, u.w);
     for (const auto& [c, t4, cert] : table) {
       const double s = c * gn0;
-      EXPECT_NEAR(jmlr_thm4(s, q.PT.l1(s), 0.6, Bq), t4, kTol) << "c = " << c;
-      EXPECT_NEAR(pp_certificate(QU.l1(s), s, td, q.fT, tm), cert, kTol) << "c = " << c;
+      EXPECT_NEAR(jmlr_thm4(s, p.PT.l1(s), 0.6, u.B), t4, tol) << "c = " << c;
+      EXPECT_NEAR(pp_certificate(PU.l1(s), s, u.tau_delta, p.fT, u.tau_margin), cert, tol) << "c = " << c;
+      EXPECT_LE(jmlr_thm4_implicit(s, p.PT.l1(s), 0.6, u.B), t4 + 1e-9);
     }
   }
   RunFacts f; f.algo = "projectron++"; f.kernel_type = "rbf"; f.eta = 0.6; f.comparator = "g0"; f.g_norm = gn0;
