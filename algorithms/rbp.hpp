@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "algorithms/learner.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 
 namespace plab {
 

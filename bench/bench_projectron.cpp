@@ -18,7 +18,7 @@
 #include "datasets/dataset.hpp"
 #include "algorithms/panel_solve.hpp"
 #include "algorithms/projectron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 
 using namespace plab;
 

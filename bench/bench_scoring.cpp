@@ -4,7 +4,7 @@
 // per-support norms and coefficients; flops/s counts 2 flops per streamed value.
 #include <benchmark/benchmark.h>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "algorithms/support_set.hpp"
 
 using namespace plab;

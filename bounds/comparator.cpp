@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "algorithms/perceptron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "algorithms/support_set.hpp"
 
 namespace plab {

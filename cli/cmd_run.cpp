@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "datasets/registry.hpp"

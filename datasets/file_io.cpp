@@ -1,7 +1,4 @@
-// Transparent decompression (Boost.Iostreams) and SHA-256 (OpenSSL EVP).
-#include <openssl/evp.h>
-
-#include <array>
+// Transparent decompression (Boost.Iostreams).
 #include <filesystem>
 #include <boost/iostreams/filter/bzip2.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
@@ -43,26 +40,6 @@ std::unique_ptr<std::istream> open_input(const std::string& path) {
   auto s = std::make_unique<DecodingStream>(path);
   s->exceptions(std::ios::goodbit);
   return s;
-}
-
-std::string sha256_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) throw DataError(path + ": cannot open for reading (missing or unreadable)");
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
-  std::array<char, 1 << 16> buf;
-  while (f) {
-    f.read(buf.data(), buf.size());
-    if (f.gcount() > 0) EVP_DigestUpdate(ctx, buf.data(), static_cast<std::size_t>(f.gcount()));
-  }
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx, md, &len);
-  EVP_MD_CTX_free(ctx);
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) { out += hex[md[i] >> 4]; out += hex[md[i] & 15]; }
-  return out;
 }
 
 }  // namespace plab

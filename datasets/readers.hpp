@@ -50,7 +50,4 @@ Dataset load_idx(const std::string& images, const std::string& labels_path, cons
 // USPS / ESL zip.train format: label first, then 256 grey values, space separated.
 Dataset load_usps(const std::string& path, const LabelMap& labels);
 
-// SHA-256 of a file's bytes as stored, lowercase hex.
-std::string sha256_file(const std::string& path);
-
 }  // namespace plab

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "core/sha256.hpp"
 #include "datasets/synthetic.hpp"
 
 namespace plab {
@@ -193,7 +194,8 @@ std::string cached_sha256(const std::string& path) {
     if (!ec)
       if (auto it = cache.find(key); it != cache.end()) return it->second;
   }
-  std::string h = sha256_file(path);
+  std::string h;
+  try { h = sha256_file(path); } catch (const std::runtime_error& e) { throw DataError(e.what()); }
   std::lock_guard<std::mutex> lock(mu);
   if (!ec) cache[key] = h;
   return h;

@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/text_parse.hpp"
 
 namespace plab {

@@ -15,7 +15,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/synthetic.hpp"
 
 namespace plab {

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 
 namespace plab {
 

@@ -1,7 +1,5 @@
 #include "experiments/runner.hpp"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -11,7 +9,9 @@
 #include <sstream>
 #include <thread>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
+#include "core/format.hpp"
+#include "core/sha256.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "datasets/registry.hpp"
@@ -25,17 +25,6 @@ namespace plab {
 
 using nlohmann::json;
 namespace fs = std::filesystem;
-
-std::string sha256_hex(const std::string& s) {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_Digest(s.data(), s.size(), md, &len, EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256 failed");
-  static const char* hex = "0123456789abcdef";
-  std::string out;
-  for (unsigned i = 0; i < len; ++i) { out += hex[md[i] >> 4]; out += hex[md[i] & 15]; }
-  return out;
-}
 
 namespace {
 
@@ -197,20 +186,6 @@ json run_cell(const Cell& c, const CellData& d, double* seconds) {
 
 namespace {
 
-std::string fmt_duration(double s) {
-  char b[32];
-  if (s >= 3600) std::snprintf(b, sizeof b, "%dh%02dm", int(s / 3600), int(s / 60) % 60);
-  else if (s >= 60) std::snprintf(b, sizeof b, "%dm%02ds", int(s / 60), int(s) % 60);
-  else std::snprintf(b, sizeof b, "%.0fs", s);
-  return b;
-}
-
-std::optional<json> read_json(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  try { return json::parse(in); } catch (const json::exception&) { return std::nullopt; }
-}
-
 // Removes temporary files an interrupted run left behind.
 void clean_temporaries(const std::string& dir) {
   std::error_code ec;
@@ -268,10 +243,10 @@ std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec
         continue;
       }
       const std::string path = opt.cells_dir + "/" + o->key + ".json";
-      if (auto j = opt.reuse ? read_json(path) : std::nullopt; j && j->contains("results")) {
+      if (auto j = opt.reuse ? read_json_if_valid(path) : std::nullopt; j && j->contains("results")) {
         o->doc = *j;
         o->cached = true;
-        if (auto t = read_json(opt.cells_dir + "/" + o->key + ".time.json"))
+        if (auto t = read_json_if_valid(opt.cells_dir + "/" + o->key + ".time.json"))
           o->seconds = t->value("seconds", std::nan(""));
       } else if (!first_of_key.count(o->key)) {
         first_of_key[o->key] = o;
@@ -303,10 +278,10 @@ std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (opt.log) {
           *opt.log << "[stage " << stage << "] " << n << "/" << work.size() << " cells done, " << left
-                   << " left, ETA " << fmt_duration(left * wall / n) << "  (" << o->cell.figure << " "
+                   << " left, ETA " << format_duration(left * wall / n) << "  (" << o->cell.figure << " "
                    << o->cell.dataset << " " << o->cell.algo_id << " " << o->cell.point.dump() << " perm "
                    << o->cell.perm << ": "
-                   << (o->error.empty() ? fmt_duration(dt) : "FAILED: " + o->error) << ")\n";
+                   << (o->error.empty() ? format_duration(dt) : "FAILED: " + o->error) << ")\n";
           opt.log->flush();
         }
       }

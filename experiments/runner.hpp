@@ -17,13 +17,11 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "core/sha256.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {
-
-// Lowercase hex SHA-256 of a string.
-std::string sha256_hex(const std::string& s);
 
 struct CellData {
   std::shared_ptr<const Dataset> train, test;  // test may be null

@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 
 namespace plab {
 

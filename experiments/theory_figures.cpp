@@ -8,7 +8,7 @@
 #include <map>
 #include <sstream>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "bounds/comparator.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"

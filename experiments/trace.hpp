@@ -1,4 +1,4 @@
-// The one CSV layout of round records, and atomic file writing.
+// The one CSV layout of round records.
 // Layout: an optional first line "# " + JSON (run metadata: algorithm, kernel, options, data,
 // comparator facts), then a header line, then one row per round. Columns are the RoundRecord
 // fields in schema order, starting t,y,score,mistake,update,support_size; fields that do not
@@ -9,14 +9,11 @@
 #include <vector>
 
 #include "algorithms/round_record.hpp"
+#include "core/file_io.hpp"
 
 namespace plab {
 
 const std::vector<std::string>& trace_columns();
-
-// Writes to path atomically (temporary file in the same directory, then rename).
-void write_file_atomic(const std::string& path, const std::string& content);
-void write_json_atomic(const std::string& path, const nlohmann::json& j);
 
 std::string trace_csv(const std::vector<RoundRecord>& rounds, const nlohmann::json& meta);
 void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds,

@@ -14,7 +14,7 @@
 #include "algorithms/panel_solve.hpp"
 #include "algorithms/simd.hpp"
 #include "algorithms/projectron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "experiments/run.hpp"
 
 using namespace plab;

@@ -14,7 +14,7 @@
 
 #include "algorithms/perceptron.hpp"
 #include "algorithms/projectron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "bounds/bounds.hpp"
 
 namespace plab {

@@ -15,7 +15,7 @@
 #include "algorithms/forgetron.hpp"
 #include "algorithms/pa.hpp"
 #include "algorithms/perceptron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
 #include "datasets/readers.hpp"

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "algorithms/fast_exp.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 
 using namespace plab;
 

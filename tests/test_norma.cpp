@@ -13,7 +13,7 @@
 #include "algorithms/learner.hpp"
 #include "algorithms/norma.hpp"
 #include "algorithms/perceptron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/registry.hpp"
 
 namespace plab {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "algorithms/perceptron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"
 

@@ -12,7 +12,7 @@
 #include "tests/test_util.hpp"
 #include "algorithms/perceptron.hpp"
 #include "algorithms/projectron.hpp"
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/readers.hpp"
 
 using namespace plab;

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "algorithms/random.hpp"
+#include "core/random.hpp"
 #include "datasets/registry.hpp"
 #include "datasets/synthetic.hpp"
 

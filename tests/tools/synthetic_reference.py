@@ -2,7 +2,7 @@
 """Independent reference for tests/test_synthetic.cpp (standard library only).
 
 Re-implements std::mt19937_64 (C++ [rand.eng.mers] parameters), plab::Rng's transforms
-(algorithms/random.hpp: 53-bit uniform, rejection `below`, Box-Muller with spare, Fisher-Yates)
+(core/random.hpp: 53-bit uniform, rejection `below`, Box-Muller with spare, Fisher-Yates)
 and the draw order documented in datasets/synthetic.cpp, then prints the first examples of each
 generator for seed 42. Run: python3 tests/tools/synthetic_reference.py
 """

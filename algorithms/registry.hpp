@@ -1,0 +1,62 @@
+// The learner registry: one descriptor per learner, declared next to its class (a static
+// `info()` in the learner's header) and listed once in algorithms/registry.cpp. Everything that
+// needs to know about learners reads it: the factory, the CLI help, the bounds that apply
+// (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the contract
+// tests. Nothing else lists learner names.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+// Groups of bounds (docs/bounds.md) a learner's runs are checked against.
+enum class BoundFamily {
+  perceptron,         // Novikoff, Freund-Schapire, Mohri-Rostamizadeh, Blum, CS certificate: every round
+  perceptron_prefix,  // the same on the prefix of rounds where the run is a conservative Perceptron
+  projectron,         // Projectron theorems and certificate
+  projectron_pp,      // Projectron++ theorem and certificate
+  forgetron,          // the recalled Forgetron bound (report only, [M])
+  norma,              // NORMA online-gradient bound
+};
+
+using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;
+
+struct LearnerInfo {
+  std::string name;                  // command-line and spec name: "projectron++"
+  std::string display;               // legend and report name: "Projectron++"
+  std::vector<BoundFamily> bounds;   // empty: no proven bound is evaluated (stated in the docs)
+  std::vector<std::string> options;  // option-table names it reads (algorithms/options.hpp)
+  std::string color;                 // plot colour "#rrggbb"
+  std::vector<std::string> hypotheses;  // what it can predict with after training ("last" first)
+  std::string summary;               // one line for `plab run --help` and docs
+  LearnerMaker make;
+  bool uses(const std::string& option) const;
+};
+
+// Builds the maker of a learner class constructed from LearnerOptions.
+template <class L>
+LearnerMaker maker_of() {
+  return [](const LearnerOptions& o) -> std::unique_ptr<Learner> { return std::make_unique<L>(o); };
+}
+
+// Every registered learner, in registration order.
+const std::vector<LearnerInfo>& learners();
+// nullptr when unknown.
+const LearnerInfo* find_learner(const std::string& name);
+// Throws std::invalid_argument "<where>: unknown algorithm 'x' (did you mean 'y'?; known: ...)".
+const LearnerInfo& learner_info(const std::string& name, const std::string& where = "--algo");
+std::vector<std::string> learner_names();
+
+// Adds a learner at run time (tests, plug-ins); the name must be new. Returns its descriptor.
+const LearnerInfo& register_learner(LearnerInfo info);
+
+// Constructs a learner. `given` lists the options the user set explicitly (CLI flags given, spec
+// params): one the learner does not use is an error naming the option and the learner.
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
+                                      const std::vector<std::string>& given = {});
+
+}  // namespace plab

@@ -1,0 +1,57 @@
+#include "core/sha256.hpp"
+
+#include <openssl/evp.h>
+
+#include <array>
+#include <fstream>
+#include <memory>
+#include <stdexcept>
+
+namespace plab {
+namespace {
+
+// Incremental digest: feed() any number of times, then hex().
+class Digest {
+ public:
+  Digest() : ctx_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
+    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
+      throw std::runtime_error("SHA-256: OpenSSL initialisation failed");
+  }
+  void feed(const char* p, std::size_t n) {
+    if (EVP_DigestUpdate(ctx_.get(), p, n) != 1) throw std::runtime_error("SHA-256: update failed");
+  }
+  std::string hex() {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    if (EVP_DigestFinal_ex(ctx_.get(), md, &len) != 1) throw std::runtime_error("SHA-256: final failed");
+    static const char* digits = "0123456789abcdef";
+    std::string out;
+    for (unsigned i = 0; i < len; ++i) { out += digits[md[i] >> 4]; out += digits[md[i] & 15]; }
+    return out;
+  }
+
+ private:
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
+};
+
+}  // namespace
+
+std::string sha256_hex(const std::string& bytes) {
+  Digest d;
+  d.feed(bytes.data(), bytes.size());
+  return d.hex();
+}
+
+std::string sha256_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw std::runtime_error(path + ": cannot open for reading (missing or unreadable)");
+  Digest d;
+  std::array<char, 1 << 16> buf;
+  while (f) {
+    f.read(buf.data(), buf.size());
+    if (f.gcount() > 0) d.feed(buf.data(), static_cast<std::size_t>(f.gcount()));
+  }
+  return d.hex();
+}
+
+}  // namespace plab
