@@ -10,33 +10,12 @@
 #include <vector>
 
 #include "algorithms/kernel.hpp"
+#include "algorithms/options.hpp"
 #include "algorithms/round_record.hpp"
 #include "algorithms/support_set.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {
-
-// Which reading of the threshold eta (reproduction.md §1).
-enum class EtaConvention { paper, dogma };
-
-struct LearnerOptions {
-  Kernel kernel;
-  std::size_t dim = 0;                          // input dimension (features)
-  double eta = 0.1;                             // Projectron(++) threshold
-  EtaConvention eta_convention = EtaConvention::paper;
-  double U = 0.0;                               // Projectron per-round eta_t from U (> 0 enables)
-  std::size_t budget = 0;                       // B for budget learners
-  double C = 1.0;                               // PA-I aggressiveness
-  double beta = 0.0;                            // CKS margin threshold
-  uint64_t seed = 1;                            // RBP eviction stream
-  // NORMA (theory.md 8)
-  std::string task = "classification";          // classification | novelty | regression
-  std::string loss = "hinge";                   // regression: squared | eps
-  double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;
-  bool decay_rate = false, bias = false;
-  std::size_t truncate = 0;                     // drop terms older than tau rounds (0 = never)
-  bool inclusive_ties = false;                  // NORMA: violation iff y f <= rho (Perceptron), not < rho (slides)
-};
 
 class Learner {
  public:
