@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "bounds/bound_ids.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
 
@@ -111,9 +112,16 @@ struct Ctx {
   std::string note;
 };
 
+std::string id_of_name(const std::string& name) {
+  for (const auto& b : bound_ids())
+    if (b.name == name) return b.id;
+  throw std::logic_error("bound '" + name + "' has no id in bounds/bound_ids.cpp");
+}
+
 BoundResult make(const Ctx& c, const std::string& name, const std::string& tag, const std::string& kind,
                  const std::string& pname) {
   BoundResult b;
+  b.id = id_of_name(name);
   b.name = name; b.tag = tag; b.kind = kind; b.param_name = pname;
   b.empirical = static_cast<double>(c.d.M);
   b.comparator = c.f.comparator;
@@ -448,6 +456,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
   for (const auto& r : rounds) if (std::isnan(r.g)) { have_g = false; break; }
   if (!have_g) {
     BoundResult b;
+    b.id = "all";
     b.name = "all bounds";
     b.why_not = "trace has no comparator scores (column g)";
     b.comparator = facts.comparator;
@@ -475,7 +484,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
 
 nlohmann::json to_json(const BoundResult& b) {
   const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  nlohmann::json j = {{"name", b.name}, {"tag", b.tag}, {"kind", b.kind}, {"value", num(b.value)},
+  nlohmann::json j = {{"id", b.id}, {"name", b.name}, {"tag", b.tag}, {"kind", b.kind}, {"value", num(b.value)},
                       {"param", num(b.param)}, {"param_name", b.param_name}, {"applicable", b.applicable},
                       {"why_not", b.why_not}, {"holds", b.holds}, {"hard", b.hard},
                       {"empirical", num(b.empirical)}, {"comparator", b.comparator},

@@ -83,7 +83,8 @@ struct RunFacts {
 };
 
 struct BoundResult {
-  std::string name;
+  std::string id;            // stable id (bounds/bound_ids.hpp): what specs and summaries refer to
+  std::string name;          // display name
   std::string tag;           // V R D M (theory.md §0)
   double value = kNone;      // the bound (infimum, or value at the reported parameter)
   double param = kNone;      // optimal parameter (inf = trivial limit)
