@@ -86,9 +86,4 @@ class ExpansionLearner : public Learner {
   int64_t rounds_ = 0;
 };
 
-// Constructs a learner by its command-line name (algorithms/factory.cpp); throws
-// std::invalid_argument naming the option for unknown names or bad parameters.
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt);
-std::vector<std::string> learner_names();
-
 }  // namespace plab

@@ -60,8 +60,8 @@ const OptionInfo* find_option(const std::string& name);
 // Option names, comma separated (for error messages and help).
 std::string option_names();
 
-// {name: value} of the given options (every row of the table when `names` is empty).
-nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names = {});
+// {name: value} of the named options (a learner's registry list), in table order.
+nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
 // Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
 // 'y'?)" on names not in the table.
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where);

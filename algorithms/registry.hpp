@@ -44,7 +44,7 @@ LearnerMaker maker_of() {
 }
 
 // Every registered learner, in registration order.
-const std::vector<LearnerInfo>& learners();
+std::vector<LearnerInfo> learners();
 // nullptr when unknown.
 const LearnerInfo* find_learner(const std::string& name);
 // Throws std::invalid_argument "<where>: unknown algorithm 'x' (did you mean 'y'?; known: ...)".

@@ -7,6 +7,7 @@
 
 #include <memory>
 
+#include "algorithms/registry.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"
 

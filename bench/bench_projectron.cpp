@@ -15,6 +15,7 @@
 #include <immintrin.h>
 
 #include "algorithms/learner.hpp"
+#include "algorithms/registry.hpp"
 #include "datasets/dataset.hpp"
 #include "algorithms/panel_solve.hpp"
 #include "algorithms/projectron.hpp"

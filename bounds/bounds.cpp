@@ -7,6 +7,7 @@
 #include <iomanip>
 #include <sstream>
 
+#include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
@@ -20,44 +21,17 @@ using Fn = std::function<double(double)>;
 RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   RunFacts f;
   if (!meta.is_object()) return f;
-  const auto get = [](const nlohmann::json& j, const char* k, auto def) {
-    using T = decltype(def);
-    if (j.is_object() && j.contains(k) && !j.at(k).is_null()) return j.at(k).get<T>();
-    return def;
+  const auto number = [](const nlohmann::json& j, const char* k, double def) {
+    return j.is_object() && j.contains(k) && j.at(k).is_number() ? j.at(k).get<double>() : def;
   };
-  f.algo = get(meta, "algo", f.algo);
-  if (meta.contains("kernel") && meta["kernel"].is_object()) {
-    const auto& k = meta["kernel"];
-    f.kernel_type = get(k, "type", f.kernel_type);
-    f.gamma = get(k, "gamma", f.gamma);
-    f.coef0 = get(k, "coef0", f.coef0);
-    f.degree = get(k, "degree", f.degree);
-  }
-  f.unit_diagonal = f.kernel_type == "rbf" || f.kernel_type == "gaussian";
-  if (meta.contains("options") && meta["options"].is_object()) {
-    const auto& o = meta["options"];
-    f.eta = get(o, "eta", f.eta);
-    f.eta_convention = get(o, "eta_convention", f.eta_convention);
-    f.U = get(o, "U", f.U);
-    f.budget = get(o, "budget", f.budget);
-    f.beta = get(o, "beta", f.beta);
-    f.lambda = get(o, "lambda", f.lambda);
-    f.learning_rate = get(o, "learning_rate", f.learning_rate);
-    f.rho = get(o, "rho", f.rho);
-    f.nu = get(o, "nu", f.nu);
-    f.bias = get(o, "bias", f.bias);
-    f.decay_rate = get(o, "decay_rate", f.decay_rate);
-    f.truncate = get(o, "truncate", f.truncate);
-    f.task = get(o, "task", f.task);
-  }
+  f.algo = meta.value("algo", f.algo);
+  if (meta.contains("options")) options_from_json(f.options, meta["options"], "trace metadata: options");
   if (meta.contains("comparator") && meta["comparator"].is_object()) {
-    f.comparator = get(meta["comparator"], "name", f.comparator);
-    f.g_norm = get(meta["comparator"], "norm", f.g_norm);
+    f.comparator = meta["comparator"].value("name", f.comparator);
+    f.g_norm = number(meta["comparator"], "norm", f.g_norm);
   }
-  f.kxx_max = get(meta, "r2", f.kxx_max);
-  f.f_norm2_exact = get(meta, "f_norm2_exact", f.f_norm2_exact);
-  if (f.eta_convention != "paper" && f.eta_convention != "dogma")
-    throw std::invalid_argument("trace metadata: options.eta_convention must be paper or dogma");
+  f.kxx_max = number(meta, "r2", f.kxx_max);
+  f.f_norm2_exact = number(meta, "f_norm2_exact", f.f_norm2_exact);
   return f;
 }
 
@@ -112,22 +86,17 @@ struct Ctx {
   std::string note;
 };
 
-std::string id_of_name(const std::string& name) {
-  for (const auto& b : bound_ids())
-    if (b.name == name) return b.id;
-  throw std::logic_error("bound '" + name + "' has no id in bounds/bound_ids.cpp");
-}
-
-BoundResult make(const Ctx& c, const std::string& name, const std::string& tag, const std::string& kind,
-                 const std::string& pname) {
+// A row for bound `id` (bounds/bound_ids.cpp gives its display name, tag and kind).
+BoundResult make(const Ctx& c, const std::string& id, const std::string& pname) {
+  const BoundId* info = find_bound(id);
+  if (!info) throw std::logic_error("bound id '" + id + "' is not in bounds/bound_ids.cpp");
   BoundResult b;
-  b.id = id_of_name(name);
-  b.name = name; b.tag = tag; b.kind = kind; b.param_name = pname;
+  b.id = info->id; b.name = info->name; b.tag = info->tag; b.kind = info->kind; b.param_name = pname;
   b.empirical = static_cast<double>(c.d.M);
   b.comparator = c.f.comparator;
   b.rounds = c.d.T;
   b.note = c.note;
-  b.hard = tag != "M";
+  b.hard = info->tag != "M";
   return b;
 }
 
@@ -190,9 +159,9 @@ void perceptron_bounds(Ctx& c) {
   // Novikoff (theory.md 2.3) [R]: needs a separating comparator.
   {
     const double rho = PT.min_margin(), rhoI = PI.min_margin();
-    BoundResult n0 = make(c, "Novikoff (r/rho)^2", "R", "predictive", "rho");
-    BoundResult n2 = make(c, "Novikoff N2 (r_I/rho_I)^2", "R", "check", "rho");
-    BoundResult n1 = make(c, "Novikoff N1 S_I/rho_I", "R", "check", "rho");
+    BoundResult n0 = make(c, "novikoff", "rho");
+    BoundResult n2 = make(c, "novikoff_n2", "rho");
+    BoundResult n1 = make(c, "novikoff_n1", "rho");
     if (rho > 0 && c.f.g_norm > 0) {
       n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
       n0.holds = bounds::within(n0.empirical, n0.value);
@@ -217,17 +186,17 @@ void perceptron_bounds(Ctx& c) {
   }
 
   // Predictive all-T forms (theory.md 2.8, 2.6, 2.7).
-  const double sFS = predictive(c, make(c, "Freund-Schapire Thm 2 (all T)", "R", "predictive", "gamma"),
+  const double sFS = predictive(c, make(c, "fs_thm2_all_t", "gamma"),
                                 [&](double s) { return bounds::freund_schapire(PT.l2(s), r, s); }, bT, smax);
-  const double s4 = predictive(c, make(c, "MR (4) all-T", "R", "predictive", "rho"),
+  const double s4 = predictive(c, make(c, "mr4_all_t", "rho"),
                                [&](double s) { return bounds::mr4(PT.l1(s), r, s); }, bT, smax);
-  const double s6 = predictive(c, make(c, "MR (6) all-T", "R", "predictive", "rho"),
+  const double s6 = predictive(c, make(c, "mr6_all_t", "rho"),
                                [&](double s) { return bounds::mr6(PT.l2sq(s), r, s); }, bT, smax);
 
   // Blum (theory.md 2.4): Blum's algorithm runs on normalised inputs.
   {
-    BoundResult be = make(c, "Blum exact (all T)", "D", "predictive", "gamma");
-    BoundResult bs = make(c, "Blum simplified (all T)", "V", "predictive", "gamma");
+    BoundResult be = make(c, "blum_exact", "gamma");
+    BoundResult bs = make(c, "blum_simplified", "gamma");
     if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
       const double T = static_cast<double>(d.T);
       predictive(c, be, [&](double s) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s) / s) : T; }, bT, smax);
@@ -244,19 +213,19 @@ void perceptron_bounds(Ctx& c) {
   // I-restricted consistency checks (theory.md 2.5-2.9, 2.11), each evaluated at the optimum
   // of its all-T counterpart: (3),(4) and CS at (4) all-T; (5),(6) at (6); (7),(8) at FS.
   const double smaxI = std::max(smax, bounds::default_s_max(bI));
-  check_row(c, make(c, "MR (3) [Thm 2, hinge, S_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr3_i", "rho"),
             [&](double s) { return bounds::mr3(PI.l1(s), SI, s); }, bI, smaxI, s4);
-  check_row(c, make(c, "MR (4) [Thm 2, hinge, r_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr4_i", "rho"),
             [&](double s) { return bounds::mr4(PI.l1(s), rI, s); }, bI, smaxI, s4);
-  check_row(c, make(c, "MR (5) [Thm 2, sq. hinge, S_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr5_i", "rho"),
             [&](double s) { return bounds::mr5(PI.l2sq(s), rI, SI, s); }, bI, smaxI, s6);
-  check_row(c, make(c, "MR (6) [Thm 2, sq. hinge, r_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr6_i", "rho"),
             [&](double s) { return bounds::mr6(PI.l2sq(s), rI, s); }, bI, smaxI, s6);
-  check_row(c, make(c, "MR (7) [Thm 3, L2, S_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr7_i", "rho"),
             [&](double s) { return bounds::mr7(PI.l2(s), SI, s); }, bI, smaxI, sFS);
-  check_row(c, make(c, "MR (8) [Thm 3, L2, r_I]", "R", "check", "rho"),
+  check_row(c, make(c, "mr8_i", "rho"),
             [&](double s) { return bounds::mr8(PI.l2(s), rI, s); }, bI, smaxI, sFS);
-  check_row(c, make(c, "Cauchy-Schwarz certificate D^M + ||g|| ||f_T||", "D", "check", "rho"),
+  check_row(c, make(c, "cs_certificate", "rho"),
             [&](double s) { return bounds::cs_certificate(PI.l1(s), s, d.fT); }, bI, smaxI, s4);
 }
 
@@ -277,14 +246,14 @@ ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d)
       p.eta_eff = std::max(p.eta_eff, r.delta_norm);
     }
   p.unit = d.r2 <= 1.0 + 1e-9;
-  if (f.eta_convention == "paper" && !(f.U > 0)) {
+  if (f.options.eta_convention == EtaConvention::paper && !(f.options.U > 0)) {
     // The theorems need ||delta_t|| <= eta on every projected mistake; a projection forced by the
     // learner's numerical guard may exceed a tiny eta, so never use less than what happened.
-    p.eta = std::max(f.eta, p.eta_eff);
-    p.eta_source = "eta=" + fmt(p.eta) + (p.eta > f.eta ? " (max ||delta_t|| > option eta)" : " (paper)");
+    p.eta = std::max(f.options.eta, p.eta_eff);
+    p.eta_source = "eta=" + fmt(p.eta) + (p.eta > f.options.eta ? " (max ||delta_t|| > option eta)" : " (paper)");
   } else {
     p.eta = p.eta_eff;
-    p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (f.U > 0 ? " (per-round eta_t)" : " (dogma)");
+    p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (f.options.U > 0 ? " (per-round eta_t)" : " (dogma)");
   }
   return p;
 }
@@ -299,33 +268,49 @@ double domain_max(double smax, double limit) {
   return std::isfinite(limit) ? std::min(smax, limit * (1.0 - 1e-9)) : smax;
 }
 
-void projectron_bounds(Ctx& c, const Rounds& R, bool plusplus) {
-  const RunData& d = c.d;
-  const ProjFacts p = projectron_facts(R, c.f, d);
-  c.note = p.eta_source;
-  const MarginProfile PT(d.m_all), PM(d.m_mist);
-  const auto bT = PT.breakpoints(), bM = PM.breakpoints();
-  const double smax = bounds::default_s_max(bT);
-  const double eta = p.eta, R2 = d.r2, Rr = std::sqrt(d.r2);
-  const double inv_eta = eta > 0 ? 1.0 / eta : kInf;
-  const std::string not_unit = "needs k(x,x) <= 1; max k(x,x) = " + fmt(R2);
+// What the Projectron and Projectron++ rows share: eta, the margin profile over all rounds and
+// the domain of the comparator scale.
+struct ProjCommon {
+  ProjFacts p;
+  MarginProfile PT;
+  std::vector<double> bT;
+  double smax, eta, inv_eta;
+  std::string not_unit;
+  ProjCommon(Ctx& c, const Rounds& R)
+      : p(projectron_facts(R, c.f, c.d)), PT(c.d.m_all), bT(PT.breakpoints()),
+        smax(bounds::default_s_max(bT)), eta(p.eta), inv_eta(eta > 0 ? 1.0 / eta : kInf),
+        not_unit("needs k(x,x) <= 1; max k(x,x) = " + fmt(c.d.r2)) {
+    c.note = p.eta_source;
+  }
+};
 
-  if (!plusplus) {
-    BoundResult t2 = make(c, "Projectron ICML Thm 2", "R", "predictive", "c");
+// Projectron (docs/bounds.md#projectron_icml_thm2 .. #projectron_certificate).
+void projectron_bounds(Ctx& c, const Rounds& R) {
+  const RunData& d = c.d;
+  const ProjCommon pc(c, R);
+  const ProjFacts& p = pc.p;
+  const MarginProfile& PT = pc.PT;
+  const MarginProfile PM(d.m_mist);
+  const auto& bT = pc.bT;
+  const auto bM = PM.breakpoints();
+  const double smax = pc.smax, eta = pc.eta, inv_eta = pc.inv_eta, R2 = d.r2, Rr = std::sqrt(d.r2);
+  const std::string& not_unit = pc.not_unit;
+  {
+    BoundResult t2 = make(c, "projectron_icml_thm2", "c");
     if (R2 < 2.0)
       predictive(c, t2, [&](double s) { return bounds::icml_thm2(s, PT.l1(s), R2, eta); }, bT,
                  domain_max(smax, eta > 0 ? (2.0 - R2) / (2.0 * eta) : kInf));
     else
       not_applicable(c, t2, "needs R^2 = max k(x,x) < 2; got " + fmt(R2));
 
-    BoundResult c1 = make(c, "Projectron ICML Cor 1 (2||g||^2 + 4 D_1)", "R", "predictive", "c");
-    if (!(c.f.U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
+    BoundResult c1 = make(c, "projectron_icml_cor1", "c");
+    if (!(c.f.options.U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
     else if (!p.unit) not_applicable(c, c1, not_unit);
-    else predictive(c, c1, [&](double s) { return bounds::icml_cor1(s, PT.l1(s)); }, bT, c.f.U);
+    else predictive(c, c1, [&](double s) { return bounds::icml_cor1(s, PT.l1(s)); }, bT, c.f.options.U);
 
     double s3 = 0.0;
-    BoundResult t3 = make(c, "Projectron JMLR Thm 3", "V", "predictive", "c");
-    BoundResult pt = make(c, "Projectron P-tight", "D", "predictive", "c");
+    BoundResult t3 = make(c, "projectron_jmlr_thm3", "c");
+    BoundResult pt = make(c, "projectron_tight", "c");
     if (p.unit) {
       s3 = predictive(c, t3, [&](double s) { return bounds::jmlr_thm3(s, PT.l1(s), eta); }, bT,
                       domain_max(smax, inv_eta));
@@ -335,18 +320,27 @@ void projectron_bounds(Ctx& c, const Rounds& R, bool plusplus) {
       not_applicable(c, t3, not_unit);
       not_applicable(c, pt, not_unit);
     }
-    predictive(c, make(c, "Projectron ICML Thm 3 (reconstructed, radius R)", "R", "predictive", "c"),
+    predictive(c, make(c, "projectron_icml_thm3_recon", "c"),
                [&](double s) { return bounds::icml_thm3_recon(s, PT.l1(s), eta, Rr); }, bT,
                domain_max(smax, inv_eta));
     // Evaluated at the Thm 3 optimum, or, when that is the trivial c -> 0, at the optimum of
     // the eta = 0 (kernel Perceptron) form of Thm 3, so the reported number is informative.
     if (!(s3 > 0)) s3 = perceptron_form_argmin(PT, smax);
-    check_row(c, make(c, "Projectron certificate 3.5", "D", "check", "c"),
+    check_row(c, make(c, "projectron_certificate", "c"),
               [&](double s) { return bounds::projectron_certificate(PM.l1(s), s, p.delta_M, d.fT); }, bM,
               std::max(smax, bounds::default_s_max(bM)), s3);
-    return;
   }
+}
 
+// Projectron++ (docs/bounds.md#projectronpp_jmlr_thm4 .. #projectronpp_certificate).
+void projectron_pp_bounds(Ctx& c, const Rounds& R) {
+  const RunData& d = c.d;
+  const ProjCommon pc(c, R);
+  const MarginProfile& PT = pc.PT;
+  const auto& bT = pc.bT;
+  const double smax = pc.smax, eta = pc.eta, inv_eta = pc.inv_eta;
+  const ProjFacts& p = pc.p;
+  const std::string& not_unit = pc.not_unit;
   // Projectron++: B = sum of beta_t over margin updates (JMLR Thm 4), certificate 4.3 sums.
   double B = 0.0, tau_delta = 0.0, tau_margin = 0.0;
   std::vector<double> m_upd, w_upd;
@@ -365,12 +359,12 @@ void projectron_bounds(Ctx& c, const Rounds& R, bool plusplus) {
   }
   const MarginProfile PU(m_upd, w_upd);
   double s4 = 0.0;
-  BoundResult t4 = make(c, "Projectron++ JMLR Thm 4", "V", "predictive", "c");
-  BoundResult t4i = make(c, "Projectron++ Thm 4 implicit (exact root)", "D", "predictive", "c");
+  BoundResult t4 = make(c, "projectronpp_jmlr_thm4", "c");
+  BoundResult t4i = make(c, "projectronpp_thm4_implicit", "c");
   std::string why;
   if (!p.unit) why = not_unit;
-  else if (c.f.eta_convention != "paper") why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
-  else if (c.f.U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
+  else if (c.f.options.eta_convention != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
+  else if (c.f.options.U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
   else if (!(eta > 0)) why = "needs eta > 0";
   if (why.empty()) {
     t4.note = t4i.note = c.note + ", B=" + fmt(B);
@@ -384,27 +378,27 @@ void projectron_bounds(Ctx& c, const Rounds& R, bool plusplus) {
   }
   const auto bU = PU.breakpoints();
   if (!(s4 > 0)) s4 = perceptron_form_argmin(PT, smax);  // as for certificate 3.5
-  check_row(c, make(c, "Projectron++ certificate 4.3", "D", "check", "c"),
+  check_row(c, make(c, "projectronpp_certificate", "c"),
             [&](double s) { return bounds::pp_certificate(PU.l1(s), s, tau_delta, d.fT, tau_margin); }, bU,
             std::max(smax, bounds::default_s_max(bU)), s4);
 }
 
 // --- Forgetron [M] (theory.md 5.4) -------------------------------------------------------
 void forgetron_bounds(Ctx& c) {
-  BoundResult b = make(c, "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "predictive", "c");
+  BoundResult b = make(c, "forgetron", "c");
   b.hard = false;
   const MarginProfile PT(c.d.m_all);
-  if (c.f.budget < 83) return not_applicable(c, b, "needs budget B >= 83 (B = " + std::to_string(c.f.budget) + ")");
+  if (c.f.options.budget < 83) return not_applicable(c, b, "needs budget B >= 83 (B = " + std::to_string(c.f.options.budget) + ")");
   if (c.d.r2 > 1.0 + 1e-9) return not_applicable(c, b, "needs k(x,x) <= 1");
-  const double U = bounds::forgetron_U(static_cast<double>(c.f.budget));
+  const double U = bounds::forgetron_U(static_cast<double>(c.f.options.budget));
   b.note = "[M] recalled, report only; U(B)=" + fmt(U);
   predictive(c, b, [&](double s) { return bounds::forgetron_bound(s, PT.l1(s)); }, PT.breakpoints(), U);
 }
 
 // --- NORMA online gradient [D] (theory.md 8.4) -------------------------------------------
 void norma_bounds(Ctx& c, const Rounds& R) {
-  BoundResult b = make(c, "NORMA online-gradient bound", "D", "predictive", "c");
-  const RunFacts& f = c.f;
+  BoundResult b = make(c, "norma_ogd", "c");
+  const LearnerOptions& f = c.f.options;
   if (f.task != "classification") return not_applicable(c, b, "only for --task classification");
   if (f.bias || f.nu >= 0 || f.truncate > 0 || f.decay_rate)
     return not_applicable(c, b, "needs no bias, fixed rho (nu off), no truncation, constant learning rate");
@@ -440,18 +434,37 @@ std::size_t perceptron_prefix(const Rounds& R) {
   return R.size();
 }
 
-bool is_one_of(const std::string& s, std::initializer_list<const char*> names) {
-  for (const char* n : names) if (s == n) return true;
-  return false;
+// The Perceptron family on the rounds where the run is a conservative Perceptron: all of them
+// (family perceptron) or the longest such prefix (family perceptron_prefix).
+void perceptron_family(std::vector<BoundResult>& out, const Rounds& rounds, const RunFacts& facts, bool prefix) {
+  const std::size_t n = prefix ? perceptron_prefix(rounds) : rounds.size();
+  const RunData d = collect(rounds, n, facts);
+  Ctx c{facts, d, out, ""};
+  if (n < rounds.size()) c.note = "Perceptron prefix: rounds 1.." + std::to_string(n);
+  if (!prefix && perceptron_prefix(rounds) < rounds.size())
+    c.note = "warning: records are not those of a conservative Perceptron";
+  perceptron_bounds(c);
+}
+
+void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Rounds& rounds, const RunFacts& facts) {
+  if (family == BoundFamily::perceptron || family == BoundFamily::perceptron_prefix)
+    return perceptron_family(out, rounds, facts, family == BoundFamily::perceptron_prefix);
+  const RunData d = collect(rounds, rounds.size(), facts);
+  Ctx c{facts, d, out, ""};
+  switch (family) {
+    case BoundFamily::projectron: return projectron_bounds(c, rounds);
+    case BoundFamily::projectron_pp: return projectron_pp_bounds(c, rounds);
+    case BoundFamily::forgetron: return forgetron_bounds(c);  // [M], report only
+    case BoundFamily::norma: return norma_bounds(c, rounds);
+    default: return;
+  }
 }
 
 }  // namespace
 
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts) {
   std::vector<BoundResult> out;
-  const std::string& a = facts.algo;
-  const bool perceptron = is_one_of(a, {"perceptron", "kernel-perceptron", "averaged-perceptron", "voted-perceptron"});
-  const bool budget = is_one_of(a, {"rbp", "stoptron", "forgetron", "forgetron-basic", "cks"});
+  const LearnerInfo& learner = learner_info(facts.algo, "bounds: algo");
   bool have_g = !rounds.empty();
   for (const auto& r : rounds) if (std::isnan(r.g)) { have_g = false; break; }
   if (!have_g) {
@@ -464,21 +477,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
     out.push_back(b);
     return out;
   }
-  if (perceptron || budget) {
-    const std::size_t n = perceptron ? rounds.size() : perceptron_prefix(rounds);
-    const RunData d = collect(rounds, n, facts);
-    Ctx c{facts, d, out, ""};
-    if (n < rounds.size()) c.note = "Perceptron prefix: rounds 1.." + std::to_string(n);
-    if (perceptron && perceptron_prefix(rounds) < rounds.size())
-      c.note = "warning: records are not those of a conservative Perceptron";
-    perceptron_bounds(c);
-  }
-  const RunData d = collect(rounds, rounds.size(), facts);
-  Ctx c{facts, d, out, ""};
-  if (a == "projectron") projectron_bounds(c, rounds, false);
-  if (a == "projectron++") projectron_bounds(c, rounds, true);
-  if (a == "forgetron" || a == "forgetron-basic") forgetron_bounds(c);  // [M], report only
-  if (a == "norma") norma_bounds(c, rounds);
+  for (const BoundFamily family : learner.bounds) family_bounds(out, family, rounds, facts);
   return out;
 }
 

@@ -3,13 +3,9 @@
 //
 // Trace metadata read by RunFacts::from_meta (the "# {json}" first line of a trace, written by
 // `plab run`). Every key is optional; defaults in brackets.
-//   "algo":        learner name as in the factory ["kernel-perceptron"]
-//   "kernel":      {"type": "linear"|"poly"|"rbf" ["linear"], "gamma" [1], "coef0" [0], "degree" [2]}
-//   "options":     {"eta": paper-norm Projectron threshold [0],
-//                   "eta_convention": "paper"|"dogma" ["paper"],
-//                   "U": ICML Cor. 1 norm cap, 0 = off [0], "budget": B [0], "beta": CKS [0],
-//                   "lambda" [0], "learning_rate" [1], "rho" [0], "nu" [-1], "bias" [false],
-//                   "truncate" [0], "task" ["classification"], "decay_rate" [false]  (NORMA)}
+//   "algo":        learner name in the registry ["kernel-perceptron"]
+//   "options":     learner options by their option-table names (algorithms/options.hpp); absent
+//                  ones keep LearnerOptions' defaults; an unknown name is an error
 //   "comparator":  {"name": "truth"|"svm"|"multipass"|"zero"|... ["none"],
 //                   "norm": ||g0||, the RKHS norm of the comparator whose scores g0(x_t) are in
 //                   the trace column g [0]}
@@ -17,7 +13,8 @@
 //   "f_norm2_exact": optional ||f_T||^2 = alpha^T K alpha recomputed at the end of the run; used
 //                  for ||f_T|| instead of the last record's running f_norm2.
 //
-// Which bounds apply (documented choice, see bounds.cpp):
+// Which bounds apply: the bound families of the learner's registry entry
+// (algorithms/registry.cpp); this documents the choice:
 //   * Perceptron family (Novikoff, MR (3)-(8), FS, Blum, Cauchy-Schwarz certificate) for
 //     perceptron, kernel-perceptron, averaged-/voted-perceptron (their online rounds are the
 //     Perceptron's), and for the budget learners rbp, stoptron, forgetron, forgetron-basic, cks
@@ -48,6 +45,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/options.hpp"
 #include "algorithms/round_record.hpp"
 
 namespace plab {
@@ -57,27 +55,16 @@ struct BoundViolation : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// What the bounds need to know about a run besides its records. The pipeline
+// (experiments/pipeline.hpp) fills it from the options the learner actually ran with; `plab
+// bounds` reads it back from a trace's metadata line (from_meta is the inverse of to_meta).
 struct RunFacts {
-  std::string algo = "kernel-perceptron";
-  std::string kernel_type = "linear";
-  double gamma = 1.0, coef0 = 0.0;
-  int degree = 2;
-  bool unit_diagonal = false;   // kernel type rbf; the records' kxx decide the checks anyway
-  double kxx_max = kNone;       // r^2; NaN = derive from the records
-  double f_norm2_exact = kNone; // ||f_T||^2 recomputed from the coefficients ("f_norm2_exact")
-  double eta = 0.0;             // paper-norm threshold of the run
-  std::string eta_convention = "paper";
-  double U = 0.0;
-  std::size_t budget = 0;
-  double beta = 0.0;
-  // NORMA
-  double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0;
-  bool bias = false, decay_rate = false;
-  std::size_t truncate = 0;
-  std::string task = "classification";
-  // comparator whose scores g0(x_t) are in RoundRecord::g
-  std::string comparator = "none";
-  double g_norm = 0.0;
+  std::string algo = "kernel-perceptron";  // registry name: decides which bound families apply
+  LearnerOptions options;                  // the learner's options (eta, budget, NORMA rho, ...)
+  double kxx_max = kNone;                  // r^2; NaN = derive from the records
+  double f_norm2_exact = kNone;            // ||f_T||^2 recomputed from the coefficients
+  std::string comparator = "none";         // comparator whose scores g0(x_t) are in RoundRecord::g
+  double g_norm = 0.0;                     // ||g0||
 
   static RunFacts from_meta(const nlohmann::json& meta);
 };

@@ -16,6 +16,7 @@
 #include "bounds/comparator.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/norma_metrics.hpp"
+#include "experiments/pipeline.hpp"
 #include "experiments/run.hpp"
 #include "experiments/theory_figures.hpp"
 #include "experiments/trace.hpp"
@@ -71,74 +72,31 @@ LearnerOptions learner_options(const Cell& c, std::size_t dim) {
   o.kernel = Kernel{Kernel::parse_type(k.value("type", "linear")), k.value("gamma", 1.0),
                     k.value("coef0", 0.0), k.value("degree", 2)};
   o.dim = dim;
-  for (const auto& [key, v] : c.options.items()) {
-    if (key == "eta") o.eta = v.get<double>();
-    else if (key == "eta_convention") {
-      const std::string s = v.get<std::string>();
-      if (s == "paper") o.eta_convention = EtaConvention::paper;
-      else if (s == "dogma") o.eta_convention = EtaConvention::dogma;
-      else throw std::invalid_argument("eta_convention must be paper or dogma, got '" + s + "'");
-    } else if (key == "U") o.U = v.get<double>();
-    else if (key == "budget") o.budget = v.get<std::size_t>();
-    else if (key == "C") o.C = v.get<double>();
-    else if (key == "beta") o.beta = v.get<double>();
-    else if (key == "seed") o.seed = v.get<uint64_t>();
-    else if (key == "task") o.task = v.get<std::string>();
-    else if (key == "loss") o.loss = v.get<std::string>();
-    else if (key == "lambda") o.lambda = v.get<double>();
-    else if (key == "learning_rate") o.learning_rate = v.get<double>();
-    else if (key == "rho") o.rho = v.get<double>();
-    else if (key == "nu") o.nu = v.get<double>();
-    else if (key == "epsilon") o.epsilon = v.get<double>();
-    else if (key == "decay_rate") o.decay_rate = v.get<bool>();
-    else if (key == "bias") o.bias = v.get<bool>();
-    else if (key == "truncate") o.truncate = v.get<std::size_t>();
-    else if (key == "inclusive_ties") o.inclusive_ties = v.get<bool>();
-    else if (key.rfind("metric_", 0) == 0) continue;  // per-cell metric switches (experiments/norma_metrics.hpp)
-    else throw std::invalid_argument("spec option '" + key + "' is not a learner option");
-  }
+  options_from_json(o, learner_params(c), "spec " + c.figure + " algorithm " + c.algo_id);
   return o;
+}
+
+json learner_params(const Cell& c) {
+  const LearnerInfo* info = find_learner(c.algo);
+  json p = json::object();
+  for (const auto& [key, v] : c.options.items()) {
+    if (key.rfind("metric_", 0) == 0) continue;  // metric switches (experiments/norma_metrics.hpp)
+    // The expansion gives every cell its derived learner seed; only learners with a seed take it.
+    if (key == "seed" && info && !info->uses("seed") && v == json(c.learner_seed)) continue;
+    p[key] = v;
+  }
+  return p;
 }
 
 std::string cell_key(const Cell& c, const CellData& d) {
   return sha256_hex(c.canonical().dump() + "\n" + git_revision() + "\n" + d.sha).substr(0, 24);
 }
 
-// The bounds of theory.md that apply to this run (bounds/bounds.hpp), against the comparator the
-// spec names (bounds/comparator.hpp; seeded from the permutation so every algorithm of a
-// permutation is compared with the same g0). Null when the spec asks for none.
-static json cell_bounds(const Cell& c, RunResult& res, const Dataset& train,
-                        const std::vector<std::size_t>& order, const LearnerOptions& o) {
-  if (c.bounds.is_null()) return nullptr;
-  const std::string kind = c.bounds.value("comparator", "svm");
-  const double svm_C = c.bounds.value("svm_C", 1.0);
-  const Comparator g = make_comparator(kind, train, order, o.kernel, svm_C, derive_seed(c.perm_seed, 0xC0));
-  for (std::size_t t = 0; t < res.rounds.size(); ++t) res.rounds[t].g = g.scores[t];
-  const json meta = {{"algo", c.algo},
-                     {"kernel", c.kernel},
-                     {"options", c.options},
-                     {"comparator", {{"name", g.name}, {"norm", g.norm}, {"svm_C", svm_C}}}};
-  const auto names = c.bounds.value("names", std::vector<std::string>{});
-  json list = json::array();
-  for (const auto& b : evaluate_bounds(res.rounds, RunFacts::from_meta(meta)))
-    if (names.empty() || std::find(names.begin(), names.end(), b.name) != names.end()) list.push_back(to_json(b));
-  return list;
-}
+namespace {
 
-json run_cell(const Cell& c, const CellData& d, double* seconds) {
-  if (!c.error.empty()) throw std::runtime_error(c.error);
-  const Dataset& train = *d.train;
-  const std::size_t dim = std::max(train.dim, d.test ? d.test->dim : std::size_t{0});
-  const LearnerOptions lo = learner_options(c, dim);
-  auto learner = make_learner(c.algo, lo);
-  const std::optional<uint64_t> shuffle =
-      c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
-  const auto order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
-  RunResult res = run_online(*learner, train, order);
-  if (seconds) *seconds = res.seconds;
+// Curves at ~curve_points evenly spaced rounds (always including the last).
+json cell_curve(const Cell& c, const RunResult& res) {
   const std::size_t T = res.rounds.size();
-
-  // Curves at ~curve_points evenly spaced rounds (always including the last).
   json ct = json::array(), ce = json::array(), cs = json::array();
   std::size_t mistakes = 0, next = 0;
   for (std::size_t t = 1, k = 1; t <= T; ++t) {
@@ -152,13 +110,20 @@ json run_cell(const Cell& c, const CellData& d, double* seconds) {
       next = (k * T + c.curve_points - 1) / c.curve_points;
     }
   }
+  return {{"t", ct}, {"online_error", ce}, {"support_size", cs}};
+}
+
+// The deterministic results of a cell (no timings).
+json cell_results(const RunReport& rep, const CellData& d) {
+  const RunResult& res = rep.run;
+  const std::size_t T = res.rounds.size();
   json r = {{"rounds", T},
             {"mistakes", res.mistakes},
             {"updates", res.updates},
             {"margin_errors", res.margin_errors},
             {"support_size", res.support_size},
             {"online_error", T ? static_cast<double>(res.mistakes) / static_cast<double>(T) : 0.0},
-            {"f_norm2", learner->norm2()}};
+            {"f_norm2", rep.learner->norm2()}};
   // First round at which the support reached its final size (a budget learner filling B).
   for (std::size_t t = 1; t <= T; ++t)
     if (res.rounds[t - 1].support_size >= static_cast<int64_t>(res.support_size)) {
@@ -170,16 +135,60 @@ json run_cell(const Cell& c, const CellData& d, double* seconds) {
     r["support_growth"] = static_cast<double>(res.support_size) /
                           static_cast<double>(res.rounds[T / 2 - 1].support_size);
   if (d.test)
-    for (const auto& h : learner->hypotheses()) r["test_error_" + h] = test_error(*learner, h, *d.test);
-  add_extra_metrics(c, d, lo, *learner, res, order, r);  // NORMA / drift metrics (experiments/norma_metrics.hpp)
-  const json an = run_analyses(c, res, d, order, lo);  // T-figure analyses (experiments/theory_figures.hpp)
+    for (const auto& [h, e] : rep.test_error.items()) r["test_error_" + h] = e;
+  return r;
+}
+
+// The bound rows the spec keeps (all when it names none); null when the spec asks for none.
+json cell_bounds(const Cell& c, const RunReport& rep) {
+  if (c.bounds.is_null()) return nullptr;
+  const auto ids = c.bounds.value("names", std::vector<std::string>{});
+  json list = json::array();
+  for (const auto& b : rep.bounds)
+    if (ids.empty() || std::find(ids.begin(), ids.end(), b.id) != ids.end()) list.push_back(to_json(b));
+  return list;
+}
+
+}  // namespace
+
+// The pipeline request of a cell. The comparator is seeded from the permutation, so every
+// algorithm of a permutation is compared with the same g0.
+RunRequest cell_request(const Cell& c, const CellData& d) {
+  const Dataset& train = *d.train;
+  RunRequest req;
+  req.algo = c.algo;
+  req.options = learner_options(c, 0);
+  const json params = learner_params(c);
+  for (const auto& [k, v] : params.items()) req.given.push_back(k);
+  req.train = &train;
+  req.test = d.test.get();
+  const std::optional<uint64_t> shuffle =
+      c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
+  req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
+  req.bounds = !c.bounds.is_null();
+  if (req.bounds) {
+    req.comparator.kind = c.bounds.value("comparator", "svm");
+    req.comparator.svm_C = c.bounds.value("svm_C", 1.0);
+  }
+  req.comparator.seed = c.perm_seed;
+  return req;
+}
+
+json run_cell(const Cell& c, const CellData& d, double* seconds) {
+  if (!c.error.empty()) throw std::runtime_error(c.error);
+  const RunRequest req = cell_request(c, d);
+  RunReport rep = run_pipeline(req);
+  if (seconds) *seconds = rep.run.seconds;
+  json r = cell_results(rep, d);
+  add_extra_metrics(c, d, rep.facts.options, *rep.learner, rep.run, req.order, r);  // NORMA / drift metrics
+  const json an = run_analyses(c, rep.run, d, req.order, rep.facts.options);  // T-figure analyses
   for (const auto& [k, v] : an["results"].items()) r[k] = v;
   json doc = {{"cell", c.canonical()},
               {"git", git_revision()},
               {"data_sha256", d.sha},
               {"results", r},
-              {"curve", {{"t", ct}, {"online_error", ce}, {"support_size", cs}}},
-              {"bounds", cell_bounds(c, res, train, order, lo)}};
+              {"curve", cell_curve(c, rep.run)},
+              {"bounds", cell_bounds(c, rep)}};
   if (!an["profiles"].empty()) doc["profiles"] = an["profiles"];
   return doc;
 }
@@ -196,123 +205,174 @@ void clean_temporaries(const std::string& dir) {
 
 }  // namespace
 
-std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec>& specs,
-                                                          const RunnerOptions& opt, RunStats* stats) {
-  const auto t_start = std::chrono::steady_clock::now();
-  fs::create_directories(opt.cells_dir);
-  clean_temporaries(opt.cells_dir);
-  DataCache data;
-  std::map<std::string, std::vector<CellOutcome>> out;
-  // (figure, dataset, algo id, point, perm) -> results, for derived parameters.
-  std::map<std::tuple<std::string, std::string, std::string, std::size_t, int>, json> done;
-  RunStats st;
-  std::size_t max_stages = 0;
-  std::vector<std::vector<std::vector<std::string>>> stages;
-  for (const auto& s : specs) {
-    stages.push_back(s.stages());
-    max_stages = std::max(max_stages, stages.back().size());
+namespace {
+
+using DoneKey = std::tuple<std::string, std::string, std::string, std::size_t, int>;
+
+// State of one run_specs call: cells per figure, finished results for derived parameters.
+class StageRunner {
+ public:
+  StageRunner(const std::vector<Spec>& specs, const RunnerOptions& opt) : specs_(specs), opt_(opt) {
+    for (const auto& s : specs) stages_.push_back(s.stages());
   }
-  std::mutex log_m;
-  for (std::size_t stage = 0; stage < max_stages; ++stage) {
-    // Expand this stage's cells of every figure.
-    std::vector<CellOutcome*> batch;
-    for (std::size_t i = 0; i < specs.size(); ++i) {
-      if (stage >= stages[i].size()) continue;
-      const Spec& s = specs[i];
+  std::size_t stage_count() const {
+    std::size_t n = 0;
+    for (const auto& st : stages_) n = std::max(n, st.size());
+    return n;
+  }
+  void run_stage(std::size_t stage) {
+    std::vector<CellOutcome*> batch = expand(stage);
+    std::map<std::string, CellOutcome*> first_of_key;
+    const std::vector<CellOutcome*> work = resolve(batch, first_of_key);
+    if (opt_.log && !batch.empty())
+      *opt_.log << "[stage " << stage << "] " << batch.size() << " cells, " << work.size() << " to compute, "
+                << (batch.size() - work.size()) << " already done or failed\n";
+    compute(work, stage);
+    stats_.computed += work.size();
+    settle(batch, first_of_key);
+  }
+  std::map<std::string, std::vector<CellOutcome>>& outcomes() { return out_; }
+  RunStats& stats() { return stats_; }
+
+ private:
+  // This stage's cells of every figure (derived parameters looked up in earlier stages' results).
+  std::vector<CellOutcome*> expand(std::size_t stage) {
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+      if (stage >= stages_[i].size()) continue;
+      const Spec& s = specs_[i];
       const ResultLookup lookup = [&](const std::string& ds, const std::string& a, std::size_t p, int q) {
-        auto it = done.find({s.figure, ds, a, p, q});
-        return it == done.end() ? json() : it->second;
+        auto it = done_.find({s.figure, ds, a, p, q});
+        return it == done_.end() ? json() : it->second;
       };
-      auto& vec = out[s.figure];
-      for (const auto& id : stages[i][stage])
-        for (auto& c : expand_algorithm(s, id, lookup)) { CellOutcome o; o.cell = std::move(c); vec.push_back(std::move(o)); }
+      auto& vec = out_[s.figure];
+      for (const auto& id : stages_[i][stage])
+        for (auto& c : expand_algorithm(s, id, lookup)) {
+          CellOutcome o;
+          o.cell = std::move(c);
+          vec.push_back(std::move(o));
+        }
     }
-    for (auto& [fig, vec] : out)
+    std::vector<CellOutcome*> batch;
+    for (auto& [fig, vec] : out_)
       for (auto& o : vec)
         if (o.key.empty() && o.doc.is_null() && o.error.empty()) batch.push_back(&o);
-    // Keys (loads data once per data set), cached results, and the unique work list.
-    std::map<std::string, CellOutcome*> first_of_key;
+    return batch;
+  }
+
+  // Keys (loads data once per data set) and cached results; returns the unique work list.
+  std::vector<CellOutcome*> resolve(const std::vector<CellOutcome*>& batch,
+                                    std::map<std::string, CellOutcome*>& first_of_key) {
     std::vector<CellOutcome*> work;
     for (auto* o : batch) {
-      if (!o->cell.error.empty()) { o->error = o->cell.error; o->key = std::string(1, '-'); continue; }
+      o->key = "-";
+      if (!o->cell.error.empty()) { o->error = o->cell.error; continue; }
       try {
-        o->key = cell_key(o->cell, data.get(o->cell));
+        o->key = cell_key(o->cell, data_.get(o->cell));
       } catch (const std::exception& e) {
         o->error = std::string("data: ") + e.what();
-        o->key = std::string(1, '-');
         continue;
       }
-      const std::string path = opt.cells_dir + "/" + o->key + ".json";
-      if (auto j = opt.reuse ? read_json_if_valid(path) : std::nullopt; j && j->contains("results")) {
+      const std::string path = opt_.cells_dir + "/" + o->key + ".json";
+      if (auto j = opt_.reuse ? read_json_if_valid(path) : std::nullopt; j && j->contains("results")) {
         o->doc = *j;
         o->cached = true;
-        if (auto t = read_json_if_valid(opt.cells_dir + "/" + o->key + ".time.json"))
+        if (auto t = read_json_if_valid(opt_.cells_dir + "/" + o->key + ".time.json"))
           o->seconds = t->value("seconds", std::nan(""));
       } else if (!first_of_key.count(o->key)) {
         first_of_key[o->key] = o;
         work.push_back(o);
       }
     }
-    // Compute the unfinished cells on `jobs` threads.
-    std::atomic<std::size_t> next{0}, finished{0};
-    double busy = 0.0;
+    return work;
+  }
+
+  // Runs one cell and writes its files (time first: the result file marks completion).
+  void compute_one(CellOutcome* o) {
+    try {
+      double secs = 0.0;
+      json doc = run_cell(o->cell, data_.get(o->cell), &secs);
+      write_json_atomic(opt_.cells_dir + "/" + o->key + ".time.json", json{{"seconds", secs}});
+      write_json_atomic(opt_.cells_dir + "/" + o->key + ".json", doc);
+      o->doc = std::move(doc);
+      o->seconds = secs;
+    } catch (const std::exception& e) {
+      o->error = e.what();
+    }
+  }
+
+  // The unfinished cells on `jobs` threads, with a progress line per finished cell.
+  void compute(const std::vector<CellOutcome*>& work, std::size_t stage) {
+    std::atomic<std::size_t> next{0};
+    std::size_t finished = 0;
     const auto t0 = std::chrono::steady_clock::now();
     auto worker = [&] {
       for (std::size_t i; (i = next++) < work.size();) {
         CellOutcome* o = work[i];
         const auto c0 = std::chrono::steady_clock::now();
-        try {
-          double secs = 0.0;
-          json doc = run_cell(o->cell, data.get(o->cell), &secs);
-          write_json_atomic(opt.cells_dir + "/" + o->key + ".time.json", json{{"seconds", secs}});
-          write_json_atomic(opt.cells_dir + "/" + o->key + ".json", doc);
-          o->doc = std::move(doc);
-          o->seconds = secs;
-        } catch (const std::exception& e) {
-          o->error = e.what();
-        }
-        const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
-        std::lock_guard<std::mutex> lock(log_m);
-        busy += dt;
+        compute_one(o);
+        const double dt = seconds_since(c0);
+        std::lock_guard<std::mutex> lock(log_m_);
         const std::size_t n = ++finished, left = work.size() - n;
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (opt.log) {
-          *opt.log << "[stage " << stage << "] " << n << "/" << work.size() << " cells done, " << left
-                   << " left, ETA " << format_duration(left * wall / n) << "  (" << o->cell.figure << " "
-                   << o->cell.dataset << " " << o->cell.algo_id << " " << o->cell.point.dump() << " perm "
-                   << o->cell.perm << ": "
-                   << (o->error.empty() ? format_duration(dt) : "FAILED: " + o->error) << ")\n";
-          opt.log->flush();
-        }
+        if (!opt_.log) continue;
+        *opt_.log << "[stage " << stage << "] " << n << "/" << work.size() << " cells done, " << left << " left, ETA "
+                  << format_duration(static_cast<double>(left) * seconds_since(t0) / static_cast<double>(n)) << "  ("
+                  << o->cell.figure << " " << o->cell.dataset << " " << o->cell.algo_id << " " << o->cell.point.dump()
+                  << " perm " << o->cell.perm << ": " << (o->error.empty() ? format_duration(dt) : "FAILED: " + o->error)
+                  << ")\n";
+        opt_.log->flush();
       }
     };
-    if (opt.log && !batch.empty())
-      *opt.log << "[stage " << stage << "] " << batch.size() << " cells, " << work.size()
-               << " to compute, " << (batch.size() - work.size()) << " already done or failed\n";
     std::vector<std::thread> pool;
-    const unsigned n_threads = std::max(1u, std::min<unsigned>(opt.jobs, static_cast<unsigned>(work.size())));
+    const unsigned n_threads = std::max(1u, std::min<unsigned>(opt_.jobs, static_cast<unsigned>(work.size())));
     for (unsigned k = 0; k < n_threads; ++k) pool.emplace_back(worker);
     for (auto& t : pool) t.join();
-    st.computed += work.size();
-    // Duplicates of a computed key share its result.
+  }
+
+  // Duplicates of a computed key share its result; finished results feed derived parameters.
+  void settle(const std::vector<CellOutcome*>& batch, const std::map<std::string, CellOutcome*>& first_of_key) {
     for (auto* o : batch)
       if (o->doc.is_null() && o->error.empty()) {
         const CellOutcome* f = first_of_key.at(o->key);
         o->doc = f->doc; o->error = f->error; o->seconds = f->seconds; o->cached = true;
       }
     for (auto* o : batch) {
-      if (o->cached) ++st.cached;
-      if (!o->error.empty()) ++st.failed;
-      else done[{o->cell.figure, o->cell.dataset, o->cell.algo_id, o->cell.point_index, o->cell.perm}] =
-          o->results();
+      if (o->cached) ++stats_.cached;
+      if (o->error.empty())
+        done_[{o->cell.figure, o->cell.dataset, o->cell.algo_id, o->cell.point_index, o->cell.perm}] = o->results();
     }
-    st.total += batch.size();
+    stats_.total += batch.size();
   }
+
+  static double seconds_since(std::chrono::steady_clock::time_point t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  }
+
+  const std::vector<Spec>& specs_;
+  const RunnerOptions& opt_;
+  std::vector<std::vector<std::vector<std::string>>> stages_;
+  DataCache data_;
+  std::map<std::string, std::vector<CellOutcome>> out_;
+  std::map<DoneKey, json> done_;
+  RunStats stats_;
+  std::mutex log_m_;
+};
+
+}  // namespace
+
+std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec>& specs,
+                                                          const RunnerOptions& opt, RunStats* stats) {
+  const auto t_start = std::chrono::steady_clock::now();
+  fs::create_directories(opt.cells_dir);
+  clean_temporaries(opt.cells_dir);
+  StageRunner runner(specs, opt);
+  for (std::size_t stage = 0; stage < runner.stage_count(); ++stage) runner.run_stage(stage);
+  RunStats& st = runner.stats();
   st.failed = 0;
-  for (const auto& [f, v] : out) for (const auto& o : v) st.failed += !o.error.empty();
+  for (const auto& [f, v] : runner.outcomes())
+    for (const auto& o : v) st.failed += !o.error.empty();
   st.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
   if (stats) *stats = st;
-  return out;
+  return std::move(runner.outcomes());
 }
 
 }  // namespace plab

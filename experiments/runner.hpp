@@ -19,6 +19,7 @@
 #include "algorithms/learner.hpp"
 #include "core/sha256.hpp"
 #include "datasets/dataset.hpp"
+#include "experiments/pipeline.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {
@@ -44,6 +45,10 @@ nlohmann::json run_cell(const Cell& c, const CellData& d, double* seconds);
 
 // Options JSON of a cell -> LearnerOptions (throws std::invalid_argument naming a bad option).
 LearnerOptions learner_options(const Cell& c, std::size_t dim);
+// The cell's learner options without its metric switches (params named metric_*).
+nlohmann::json learner_params(const Cell& c);
+// The run-pipeline request of a cell (experiments/pipeline.hpp).
+RunRequest cell_request(const Cell& c, const CellData& d);
 
 std::string cell_key(const Cell& c, const CellData& d);
 

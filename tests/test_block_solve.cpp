@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "algorithms/panel_solve.hpp"
+#include "algorithms/registry.hpp"
 #include "algorithms/simd.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"

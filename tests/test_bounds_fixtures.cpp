@@ -277,7 +277,7 @@ TEST(FixtureP, Table36) {
 }
 
 TEST(FixtureP, EvaluateBounds) {
-  RunFacts f; f.algo = "projectron"; f.kernel_type = "rbf"; f.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
+  RunFacts f; f.algo = "projectron"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
   const auto res = evaluate_bounds(recordsP(), f);
   int n = 0;
   for (const auto& b : res) {
@@ -329,7 +329,7 @@ TEST(FixturePP, Theorem4AndCertificate) {
       EXPECT_LE(jmlr_thm4_implicit(s, p.PT.l1(s), 0.6, u.B), t4 + 1e-9);
     }
   }
-  RunFacts f; f.algo = "projectron++"; f.kernel_type = "rbf"; f.eta = 0.6; f.comparator = "g0"; f.g_norm = gn0;
+  RunFacts f; f.algo = "projectron++"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = gn0;
   const auto res = evaluate_bounds(R, f);
   EXPECT_EQ(res.size(), 3u);
   for (const auto& b : res) {
@@ -365,7 +365,7 @@ TEST(FixtureP, EndToEndLearner) {
       EXPECT_EQ(R[t].update, ref[t].update) << "round " << t + 1;
     }
     EXPECT_NEAR(std::sqrt(R.back().f_norm2), std::sqrt(ref.back().f_norm2), kTol);
-    RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
+    RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
     for (const auto& b : evaluate_bounds(R, f)) {
       SCOPED_TRACE(b.name);
       if (b.applicable) { EXPECT_TRUE(b.holds); }
@@ -430,13 +430,13 @@ TEST(Metadata, FromMeta) {
       "options":{"eta":0.1,"eta_convention":"dogma","U":0,"budget":793},"comparator":{"name":"svm","norm":3.5}})");
   const RunFacts f = RunFacts::from_meta(j);
   EXPECT_EQ(f.algo, "projectron");
-  EXPECT_TRUE(f.unit_diagonal);
-  EXPECT_EQ(f.eta, 0.1);
-  EXPECT_EQ(f.eta_convention, "dogma");
-  EXPECT_EQ(f.budget, 793u);
+  EXPECT_EQ(f.options.eta, 0.1);
+  EXPECT_EQ(f.options.eta_convention, EtaConvention::dogma);
+  EXPECT_EQ(f.options.budget, 793u);
   EXPECT_EQ(f.comparator, "svm");
   EXPECT_EQ(f.g_norm, 3.5);
   EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"eta_convention":"x"}})")), std::invalid_argument);
+  EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"etta":0.1}})")), std::invalid_argument);
 }
 
 }  // namespace

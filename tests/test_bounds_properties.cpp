@@ -166,8 +166,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
   }
   // Certificate 3.5 identity: the running ||f_T||^2 equals alpha^T K alpha.
   RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <= 1e-6 * (1 + L->norm2_exact()));
-  RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.kernel_type = "rbf"; f.eta = eta;
-  f.eta_convention = dogma ? "dogma" : "paper"; f.comparator = "random"; f.g_norm = gn;
+  RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = eta;
+  f.options.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper; f.comparator = "random"; f.g_norm = gn;
   const auto res = evaluate_bounds(R, f);
   RC_ASSERT(!res.empty());
   assert_all_hold(res);

@@ -11,6 +11,7 @@
 
 #include "tests/test_util.hpp"
 #include "algorithms/averaged.hpp"
+#include "algorithms/registry.hpp"
 #include "algorithms/cks.hpp"
 #include "algorithms/forgetron.hpp"
 #include "algorithms/pa.hpp"

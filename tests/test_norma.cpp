@@ -11,6 +11,7 @@
 
 #include "tests/test_util.hpp"
 #include "algorithms/learner.hpp"
+#include "algorithms/registry.hpp"
 #include "algorithms/norma.hpp"
 #include "algorithms/perceptron.hpp"
 #include "core/random.hpp"

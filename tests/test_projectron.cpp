@@ -11,6 +11,7 @@
 
 #include "tests/test_util.hpp"
 #include "algorithms/perceptron.hpp"
+#include "algorithms/registry.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"
 #include "datasets/readers.hpp"
