@@ -22,9 +22,6 @@ namespace plab {
 namespace {
 
 using BF = BoundFamily;
-const std::vector<std::string> kLastAveraged = {"last", "averaged"};
-const std::vector<std::string> kNormaOptions = {"task", "loss", "lambda", "learning_rate", "decay_rate", "rho",
-                                                "nu", "epsilon", "bias", "truncate", "inclusive_ties"};
 
 std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
   if (o.kernel.type != Kernel::Type::linear)
@@ -35,6 +32,11 @@ std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
 
 // Built-in learners. Fields: name, display, bound families, options, colour, hypotheses, summary, maker.
 std::deque<LearnerInfo> builtin() {
+  // Locals, not namespace-scope constants: a test may register a learner during static
+  // initialisation, before this file's constants would exist.
+  const std::vector<std::string> kLastAveraged = {"last", "averaged"};
+  const std::vector<std::string> kNormaOptions = {"task", "loss", "lambda", "learning_rate", "decay_rate", "rho",
+                                                  "nu", "epsilon", "bias", "truncate", "inclusive_ties"};
   return {
       {"perceptron", "Perceptron", {BF::perceptron}, {}, "#000000", {"last"},
        "primal linear Perceptron (Rosenblatt 1958)", make_primal},
@@ -65,7 +67,7 @@ std::deque<LearnerInfo> builtin() {
       {"averaged-perceptron", "Averaged Perceptron", {BF::perceptron}, {}, "#bcbd22", {"last", "averaged", "voted"},
        "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
        maker_of<VotedPerceptron>()},
-      {"voted-perceptron", "Voted Perceptron", {BF::perceptron}, {}, "#bcbd22", {"last", "averaged", "voted"},
+      {"voted-perceptron", "Voted Perceptron", {BF::perceptron}, {}, "#e377c2", {"last", "averaged", "voted"},
        "kernel Perceptron predicting with the vote of its hypotheses (Freund-Schapire)",
        [](const LearnerOptions& o) -> std::unique_ptr<Learner> { return std::make_unique<VotedPerceptron>(o, true); }},
       {"norma", "NORMA", {BF::norma}, kNormaOptions, "#17becf", kLastAveraged,

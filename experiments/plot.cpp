@@ -7,18 +7,14 @@
 #include <map>
 #include <sstream>
 
+#include "algorithms/registry.hpp"
 #include "experiments/trace.hpp"
 
 namespace plab {
 
 std::string plot_color(const std::string& key) {
-  static const std::map<std::string, std::string> fixed = {
-      {"kernel-perceptron", "#000000"}, {"perceptron", "#000000"},    {"pa1", "#9467bd"},
-      {"projectron", "#0072b2"},        {"projectron++", "#d55e00"},  {"forgetron", "#009e73"},
-      {"forgetron-basic", "#56b4e9"},   {"rbp", "#cc79a7"},           {"stoptron", "#8c564b"},
-      {"cks", "#7f7f7f"},               {"averaged-perceptron", "#bcbd22"}, {"norma", "#17becf"}};
   if (!key.empty() && key[0] == '#') return key;  // explicit colour from a spec
-  if (auto it = fixed.find(key); it != fixed.end()) return it->second;
+  if (const LearnerInfo* l = find_learner(key)) return l->color;
   static const char* spare[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#e377c2"};
   std::size_t h = 0;
   for (char c : key) h = h * 31 + static_cast<unsigned char>(c);

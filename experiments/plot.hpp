@@ -23,7 +23,7 @@ struct PlotSpec {
   std::string key = "top right";
 };
 
-// Colour of an algorithm name (fixed palette; unknown names hash into it).
+// Colour of an algorithm: its registry colour; "#rrggbb" as given; other names hash into a spare palette.
 std::string plot_color(const std::string& key);
 
 // Returns false (and writes nothing but the .dat/.gp files) when gnuplot is unavailable or fails.

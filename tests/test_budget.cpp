@@ -199,7 +199,13 @@ TEST(Forgetron, RemovesOldestAndKeepsWeightsPositive) {
 }
 
 // ---------------------------------------------------------------- shared properties
-const char* kBudgetNames[] = {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks"};
+// The learners with a budget, from the registry.
+std::vector<std::string> budget_learners() {
+  std::vector<std::string> v;
+  for (const auto& l : learners())
+    if (l.uses("budget")) v.push_back(l.name);
+  return v;
+}
 
 TEST(Budget, EqualsKernelPerceptronWhenBudgetIsLarge) {
   for (uint64_t seed : {4u, 5u}) {
@@ -226,9 +232,9 @@ TEST(Budget, EqualsKernelPerceptronWhenBudgetIsLarge) {
 
 TEST(Budget, SupportNeverExceedsBudget) {
   const Dataset d = noisy(5000, 6, 11);
-  for (const char* name : kBudgetNames) {
+  for (const std::string& name : budget_learners()) {
     for (std::size_t B : {1u, 3u, 40u}) {
-      SCOPED_TRACE(std::string(name) + " B=" + std::to_string(B));
+      SCOPED_TRACE(name + " B=" + std::to_string(B));
       LearnerOptions o = opts(Kernel::rbf(0.2), 6, B);
       o.beta = 0.5;
       auto L = make_learner(name, o);
@@ -239,7 +245,7 @@ TEST(Budget, SupportNeverExceedsBudget) {
         ASSERT_EQ(static_cast<std::size_t>(r.support_size), L->support_size());
         evictions += r.removed >= 0;
       }
-      if (std::string(name) != "stoptron") { EXPECT_GT(evictions, 0); }
+      if (name != "stoptron") { EXPECT_GT(evictions, 0); }
       EXPECT_EQ(L->support_size(), B);  // every learner fills its budget on noisy data
     }
   }
@@ -250,18 +256,19 @@ void expect_norm(const Learner& L, const std::string& what) {
   EXPECT_NEAR(L.norm2(), ex, 1e-8 * std::max(1.0, std::abs(ex))) << what;
 }
 
-// Every round for the budget learners (O(B^2) per check); the unbounded ones (PA-I, averaged,
-// voted: |S| grows with t, O(|S|^2) per check) every round up to t = 500, then every 50th.
+// Every registered learner, on three kernels: every round for the budget learners (O(B^2) per
+// check); the unbounded ones (|S| grows with t, O(|S|^2) per check) every round up to t = 500,
+// then every 50th.
 TEST(Budget, RunningNormMatchesExact) {
   const Dataset d = noisy(3000, 5, 12);
-  const char* names[] = {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
-                         "averaged-perceptron", "voted-perceptron"};
   for (const Kernel& k : {Kernel::rbf(0.3), Kernel::poly(0.5, 1.0, 2), Kernel::linear()}) {
-    for (const char* name : names) {
+    for (const auto& info : learners()) {
+      if (info.name == "perceptron" && k.type != Kernel::Type::linear) continue;  // primal: linear only
+      const std::string name = info.name;
       LearnerOptions o = opts(k, 5, 25);
       o.beta = 0.3;
       auto L = make_learner(name, o);
-      const bool bounded = std::string(name).find("perceptron") == std::string::npos && std::string(name) != "pa1";
+      const bool bounded = info.uses("budget");
       for (std::size_t t = 0; t < d.size(); ++t) {
         L->learn(d[t], static_cast<int64_t>(t + 1));
         if (bounded || t < 500 || (t + 1) % 50 == 0) expect_norm(*L, std::string(name) + " " + k.describe() + " t=" + std::to_string(t + 1));
@@ -285,8 +292,8 @@ TEST(Budget, Validation) {
     }
     return "";
   };
-  for (const char* name : kBudgetNames)
-    EXPECT_NE(msg(name, opts(Kernel::rbf(1), 2, 0)).find("--budget"), std::string::npos) << name;
+  for (const std::string& name : budget_learners())
+    EXPECT_NE(msg(name.c_str(), opts(Kernel::rbf(1), 2, 0)).find("--budget"), std::string::npos) << name;
   LearnerOptions o = opts(Kernel::rbf(1), 2, 5);
   o.C = 0.0;
   EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/test_util.hpp"
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -14,23 +16,8 @@
 
 namespace {
 
-struct Result {
-  int status;
-  std::string output;  // stdout + stderr
-};
-
-Result plab(const std::string& args) {
-  const char* bin = std::getenv("PLAB_BIN");  // override for testing another build
-  if (!bin) bin = PLAB_BIN_PATH;
-  const std::string cmd = std::string(bin) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
-}
+using Result = plab::test_util::CliResult;
+Result cli(const std::string& args) { return plab::test_util::run_cli(args); }
 
 std::string temp_file(const std::string& name, const std::string& content) {
   const auto dir = std::filesystem::temp_directory_path() / ("plab_cli_" + std::to_string(::getpid()));
@@ -41,7 +28,7 @@ std::string temp_file(const std::string& name, const std::string& content) {
 }
 
 void expect_error(const std::string& args, const std::string& needle) {
-  const Result r = plab(args);
+  const Result r = cli(args);
   EXPECT_NE(r.status, 0) << args << "\n" << r.output;
   EXPECT_LT(r.status, 128) << "crashed: " << args << "\n" << r.output;
   EXPECT_NE(r.output.find(needle), std::string::npos) << "expected '" << needle << "' in:\n" << r.output;
@@ -79,7 +66,7 @@ TEST(Cli, MalformedFileNamesFileAndLine) {
 }
 TEST(Cli, MissingDataListsWhereItLooked) {
   expect_error("run --algo perceptron --data /nonexistent/file.svm", "/nonexistent/file.svm");
-  const Result r = plab("run --algo perceptron --data a9a --quiet --no-bounds");
+  const Result r = cli("run --algo perceptron --data a9a --quiet --no-bounds");
   if (r.status != 0) {
     EXPECT_NE(r.output.find("PLAB_DATA"), std::string::npos) << r.output;
   }
@@ -90,7 +77,7 @@ TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {
   const auto dir = std::filesystem::temp_directory_path() / ("plab_cli_run_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   const std::string summary = (dir / "s.json").string(), trace = (dir / "t.csv").string();
-  const Result r = plab("run --algo kernel-perceptron --data synthetic:dekel:n=300,seed=3 --kernel rbf "
+  const Result r = cli("run --algo kernel-perceptron --data synthetic:dekel:n=300,seed=3 --kernel rbf "
                         "--gamma 1 --shuffle 5 --quiet --summary " + summary + " --trace " + trace);
   ASSERT_EQ(r.status, 0) << r.output;
   std::ifstream s(summary);
@@ -108,7 +95,7 @@ TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {
   for (std::string line; std::getline(t, line);) ++rows;
   EXPECT_EQ(rows, 300u);
   // The saved trace recomputes the same bounds.
-  const Result b = plab("bounds --trace " + trace);
+  const Result b = cli("bounds --trace " + trace);
   EXPECT_EQ(b.status, 0) << b.output;
   EXPECT_NE(b.output.find("Cauchy-Schwarz"), std::string::npos) << b.output;
 }
@@ -120,7 +107,7 @@ TEST(Cli, TestErrorOfEachHypothesis) {
   const auto tr = temp_file("vp_train.svm", "+1 1:1 2:0\n+1 1:2 2:1\n+1 1:-1 2:2\n");
   const auto te = temp_file("vp_test.svm", "-1 1:1 2:-0.5\n+1 1:1 2:-3\n+1 1:-1 2:2\n+1 1:-1 2:2\n");
   const std::string summary = temp_file("vp.json", "");
-  const Result r = plab("run --algo voted-perceptron --kernel linear --data " + tr + " --test " + te +
+  const Result r = cli("run --algo voted-perceptron --kernel linear --data " + tr + " --test " + te +
                         " --no-bounds --summary " + summary);
   ASSERT_EQ(r.status, 0) << r.output;
   const auto js = nlohmann::json::parse(std::ifstream(summary));
@@ -131,7 +118,7 @@ TEST(Cli, TestErrorOfEachHypothesis) {
   EXPECT_DOUBLE_EQ(e.at("voted").get<double>(), 0.75);
   EXPECT_NE(r.output.find("test error (voted hypothesis): 75.0000%"), std::string::npos) << r.output;
   // A learner whose old coefficients change (Forgetron shrinks them) has no averaged hypothesis.
-  const Result f = plab("run --algo forgetron --budget 2 --data synthetic:dekel:n=200,seed=3 --kernel rbf "
+  const Result f = cli("run --algo forgetron --budget 2 --data synthetic:dekel:n=200,seed=3 --kernel rbf "
                         "--gamma 1 --test synthetic:dekel:n=50,seed=4 --quiet --no-bounds --summary " + summary);
   ASSERT_EQ(f.status, 0) << f.output;
   const auto fe = nlohmann::json::parse(std::ifstream(summary)).at("results").at("test_error");
@@ -139,7 +126,7 @@ TEST(Cli, TestErrorOfEachHypothesis) {
   EXPECT_TRUE(fe.contains("last")) << fe;
 }
 TEST(Cli, ProgressLinesAtPowersOfTwo) {
-  const Result r = plab("run --algo perceptron --data synthetic:dekel:n=100 --no-bounds");
+  const Result r = cli("run --algo perceptron --data synthetic:dekel:n=100 --no-bounds");
   ASSERT_EQ(r.status, 0) << r.output;
   for (int t : {1, 2, 4, 8, 16, 32, 64})
     EXPECT_NE(r.output.find(" " + std::to_string(t) + " rounds"), std::string::npos) << t;

@@ -1,5 +1,11 @@
 // Small helpers shared by the tests (not a test file itself: no test_ prefix match on .cpp).
 #pragma once
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -22,6 +28,25 @@ inline std::vector<RoundRecord> records(Learner& l, const Dataset& d) {
   out.reserve(d.size());
   for (std::size_t t = 0; t < d.size(); ++t) out.push_back(l.learn(d[t], static_cast<int64_t>(t + 1)));
   return out;
+}
+
+struct CliResult {
+  int status;
+  std::string output;  // stdout + stderr
+};
+
+// Runs the built plab binary (PLAB_BIN_PATH from CMake, or $PLAB_BIN) with `args`.
+inline CliResult run_cli(const std::string& args) {
+  const char* bin = std::getenv("PLAB_BIN");  // override for testing another build
+  if (!bin) bin = PLAB_BIN_PATH;
+  const std::string cmd = std::string(bin) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
 }
 
 }  // namespace plab::test_util

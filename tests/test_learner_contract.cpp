@@ -1,0 +1,206 @@
+// The contract every registered learner keeps, parameterised over the registry (a learner added
+// with one registry line is covered without editing this file), and the toy learner that shows
+// it: registered here with one call, it gets bounds, a colour and these contract tests.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <regex>
+
+#include "algorithms/perceptron.hpp"
+#include "algorithms/registry.hpp"
+#include "bounds/bound_ids.hpp"
+#include "core/random.hpp"
+#include "experiments/pipeline.hpp"
+#include "experiments/plot.hpp"
+
+namespace plab {
+namespace {
+
+// A new learner as a contributor would add it: its class ...
+class ToyPerceptron final : public ExpansionLearner {
+ public:
+  using ExpansionLearner::ExpansionLearner;
+  std::string name() const override { return "toy-perceptron"; }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    if (r.mistake) {
+      f_.add(x, t, x.y);
+      norm2_ += r.kxx + 2.0 * x.y * r.score;
+      r.update = UpdateKind::add;
+    }
+    return finish(r);
+  }
+};
+
+// ... and its one registry line.
+const LearnerInfo& kToy = register_learner({"toy-perceptron", "Toy Perceptron", {BoundFamily::perceptron}, {},
+                                            "#123456", {"last", "averaged"}, "a kernel Perceptron under another name",
+                                            maker_of<ToyPerceptron>()});
+
+// Noisy linear target, inputs ~ N(0, I) scaled to norm <= 1 on average.
+Dataset noisy(std::size_t n, std::size_t dim, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<double> w(dim), x(dim);
+  for (auto& v : w) v = rng.normal();
+  Dataset d;
+  for (std::size_t t = 0; t < n; ++t) {
+    double m = 0.0;
+    for (std::size_t j = 0; j < dim; ++j) { x[j] = rng.normal() / std::sqrt(double(dim)); m += w[j] * x[j]; }
+    d.push_dense(x, (m >= 0.0) != (rng.uniform() < 0.1) ? 1.0 : -1.0);
+  }
+  d.dim = dim;
+  return d;
+}
+
+// Options every learner accepts: a budget for budget learners, NORMA with a margin.
+LearnerOptions options_for(const LearnerInfo& info, const Kernel& k, std::size_t dim) {
+  LearnerOptions o;
+  o.kernel = k;
+  o.dim = dim;
+  if (info.uses("budget")) o.budget = 20;
+  if (info.uses("rho")) o.rho = 0.5;
+  if (info.uses("lambda")) o.lambda = 0.01;
+  return o;
+}
+
+std::vector<Kernel> kernels_for(const LearnerInfo& info) {
+  if (info.name == "perceptron") return {Kernel::linear()};
+  return {Kernel::linear(), Kernel::rbf(0.5)};
+}
+
+class Contract : public ::testing::TestWithParam<std::string> {
+ protected:
+  const LearnerInfo& info() const { return learner_info(GetParam()); }
+};
+
+TEST_P(Contract, DescriptorIsComplete) {
+  const LearnerInfo& l = info();
+  EXPECT_FALSE(l.display.empty());
+  EXPECT_FALSE(l.summary.empty());
+  EXPECT_TRUE(std::regex_match(l.color, std::regex("#[0-9a-f]{6}"))) << l.color;
+  EXPECT_EQ(plot_color(l.name), l.color);
+  ASSERT_FALSE(l.hypotheses.empty());
+  EXPECT_EQ(l.hypotheses.front(), "last");
+  for (const auto& o : l.options) EXPECT_NE(find_option(o), nullptr) << o;
+}
+
+// Records: score before the update, ties are mistakes, support and t as reported; the running
+// ||f||^2 equals alpha^T K alpha; hypotheses as declared; the same options give the same run.
+TEST_P(Contract, RoundRecordsKeepTheSchema) {
+  const Dataset d = noisy(600, 4, 21);
+  for (const Kernel& k : kernels_for(info())) {
+    SCOPED_TRACE(k.describe());
+    const LearnerOptions o = options_for(info(), k, 4);
+    auto L = make_learner(GetParam(), o);
+    EXPECT_EQ(L->name(), GetParam());
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const double before = L->score(d[t]);
+      const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
+      ASSERT_EQ(r.t, static_cast<int64_t>(t + 1));
+      // The Projectron scores in its orthonormal coordinates: the same number up to rounding.
+      ASSERT_NEAR(r.score, before, 1e-9 * std::max(1.0, std::abs(before))) << "t=" << t + 1;
+      ASSERT_EQ(r.mistake, r.y * r.score <= 0.0) << "t=" << t + 1;
+      ASSERT_EQ(static_cast<std::size_t>(r.support_size), L->support_size()) << "t=" << t + 1;
+      if ((t + 1) % 100 == 0) {
+        const double ex = L->norm2_exact();
+        ASSERT_NEAR(L->norm2(), ex, 1e-8 * std::max(1.0, std::abs(ex))) << "t=" << t + 1;
+      }
+    }
+    for (const auto& h : L->hypotheses())
+      EXPECT_NE(std::find(info().hypotheses.begin(), info().hypotheses.end(), h), info().hypotheses.end()) << h;
+    EXPECT_EQ(L->score_as("last", d[0]), L->score(d[0]));
+  }
+}
+
+TEST_P(Contract, LearnBlockEqualsRoundByRoundAndIsDeterministic) {
+  const Dataset d = noisy(400, 3, 22);
+  const LearnerOptions o = options_for(info(), kernels_for(info()).back(), 3);
+  auto one = make_learner(GetParam(), o), blk = make_learner(GetParam(), o);
+  std::vector<Example> xs;
+  for (std::size_t t = 0; t < d.size(); ++t) xs.push_back(d[t]);
+  std::vector<RoundRecord> b(d.size());
+  blk->learn_block(xs.data(), xs.size(), 1, b.data());
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const RoundRecord r = one->learn(d[t], static_cast<int64_t>(t + 1));
+    ASSERT_EQ(r.score, b[t].score) << "t=" << t + 1;
+    ASSERT_EQ(r.update, b[t].update) << "t=" << t + 1;
+    ASSERT_EQ(r.support_size, b[t].support_size) << "t=" << t + 1;
+  }
+}
+
+// The bound families of the descriptor are what the pipeline evaluates: a learner with families
+// gets applicable rows with known ids; one without gets none.
+TEST_P(Contract, PipelineEvaluatesTheDeclaredBounds) {
+  const Dataset d = noisy(300, 3, 23);
+  RunRequest req;
+  req.algo = GetParam();
+  req.options = options_for(info(), kernels_for(info()).front(), 3);
+  req.train = &d;
+  req.order = make_order(d.size(), 5);
+  req.comparator.kind = "svm";
+  const RunReport rep = run_pipeline(req);
+  if (info().bounds.empty()) {
+    EXPECT_TRUE(rep.bounds.empty());
+    return;
+  }
+  ASSERT_FALSE(rep.bounds.empty());
+  std::size_t applicable = 0;
+  for (const auto& b : rep.bounds) {
+    EXPECT_NE(find_bound(b.id), nullptr) << b.id;
+    applicable += b.applicable;
+    if (b.applicable && b.hard) EXPECT_TRUE(b.holds) << b.id;
+  }
+  EXPECT_GT(applicable, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Contract, ::testing::ValuesIn(learner_names()),
+                         [](const ::testing::TestParamInfo<std::string>& p) {
+                           std::string n;
+                           for (char c : p.param) n += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return n;
+                         });
+
+// The toy learner is in the registry, so the suite above ran for it; and it behaves as the kernel
+// Perceptron it copies, bound rows included.
+TEST(ToyLearner, OneRegistryLineGivesBoundsColourAndContract) {
+  const auto names = learner_names();
+  ASSERT_NE(std::find(names.begin(), names.end(), "toy-perceptron"), names.end());
+  EXPECT_EQ(plot_color("toy-perceptron"), kToy.color);
+  const Dataset d = noisy(300, 3, 24);
+  RunRequest req;
+  req.options.kernel = Kernel::rbf(0.5);
+  req.train = &d;
+  req.order = make_order(d.size(), 9);
+  req.algo = "toy-perceptron";
+  const RunReport toy = run_pipeline(req);
+  req.algo = "kernel-perceptron";
+  const RunReport ref = run_pipeline(req);
+  ASSERT_EQ(toy.bounds.size(), ref.bounds.size());
+  for (std::size_t i = 0; i < toy.bounds.size(); ++i) {
+    EXPECT_EQ(toy.bounds[i].id, ref.bounds[i].id);
+    EXPECT_EQ(toy.bounds[i].applicable, ref.bounds[i].applicable);
+    if (ref.bounds[i].applicable) EXPECT_EQ(toy.bounds[i].value, ref.bounds[i].value) << ref.bounds[i].id;
+  }
+  EXPECT_EQ(toy.run.mistakes, ref.run.mistakes);
+}
+
+TEST(Registry, RejectsBadRegistrations) {
+  LearnerInfo dup = kToy;
+  EXPECT_THROW(register_learner(dup), std::invalid_argument);
+  LearnerInfo bad = kToy;
+  bad.name = "toy-2";
+  bad.options = {"etaa"};
+  EXPECT_THROW(register_learner(bad), std::invalid_argument);
+}
+
+TEST(Registry, UnknownNameSuggestsTheNearest) {
+  try {
+    learner_info("projectronn");
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("did you mean \"projectron\"?"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace plab
