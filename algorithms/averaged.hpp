@@ -1,10 +1,11 @@
-// Voted and averaged Perceptron (Freund & Schapire, Machine Learning 37, 1999; theory.md 2.14),
-// kernel form. Training is exactly the kernel Perceptron (theory.md 2.1): the online mistakes
-// and score() are those of the last hypothesis. Mistakes at rounds i_1..i_M give
-// v_1 = 0, v_{j+1} = v_j + y_{i_j} k(x_{i_j},.); c_j counts the rounds v_j survived, FS style
-// (c_1 starts at 0, a new v_{j+1} starts at 1, every correct round adds 1), so sum_j c_j is
-// the number of rounds seen, T. One kernel row gives every <v_j,x> by prefix sums, so each
-// prediction costs O(|S|) after it. Multi-epoch training = feeding the rounds again.
+// Voted and averaged Perceptron (Freund & Schapire, Machine Learning 37, 1999;
+// docs/learners.md#voted-perceptron), kernel form. Training is exactly the kernel Perceptron
+// (docs/learners.md#perceptron): the online mistakes and score() are those of the last hypothesis.
+// Mistakes at rounds i_1..i_M give v_1 = 0, v_{j+1} = v_j + y_{i_j} k(x_{i_j},.); c_j counts the
+// rounds v_j survived, FS style (c_1 starts at 0, a new v_{j+1} starts at 1, every correct round
+// adds 1), so sum_j c_j is the number of rounds seen, T. One kernel row gives every <v_j,x> by
+// prefix sums, so each prediction costs O(|S|) after it. Multi-epoch training = feeding the rounds
+// again.
 //   score_as("averaged", x) = (1/T) sum_j c_j <v_j,x>
 //   score_as("voted", x)    = (1/T) sum_j c_j sign(<v_j,x>),  sign(0) = 0 (a zero vote abstains)
 // Both are divided by T (FS's sums are not) so "averaged" has the suite's meaning (1/T) sum_t f_t
@@ -31,7 +32,7 @@ class VotedPerceptron final : public ExpansionLearner {
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
     ++T_;
-    if (r.mistake) {  // v_{k+1} = v_k + y x, c_{k+1} = 1 (theory.md 2.14)
+    if (r.mistake) {  // v_{k+1} = v_k + y x, c_{k+1} = 1 (docs/learners.md#voted-perceptron)
       f_.add(x, t, x.y);
       norm2_ += r.kxx + 2.0 * x.y * r.score;
       c_.push_back(1);

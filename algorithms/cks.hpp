@@ -1,10 +1,10 @@
 // Crammer–Kandola–Singer budget Perceptron ("Online classification on a budget", NIPS 2003;
-// theory.md 7.1). Margin Perceptron with cache size N = LearnerOptions::budget:
+// docs/learners.md#cks). Margin Perceptron with cache size N = LearnerOptions::budget:
 //   if y_t f(x_t) <= beta: store x_t with alpha_t = y_t; keep |S| <= N by removing
 //   i* = argmax_i y_i (f(x_i) - alpha_i k(x_i,x_i))   (largest margin once its own term is out)
-// Order (theory.md 7.1 leaves it open): default REMOVE-THEN-INSERT: when the cache is full the
-// removal is chosen among the N stored examples and x_t is always stored. Why: it is how the
-// original figure is recalled (theory.md 7.1), and it makes every update progress on x_t like
+// Order (the sources differ; docs/learners.md#cks): default REMOVE-THEN-INSERT: when the cache is
+// full the removal is chosen among the N stored examples and x_t is always stored. Why: it is how the
+// original figure is recalled (docs/learners.md#cks), and it makes every update progress on x_t like
 // RBP and DOGMA's overwrite, instead of possibly discarding x_t itself at once (with insert-first
 // x_t is a candidate: its value y_t s_t <= beta can win when every stored margin is smaller).
 // Insert-then-remove is available as the constructor's `insert_first` for comparison.
@@ -32,7 +32,7 @@ class CKSPerceptron final : public ExpansionLearner {
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
-    if (x.y * r.score > beta_) return finish(r);  // theory.md 7.1: update iff y f(x) <= beta
+    if (x.y * r.score > beta_) return finish(r);  // docs/learners.md#cks: update iff y f(x) <= beta
     r.margin_error = !r.mistake;
     kt_.assign(f_.row().begin(), f_.row().end());
     double s = r.score;

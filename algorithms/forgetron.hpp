@@ -1,9 +1,12 @@
-// Forgetron (Dekel, Shalev-Shwartz, Singer; NIPS 2005, SIAM J. Comput. 37(5) 2008; theory.md 5).
-// Kernel Perceptron with budget B (= supports kept after each round): on a mistake that makes
-// |S| = B + 1, shrink every weight by phi_t, then remove the oldest support (FIFO by id).
-//   self-tuned: phi_t from the 15/32 rule (theory.md 5.2; DOGMA and Foundry agree)
+// Forgetron (Dekel, Shalev-Shwartz, Singer; NIPS 2005, SIAM J. Comput. 37(5) 2008;
+// docs/learners.md#forgetron). Kernel Perceptron with budget B (= supports kept after each round):
+// on a mistake that makes |S| = B + 1, shrink every weight by phi_t, then remove the oldest support
+// (FIFO by id).
+//   self-tuned: phi_t from the 15/32 rule (docs/learners.md#forgetron-self-tuned; DOGMA and
+//               Foundry agree)
 //   basic:      phi_t = min((B+1)^(-1/(2(B+1))), U/||f'_t||), U = 1/4 sqrt((B+1)/ln(B+1))
-//               (theory.md 5.3, Foundry; the constants are [M]-recalled, see theory.md 5.4)
+//               (docs/learners.md#forgetron-basic, Foundry; the constants are [M]-recalled, see
+//               docs/bounds.md#forgetron)
 // The running ||f||^2 is exact: shrink multiplies it by phi^2, removal of a_r k(x_r,.) subtracts
 // 2 a_r f''(x_r) - a_r^2 k(x_r,x_r).
 // Record: Q on every round; on mistakes phi (1 without removal), psi (0 without removal); on
@@ -19,7 +22,8 @@
 namespace plab {
 
 // Self-tuned shrink: max phi in (0,1] with Q + psi(phi sigma_r, phi p) <= (15/32) M, written as
-// A phi^2 + b phi + c <= 0 (theory.md 5.2 and its python appendix forgetron_phi, line by line).
+// A phi^2 + b phi + c <= 0 (docs/learners.md#forgetron-self-tuned, line by line, as
+// tests/tools/forgetron_reference.py).
 inline double forgetron_phi(double sigma_r, double p, double Q, double M) {
   const double A = sigma_r * sigma_r - 2.0 * sigma_r * p, b = 2.0 * sigma_r;
   const double c = Q - 15.0 / 32.0 * M;
@@ -30,10 +34,10 @@ inline double forgetron_phi(double sigma_r, double p, double Q, double M) {
   return 1.0;
 }
 
-// psi(lam, mu) = lam^2 + 2 lam - 2 lam mu, the removal cost (theory.md 5.1 step 5).
+// psi(lam, mu) = lam^2 + 2 lam - 2 lam mu, the removal cost (docs/learners.md#forgetron step 5).
 inline double forgetron_psi(double lam, double mu) { return lam * lam + 2.0 * lam - 2.0 * lam * mu; }
 
-// Basic Forgetron constants (theory.md 5.3).
+// Basic Forgetron constants (docs/learners.md#forgetron-basic).
 inline double forgetron_basic_U(std::size_t B) {
   const double b1 = static_cast<double>(B) + 1.0;
   return 0.25 * std::sqrt(b1 / std::log(b1));
@@ -59,7 +63,7 @@ class Forgetron final : public ExpansionLearner {
     r.Q = Q_;
     if (!r.mistake) return finish(r);
     ++M_;
-    // 1. Perceptron step f'_t = f + y k(x_t,.)   (theory.md 5.1)
+    // 1. Perceptron step f'_t = f + y k(x_t,.)   (docs/learners.md#forgetron)
     f_.add(x, t, x.y);
     fifo_.push_back(t);
     norm2_ += r.kxx + 2.0 * x.y * r.score;
@@ -76,9 +80,9 @@ class Forgetron final : public ExpansionLearner {
     const double fr = f_.score(xr);
     double phi;
     if (rule_ == Rule::self_tuned) {
-      phi = forgetron_phi(sigma, yr * fr, Q_, static_cast<double>(M_));  // theory.md 5.2
+      phi = forgetron_phi(sigma, yr * fr, Q_, static_cast<double>(M_));  // docs/learners.md#forgetron-self-tuned
     } else {
-      const double nrm = std::sqrt(std::max(0.0, norm2_));                // ||f'_t||, theory.md 5.3
+      const double nrm = std::sqrt(std::max(0.0, norm2_));                // ||f'_t||, docs/learners.md#forgetron-basic
       phi = forgetron_basic_cap(B_);
       if (nrm > 0.0) phi = std::min(phi, forgetron_basic_U(B_) / nrm);
     }

@@ -1,4 +1,5 @@
-// Mercer kernels in the LIBSVM / DOGMA parameterisation (reproduction.md §1: gamma, never sigma).
+// Mercer kernels in the LIBSVM / DOGMA parameterisation (docs/conventions.md#kernels: gamma, never
+// sigma).
 //   linear      k(x,x') = <x,x'>
 //   poly        k(x,x') = (gamma <x,x'> + coef0)^degree
 //   rbf         k(x,x') = exp(-gamma ||x - x'||^2)

@@ -1,8 +1,8 @@
 // NORMA: stochastic gradient descent in an RKHS (Kivinen, Smola, Williamson, IEEE TSP 52(8) 2004;
-// seed 001 slides; theory.md 8). One learner for classification, novelty detection and
-// regression on the instantaneous risk c(x_t, y_t, f(x_t)) + (lambda/2)||f||^2, learning rate
-// Lambda (options.learning_rate), optional nu-trick, optional unregularised bias b and optional
-// truncation of terms older than tau rounds.
+// A. Smola's NORMA slides; docs/learners.md#norma). One learner for classification, novelty
+// detection and regression on the instantaneous risk c(x_t, y_t, f(x_t)) + (lambda/2)||f||^2,
+// learning rate Lambda (options.learning_rate), optional nu-trick, optional unregularised bias b
+// and optional truncation of terms older than tau rounds.
 //
 // Conventions (explicit, the slides' as default):
 // * Violation test sigma_t: classification y f < rho, novelty f < rho, eps-regression
@@ -10,10 +10,11 @@
 //   (the kernel Perceptron's y f <= 0). NOTE: with rho = 0, no bias and strict ties the slides'
 //   Perceptron never leaves f_0 = 0 (round 1 is a tie, so is every later round).
 // * f(x_t) is evaluated before the decay; then all alpha_i decay, x_t is appended, b and rho move
-//   (theory.md 8.3 fixture order). rho / eps are not clipped at 0, so the nu identity is exact.
+//   (the order of docs/bounds.md#fixture-norma-nu). rho / eps are not clipped at 0, so the nu identity is exact.
 // * Truncation keeps the terms of age < tau: the term of round s is dropped at the end of round
 //   s + tau, after exactly tau decays (slides: "after tau steps"; the tail bound sums s >= tau).
-// * mistake: classification y f <= 0 (ties count, theory.md 1); novelty / regression: sigma_t.
+// * mistake: classification y f <= 0 (ties count, docs/conventions.md#mistake); novelty /
+// regression: sigma_t.
 // * The decay uses KernelExpansion::scale (O(|S|) per round) rather than a lazy global factor:
 //   the same round already costs O(|S| nnz(x)) for the kernel row, so a global factor saves at
 //   most a constant, while scale keeps expansion() and the averaged hypothesis exact at all times.
@@ -27,14 +28,16 @@
 
 namespace plab {
 
-// theory.md 8.2 (slides, "Truncation"): one term created tau rounds ago has RKHS norm at most
-// Lambda C kappa (1 - lambda Lambda)^tau (constant Lambda, |c'| <= C, k(x,x) <= kappa^2).
+// docs/bounds.md#norma-truncation (slides, "Truncation"): one term created tau rounds ago has RKHS
+// norm at most Lambda C kappa (1 - lambda Lambda)^tau (constant Lambda, |c'| <= C,
+// k(x,x) <= kappa^2).
 inline double norma_truncation_term_bound(double eta, double lambda, double C, double kappa,
                                           std::size_t tau) {
   return eta * C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau));
 }
-// theory.md 8.2 (slides, "Geometric Series Expansion"): all terms of age >= tau together have
-// norm at most sum_{s>=tau} Lambda C kappa (1-lambda Lambda)^s = C kappa (1 - lambda Lambda)^tau / lambda.
+// docs/bounds.md#norma-truncation (slides, "Geometric Series Expansion"): all terms of age >= tau
+// together have norm at most
+//   sum_{s>=tau} Lambda C kappa (1-lambda Lambda)^s = C kappa (1 - lambda Lambda)^tau / lambda.
 inline double norma_truncation_tail_bound(double eta, double lambda, double C, double kappa,
                                           std::size_t tau) {
   return C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau)) / lambda;
@@ -98,7 +101,7 @@ class Norma final : public ExpansionLearner {
     r.eta_t = eta;  // NORMA's per-round learning rate (Lambda or Lambda/sqrt(t))
     if (max_kxx_ < r.kxx) max_kxx_ = r.kxx;
 
-    // sigma_t and the new coefficient alpha_t = -eta c'(x_t, y_t, f(x_t)) (theory.md 8.1).
+    // sigma_t and the new coefficient alpha_t = -eta c'(x_t, y_t, f(x_t)) (docs/learners.md#norma).
     bool sigma = false;
     double a = 0.0;
     switch (task_) {
@@ -141,7 +144,7 @@ class Norma final : public ExpansionLearner {
     r.coef = a;
     if (bias_) b_ += a;  // b <- b - eta c' (unregularised)
 
-    // nu-trick (theory.md 8.1): rho += eta (nu - sigma); regression eps += eta (sigma - nu).
+    // nu-trick (docs/learners.md#norma): rho += eta (nu - sigma); regression eps += eta (sigma - nu).
     if (nu_ >= 0.0) {
       const double sg = sigma ? 1.0 : 0.0;
       thr_ += task_ == Task::regression ? eta * (sg - nu_) : eta * (nu_ - sg);
@@ -164,9 +167,9 @@ class Norma final : public ExpansionLearner {
   double loss_bound() const { return loss_ == Loss::squared ? kNone : 1.0; }
   // kappa = sup sqrt(k(x,x)): 1 for the Gaussian kernel, else the largest seen so far.
   double kappa() const { return f_.kernel.unit_diagonal() ? 1.0 : std::sqrt(max_kxx_); }
-  // theory.md 8.2 geometric-series total C kappa (1 - eta lambda)^tau / lambda for this run's
-  // options (tau = 0: the norm bound C kappa / lambda). Valid for constant eta only: with
-  // decay_rate the decay is slower and only the per-round trunc_bound of the records holds.
+  // docs/bounds.md#norma-truncation geometric-series total C kappa (1 - eta lambda)^tau / lambda
+  // for this run's options (tau = 0: the norm bound C kappa / lambda). Valid for constant eta only:
+  // with decay_rate the decay is slower and only the per-round trunc_bound of the records holds.
   double truncation_total_bound() const {
     return norma_truncation_tail_bound(eta0_, lambda_, loss_bound(), kappa(), tau_);
   }
@@ -189,7 +192,7 @@ class Norma final : public ExpansionLearner {
     norm2_ += -2.0 * ai * hi + ai * ai * kii;  // ||h - a_i k_i||^2, exact
     r.trunc_norm = std::abs(ai) * std::sqrt(kii);
     // eta_s C kappa_s prod_{u=s+1..t}(1 - eta_u lambda); = Lambda C kappa (1-lambda Lambda)^tau
-    // for constant eta (theory.md 8.2), with kappa_s = sqrt(k(x_s,x_s)) <= kappa.
+    // for constant eta (docs/bounds.md#norma-truncation), with kappa_s = sqrt(k(x_s,x_s)) <= kappa.
     r.trunc_bound = b.bound0 * std::exp(logdecay_ - b.logdecay);
     r.removed = b.t;
     f_.remove(i);

@@ -1,9 +1,9 @@
 // PA-I (Crammer, Dekel, Keshet, Shalev-Shwartz, Singer, JMLR 7, 2006, Sec. 3 / Fig. 1, as the
 // JMLR Projectron baseline): on a hinge loss l = 1 - y s > 0 add x_t with coefficient
 //   y tau,  tau = min(l / k(x_t,x_t), C)     (C = LearnerOptions::C, > 0)
-// eta_convention == dogma mimics DOGMA (reproduction.md §1): the test is y s <= 1, so a round
-// with y s == 1 exactly adds x_t with coefficient 0 (the support set grows, f does not change).
-// k(x,x) == 0 (a zero input, linear kernel) gives tau = C (0 when l = 0) on a zero term.
+// eta_convention == dogma mimics DOGMA (docs/conventions.md#paper-vs-dogma): the test is y s <= 1,
+// so a round with y s == 1 exactly adds x_t with coefficient 0 (the support set grows, f does not
+// change). k(x,x) == 0 (a zero input, linear kernel) gives tau = C (0 when l = 0) on a zero term.
 #pragma once
 #include <algorithm>
 #include <stdexcept>

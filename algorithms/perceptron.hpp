@@ -1,4 +1,4 @@
-// Perceptron, primal and kernel form (Rosenblatt 1958; theory.md 2.1; JMLR Fig. 1).
+// Perceptron, primal and kernel form (Rosenblatt 1958; docs/learners.md#perceptron; JMLR Fig. 1).
 // Update iff y_t s_t <= 0 (ties count, so round 1 always updates), as the proofs and DOGMA do.
 #pragma once
 #include <vector>
@@ -23,10 +23,10 @@ class PrimalPerceptron final : public Learner {
     r.t = t; r.y = x.y; r.kxx = x.sqnorm;
     r.score = score(x);
     r.mistake = x.y * r.score <= 0.0;
-    if (r.mistake) {  // theory.md 2.1: w_{t+1} = w_t + y_t x_t
+    if (r.mistake) {  // docs/learners.md#perceptron: w_{t+1} = w_t + y_t x_t
       if (!x.idx.empty() && x.idx.back() >= w_.size()) w_.resize(x.idx.back() + 1, 0.0);
       for (std::size_t k = 0; k < x.idx.size(); ++k) w_[x.idx[k]] += x.y * x.val[k];
-      norm2_ += x.sqnorm + 2.0 * x.y * r.score;  // MR Lemma 1 increment (theory.md 2.2)
+      norm2_ += x.sqnorm + 2.0 * x.y * r.score;  // MR Lemma 1 increment (docs/bounds.md#lemma1)
       ++updates_;
       r.update = UpdateKind::update;
     }
@@ -49,7 +49,8 @@ class PrimalPerceptron final : public Learner {
   std::size_t updates_ = 0;
 };
 
-// Kernel Perceptron: S <- S u {t}, alpha_t = y_t on every mistake (theory.md 2.1, dual form).
+// Kernel Perceptron: S <- S u {t}, alpha_t = y_t on every mistake (docs/learners.md#perceptron,
+// dual form).
 class KernelPerceptron final : public ExpansionLearner {
  public:
   using ExpansionLearner::ExpansionLearner;

@@ -1,28 +1,31 @@
 // Projectron and Projectron++ (Orabona, Keshet, Caputo; ICML 2008, JMLR 10 (2009) 2643-2666).
-// Projectron (JMLR Fig. 2; theory.md 3.1): on a mistake, project f + y k(x,.) onto span(S)
-// when the projection error ||delta|| is small, else add x to S. Projectron++ (JMLR Fig. 5,
-// Sec. 4; theory.md 4.1) also makes projected updates on margin errors 0 < y s < 1.
-// Optional per-round threshold eta_t from a norm cap U (ICML Eq. 13, Corollary 1; theory.md 3.3).
+// Projectron (JMLR Fig. 2; docs/learners.md#projectron): on a mistake, project f + y k(x,.) onto
+// span(S) when the projection error ||delta|| is small, else add x to S. Projectron++ (JMLR Fig. 5,
+// Sec. 4; docs/learners.md#projectron++) also makes projected updates on margin errors 0 < y s < 1.
+// Optional per-round threshold eta_t from a norm cap U (ICML Eq. 13, Corollary 1;
+// docs/bounds.md#projectron_icml_cor1).
 //
-// Conventions (reproduction.md §1): EtaConvention::paper tests ||delta|| <= eta (default);
+// Conventions (docs/conventions.md#eta): EtaConvention::paper tests ||delta|| <= eta (default);
 // EtaConvention::dogma tests ||delta||^2 <= eta (DOGMA's k_projectron*_train.m).
 //
 // Linear algebra: the papers keep Kinv = K^{-1} by the matrix-inversion-lemma recursion
-// (JMLR Fig. 4); the JMLR paper notes a Cholesky update as the alternative (theory.md 3.1), and
-// that is what is used here: K = L L^T. The recursion is not backward stable: with eta ~ 0 it
-// adds nearly dependent supports and Kinv drifts until the applied update is no longer the
-// logged projection (measured before this change: residual ||k - K d|| = 1.37 with logged
-// ||delta|| ~ 0, 1-D Gaussian data, eta = 0). Triangular solves with L are backward stable, so
-// the applied projection stays consistent with what is logged up to rounding.
-// Accuracy of the inverse (issue #3: after 10^4 additions ||K Kinv - I|| <= 1e-8, or a refresh):
-// no refresh, because none is needed. The factor grown by appends is as accurate as a fresh
-// factorisation of K (which is what a refresh would compute): ||K Kinv - I|| is ~ eps cond(K)
-// for any inverse in double precision, and the forward solve's chunked sums (panel_solve.hpp)
-// give the grown rows the error growth of a blocked Cholesky. Measured with Kinv = L^{-T} L^{-1},
-// 10^4 additions on N(0, I_10) points (tests/test_projectron.cpp, ProjectronInverse): gamma 0.5,
-// ||.||_F ~ 2.6e-12; gamma 0.1, cond(K) 6.9e8: ||.||_2 = 8.2e-9 .. 9.8e-9 grown (the spread is
-// the test's own solves, compiled two ways) against 9.3e-9 .. 1.6e-8 for a fresh Eigen LLT (4.2e-8
-// before the sums were chunked); backward error ||L L^T - K|| / ||K|| ~ 1e-15. So 1e-8 holds up to
+// (JMLR Fig. 4); the JMLR paper notes a Cholesky update as the alternative
+// (docs/learners.md#projectron), and that is what is used here: K = L L^T. The recursion is not
+// backward stable: with eta ~ 0 it adds nearly dependent supports and Kinv drifts until the
+// applied update is no longer the logged projection (with the recursion, 1-D Gaussian data and
+// eta = 0, the residual ||k - K d|| reached 1.37 with logged ||delta|| ~ 0). Triangular solves
+// with L are backward stable, so the applied projection stays consistent with what is logged up
+// to rounding.
+// Accuracy of the inverse (requirement: after 10^4 additions ||K Kinv - I|| <= 1e-8, with or
+// without a refresh): there is no refresh, because none is needed. The factor grown by appends
+// is as accurate as a fresh factorisation of K (which is what a refresh would compute):
+// ||K Kinv - I|| is ~ eps cond(K) for any inverse in double precision, and the forward solve's
+// chunked sums (panel_solve.hpp) give the grown rows the error growth of a blocked Cholesky
+// (unchunked sums give about 4.2e-8 in the gamma 0.1 case below). Measured with
+// Kinv = L^{-T} L^{-1}, 10^4 additions on N(0, I_10) points (tests/test_projectron.cpp,
+// ProjectronInverse): gamma 0.5, ||.||_F ~ 2.6e-12; gamma 0.1, cond(K) 6.9e8: ||.||_2 = 8.2e-9 ..
+// 9.8e-9 grown (the spread is the test's own solves, compiled two ways) against 9.3e-9 .. 1.6e-8
+// for a fresh Eigen LLT; backward error ||L L^T - K|| / ||K|| ~ 1e-15. So 1e-8 holds up to
 // cond(K) ~ 1e9 and beyond that no inverse in double precision can meet it.
 //
 // Coordinates: f is kept as beta = L^T alpha, its coordinates in the orthonormal basis
@@ -38,9 +41,9 @@
 // Every z component is computed by the same fma chain whatever the blocking, so learn() and
 // learn_block() give bit-identical records (tested).
 //
-// Numerical guard (theory.md 3.1): a point is ADDED iff (S is empty or the threshold test fails)
-// AND ||delta||^2 > kGuard * k(x,x); otherwise it is projected. L_ii^2 = ||delta_i||^2 at the
-// time i was added, so the guard bounds every pivot from below; ||delta||^2 = k(x,x) - ||z||^2
+// Numerical guard (docs/learners.md#projectron): a point is ADDED iff (S is empty or the threshold
+// test fails) AND ||delta||^2 > kGuard * k(x,x); otherwise it is projected. L_ii^2 = ||delta_i||^2
+// at the time i was added, so the guard bounds every pivot from below; ||delta||^2 = k(x,x) - ||z||^2
 // carries an absolute error ~ 1e-16 k(x,x), so a pivot near rounding level has no correct digits.
 // kGuard = 1e-8, chosen by measurement (1-D Gaussian data in [0,1], eta = 0, T <= 3000, gamma
 // 0.2..500): the residual ||K d - k||/||k|| of the applied update is <= 1e-13 for every guard
@@ -51,8 +54,8 @@
 // delta_t, ||delta_t|| <= 1e-4 sqrt(k(x,x)), so eta = 0 reproduces the kernel Perceptron only up
 // to such terms on (nearly) dependent data (measured: scores within 2e-7 relative; exact in
 // general position). The guard is relative to k(x,x) so that it means the same for linear/poly
-// kernels of any scale; for the Gaussian kernel it is theory.md's max(eta^2, guard). Bounds use
-// eta_eff = max ||delta_t|| (bounds.cpp), so guard-forced projections are accounted for.
+// kernels of any scale; for the Gaussian kernel it is "add iff ||delta||^2 > max(eta^2, guard)".
+// Bounds use eta_eff = max ||delta_t|| (bounds.cpp), so guard-forced projections are accounted for.
 // A zero feature vector (k(x,x) = 0) on an empty S is "projected" onto {0}: k(x,.) = 0, so f is
 // unchanged either way.
 #pragma once
@@ -274,17 +277,18 @@ class ProjectronBase : public ExpansionLearner {
     const double dl = r.delta_norm;
     bool proj;
     if (opt_.U > 0.0) {
-      // ICML 2008 Eq. (13), Cor. 1; theory.md 3.3 [R]: eta_t = (2 l - ||Pk||^2 - 0.5) / (2U),
-      // tested against the norm ||delta|| whatever eta_convention says (the corollary's form).
+      // ICML 2008 Eq. (13), Cor. 1 [R] (docs/bounds.md#projectron_icml_cor1):
+      // eta_t = (2 l - ||Pk||^2 - 0.5) / (2U), tested against the norm ||delta|| whatever
+      // eta_convention says (the corollary's form).
       const double loss = 1.0 - r.y * r.score;
       r.eta_t = (2.0 * loss - r.pk2 - 0.5) / (2.0 * opt_.U);
       proj = dl <= r.eta_t;
     } else if (opt_.eta_convention == EtaConvention::paper) {
       proj = dl <= opt_.eta;  // JMLR Fig. 2: ||delta|| <= eta
     } else {
-      proj = dl2 <= opt_.eta;  // DOGMA: ||delta||^2 <= eta (reproduction.md §1)
+      proj = dl2 <= opt_.eta;  // DOGMA: ||delta||^2 <= eta (docs/conventions.md#eta)
     }
-    if (chol_.size() == 0) proj = false;       // always add on an empty S (theory.md 3.1)
+    if (chol_.size() == 0) proj = false;       // always add on an empty S (docs/learners.md#projectron)
     if (!(dl2 > kGuard * r.kxx)) proj = true;  // numerical guard (file comment)
     if (proj) {
       projected_update(r, 1.0, t);
@@ -335,8 +339,8 @@ class ProjectronBase : public ExpansionLearner {
   std::vector<double> last_z_;         // z of the last projected update
   // Until the first projection alpha_i = y_i exactly (f_.alpha is kept current), and the score is
   // alpha . k_t as in the kernel Perceptron: exact ties y s = 0 (a9a has many: equal Hamming
-  // distances) stay exactly 0 and count as mistakes (reproduction.md §1), where beta . z_t would
-  // give +-1e-16. After it both forms carry rounding; beta . z_t is the O(n) one.
+  // distances) stay exactly 0 and count as mistakes (docs/conventions.md#mistake), where beta . z_t
+  // would give +-1e-16. After it both forms carry rounding; beta . z_t is the O(n) one.
   bool exact_ = true;
   mutable bool dirty_ = false;         // f_.alpha is stale
 };
@@ -356,10 +360,10 @@ class Projectron final : public ProjectronBase {
 };
 
 // Projectron++: mistakes as the Projectron; margin errors 0 < y s < 1 make a projected step
-// of size tau when the loss pays for the projection error (JMLR Fig. 5, Sec. 4; theory.md 4.1).
-// Margin errors never add. With U > 0 the mistake branch uses eta_t (as the Projectron), the
-// margin branch still uses eta (the ICML margin rule with U is [R] and cut in the seed).
-// eta = 0 is defined as the limit eta -> 0+: the test l >= ||delta||/eta (or
+// of size tau when the loss pays for the projection error (JMLR Fig. 5, Sec. 4;
+// docs/learners.md#projectron++). Margin errors never add. With U > 0 the mistake branch uses eta_t
+// (as the Projectron), the margin branch still uses eta (the ICML margin rule with U is [R] and cut
+// off in the available text). eta = 0 is defined as the limit eta -> 0+: the test l >= ||delta||/eta (or
 // l - ||delta||^2/eta > 0) then fails for every ||delta|| > 0, and we also skip ||delta|| = 0,
 // so there are no margin updates at all and Projectron++(eta=0) == Projectron(eta=0).
 class ProjectronPP final : public ProjectronBase {
@@ -394,7 +398,7 @@ class ProjectronPP final : public ProjectronBase {
         tau = std::min({l / pk2, 2.0 * slack / pk2, 1.0});
       } else {
         // DOGMA k_projectron2_train.m: update iff l - ||delta||^2/eta > 0;
-        // tau = min(l/pk2, 1, 2(l - ||delta||^2/eta)/pk2) (reproduction.md §1)
+        // tau = min(l/pk2, 1, 2(l - ||delta||^2/eta)/pk2) (docs/conventions.md#eta)
         const double slack = l - dl2 / eta;
         upd = slack > 0.0;
         tau = std::min({l / pk2, 1.0, 2.0 * slack / pk2});

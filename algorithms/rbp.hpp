@@ -1,6 +1,6 @@
 // Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile; COLT 2006 / MLJ 69, 2007;
-// theory.md 6; DOGMA k_perceptron_train.m): kernel Perceptron; on a mistake with |S| = B delete
-// a support chosen uniformly at random from the B old ones, then add x_t with alpha_t = y_t.
+// docs/learners.md#rbp; DOGMA k_perceptron_train.m): kernel Perceptron; on a mistake with |S| = B
+// delete a support chosen uniformly at random from the B old ones, then add x_t with alpha_t = y_t.
 // The eviction stream is plab::Rng(LearnerOptions::seed), drawn only on evictions.
 #pragma once
 #include <stdexcept>
@@ -33,7 +33,7 @@ class RandomizedBudgetPerceptron final : public ExpansionLearner {
       f_.remove(j);
       r.update = UpdateKind::evict;
     }
-    f_.add(x, t, x.y);                                  // theory.md 6: alpha_t = y_t
+    f_.add(x, t, x.y);                                  // docs/learners.md#rbp: alpha_t = y_t
     norm2_ += r.kxx + 2.0 * x.y * s;
     return finish(r);
   }

@@ -1,4 +1,4 @@
-// The one round-record schema every learner returns (theory.md §1, "per-round log").
+// The one round-record schema every learner returns (docs/bounds.md#round-log).
 // Fields that do not apply to an algorithm stay NaN (reals) or -1 (indices) and are written as
 // empty CSV cells. The comparator score g(x_t) is filled by the run driver, never by learners.
 #pragma once
@@ -51,19 +51,19 @@ struct RoundRecord {
   UpdateKind update = UpdateKind::none;
   int64_t support_size = 0;    // |S_t| after the round
   double f_norm2 = kNone;      // ||f_t||^2 after the round (running update)
-  // Projectron / Projectron++ (theory.md 3.1, 4.1)
+  // Projectron / Projectron++ (docs/learners.md#projectron, docs/learners.md#projectron++)
   double delta_norm = kNone;   // ||delta_t||
   double pk2 = kNone;          // ||P_{t-1} k(x_t,.)||^2
   double tau = kNone;          // step tau_t (1 on mistakes)
   double eta_t = kNone;        // per-round eta (ICML Eq. 13)
-  // Forgetron (theory.md 5.1-5.3)
+  // Forgetron (docs/learners.md#forgetron, docs/learners.md#forgetron-basic)
   double phi = kNone, psi = kNone, Q = kNone, sigma_r = kNone, f_r = kNone;
   int64_t removed = -1;        // id (round) of the removed / evicted support
-  // NORMA (theory.md 8)
+  // NORMA (docs/learners.md#norma)
   double rho = kNone;          // margin / eps threshold used on this round
   double coef = kNone;         // coefficient given to x_t (0 when none)
   double trunc_norm = kNone;   // exact RKHS norm of what truncation dropped this round
-  double trunc_bound = kNone;  // bound on that norm (theory.md 8.2)
+  double trunc_bound = kNone;  // bound on that norm (docs/bounds.md#norma-truncation)
   // Filled by the driver: comparator score g(x_t) on every round.
   double g = kNone;
 };

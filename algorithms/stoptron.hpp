@@ -1,5 +1,5 @@
-// Stoptron (theory.md 7.2; Wang–Crammer–Vucetic 2012, Foundry Stoptron.java, Orabona et al.
-// 2009): the kernel Perceptron while |S| < B; once B supports are stored f is frozen forever.
+// Stoptron (docs/learners.md#stoptron; Wang–Crammer–Vucetic 2012, Foundry Stoptron.java, Orabona et
+// al. 2009): the kernel Perceptron while |S| < B; once B supports are stored f is frozen forever.
 #pragma once
 #include <stdexcept>
 
@@ -17,7 +17,7 @@ class Stoptron final : public ExpansionLearner {
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
-    if (r.mistake && !frozen()) {  // theory.md 7.2: update only while |S| < B
+    if (r.mistake && !frozen()) {  // docs/learners.md#stoptron: update only while |S| < B
       f_.add(x, t, x.y);
       norm2_ += r.kxx + 2.0 * x.y * r.score;
       r.update = UpdateKind::add;

@@ -1,13 +1,13 @@
-// Comparators g0 for the bounds (theory.md 9): a fixed function whose scores g0(x_t) on every
-// round of a run, and RKHS norm ||g0||, are all the bounds need (they optimise the scale c).
+// Comparators g0 for the bounds (docs/bounds.md#comparator): a fixed function whose scores g0(x_t)
+// on every round of a run, and RKHS norm ||g0||, are all the bounds need (they optimise the scale c).
 // Kinds:
 //   "truth"     the generating unit hyperplane of a synthetic set (linear kernel only)
 //   "svm"       hinge-loss SVM without bias by dual coordinate descent (Hsieh et al. 2008, the
 //               LIBLINEAR method). Linear kernel: primal w on all rounds, normalised to ||w|| = 1.
 //               Other kernels: on a seeded subsample of <= 3000 rounds, g0 = sum beta_j k(z_j,.),
-//               ||g0|| = sqrt(beta^T K beta) (theory.md 9 item 3)
-//   "multipass" final hypothesis of a 5-epoch (kernel) Perceptron over the run order (theory.md 9
-//               item 2); ||g0||^2 = alpha^T K alpha
+//               ||g0|| = sqrt(beta^T K beta) (docs/bounds.md#comparator item 3)
+//   "multipass" final hypothesis of a 5-epoch (kernel) Perceptron over the run order
+//               (docs/bounds.md#comparator item 2); ||g0||^2 = alpha^T K alpha
 //   "zero"      g0 = 0 (trivial bounds; a sanity check)
 // Deterministic: the only randomness is plab::Rng(seed).
 #pragma once

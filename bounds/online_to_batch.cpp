@@ -15,14 +15,14 @@ void check(std::size_t T, double delta) {
 double o2b_deviation(std::size_t T, double delta) {
   check(T, delta);
   const double t = static_cast<double>(T);
-  return 6.0 * std::sqrt(std::log(2.0 * (t + 1.0) / delta) / t);  // CCG 2004; theory.md 2.13
+  return 6.0 * std::sqrt(std::log(2.0 * (t + 1.0) / delta) / t);  // CCG 2004; docs/bounds.md#online-to-batch
 }
 
 double o2b_penalty(std::size_t T, std::size_t i, double delta) {
   check(T, delta);
   if (i < 1 || i > T) throw std::invalid_argument("online-to-batch: i must be in [1,T]");
   const double t = static_cast<double>(T), n = static_cast<double>(T - i + 1);
-  return std::sqrt(std::log(t * (t + 1.0) / delta) / (2.0 * n));  // theory.md 2.13 selection rule
+  return std::sqrt(std::log(t * (t + 1.0) / delta) / (2.0 * n));  // docs/bounds.md#online-to-batch selection rule
 }
 
 O2BSelection o2b_select(std::size_t T, double delta,

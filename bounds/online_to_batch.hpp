@@ -1,6 +1,6 @@
 // Online-to-batch conversion of Cesa-Bianchi, Conconi, Gentile 2004 = MR Theorem 4 [R]
-// (theory.md 2.13): pick one of the online hypotheses h_1..h_T by its penalised empirical
-// risk on the rounds after it, and bound the risk of the pick by the online average loss
+// (docs/bounds.md#online-to-batch): pick one of the online hypotheses h_1..h_T by its penalised
+// empirical risk on the rounds after it, and bound the risk of the pick by the online average loss
 // plus a deviation term. Losses must lie in [0,1].
 #pragma once
 #include <cstddef>

@@ -88,7 +88,7 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
   for (std::size_t i = 1; i < pts.size(); ++i) consider(pts[i], safe(f, pts[i]));
   if (piecewise_linear) return best;
   // Brent inside every segment; 30 bits of the argument are plenty (a looser argmin only
-  // makes the reported bound looser, never invalid; theory.md 2.10).
+  // makes the reported bound looser, never invalid; docs/bounds.md#infimum).
   for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
     const double a = pts[i], b = pts[i + 1];
     if (!(b > a)) continue;

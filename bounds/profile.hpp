@@ -1,6 +1,7 @@
-// Loss sums of a comparator as functions of its scale, and the 1-D minimiser of theory.md 2.10.
-// MarginProfile holds the unit-comparator margins m_t = y_t g0(x_t)/||g0|| of a set of rounds
-// (optionally weighted, e.g. by tau_t) sorted, with prefix sums, so that for every s >= 0
+// Loss sums of a comparator as functions of its scale, and the 1-D minimiser of
+// docs/bounds.md#infimum. MarginProfile holds the unit-comparator margins m_t = y_t g0(x_t)/||g0||
+// of a set of rounds (optionally weighted, e.g. by tau_t) sorted, with prefix sums, so that for
+// every s >= 0 both
 //   L1(s)  = sum_t w_t max(0, 1 - m_t s)      and   L2sq(s) = sum_t w_t max(0, 1 - m_t s)^2
 // cost O(log n): the active terms (m_t s < 1) are a prefix of the sorted margins.
 #pragma once
@@ -32,17 +33,18 @@ struct Minimum {
 };
 
 // Global minimum of f on [0, s_max] for f quasi-convex on every segment between consecutive
-// breakpoints (theory.md 2.10): f at 0, at every breakpoint and at s_max, plus Brent's method
+// breakpoints (docs/bounds.md#infimum): f at 0, at every breakpoint and at s_max, plus Brent's method
 // (Boost.Math brent_find_minima) inside each segment unless `piecewise_linear` (then the
 // breakpoints are exact). Non-finite values count as +inf (outside a side condition).
 Minimum minimize_segments(const std::function<double(double)>& f, const std::vector<double>& breaks,
                           double s_max, bool piecewise_linear);
 
-// The upper end of the search range: a few times the largest breakpoint (theory.md 2.10).
+// The upper end of the search range: a few times the largest breakpoint (docs/bounds.md#infimum).
 double default_s_max(const std::vector<double>& breaks);
 
-// Consistency check of an I-restricted bound (theory.md 2.9): f(s) >= M (with the suite's
-// tolerance) at s = 0, every breakpoint and a log grid on (0, s_max]. Returns the smallest value.
+// Consistency check of an I-restricted bound (docs/bounds.md#predictive-vs-check): f(s) >= M (with
+// the suite's tolerance) at s = 0, every breakpoint and a log grid on (0, s_max]. Returns the
+// smallest value.
 struct GridCheck {
   bool holds = true;
   double worst_s = 0.0;
@@ -51,7 +53,7 @@ struct GridCheck {
 GridCheck check_grid(const std::function<double(double)>& f, const std::vector<double>& breaks,
                      double s_max, double M);
 
-// Tolerance of every "empirical <= bound" check (theory.md §1).
+// Tolerance of every "empirical <= bound" check (docs/bounds.md#tolerance).
 inline bool within(double empirical, double bound) {
   return empirical <= bound * (1.0 + 1e-9) + 1e-9;
 }

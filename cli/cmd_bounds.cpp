@@ -1,5 +1,5 @@
 // `plab bounds --trace FILE [--strict] [--json OUT]`: evaluates every applicable bound of
-// theory.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
+// docs/bounds.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
 // prints the table. --strict: throw plab::BoundViolation (exit code 3) if a hard bound fails.
 #include <iostream>
 #include <memory>

@@ -1,5 +1,5 @@
-// The named data sets of ../shared/datasets (checksums from its SHA256SUMS), the search path
-// and load_dataset(). Label conventions are those of the shared README.
+// The named data sets (files, checksums, download addresses and label conventions as listed in
+// docs/conventions.md#checksums), the search path and load_dataset().
 #include "datasets/registry.hpp"
 
 #include <cstdlib>

@@ -40,7 +40,7 @@ void check_n(std::size_t n) {
 
 // Draws per point i (class c = +1 for the first ceil(n/2), else -1): x0 = c + sqrt(0.2) z,
 // x1 = c + sqrt(2) z', then one uniform for the flip; finally a permutation sets the order.
-// reproduction.md §2 (Dekel et al. 2007 via JMLR Sec. 7).
+// docs/conventions.md#synthetic (Dekel et al. 2007 via JMLR Sec. 7).
 Dataset make_dekel(std::size_t n, double flip, uint64_t seed) {
   check_n(n);
   check_flip(flip);
@@ -68,7 +68,7 @@ Dataset make_dekel(std::size_t n, double flip, uint64_t seed) {
 }
 
 // w = (z, z'), then per point x = (z, z'), y = +1 iff w.x > 0; then a permutation p and the
-// labels of points p[0..n/10) are flipped. reproduction.md §2 (DOGMA demo).
+// labels of points p[0..n/10) are flipped. docs/conventions.md#synthetic (DOGMA demo).
 Dataset make_dogma_demo(std::size_t n, uint64_t seed, std::vector<double>* w_out) {
   check_n(n);
   Rng rng(seed);
@@ -96,7 +96,7 @@ Dataset make_dogma_demo(std::size_t n, uint64_t seed, std::vector<double>* w_out
 // u = unit_vector(d); j = below(n) is the point put exactly on the margin. Per point: sign from
 // uniform() < 0.5, t = uniform(), margin m = rho + (r - rho) t (m = rho for j); for d >= 2 a
 // normal g is made orthogonal to u and scaled to length sqrt(r^2 - m^2) * uniform(), so
-// x = y m u + g has y<u,x> = m and ||x|| <= r (Novikoff setting, theory.md T1).
+// x = y m u + g has y<u,x> = m and ||x|| <= r (Novikoff setting, docs/bounds.md#novikoff).
 Dataset make_separable(std::size_t n, std::size_t d, double rho, double r, uint64_t seed,
                        std::vector<double>* u_out) {
   check_n(n);

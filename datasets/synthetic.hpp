@@ -1,4 +1,4 @@
-// Deterministic synthetic generators (reproduction.md §2, issue #2): identical on every platform
+// Deterministic synthetic generators (docs/conventions.md#synthetic): identical on every platform
 // for a given seed (plab::Rng only, no std distributions).
 #pragma once
 #include <cstdint>

@@ -1,6 +1,6 @@
 // synthetic:margins — sequences with a prescribed margin structure for the L1-vs-L2 figure T3
-// (theory.md 2.9: MR (4) and (8) are not ordered at a fixed rho; many small hinge losses favour
-// (8), one big loss favours (4)).
+// (docs/bounds.md#ordering: MR (4) and (8) are not ordered at a fixed rho; many small hinge losses
+// favour (8), one big loss favours (4)).
 //
 // synthetic:margins:n=N,d=D,rho=RHO,r=R,small=S,eps=E,wrong=W,depth=DP,seed=SEED
 //   u = d normals normalised; point i (before the final shuffle) has label y = ±1 (one uniform)

@@ -72,8 +72,9 @@ NuIdentity nu_identity(const std::vector<RoundRecord>& rounds, double nu, double
   const double drift = (regression ? -1.0 : 1.0) * (threshold_final - rounds.front().rho);  // rho_{T+1} - rho_1
   const double eta = rounds.front().eta_t;
   const bool constant = std::all_of(rounds.begin(), rounds.end(), [&](const RoundRecord& r) { return r.eta_t == eta; });
-  // theory.md 8.3: sum eta_t sigma_t = nu sum eta_t - (rho_{T+1} - rho_1) (regression: + (eps_{T+1} - eps_1));
-  // constant eta in the closed form fraction - (nu - drift / (Lambda T)) (no rounding from summing eta).
+  // docs/bounds.md#nu-identity: sum eta_t sigma_t = nu sum eta_t - (rho_{T+1} - rho_1) (regression:
+  // + (eps_{T+1} - eps_1)); constant eta in the closed form fraction - (nu - drift / (Lambda T))
+  // (no rounding from summing eta).
   out.residual = constant ? out.fraction - (nu - drift / (eta * T))
                           : (eta_sigma - nu * eta_sum + drift) / eta_sum;
   return out;
@@ -160,9 +161,9 @@ void norma_metrics(const Cell& c, const CellData& d, const LearnerOptions& lo, c
     if (!lo.decay_rate && lo.lambda > 0.0 && std::isfinite(C)) {
       const double eta = lo.learning_rate, lam = lo.lambda;
       const double q = std::pow(1.0 - eta * lam, static_cast<double>(lo.truncate));
-      r["trunc_term_bound"] = norma_truncation_term_bound(eta, lam, C, kappa, lo.truncate);  // theory.md 8.2
-      r["trunc_tail_bound"] = nl.truncation_total_bound();                                // theory.md 8.2
-      r["trunc_pointwise_bound"] = C * kappa * kappa * q / lam;  // theory.md 8.2 pointwise [D]
+      r["trunc_term_bound"] = norma_truncation_term_bound(eta, lam, C, kappa, lo.truncate);  // docs/bounds.md#norma-truncation
+      r["trunc_tail_bound"] = nl.truncation_total_bound();                                // docs/bounds.md#norma-truncation
+      r["trunc_pointwise_bound"] = C * kappa * kappa * q / lam;  // docs/bounds.md#norma-truncation pointwise [D]
     }
     if (tail) {
       // The measured counterpart of the tail bound: the untruncated run on the same rounds.

@@ -1,13 +1,14 @@
-// Per-cell metrics of the NORMA figures N1-N4 (reproduction.md §5, theory.md 8) and of drifting
-// data, added to a cell's results by run_cell (experiments/runner.cpp) through one call of
-// add_extra_metrics; and the one-class training rule of novelty cells (cell_training_order).
+// Per-cell metrics of the NORMA figures N1-N4 (docs/conventions.md#norma-figures,
+// docs/learners.md#norma) and of drifting data, added to a cell's results by run_cell
+// (experiments/runner.cpp) through one call of add_extra_metrics; and the one-class training rule
+// of novelty cells (cell_training_order).
 //
 // Metrics (only where they apply; every name is a results key usable in plots and claims):
 //   NORMA, any task:      margin_error_fraction = (1/T) sum sigma_t, threshold_final = rho_{T+1}
-//   NORMA with nu >= 0:   nu, nu_gap_abs = |fraction - nu|, nu_identity_residual (theory.md 8.3)
+//   NORMA with nu >= 0:   nu, nu_gap_abs = |fraction - nu|, nu_identity_residual (docs/bounds.md#nu-identity)
 //   NORMA with tau > 0:   max_trunc_norm, max_trunc_ratio (max trunc_norm / trunc_bound),
 //                         trunc_removed; with constant eta and lambda > 0 also trunc_term_bound,
-//                         trunc_tail_bound, trunc_pointwise_bound (theory.md 8.2); with the spec
+//                         trunc_tail_bound, trunc_pointwise_bound (docs/bounds.md#norma-truncation); with the spec
 //                         param "metric_untruncated_tail": true (not a learner option; the runner
 //                         skips "metric_*" params) also, from a shadow run with the same options
 //                         but truncate = 0 on the same rounds (O(T^2): off by default):
@@ -47,19 +48,19 @@ void add_extra_metrics(const Cell& c, const CellData& d, const LearnerOptions& l
 // --- building blocks (tests/test_norma_figures.cpp) ---
 
 // RKHS norm of the terms of f of age >= tau at the end of round T, i.e. support ids s <= T - tau
-// (the term of round s has been decayed T - s times; theory.md 8.2 "all terms older than tau"):
-// sqrt(sum_{i,j old} alpha_i alpha_j k(s_i, s_j)).
+// (the term of round s has been decayed T - s times; docs/bounds.md#norma-truncation "all terms
+// older than tau"): sqrt(sum_{i,j old} alpha_i alpha_j k(s_i, s_j)).
 double expansion_tail_norm(const KernelExpansion& f, int64_t T, std::size_t tau);
 // sup over the rows x of `points` of |sum_{i old} alpha_i k(s_i, x)| (same old terms).
 double expansion_tail_sup(const KernelExpansion& f, int64_t T, std::size_t tau, const Dataset& points);
 
 struct NuIdentity {
   double fraction = 0.0;  // (1/T) sum_t sigma_t
-  double residual = 0.0;  // theory.md 8.3, ~1e-15 for any run
+  double residual = 0.0;  // docs/bounds.md#nu-identity, ~1e-15 for any run
 };
-// theory.md 8.3 from rho_{t+1} = rho_t + eta_t (nu - sigma_t) (regression: eps_{t+1} = eps_t +
-// eta_t (sigma_t - nu)): residual = (sum eta_t sigma_t - nu sum eta_t + (rho_{T+1} - rho_1)) /
-// sum eta_t (regression: ... - (eps_{T+1} - eps_1)); for constant eta = Lambda this is
+// docs/bounds.md#nu-identity from rho_{t+1} = rho_t + eta_t (nu - sigma_t) (regression: eps_{t+1} =
+// eps_t + eta_t (sigma_t - nu)): residual = (sum eta_t sigma_t - nu sum eta_t + (rho_{T+1} -
+// rho_1)) / sum eta_t (regression: ... - (eps_{T+1} - eps_1)); for constant eta = Lambda this is
 // fraction - (nu - (rho_{T+1} - rho_1) / (Lambda T)). rho_1 and eta_t come from the records.
 NuIdentity nu_identity(const std::vector<RoundRecord>& rounds, double nu, double threshold_final,
                        bool regression);

@@ -47,7 +47,7 @@ O2BEvaluation o2b_kernel_perceptron(const Dataset& data, const std::vector<std::
     const double inblock = kk < K ? 1.0 : 0.0;  // the online hypothesis errs at t_{k+1} only
     const double n = static_cast<double>(T - i + 1);
     const double emp = (inblock + after[kk]) / n;
-    const double crit = emp + bounds::o2b_penalty(T, i, delta);  // theory.md 2.13 selection rule
+    const double crit = emp + bounds::o2b_penalty(T, i, delta);  // docs/bounds.md#online-to-batch selection rule
     if (first || crit < e.criterion) {
       e.index = i; e.supports = kk; e.criterion = crit; e.empirical = emp;
       first = false;

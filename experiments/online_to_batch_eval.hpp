@@ -1,5 +1,5 @@
-// Cesa-Bianchi–Conconi–Gentile online-to-batch selection (theory.md 2.13) evaluated on a kernel
-// Perceptron run in O(T |S|) kernel evaluations instead of O(T^2 |S|).
+// Cesa-Bianchi–Conconi–Gentile online-to-batch selection (docs/bounds.md#online-to-batch) evaluated
+// on a kernel Perceptron run in O(T |S|) kernel evaluations instead of O(T^2 |S|).
 //
 // h_i = f_{i-1} = sum_{j in S, t_j < i} y_j k(x_{t_j}, .): the hypothesis that predicted round i.
 // Its score on a later x_t is a prefix sum of the kernel row (k(x_{t_1}, x_t), k(x_{t_2}, x_t), ...),
@@ -25,7 +25,7 @@ struct O2BEvaluation {
   double criterion = 0.0;    // penalised empirical risk of h_{i*}
   double empirical = 0.0;    // (1/(T-i*+1)) sum_{t >= i*} l(h_{i*}(x_t), y_t)
   double online_average = 0.0;  // M / T
-  double risk_bound = 0.0;      // M/T + 6 sqrt(ln(2(T+1)/delta)/T)   (theory.md 2.13)
+  double risk_bound = 0.0;      // M/T + 6 sqrt(ln(2(T+1)/delta)/T)   (docs/bounds.md#online-to-batch)
   std::vector<std::size_t> mistake_rows;  // data rows of the supports, in the order added
 };
 

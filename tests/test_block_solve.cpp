@@ -260,9 +260,9 @@ TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
   }
 }
 
-// sign(0) is a mistake (reproduction.md §1): an exact tie must stay exactly 0. f = k(0,.) - k(2,.)
-// scores x = 1 as k(0,1) - k(2,1) = 0 exactly (the two kernel values are the same double); in
-// beta coordinates the same score carries rounding, so until a first projection the Projectron
+// sign(0) is a mistake (docs/conventions.md#mistake): an exact tie must stay exactly 0.
+// f = k(0,.) - k(2,.) scores x = 1 as k(0,1) - k(2,1) = 0 exactly (the two kernel values are the same double);
+// in beta coordinates the same score carries rounding, so until a first projection the Projectron
 // scores with alpha . k_t (projectron.hpp).
 TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
   Dataset d;

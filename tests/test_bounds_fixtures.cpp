@@ -1,6 +1,8 @@
-// Bound arithmetic against the independently computed fixtures of theory.md (python3):
-// A and B (2.12), P (3.6), PP (4.4), ICML Cor. 1 (3.3), Forgetron U(B) (5.3), online-to-batch
-// (2.13). Records are built by hand from theory.md's traces; where the learners exist they are
+// Bound arithmetic against the independently computed fixtures of docs/bounds.md (python3):
+// A and B (docs/bounds.md#fixture-a, docs/bounds.md#fixture-b), P and ICML Cor. 1
+// (docs/bounds.md#fixture-p), PP (docs/bounds.md#fixture-pp), Forgetron U(B)
+// (docs/bounds.md#forgetron-constants), online-to-batch (docs/bounds.md#fixture-o2b). Records are
+// built by hand from the fixtures' traces; where the learners exist they are
 // also run end to end and compared with the same traces.
 #include <gtest/gtest.h>
 
@@ -61,7 +63,8 @@ Sums sums(const std::vector<RoundRecord>& R) {
   return {MarginProfile(mI), MarginProfile(mT), std::sqrt(S2), std::sqrt(r2I), std::sqrt(r2), M};
 }
 
-// One row of the 2.12 table: rho, (3), (4), (7), (8), (5), (6), FS all-T, (4) all-T.
+// One row of the table of docs/bounds.md#fixture-b: rho, (3), (4), (7), (8), (5), (6), FS all-T,
+// (4) all-T.
 void check_row(const Sums& s, const std::vector<double>& row) {
   const double rho = row[0], x = 1.0 / rho;
   SCOPED_TRACE("rho = " + std::to_string(rho));
@@ -148,7 +151,7 @@ TEST(FixtureAB, Blum) {
       EXPECT_NEAR(blum_simplified(kRhoStar, TD), 26.168156, kTol);
       EXPECT_NEAR(blum_exact(kRhoStar, TD), 25.338846, kTol);
     }
-    // Blum exact = MR (4) over all T with r = 1 (theory.md 2.4).
+    // Blum exact = MR (4) over all T with r = 1 (docs/bounds.md#blum_simplified).
     EXPECT_NEAR(blum_exact(kRhoStar, TD), mr4(s.PT.l1(x), 1.0, x), 1e-9);
     RunFacts f; f.algo = "perceptron"; f.comparator = "u"; f.g_norm = 1.0;
     const auto res = evaluate_bounds(R, f);
@@ -177,7 +180,8 @@ TEST(MRTheorem2, GenericLossMatchesCorollaries) {
   }
 }
 
-// --- Projectron fixtures (theory.md 3.6, 4.4): Gaussian sigma = 1, i.e. rbf gamma = 1/2 ---
+// --- Projectron fixtures (docs/bounds.md#fixture-p, docs/bounds.md#fixture-pp) ---
+// Gaussian sigma = 1, i.e. rbf gamma = 1/2.
 double kern(double a, double b) { return std::exp(-(a - b) * (a - b) / 2); }
 const std::vector<std::pair<double, double>> kSeqP = {{0.0, +1}, {0.3, -1}, {2.0, +1}, {0.15, +1},
                                                       {1.0, -1}, {0.2, +1}, {2.1, +1}, {0.35, -1}};
@@ -288,13 +292,14 @@ TEST(FixtureP, EvaluateBounds) {
     EXPECT_TRUE(b.holds);
     EXPECT_EQ(b.empirical, 6.0);
     EXPECT_GE(b.value, 6.0 - 1e-9);
-    // c -> 0 gives T = 8 (theory.md 3.6); ICML Thm 2 gives 2T/(2 - R^2) = 16 there.
+    // c -> 0 gives T = 8 (docs/bounds.md#fixture-p); ICML Thm 2 gives 2T/(2 - R^2) = 16 there.
     if (b.kind == "predictive") { EXPECT_LE(b.value, (b.name == "Projectron ICML Thm 2" ? 16.0 : 8.0) + 1e-9); }
   }
   EXPECT_EQ(n, 5);
 }
 
-// Theorem 4's B and the certificate's sums over the updates of a Projectron++ trace (theory.md 4.3).
+// Theorem 4's B and the certificate's sums over the updates of a Projectron++ trace
+// (docs/bounds.md#projectronpp_certificate).
 struct PPSums { double B = 0, tau_delta = 0, tau_margin = 0; std::vector<double> m, w; };
 PPSums pp_sums(const std::vector<RoundRecord>& R, double gn) {
   PPSums u;

@@ -1,4 +1,4 @@
-// Property tests: every hard bound of theory.md holds on random runs of the real learners
+// Property tests: every hard bound of docs/bounds.md holds on random runs of the real learners
 // (the bounds are theorems, so any violation is a bug in a learner or in a bound routine).
 // Each property runs >= 1000 cases (RC_PARAMS defaults to max_success=1000 unless set by the
 // caller); RapidCheck prints the seed to replay a failure (RC_PARAMS="seed=...").
@@ -102,7 +102,7 @@ RC_GTEST_PROP(BoundProperties, SeparableNovikoffHolds, ()) {
     if (r.mistake) lemma1 += r.kxx + 2 * r.y * r.score;
     R.push_back(r);
   }
-  // MR Lemma 1 (theory.md 2.2): ||w_T||^2 = sum_I (||x||^2 + 2 y <w,x>), and <= S_I^2.
+  // MR Lemma 1 (docs/bounds.md#lemma1): ||w_T||^2 = sum_I (||x||^2 + 2 y <w,x>), and <= S_I^2.
   RC_ASSERT(std::abs(p.norm2_exact() - lemma1) <= 1e-9 * (1 + lemma1));
   RunFacts f; f.algo = "perceptron"; f.comparator = "u"; f.g_norm = 1.0;
   const auto res = evaluate_bounds(R, f);
@@ -164,7 +164,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
     r.g = g.score(s.data[t]);
     R.push_back(r);
   }
-  // Certificate 3.5 identity: the running ||f_T||^2 equals alpha^T K alpha.
+  // Projectron certificate identity (docs/bounds.md#projectron_certificate): the running ||f_T||^2
+  // equals alpha^T K alpha.
   RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <= 1e-6 * (1 + L->norm2_exact()));
   RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = eta;
   f.options.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper; f.comparator = "random"; f.g_norm = gn;

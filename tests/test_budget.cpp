@@ -1,6 +1,6 @@
 // Budget learners and baselines: Forgetron (self-tuned, basic), RBP, Stoptron, CKS, PA-I,
-// voted / averaged Perceptron. Fixture numbers come from theory.md 5.5 or from the stdlib-only
-// python scripts in tests/tools/ (never from this code).
+// voted / averaged Perceptron. Fixture numbers come from docs/bounds.md#fixture-f or from the
+// stdlib-only python scripts in tests/tools/ (never from this code).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,7 +24,8 @@
 namespace plab {
 namespace {
 
-// Fixture F's sequence (theory.md 5.5); the first 8 are fixture P's (3.6).
+// Fixture F's sequence (docs/bounds.md#fixture-f); the first 8 are fixture P's
+// (docs/bounds.md#fixture-p).
 const std::vector<std::pair<double, double>> kSeqF = {
     {0.0, 1}, {0.3, -1}, {2.0, 1}, {0.15, 1}, {1.0, -1}, {0.2, 1}, {2.1, 1}, {0.35, -1}, {0.0, 1}, {1.1, -1}};
 
@@ -61,7 +62,7 @@ std::vector<RoundRecord> run(Learner& L, const Dataset& d) { return test_util::r
 constexpr double kQ = 15.0 / 32.0;
 
 // ---------------------------------------------------------------- Forgetron
-TEST(Forgetron, FixtureF) {  // theory.md 5.5 (6 printed decimals -> 1e-6)
+TEST(Forgetron, FixtureF) {  // docs/bounds.md#fixture-f (6 printed decimals -> 1e-6)
   const double phi[] = {1, 1, 0.591090, 0.314276, 0.895386, 1, 0.298028, 0.548506, 1, 0.611528};
   const double psi[] = {0, 0, 1.406250, 0.468750, 0.468750, 0.272652, 0.664848, 0.468750, 0.302955, 0.634545};
   const double Q[] = {0, 0, 1.406250, 1.875000, 2.343750, 2.616402, 3.281250, 3.750000, 4.052955, 4.687500};
@@ -130,7 +131,7 @@ TEST(Forgetron, BasicFixture) {  // tests/tools/forgetron_reference.py, basic = 
     EXPECT_NEAR(f->alpha[i], f->sv.id(i) == 9 ? 0.2968118851891369 : -0.43319442288579507, 1e-12);
 }
 
-TEST(Forgetron, BasicConstants) {  // theory.md 5.3 (6 decimals) and forgetron_reference.py
+TEST(Forgetron, BasicConstants) {  // docs/bounds.md#forgetron-constants (6 decimals) and forgetron_reference.py
   EXPECT_NEAR(forgetron_basic_U(83), 1.088523, 1e-6);
   EXPECT_NEAR(forgetron_basic_cap(83), 0.973971, 1e-6);
   EXPECT_NEAR(forgetron_basic_U(84), 1.093524, 1e-6);
@@ -152,7 +153,7 @@ TEST(Forgetron, PhiMatchesAppendixBranches) {  // the python appendix's forgetro
   EXPECT_EQ(forgetron_phi(0.5, 0.0, 0.0, 100.0), 1.0);
 }
 
-TEST(Forgetron, QInvariantLongRun) {  // theory.md 5.2: Q_t <= 15/32 M_t; equality when phi < 1
+TEST(Forgetron, QInvariantLongRun) {  // docs/learners.md#forgetron-self-tuned: Q_t <= 15/32 M_t; equality when phi < 1
   for (uint64_t seed : {1u, 2u, 3u}) {
     const Dataset d = noisy(4000, 5, seed);
     Forgetron L(opts(Kernel::rbf(0.3), 5, 7 * seed));

@@ -99,10 +99,11 @@ TEST(Cli, RunWritesSummaryAndTraceWithTheDocumentedKeys) {
   EXPECT_EQ(b.status, 0) << b.output;
   EXPECT_NE(b.output.find("Cauchy-Schwarz"), std::string::npos) << b.output;
 }
-// Hand computation (theory.md 2.14, sign(0) a mistake): training (1,0),(2,1),(-1,2), all +1,
-// leaves v2 = (1,0) with c2 = 2 and v3 = (0,2) with c3 = 1, so last = (0,2), averaged = (2,2),
-// voted = sign(2 sign(x1) + sign(x2)). On the test set A = (1,-.5,-1), B = (1,-3,+1),
-// D = (-1,2,+1) twice: last errs on B (1/4), averaged on A, B (2/4), voted on A, D, D (3/4).
+// Hand computation (docs/learners.md#voted-perceptron, sign(0) a mistake): training
+// (1,0),(2,1),(-1,2), all +1, leaves v2 = (1,0) with c2 = 2 and v3 = (0,2) with c3 = 1, so last =
+// (0,2), averaged = (2,2), voted = sign(2 sign(x1) + sign(x2)). On the test set A = (1,-.5,-1), B =
+// (1,-3,+1), D = (-1,2,+1) twice: last errs on B (1/4), averaged on A, B (2/4), voted on A, D, D
+// (3/4).
 TEST(Cli, TestErrorOfEachHypothesis) {
   const auto tr = temp_file("vp_train.svm", "+1 1:1 2:0\n+1 1:2 2:1\n+1 1:-1 2:2\n");
   const auto te = temp_file("vp_test.svm", "-1 1:1 2:-0.5\n+1 1:1 2:-3\n+1 1:-1 2:2\n+1 1:-1 2:2\n");

@@ -1,7 +1,9 @@
-// NORMA (theory.md 8): Perceptron limit and tie convention, nu identity and fixture (8.3),
-// truncation bounds (8.2), the OGD fixture (8.4), regression convergence, USPS novelty, running
-// norm, option validation. Fixture numbers are theory.md's, re-checked with an independent
-// python3 script (/tmp, not committed); none comes from this code.
+// NORMA (docs/learners.md#norma): Perceptron limit and tie convention, nu identity and fixture
+// (docs/bounds.md#nu-identity, docs/bounds.md#fixture-norma-nu), truncation bounds
+// (docs/bounds.md#norma-truncation), the OGD fixture (docs/bounds.md#fixture-norma-ogd), regression
+// convergence, USPS novelty, running norm, option validation. Fixture numbers are those of
+// docs/bounds.md#fixtures, re-checked with an independent python3 script (/tmp, not committed);
+// none comes from this code.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,7 +57,7 @@ std::vector<double> coefs_by_id(const KernelExpansion& f) {
   return a;
 }
 
-// ---- Perceptron limit (theory.md 8.1: lambda = 0, rho = 0) and the tie convention ----
+// ---- Perceptron limit (docs/learners.md#norma: lambda = 0, rho = 0) and the tie convention ----
 
 TEST(Norma, InclusiveTiesMatchKernelPerceptronEveryRound) {
   // Random streams plus a stream of orthogonal points (exact ties y f = 0 mid-sequence).
@@ -100,7 +102,7 @@ TEST(Norma, StrictTiesFollowTheSlidesAtExactTies) {
   KernelPerceptron p(o);
   const RoundRecord a = n.learn(d[0], 1), b = p.learn(d[0], 1);
   EXPECT_EQ(a.score, 0.0);
-  EXPECT_TRUE(a.mistake);          // y f <= 0 counts as a mistake in the record (theory.md 1)
+  EXPECT_TRUE(a.mistake);          // y f <= 0 counts as a mistake in the record (docs/conventions.md#mistake)
   EXPECT_FALSE(a.margin_error);    // ... but is no violation of y f < 0
   EXPECT_EQ(a.update, UpdateKind::none);
   EXPECT_EQ(b.update, UpdateKind::add);
@@ -140,7 +142,7 @@ TEST(Norma, StrictAndInclusiveAgreeWithoutExactTies) {
   }
 }
 
-// ---- nu-trick (theory.md 8.1, 8.3) ----
+// ---- nu-trick (docs/learners.md#norma, docs/bounds.md#nu-identity) ----
 
 TEST(Norma, NuIdentityHoldsOnRandomStreams) {
   struct Case { std::string task, loss; bool bias; double eta, lambda, nu; };
@@ -162,7 +164,7 @@ TEST(Norma, NuIdentityHoldsOnRandomStreams) {
     for (const auto& r : rec) sig += r.margin_error;
     const double T = static_cast<double>(rec.size());
     const double drift = (n.threshold() - 0.3) / (c.eta * T);
-    // rho_{T+1} - rho_1 = eta sum (nu - sigma); eps moves the other way (theory.md 8.1).
+    // rho_{T+1} - rho_1 = eta sum (nu - sigma); eps moves the other way (docs/learners.md#norma).
     const double expect = c.task == "regression" ? c.nu + drift : c.nu - drift;
     EXPECT_NEAR(sig / T, expect, 1e-12) << c.task;
     for (std::size_t t = 1; t < rec.size(); ++t)  // the threshold recorded is rho_t
@@ -196,7 +198,7 @@ TEST(Norma, NuFixtureOfTheory83) {
   }
 }
 
-// ---- truncation (theory.md 8.2) ----
+// ---- truncation (docs/bounds.md#norma-truncation) ----
 
 TEST(Norma, TruncationBoundFixture) {
   EXPECT_NEAR(norma_truncation_term_bound(0.1, 0.5, 1.0, 1.0, 10), 0.05987369, 5e-9);
@@ -236,7 +238,8 @@ TEST(Norma, TruncatedNormNeverExceedsTheBound) {
 }
 
 TEST(Norma, TailOfAnUntruncatedRunIsWithinTheGeometricBound) {
-  // ||sum of terms of age >= tau|| <= C kappa (1 - eta lambda)^tau / lambda (theory.md 8.2).
+  // ||sum of terms of age >= tau|| <= C kappa (1 - eta lambda)^tau / lambda
+  // (docs/bounds.md#norma-truncation).
   const Dataset d = blobs(1500, 2, 0.2, 9);
   LearnerOptions o = base(Kernel::rbf(0.5), 2);
   o.learning_rate = 0.2; o.lambda = 0.05; o.rho = 1.0;
@@ -257,7 +260,7 @@ TEST(Norma, TailOfAnUntruncatedRunIsWithinTheGeometricBound) {
   }
 }
 
-// ---- OGD fixture (theory.md 8.4) ----
+// ---- OGD fixture (docs/bounds.md#norma_ogd, docs/bounds.md#fixture-norma-ogd) ----
 
 TEST(Norma, OgdFixtureOfTheory84) {
   const Dataset d = line_data({{0.0, 1}, {0.3, -1}, {2.0, 1}, {0.15, 1}, {1.0, -1},
@@ -271,7 +274,7 @@ TEST(Norma, OgdFixtureOfTheory84) {
   for (const auto& r : rec) {
     M += r.mistake;
     const double sg = r.margin_error ? 1.0 : 0.0;
-    grad2 += 0.01 * prev - 2.0 * 0.1 * sg * r.y * r.score + sg * r.kxx;  // ||grad_t||^2, 8.4
+    grad2 += 0.01 * prev - 2.0 * 0.1 * sg * r.y * r.score + sg * r.kxx;  // ||grad_t||^2, docs/bounds.md#norma_ogd
     left += std::max(0.0, 1.0 - r.y * r.score) + 0.05 * prev;
     prev = r.f_norm2;
   }
@@ -338,7 +341,8 @@ TEST(Norma, UspsNoveltyFlagsAboutAFractionNu) {
     const auto rec = run(n, d);
     double flagged = 0.0;
     for (const auto& r : rec) flagged += r.margin_error;
-    // Stated tolerance: |fraction - nu| < 0.05 (equals |rho_{T+1} - rho_1| / (eta T), 8.3).
+    // Stated tolerance: |fraction - nu| < 0.05 (equals |rho_{T+1} - rho_1| / (eta T),
+    // docs/bounds.md#nu-identity).
     EXPECT_LT(std::abs(flagged / d.size() - nu), 0.05) << "nu " << nu;
     EXPECT_NEAR(n.norm2(), n.norm2_exact(), 1e-8 * n.norm2_exact());
   }

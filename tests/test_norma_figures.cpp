@@ -1,7 +1,7 @@
 // The per-cell metrics of the NORMA figures N1-N4 (experiments/norma_metrics.hpp): the tail norm
 // and pointwise tail against hand/python fixtures and a brute-force double loop, the nu identity
-// on theory.md 8.3's fixture, the flagged fractions, the one-class training rows, the drift
-// windows, and run_cell wiring (metric_* params are not learner options).
+// on the fixture docs/bounds.md#fixture-norma-nu, the flagged fractions, the one-class training
+// rows, the drift windows, and run_cell wiring (metric_* params are not learner options).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -74,7 +74,8 @@ TEST(NormaFigures, TailNormAndSupMatchPythonFixture) {
 }
 
 // On a real untruncated NORMA run the tail norm equals the brute-force double loop and stays
-// within theory.md 8.2's geometric-series bound C kappa (1 - Lambda lambda)^tau / lambda.
+// within the geometric-series bound of docs/bounds.md#norma-truncation,
+// C kappa (1 - Lambda lambda)^tau / lambda.
 TEST(NormaFigures, TailNormOfNormaRunMatchesBruteForceAndBound) {
   LearnerOptions o = norma_options(Kernel::rbf(1.0), 2);
   o.learning_rate = 0.5; o.lambda = 0.1; o.rho = 1.0;
@@ -89,8 +90,8 @@ TEST(NormaFigures, TailNormOfNormaRunMatchesBruteForceAndBound) {
   }
 }
 
-// theory.md 8.3 fixture: novelty, Gaussian sigma = 1 (gamma = 1/2), eta = 0.2, lambda = 0.05,
-// nu = 0.3, rho_1 = 0, no bias: novel rounds 2, 5, 10, fraction 0.25, rho_13 = 0.12, identity
+// docs/bounds.md#fixture-norma-nu: novelty, Gaussian sigma = 1 (gamma = 1/2), eta = 0.2,
+// lambda = 0.05, nu = 0.3, rho_1 = 0, no bias: novel rounds 2, 5, 10, fraction 0.25, rho_13 = 0.12, identity
 // 0.3 - 0.12 / (0.2 * 12) = 0.25.
 TEST(NormaFigures, NuIdentityOnTheoryFixture) {
   const Dataset d = line({0.0, 0.1, -0.2, 0.05, 3.0, 0.0, 0.12, -0.1, 0.2, -3.0, 0.03, 0.0},

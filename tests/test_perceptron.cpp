@@ -13,7 +13,7 @@ std::optional<Dataset> try_load(const std::string& name) {
   try { return load_dataset(name); } catch (const DataError& e) { return std::nullopt; }
 }
 
-// MR Lemma 1 (theory.md 2.2): ||w_{T+1}||^2 = sum_{t in I} (k(x_t,x_t) + 2 y_t s_t).
+// MR Lemma 1 (docs/bounds.md#lemma1): ||w_{T+1}||^2 = sum_{t in I} (k(x_t,x_t) + 2 y_t s_t).
 double lemma1_sum(const RunResult& r) {
   double s = 0.0;
   for (const auto& rec : r.rounds)

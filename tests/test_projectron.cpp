@@ -1,6 +1,7 @@
 // Projectron, Projectron++ and the ICML per-round eta_t (algorithms/projectron.hpp).
-// Fixed numbers come from theory.md 3.6 / 4.4 (independent python3) and from
-// tests/tools/projectron_reference.py (DOGMA convention cases); none from the code under test.
+// Fixed numbers come from docs/bounds.md#fixture-p / docs/bounds.md#fixture-pp (independent
+// python3) and from tests/tools/projectron_reference.py (DOGMA convention cases); none from the
+// code under test.
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -22,7 +23,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// theory.md 3.6: x in R, sigma = 1 -> k = exp(-(x-x')^2 / 2) = rbf(gamma = 0.5).
+// docs/bounds.md#fixture-p: x in R, sigma = 1 -> k = exp(-(x-x')^2 / 2) = rbf(gamma = 0.5).
 Dataset fixture_seq() {
   Dataset d;
   const double xs[] = {0.0, 0.3, 2.0, 0.15, 1.0, 0.2, 2.1, 0.35};
@@ -73,7 +74,7 @@ void check_trace(const std::vector<RoundRecord>& got, const std::vector<Row>& wa
     near_or_nan(r.delta_norm, w.dl, "||delta||");
     near_or_nan(r.pk2, w.pk2, "||Pk||^2");
     near_or_nan(r.tau, w.tau, "tau");
-    // ||Pk||^2 = k(x,x) - ||delta||^2 (theory.md §1 log table).
+    // ||Pk||^2 = k(x,x) - ||delta||^2 (docs/bounds.md#round-log).
     if (!std::isnan(w.dl)) {
       EXPECT_NEAR(r.pk2 + r.delta_norm * r.delta_norm, r.kxx, 1e-12);
     }
@@ -139,9 +140,9 @@ double gram_condition(const ProjectronBase& p) {
 
 }  // namespace
 
-// ---------------------------------------------------------------- fixtures (theory.md)
+// ---------------------------------------------------------------- fixtures (docs/bounds.md#fixtures)
 
-TEST(ProjectronFixture, P_TraceAndFinalState) {  // theory.md 3.6, eta = 0.6 paper convention
+TEST(ProjectronFixture, P_TraceAndFinalState) {  // docs/bounds.md#fixture-p, eta = 0.6 paper convention
   Projectron p(fixture_opts(0.6));
   const auto rec = run(p, fixture_seq());
   using K = UpdateKind;
@@ -167,14 +168,15 @@ TEST(ProjectronFixture, P_TraceAndFinalState) {  // theory.md 3.6, eta = 0.6 pap
                    -1.213788, 1.601114},
                   1e-6);
   EXPECT_LT(gram_inverse_error(p), 1e-9);
-  // theory.md 3.5: ||f_T||^2 = sum over mistakes of (||q_t||^2 + 2 y s), q = Pk or k.
+  // docs/bounds.md#projectron_certificate: ||f_T||^2 = sum over mistakes of (||q_t||^2 + 2 y s),
+  // q = Pk or k.
   double s = 0.0;
   for (const auto& r : rec)
     if (r.mistake) s += (r.update == UpdateKind::add ? r.kxx : r.pk2) + 2.0 * r.y * r.score;
   EXPECT_NEAR(s, p.norm2_exact(), 1e-12);
 }
 
-TEST(ProjectronFixture, PP_TraceAndFinalState) {  // theory.md 4.4, eta = 0.6 paper convention
+TEST(ProjectronFixture, PP_TraceAndFinalState) {  // docs/bounds.md#fixture-pp, eta = 0.6 paper convention
   ProjectronPP p(fixture_opts(0.6));
   const auto rec = run(p, fixture_seq());
   using K = UpdateKind;
@@ -202,7 +204,7 @@ TEST(ProjectronFixture, PP_TraceAndFinalState) {  // theory.md 4.4, eta = 0.6 pa
   EXPECT_NEAR(std::sqrt(p.norm2_exact()), 0.999168, 1e-6);
 }
 
-TEST(ProjectronFixture, IcmlCorollary1EtaT) {  // theory.md 3.6 end: U = 1, ICML Eq. (13)
+TEST(ProjectronFixture, IcmlCorollary1EtaT) {  // docs/bounds.md#fixture-p end: U = 1, ICML Eq. (13)
   Projectron p(fixture_opts(0.6, EtaConvention::paper, 1.0));
   const auto rec = run(p, fixture_seq());
   const std::vector<double> want = {0.75, 1.249032, 0.592749, 0.938918, 0.895652, 0.750941};
@@ -450,9 +452,9 @@ TEST(ProjectronEquivalence, EtaZeroLinearKernelSparserButSamePredictions) {
 //    1e-12 ||k_t||, and the applied residual ||k(x_t,.) - sum_j d_j k(s_j,.)||^2 (from K, k_t, d)
 //    equals the logged ||delta||^2 to 1e-9 (k(x,x) = 1);
 //  * running ||f||^2 = alpha^T K alpha to 1e-8 relative.
-// With eta = 0 the Projectron is the kernel Perceptron (theory.md 3.1) except on the rounds
-// where the guard forces a projection: there f loses -y delta_t. Asserted: the same mistakes on
-// every round, and s_P(x) = s_KP(x) - sum_{forced tau} y_tau delta_tau(x) to 1e-9 (1 + ||f||)
+// With eta = 0 the Projectron is the kernel Perceptron (docs/learners.md#projectron) except on the
+// rounds where the guard forces a projection: there f loses -y delta_t. Asserted: the same mistakes
+// on every round, and s_P(x) = s_KP(x) - sum_{forced tau} y_tau delta_tau(x) to 1e-9 (1 + ||f||)
 // (delta_tau(x) = k(x_tau,x) - sum_j d_j k(s_j,x) from the applied d), i.e. the Projectron's
 // scores are the Perceptron's to 1e-9 once the (logged) guard residuals are accounted for; and
 // |s_P - s_KP| <= sum ||delta_tau|| (Cauchy-Schwarz). The raw score gap is only printed: it is
@@ -561,9 +563,12 @@ TEST_P(ProjectronInvariants, PackingNormAndInverseOnEveryRound) {
   o.eta_convention = c.conv;
   std::unique_ptr<Learner> l = make_learner(c.plusplus ? "projectron++" : "projectron", o);
   const auto& p = dynamic_cast<const ProjectronBase&>(*l);
-  // Squared feature distance every pair of supports must keep (JMLR Thm 1; theory.md 3.1).
+  // Squared feature distance every pair of supports must keep (JMLR Thm 1;
+  // docs/learners.md#projectron).
   const double min_dist2 = c.conv == EtaConvention::paper ? c.eta * c.eta : c.eta;
-  double lemma_sum = 0.0;  // theory.md 3.5 / 4.3: ||f_T||^2 from the records alone
+  // ||f_T||^2 from the records alone (docs/bounds.md#projectron_certificate,
+  // docs/bounds.md#projectronpp_certificate).
+  double lemma_sum = 0.0;
   std::size_t adds = 0;
   for (std::size_t t = 0; t < d.size(); ++t) {
     const RoundRecord r = l->learn(d[t], static_cast<int64_t>(t + 1));
@@ -718,7 +723,7 @@ ColumnErrors sampled_column_errors(const ProjectronBase& p, std::size_t samples,
   return e;
 }
 
-// Issue #3: after 10^4 additions on a Gaussian kernel ||K Kinv - I|| <= 1e-8, with Kinv =
+// Requirement: after 10^4 additions on a Gaussian kernel ||K Kinv - I|| <= 1e-8, with Kinv =
 // L^{-T} L^{-1} from the learner's factor (no refresh; projectron.hpp says why). Checked on 24
 // sampled columns (every column norm <= 1e-8; the Frobenius estimate is printed), with the
 // column backward error of L L^T <= 1e-13. gamma = 0.5 on N(0, I_10) points.

@@ -1,4 +1,4 @@
-// Registry: real data sets load with the counts published in ../shared/datasets/README.md,
+// Registry: real data sets load with the counts listed in docs/conventions.md#dataset-counts,
 // checksums are enforced, missing sets list every path tried. Skips when the data is absent.
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 // Synthetic generators: determinism, values pinned by an independent Python reimplementation,
-// and the exact properties each generator promises (synthetic.hpp, reproduction.md §2).
+// and the exact properties each generator promises (synthetic.hpp, docs/conventions.md#synthetic).
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -41,7 +41,8 @@ double h_score(const std::vector<std::size_t>& rows, const Dataset& d, const Ker
 }
 
 // Kernel Perceptron on `d` in `order`; compares o2b_kernel_perceptron with o2b_select over explicit
-// h_i = f_{i-1} (theory.md 2.13, 0-1 loss 1[y h(x) <= 0]). Returns rounds with a zero score.
+// h_i = f_{i-1} (docs/bounds.md#online-to-batch, 0-1 loss 1[y h(x) <= 0]). Returns rounds with a
+// zero score.
 std::size_t check_o2b(const Dataset& d, const Kernel& k, const std::vector<std::size_t>& order, const Dataset& test) {
   LearnerOptions o;
   o.kernel = k;
@@ -49,7 +50,8 @@ std::size_t check_o2b(const Dataset& d, const Kernel& k, const std::vector<std::
   KernelPerceptron p(o);
   const RunResult res = run_online(p, d, order);
   const std::size_t T = res.rounds.size();
-  // H[i] = supports of h_i: the rows of the mistakes at rounds < i (theory.md 2.1, dual form).
+  // H[i] = supports of h_i: the rows of the mistakes at rounds < i (docs/learners.md#perceptron,
+  // dual form).
   std::vector<std::vector<std::size_t>> H(T + 1);
   std::vector<std::size_t> mrows;
   std::size_t zeros = 0;
@@ -80,7 +82,7 @@ std::size_t check_o2b(const Dataset& d, const Kernel& k, const std::vector<std::
     EXPECT_EQ(e.mistake_rows, mrows);
     const double M = static_cast<double>(mrows.size()), Td = static_cast<double>(T);
     EXPECT_DOUBLE_EQ(e.online_average, M / Td);
-    // theory.md 2.13: M/T + 6 sqrt(ln(2(T+1)/delta)/T)
+    // docs/bounds.md#online-to-batch: M/T + 6 sqrt(ln(2(T+1)/delta)/T)
     EXPECT_NEAR(e.risk_bound, M / Td + 6.0 * std::sqrt(std::log(2.0 * (Td + 1.0) / delta) / Td), 1e-12);
     // h_hat = h_{i*}: same scores and same test error (zero score = error) as the explicit expansion.
     std::size_t err = 0;
@@ -109,7 +111,8 @@ Dataset integer_grid(std::size_t n, uint64_t seed) {
 
 }  // namespace
 
-// o2b_kernel_perceptron = brute-force CCG selection (theory.md 2.13) on random RBF / linear runs.
+// o2b_kernel_perceptron = brute-force CCG selection (docs/bounds.md#online-to-batch) on random
+// RBF / linear runs.
 TEST(TheoryFiguresO2B, MatchesBruteForceSelectionOnRandomData) {
   for (int rep = 0; rep < 2; ++rep) {
     const uint64_t seed = base_seed() + static_cast<uint64_t>(rep);
@@ -146,7 +149,8 @@ TEST(TheoryFiguresO2B, TiesCountAsErrors) {
   EXPECT_EQ(o2b_test_error(e, d, Kernel::linear(), only_origin), 1.0);
 }
 
-// Hand-derived selection (theory.md 2.13) on a 1-d linear sequence whose two mistakes are both ties.
+// Hand-derived selection (docs/bounds.md#online-to-batch) on a 1-d linear sequence whose two
+// mistakes are both ties.
 TEST(TheoryFiguresO2B, HandSequenceWithTies) {
   // Rounds 1 (x=1, s=0) and 2 (x=0, s=0) are tie mistakes; afterwards f(x) = x classifies every
   // round. T = 10, delta = 0.05, L = ln(T(T+1)/delta) = ln 2200; candidate criteria:
@@ -205,7 +209,8 @@ TEST(TheoryFigures, DatasetParam) {
 
 namespace {
 
-// theory.md 2.12 fixture B; its "truth" is u = (4,1), deliberately unnormalised (the analysis divides).
+// Fixture B (docs/bounds.md#fixture-b); its "truth" is u = (4,1), deliberately unnormalised (the
+// analysis divides).
 Dataset fixture_b() {
   Dataset d;
   const double x[5][2] = {{1, 0}, {0, 1}, {-0.5, 1}, {1, 1}, {0.6, -0.2}};
@@ -237,10 +242,12 @@ const char* const kProfiles[4] = {"MR (4) all-T", "MR (8) all-T", "MR (4) I", "M
 
 }  // namespace
 
-// MR (4)/(8) all-T and on I (theory.md 2.6, 2.8) = python reference; each >= M at every rho.
+// MR (4)/(8) all-T and on I (docs/bounds.md#mr4_all_t, docs/bounds.md#mr8_i) = python reference;
+// each >= M at every rho.
 TEST(TheoryFiguresRhoProfile, MatchesPythonReferenceOnFixtureB) {
   // python3 tests/tools/theory_profile_reference.py -> mistakes {1,2,3,5}, M = 4, r = sqrt 2,
-  // r_I = sqrt 1.25. At rho = 0.5, 1 these agree with theory.md 2.12's table for B to 6 digits.
+  // r_I = sqrt 1.25. At rho = 0.5, 1 these agree with the table of docs/bounds.md#fixture-b for B
+  // to 6 digits.
   const std::vector<double> rhos = {0.242536, 0.5, 1.0, 2.0};
   const double want[4][4] = {{40.144817792552, 81.557867871459, 27.274491366916, 60.992377821014},
                              {13.482631996178, 25.201427539753, 10.259102971829, 19.604909812446},
@@ -273,7 +280,8 @@ TEST(TheoryFiguresRhoProfile, MatchesPythonReferenceOnFixtureB) {
 }
 
 // On random noisy runs every profile value is >= M (theorems at every rho) and violations = 0;
-// the I forms are <= the all-T forms at the same rho (theory.md 2.9: I subset of T, r_I <= r).
+// the I forms are <= the all-T forms at the same rho (docs/bounds.md#predictive-vs-check: I subset
+// of T, r_I <= r).
 TEST(TheoryFiguresRhoProfile, BoundsHoldAtEveryRhoOnRandomData) {
   SCOPED_TRACE("PLAB_TEST_SEED=" + std::to_string(base_seed()));
   const Dataset d = make_synthetic("synthetic:dekel:n=400,flip=0.15,seed=" + std::to_string(base_seed() % 1000000));

@@ -14,7 +14,7 @@
 
 namespace plab::test_util {
 
-// The 1-d sequences of theory.md's fixtures: (x, y) pairs.
+// The 1-d sequences of docs/bounds.md#fixtures: (x, y) pairs.
 inline Dataset seq1d(const std::vector<std::pair<double, double>>& s) {
   Dataset d;
   for (const auto& [x, y] : s) d.push_dense(std::vector<double>{x}, y);

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the Crammer-Kandola-Singer budget Perceptron (theory.md 7.1).
+"""Independent reference for the Crammer-Kandola-Singer budget Perceptron (docs/learners.md#cks).
 Stdlib only; recomputes every f(x_i) from scratch (no incremental bookkeeping), so it checks
 the C++ learner's incremental F_i. Gaussian kernel sigma = 1 (gamma = 0.5), 1-D inputs.
 Order: remove-then-insert (default) or insert-then-remove; argmax ties -> smallest id."""

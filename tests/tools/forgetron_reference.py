@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""Independent reference for the Forgetron (theory.md 5.1-5.3), stdlib only, every f(.) and
-||f|| recomputed from scratch. Gaussian sigma = 1 (gamma = 0.5), 1-D inputs, fixture F's sequence.
-Self-tuned numbers must match theory.md 5.5; the basic rule's numbers are new here."""
+"""Independent reference for the Forgetron (docs/learners.md#forgetron,
+docs/learners.md#forgetron-basic), stdlib only, every f(.) and ||f|| recomputed from scratch. Gaussian sigma = 1 (gamma = 0.5), 1-D inputs, fixture F's sequence.
+Self-tuned numbers must match docs/bounds.md#fixture-f; the basic rule's numbers are new here."""
 import math
 
 def kern(a, b): return math.exp(-0.5 * (a - b) ** 2)
 
-def forgetron_phi(sigma_r, p, Q, M):   # theory.md appendix, verbatim
+def forgetron_phi(sigma_r, p, Q, M):   # docs/learners.md#forgetron-self-tuned, verbatim
     A, b, c = sigma_r ** 2 - 2 * sigma_r * p, 2 * sigma_r, Q - 15.0 / 32.0 * M
     disc = b * b - 4 * A * c
     if A > 0 or (A < 0 and disc > 0 and (-b - math.sqrt(disc)) / (2 * A) > 1):

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Independent reference for PA-I (Crammer et al., JMLR 2006, Fig. 1; reproduction.md §1).
+"""Independent reference for PA-I (Crammer et al., JMLR 2006, Fig. 1;
+docs/conventions.md#paper-vs-dogma).
 Stdlib only. Part 1: Gaussian sigma = 1 (gamma = 0.5) on 1-D inputs, C = 0.7, paper convention.
 Part 2: linear kernel where y s == 1 happens exactly, paper vs DOGMA (adds with coefficient 0)."""
 import math

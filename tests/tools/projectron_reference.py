@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Independent reference for tests/test_projectron.cpp (standard library only).
 
-Extends the core of theory.md's appendix with the DOGMA convention (reproduction.md §1:
-project iff ||delta||^2 <= eta; Projectron++ margin update iff l - ||delta||^2/eta > 0,
+Extends the reference computation behind docs/bounds.md#fixture-p with the DOGMA convention
+(docs/conventions.md#eta: project iff ||delta||^2 <= eta; Projectron++ margin update iff l - ||delta||^2/eta > 0,
 tau = min(l/pk2, 1, 2(l - ||delta||^2/eta)/pk2)) and ICML Eq. (13) eta_t.
 Run: python3 tests/tools/projectron_reference.py   (prints the traces the C++ test embeds).
 """
@@ -88,7 +88,7 @@ def show(title, res):
 
 
 if __name__ == '__main__':
-    # Sanity: these two must reproduce theory.md 3.6 / 4.4 (Fixtures P and PP).
+    # Sanity: these two must reproduce docs/bounds.md#fixture-p / docs/bounds.md#fixture-pp (Fixtures P and PP).
     show('paper Projectron eta=0.6 (Fixture P)', projectron(SEQ, 0.6))
     show('paper Projectron++ eta=0.6 (Fixture PP)', projectron(SEQ, 0.6, plusplus=True))
     show('ICML eta_t U=1 (theory.md 3.6 end)', projectron(SEQ, 0.6, U=1.0))

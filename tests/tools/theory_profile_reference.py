@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Independent reference for the "rho_profile" analysis (theory.md 2.6 (4), 2.8 (8) and FS Thm 2),
-stdlib only. Sequence = fixture B of theory.md 2.12 (linear kernel, R^2), comparator
+"""Independent reference for the "rho_profile" analysis (docs/bounds.md#mr4_all_t,
+docs/bounds.md#mr8_i and docs/bounds.md#fs_thm2_all_t), stdlib only. Sequence = fixture B, docs/bounds.md#fixture-b (linear kernel, R^2), comparator
 u = (4,1) given UNNORMALISED (the analysis divides by ||u||). Runs the Perceptron (update iff
 y s <= 0), then prints M, r, r_I and, for each rho, the four profiles
   MR (4) all-T = (r/(2rho) + sqrt(r^2/(4rho^2) + sum_T l))^2        l = max(0, 1 - m/rho)
@@ -12,7 +12,7 @@ import math
 
 SEQ = [((1.0, 0.0), 1), ((0.0, 1.0), 1), ((-0.5, 1.0), -1), ((1.0, 1.0), 1), ((0.6, -0.2), -1)]
 U = (4.0, 1.0)
-RHOS = [0.242536, 0.5, 1.0, 2.0]  # theory.md's table rows for B, plus 2.0
+RHOS = [0.242536, 0.5, 1.0, 2.0]  # the rows for B in docs/bounds.md#fixture-b, plus 2.0
 
 
 def perceptron(seq):

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for the voted / averaged Perceptron (Freund & Schapire 1999;
-theory.md 2.14), one epoch, kernel form with explicit hypotheses v_j (no prefix sums).
+docs/learners.md#voted-perceptron), one epoch, kernel form with explicit hypotheses v_j (no
+prefix sums).
 Stdlib only. Gaussian sigma = 1 (gamma = 0.5), 1-D inputs. Prints c_j and, for test points,
 sum_j c_j <v_j,x> and sum_j c_j sign(<v_j,x>) (sign(0) = 0), unnormalised, plus T."""
 import math
