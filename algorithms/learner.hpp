@@ -1,7 +1,7 @@
 // The one interface of every online learner, and the flat option set that configures them.
 // Represents: a hypothesis f_{t-1} that scores examples and learns from one labelled example
 // per round. Requires: rounds fed in order with t = 1, 2, ...; examples of the data set's
-// dimension or lower. Ensures: learn() returns the complete round record of theory.md §1 with
+// dimension or lower. Ensures: learn() returns the complete round record of docs/bounds.md#round-log with
 // score = f_{t-1}(x_t) computed before any change; learners never print.
 #pragma once
 #include <cstdint>

@@ -75,7 +75,7 @@ class Norma final : public ExpansionLearner {
     if (!(o.epsilon >= 0.0) || !std::isfinite(o.epsilon))
       throw std::invalid_argument("--epsilon must be >= 0");
     if (tau_ > 0 && !(o.learning_rate * o.lambda < 1.0))
-      throw std::invalid_argument("--truncate needs --learning-rate * --lambda < 1 (theory.md 8.2)");
+      throw std::invalid_argument("--truncate needs --learning-rate * --lambda < 1 (docs/bounds.md#norma-truncation)");
     if (nu_ >= 0.0 && loss_ == Loss::squared)
       throw std::invalid_argument("--nu: the nu-trick adapts eps, which needs --loss eps");
     thr_ = task_ == Task::regression ? o.epsilon : o.rho;

@@ -10,6 +10,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "bounds/formulas.hpp"
+#include "core/format.hpp"
 #include "bounds/profile.hpp"
 
 namespace plab {
@@ -39,7 +40,7 @@ namespace {
 
 using Rounds = std::vector<RoundRecord>;
 
-// Shared per-run quantities of a set of rounds (theory.md §1 "end of run" facts).
+// Shared per-run quantities of a set of rounds (docs/bounds.md#round-log "end of run" facts).
 struct RunData {
   std::size_t T = 0, M = 0;
   std::vector<double> m_all, m_mist;  // unit-comparator margins y g0(x)/||g0||
@@ -65,7 +66,7 @@ RunData collect(const Rounds& R, std::size_t n, const RunFacts& f) {
       d.m_mist.push_back(m);
       d.r2_I = std::max(d.r2_I, k);
       d.S2_I += k;
-      lemma1 += k + 2.0 * r.y * r.score;  // MR Lemma 1 increment (theory.md 2.2)
+      lemma1 += k + 2.0 * r.y * r.score;  // MR Lemma 1 increment (docs/bounds.md#lemma1)
     }
   }
   if (!std::isnan(f.kxx_max)) d.r2 = std::max(d.r2, f.kxx_max);
@@ -125,7 +126,7 @@ double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>
   return mn.s;
 }
 
-// Check row: value at s_at, holds = value >= M and f >= M on the grid (theory.md 2.9).
+// Check row: value at s_at, holds = value >= M and f >= M on the grid (docs/bounds.md#predictive-vs-check).
 void check_row(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
                double s_at) {
   const auto g = bounds::check_grid(fn, breaks, s_max, b.empirical);
@@ -142,13 +143,58 @@ void check_row(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& b
   c.out.push_back(std::move(b));
 }
 
-std::string fmt(double v) {
-  std::ostringstream os;
-  os << std::setprecision(6) << v;
-  return os.str();
+std::string fmt(double v) { return format_g(v, 6); }
+
+// --- Perceptron family (docs/bounds.md#perceptron-bounds) -----------------------------------------------------
+// Novikoff (docs/bounds.md#novikoff) [R]: needs a separating comparator.
+void novikoff_rows(Ctx& c, const MarginProfile& PT, const MarginProfile& PI) {
+  const RunData& d = c.d;
+  const double r = std::sqrt(d.r2), rI = std::sqrt(d.r2_I), SI = std::sqrt(d.S2_I);
+  const double rho = PT.min_margin(), rhoI = PI.min_margin();
+  BoundResult n0 = make(c, "novikoff", "rho");
+  BoundResult n2 = make(c, "novikoff_n2", "rho");
+  BoundResult n1 = make(c, "novikoff_n1", "rho");
+  if (rho > 0 && c.f.g_norm > 0) {
+    n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
+    n0.holds = bounds::within(n0.empirical, n0.value);
+    c.out.push_back(n0);
+  } else {
+    not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(rho) + ")");
+  }
+  if (rhoI > 0 && c.f.g_norm > 0) {
+    n2.applicable = n1.applicable = true;
+    n2.param = n1.param = rhoI;
+    n2.value = bounds::novikoff(rI, rhoI);
+    n1.value = bounds::novikoff_n1(SI, rhoI);
+    n2.holds = bounds::within(n2.empirical, n2.value);
+    n1.holds = bounds::within(n1.empirical, n1.value);
+    c.out.push_back(n2);
+    c.out.push_back(n1);
+  } else {
+    const std::string why = "comparator does not separate the update rounds (min margin " + fmt(rhoI) + ")";
+    not_applicable(c, n2, why);
+    not_applicable(c, n1, why);
+  }
 }
 
-// --- Perceptron family (theory.md 2) -----------------------------------------------------
+// Blum (docs/bounds.md#blum_simplified): Blum's algorithm runs on normalised inputs.
+void blum_rows(Ctx& c, const MarginProfile& PT, const std::vector<double>& bT, double smax) {
+  const RunData& d = c.d;
+  BoundResult be = make(c, "blum_exact", "gamma");
+  BoundResult bs = make(c, "blum_simplified", "gamma");
+  if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
+    const double T = static_cast<double>(d.T);
+    predictive(c, be, [&](double s) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s) / s) : T; }, bT, smax);
+    predictive(c, bs, [&](double s) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s) / s) : 2.0 * T; },
+               bT, smax);
+  } else {
+    const std::string why = "Blum's algorithm runs on normalised inputs; this run has k(x,x) in [" +
+                            fmt(d.kxx_min) + ", " + fmt(d.r2) + "]";
+    not_applicable(c, be, why);
+    not_applicable(c, bs, why);
+  }
+}
+
 void perceptron_bounds(Ctx& c) {
   const RunData& d = c.d;
   const double r = std::sqrt(d.r2), rI = std::sqrt(d.r2_I), SI = std::sqrt(d.S2_I);
@@ -156,36 +202,9 @@ void perceptron_bounds(Ctx& c) {
   const auto bT = PT.breakpoints(), bI = PI.breakpoints();
   const double smax = bounds::default_s_max(bT);
 
-  // Novikoff (theory.md 2.3) [R]: needs a separating comparator.
-  {
-    const double rho = PT.min_margin(), rhoI = PI.min_margin();
-    BoundResult n0 = make(c, "novikoff", "rho");
-    BoundResult n2 = make(c, "novikoff_n2", "rho");
-    BoundResult n1 = make(c, "novikoff_n1", "rho");
-    if (rho > 0 && c.f.g_norm > 0) {
-      n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
-      n0.holds = bounds::within(n0.empirical, n0.value);
-      c.out.push_back(n0);
-    } else {
-      not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(rho) + ")");
-    }
-    if (rhoI > 0 && c.f.g_norm > 0) {
-      n2.applicable = n1.applicable = true;
-      n2.param = n1.param = rhoI;
-      n2.value = bounds::novikoff(rI, rhoI);
-      n1.value = bounds::novikoff_n1(SI, rhoI);
-      n2.holds = bounds::within(n2.empirical, n2.value);
-      n1.holds = bounds::within(n1.empirical, n1.value);
-      c.out.push_back(n2);
-      c.out.push_back(n1);
-    } else {
-      const std::string why = "comparator does not separate the update rounds (min margin " + fmt(rhoI) + ")";
-      not_applicable(c, n2, why);
-      not_applicable(c, n1, why);
-    }
-  }
+  novikoff_rows(c, PT, PI);
 
-  // Predictive all-T forms (theory.md 2.8, 2.6, 2.7).
+  // Predictive all-T forms (docs/bounds.md#fs_thm2_all_t, docs/bounds.md#mr4_all_t, docs/bounds.md#mr6_all_t).
   const double sFS = predictive(c, make(c, "fs_thm2_all_t", "gamma"),
                                 [&](double s) { return bounds::freund_schapire(PT.l2(s), r, s); }, bT, smax);
   const double s4 = predictive(c, make(c, "mr4_all_t", "rho"),
@@ -193,24 +212,9 @@ void perceptron_bounds(Ctx& c) {
   const double s6 = predictive(c, make(c, "mr6_all_t", "rho"),
                                [&](double s) { return bounds::mr6(PT.l2sq(s), r, s); }, bT, smax);
 
-  // Blum (theory.md 2.4): Blum's algorithm runs on normalised inputs.
-  {
-    BoundResult be = make(c, "blum_exact", "gamma");
-    BoundResult bs = make(c, "blum_simplified", "gamma");
-    if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
-      const double T = static_cast<double>(d.T);
-      predictive(c, be, [&](double s) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s) / s) : T; }, bT, smax);
-      predictive(c, bs, [&](double s) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s) / s) : 2.0 * T; },
-                 bT, smax);
-    } else {
-      const std::string why = "Blum's algorithm runs on normalised inputs; this run has k(x,x) in [" +
-                              fmt(d.kxx_min) + ", " + fmt(d.r2) + "]";
-      not_applicable(c, be, why);
-      not_applicable(c, bs, why);
-    }
-  }
+  blum_rows(c, PT, bT, smax);
 
-  // I-restricted consistency checks (theory.md 2.5-2.9, 2.11), each evaluated at the optimum
+  // I-restricted consistency checks (docs/bounds.md#mr-thm2, docs/bounds.md#predictive-vs-check, docs/bounds.md#cs_certificate), each evaluated at the optimum
   // of its all-T counterpart: (3),(4) and CS at (4) all-T; (5),(6) at (6); (7),(8) at FS.
   const double smaxI = std::max(smax, bounds::default_s_max(bI));
   check_row(c, make(c, "mr3_i", "rho"),
@@ -229,7 +233,7 @@ void perceptron_bounds(Ctx& c) {
             [&](double s) { return bounds::cs_certificate(PI.l1(s), s, d.fT); }, bI, smaxI, s4);
 }
 
-// --- Projectron / Projectron++ (theory.md 3, 4) ------------------------------------------
+// --- Projectron / Projectron++ (docs/bounds.md#projectron-bounds, docs/bounds.md#projectronpp-bounds) ------------------------------------------
 struct ProjFacts {
   double eta = 0.0;        // eta entering the theorems
   std::string eta_source;
@@ -258,7 +262,7 @@ ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d)
   return p;
 }
 
-// argmin over s of ||g||^2 + D_1 + ||g|| sqrt(D_1) (JMLR Thm 3 at eta = 0, theory.md 3.4).
+// argmin over s of ||g||^2 + D_1 + ||g|| sqrt(D_1) (JMLR Thm 3 at eta = 0, docs/bounds.md#projectron_jmlr_thm3).
 double perceptron_form_argmin(const MarginProfile& PT, double smax) {
   return bounds::minimize_segments([&](double s) { return bounds::jmlr_thm3(s, PT.l1(s), 0.0); },
                                    PT.breakpoints(), smax, false).s;
@@ -383,7 +387,7 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
             std::max(smax, bounds::default_s_max(bU)), s4);
 }
 
-// --- Forgetron [M] (theory.md 5.4) -------------------------------------------------------
+// --- Forgetron [M] (docs/bounds.md#forgetron) -------------------------------------------------------
 void forgetron_bounds(Ctx& c) {
   BoundResult b = make(c, "forgetron", "c");
   b.hard = false;
@@ -395,7 +399,7 @@ void forgetron_bounds(Ctx& c) {
   predictive(c, b, [&](double s) { return bounds::forgetron_bound(s, PT.l1(s)); }, PT.breakpoints(), U);
 }
 
-// --- NORMA online gradient [D] (theory.md 8.4) -------------------------------------------
+// --- NORMA online gradient [D] (docs/bounds.md#norma_ogd) -------------------------------------------
 void norma_bounds(Ctx& c, const Rounds& R) {
   BoundResult b = make(c, "norma_ogd", "c");
   const LearnerOptions& f = c.f.options;
@@ -407,7 +411,7 @@ void norma_bounds(Ctx& c, const Rounds& R) {
   for (std::size_t i = 0; i < c.d.T; ++i) {
     const RoundRecord& r = R[i];
     const double sig = r.margin_error ? 1.0 : 0.0;
-    // ||grad_t||^2 = lambda^2 ||f_t||^2 - 2 lambda sigma y f_t(x) + sigma k(x,x) (theory.md 8.4)
+    // ||grad_t||^2 = lambda^2 ||f_t||^2 - 2 lambda sigma y f_t(x) + sigma k(x,x) (docs/bounds.md#norma_ogd)
     G2 += f.lambda * f.lambda * prev - 2.0 * f.lambda * sig * r.y * r.score + sig * r.kxx;
     F2 += prev;
     prev = std::isnan(r.f_norm2) ? prev : r.f_norm2;
@@ -499,10 +503,8 @@ bool any_hard_violation(const std::vector<BoundResult>& results) {
 }
 
 void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& results) {
-  char line[512];
-  std::snprintf(line, sizeof line, "%-50s %-3s %-10s %14s %14s %10s  %s\n", "bound", "tag", "kind", "value",
-                "param", "empirical", "status");
-  os << line;
+  os << fmt::format("{:<50} {:<3} {:<10} {:>14} {:>14} {:>10}  {}\n", "bound", "tag", "kind", "value", "param",
+                    "empirical", "status");
   for (const auto& b : results) {
     std::string status;
     if (!b.applicable) status = "n/a: " + b.why_not;
@@ -510,11 +512,9 @@ void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& result
     else status = b.hard ? "*** VIOLATED ***" : "violated (report only, [M])";
     if (b.applicable && !b.note.empty()) status += "  [" + b.note + "]";
     const std::string param = b.applicable ? (b.param_name + "=" + fmt(b.param)) : "";
-    char value[32] = "-";
-    if (b.applicable) std::snprintf(value, sizeof value, "%.6f", b.value);
-    std::snprintf(line, sizeof line, "%-50s %-3s %-10s %14s %14s %10.0f  ", b.name.c_str(), b.tag.c_str(),
-                  b.kind.c_str(), value, param.c_str(), b.empirical);
-    os << line << status << "\n";
+    const std::string value = b.applicable ? fmt::format("{:.6f}", b.value) : "-";
+    os << fmt::format("{:<50} {:<3} {:<10} {:>14} {:>14} {:>10.0f}  {}\n", b.name, b.tag, b.kind, value, param,
+                      b.empirical, status);
   }
 }
 

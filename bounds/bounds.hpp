@@ -1,5 +1,5 @@
-// Evaluation of every mistake bound of theory.md on a recorded run, and the checks
-// "empirical count <= bound" (tolerance: M <= bound (1 + 1e-9) + 1e-9, theory.md §1).
+// Evaluation of every mistake bound of docs/bounds.md on a recorded run, and the checks
+// "empirical count <= bound" (tolerance: M <= bound (1 + 1e-9) + 1e-9, docs/bounds.md#tolerance).
 //
 // Trace metadata read by RunFacts::from_meta (the "# {json}" first line of a trace, written by
 // `plab run`). Every key is optional; defaults in brackets.
@@ -32,11 +32,11 @@
 //     NORMA online-gradient bound [D] for norma (classification, fixed rho, no bias/truncation).
 //   * eta used by the Projectron theorems: the paper threshold for eta_convention "paper";
 //     eta_eff = max ||delta_t|| over projected mistakes for "dogma" and for per-round eta_t runs
-//     (reproduction.md §1, theory.md 3.1).
+//     (docs/conventions.md#eta, docs/bounds.md#projectron-eta).
 //   * I-restricted bounds (sums over update rounds) are consistency checks: holds = bound >= M
-//     at every rho of a grid incl. all breakpoints (theory.md 2.9); their reported value is the
+//     at every rho of a grid incl. all breakpoints (docs/bounds.md#predictive-vs-check); their reported value is the
 //     bound at the optimum of the corresponding all-T form. All-T forms are predictive: value =
-//     infimum over the parameter (theory.md 2.10).
+//     infimum over the parameter (docs/bounds.md#infimum).
 #pragma once
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -72,7 +72,7 @@ struct RunFacts {
 struct BoundResult {
   std::string id;            // stable id (bounds/bound_ids.hpp): what specs and summaries refer to
   std::string name;          // display name
-  std::string tag;           // V R D M (theory.md §0)
+  std::string tag;           // V R D M (docs/bounds.md#provenance)
   double value = kNone;      // the bound (infimum, or value at the reported parameter)
   double param = kNone;      // optimal parameter (inf = trivial limit)
   std::string param_name;    // "rho", "gamma", "c" (g = c g0), "||g||"

@@ -1,5 +1,7 @@
 // `plab datasets`: the registry with where each set was found and whether its checksums match.
 #include <cstdio>
+#include <fmt/format.h>
+
 #include <iostream>
 #include <memory>
 
@@ -24,10 +26,10 @@ void list_datasets(const DatasetsArgs& a) {
   if (sel.empty())
     for (const auto& d : dataset_registry()) sel.push_back(&d);
 
-  std::printf("search path (PLAB_DATA first):\n");
-  for (const auto& p : data_search_path()) std::printf("  %s\n", p.c_str());
-  std::printf("\n%-14s %-7s %-6s %-9s %-10s %s\n", "name", "format", "labels", "checksum",
-              a.load ? "rows x dim" : "", "found in");
+  fmt::print("search path (PLAB_DATA first):\n");
+  for (const auto& p : data_search_path()) fmt::print("  {}\n", p);
+  fmt::print("\n{:<14} {:<7} {:<6} {:<9} {:<10} {}\n", "name", "format", "labels", "checksum",
+             a.load ? "rows x dim" : "", "found in");
   std::size_t bad = 0, missing = 0;
   for (const DatasetInfo* info : sel) {
     const DatasetStatus st = dataset_status(*info, a.verify);
@@ -44,15 +46,14 @@ void list_datasets(const DatasetsArgs& a) {
         ++bad;
       }
     }
-    std::printf("%-14s %-7s %-6s %-9s %-10s %s\n", info->name.c_str(), info->format.c_str(),
-                info->multiclass ? "multi" : "binary", check.c_str(), rows.c_str(),
-                st.root.empty() ? ("MISSING (download: " + info->url + ")").c_str() : st.root.c_str());
-    for (const auto& f : st.bad_files) std::printf("    checksum mismatch: %s\n", f.c_str());
+    fmt::print("{:<14} {:<7} {:<6} {:<9} {:<10} {}\n", info->name, info->format, info->multiclass ? "multi" : "binary",
+               check, rows, st.root.empty() ? "MISSING (download: " + info->url + ")" : st.root);
+    for (const auto& f : st.bad_files) fmt::print("    checksum mismatch: {}\n", f);
     bad += st.bad_files.size();
     missing += st.root.empty();
   }
-  std::printf("\n%zu data sets, %zu missing, %zu problems%s\n", sel.size(), missing, bad,
-              a.verify ? "" : " (checksums not verified)");
+  fmt::print("\n{} data sets, {} missing, {} problems{}\n", sel.size(), missing, bad,
+             a.verify ? "" : " (checksums not verified)");
   if (bad) throw ExitStatus(1, std::to_string(bad) + " data file(s) failed their checksum or could not be loaded");
 }
 

@@ -177,7 +177,7 @@ std::string locate_dataset(const DatasetInfo& info, const std::vector<std::strin
   for (const auto& root : search_path) msg += "\n  " + root;
   msg += "\nDownload it from " + info.url +
          " into one of these directories (or add a directory to PLAB_DATA, colon-separated); "
-         "../shared/datasets/README.md says how each file was prepared.";
+         "docs/conventions.md#checksums says where to download each file and how it was prepared.";
   throw DataError(msg);
 }
 
@@ -205,7 +205,7 @@ void verify_sha256(const std::string& path, const std::string& expected) {
   const std::string got = cached_sha256(path);
   if (got != expected)
     throw DataError(path + ": SHA-256 mismatch: expected " + expected + ", got " + got +
-                    " (file changed or corrupt; re-fetch it, see ../shared/datasets/README.md)");
+                    " (file changed or corrupt; re-fetch it, see docs/conventions.md#checksums)");
 }
 
 DatasetStatus dataset_status(const DatasetInfo& info, bool verify) {

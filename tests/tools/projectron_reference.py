@@ -91,7 +91,7 @@ if __name__ == '__main__':
     # Sanity: these two must reproduce docs/bounds.md#fixture-p / docs/bounds.md#fixture-pp (Fixtures P and PP).
     show('paper Projectron eta=0.6 (Fixture P)', projectron(SEQ, 0.6))
     show('paper Projectron++ eta=0.6 (Fixture PP)', projectron(SEQ, 0.6, plusplus=True))
-    show('ICML eta_t U=1 (theory.md 3.6 end)', projectron(SEQ, 0.6, U=1.0))
+    show('ICML eta_t U=1 (docs/bounds.md#fixture-p end)', projectron(SEQ, 0.6, U=1.0))
     # Convention cases where paper and DOGMA differ (used by the C++ test).
     show('paper Projectron eta=0.2', projectron(SEQ, 0.2))
     show('dogma Projectron eta=0.2', projectron(SEQ, 0.2, conv='dogma'))
