@@ -148,7 +148,7 @@ TEST_P(Contract, PipelineEvaluatesTheDeclaredBounds) {
   for (const auto& b : rep.bounds) {
     EXPECT_NE(find_bound(b.id), nullptr) << b.id;
     applicable += b.applicable;
-    if (b.applicable && b.hard) EXPECT_TRUE(b.holds) << b.id;
+    if (b.applicable && b.hard) { EXPECT_TRUE(b.holds) << b.id; }
   }
   EXPECT_GT(applicable, 0u);
 }
@@ -179,7 +179,7 @@ TEST(ToyLearner, OneRegistryLineGivesBoundsColourAndContract) {
   for (std::size_t i = 0; i < toy.bounds.size(); ++i) {
     EXPECT_EQ(toy.bounds[i].id, ref.bounds[i].id);
     EXPECT_EQ(toy.bounds[i].applicable, ref.bounds[i].applicable);
-    if (ref.bounds[i].applicable) EXPECT_EQ(toy.bounds[i].value, ref.bounds[i].value) << ref.bounds[i].id;
+    if (ref.bounds[i].applicable) { EXPECT_EQ(toy.bounds[i].value, ref.bounds[i].value) << ref.bounds[i].id; }
   }
   EXPECT_EQ(toy.run.mistakes, ref.run.mistakes);
 }
