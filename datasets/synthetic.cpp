@@ -173,6 +173,7 @@ Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uin
 }
 
 namespace {
+// Values are parsed when read; errors name the key (make_synthetic adds "synthetic:GEN: ").
 struct Params {
   std::string gen;
   std::map<std::string, std::string> kv;
@@ -184,7 +185,7 @@ struct Params {
     const auto& s = it->second;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size())
-      throw std::invalid_argument("synthetic:" + gen + ": " + key + " must be a non-negative integer, got '" + s + "'");
+      throw std::invalid_argument(key + " must be a non-negative integer, got '" + s + "'");
     return v;
   }
   double real(const std::string& key, double def) const {
@@ -192,7 +193,7 @@ struct Params {
     if (it == kv.end()) return def;
     double v;
     if (!detail::parse_double_token(it->second, v) || !std::isfinite(v))
-      throw std::invalid_argument("synthetic:" + gen + ": " + key + " must be a finite number, got '" + it->second + "'");
+      throw std::invalid_argument(key + " must be a finite number, got '" + it->second + "'");
     return v;
   }
 };
@@ -206,14 +207,10 @@ Dataset named(const std::string& gen, F&& f) {
     throw std::invalid_argument("synthetic:" + gen + ": " + e.what());
   }
 }
-}  // namespace
 
-Dataset make_synthetic(const std::string& spec_in) {
-  std::string spec = spec_in;
-  if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
-  Params p;
-  const std::size_t colon = spec.find(':');
-  p.gen = spec.substr(0, colon);
+
+// The generators and the keys each accepts.
+const std::map<std::string, std::set<std::string>>& generator_keys() {
   static const std::map<std::string, std::set<std::string>> allowed = {
       {"dekel", {"n", "seed", "flip"}},
       {"dogma", {"n", "seed"}},
@@ -223,58 +220,64 @@ Dataset make_synthetic(const std::string& spec_in) {
       {"drift", {"n", "seed", "d", "K", "flip"}},
       {"margins", {"n", "seed", "d", "rho", "r", "small", "eps", "wrong", "depth"}},  // T3
   };
-  const auto gen_it = allowed.find(p.gen);
-  if (gen_it == allowed.end())
+  return allowed;
+}
+
+// "GEN[:k=v,...]" -> generator name and its key=value items (unknown or repeated keys throw).
+Params parse_params(const std::string& spec) {
+  Params p;
+  const std::size_t colon = spec.find(':');
+  p.gen = spec.substr(0, colon);
+  const auto gen_it = generator_keys().find(p.gen);
+  if (gen_it == generator_keys().end())
     throw std::invalid_argument("synthetic: unknown generator '" + p.gen +
                                 "' (known: dekel, dogma, separable, xor, checkerboard, drift, margins)");
-  if (colon != std::string::npos) {
-    const std::string rest = spec.substr(colon + 1);
-    std::size_t pos = 0;
-    while (pos <= rest.size()) {
-      const std::size_t c = std::min(rest.find(',', pos), rest.size());
-      const std::string item = rest.substr(pos, c - pos);
-      const std::size_t eq = item.find('=');
-      if (eq == std::string::npos || eq == 0)
-        throw std::invalid_argument("synthetic:" + p.gen + ": bad item '" + item + "' (expected key=value)");
-      const std::string key = item.substr(0, eq);
-      if (!gen_it->second.count(key)) {
-        std::string keys;
-        for (const auto& k : gen_it->second) keys += (keys.empty() ? "" : ", ") + k;
-        throw std::invalid_argument("synthetic:" + p.gen + ": unknown key '" + key + "' (allowed: " + keys + ")");
-      }
-      if (p.kv.count(key)) throw std::invalid_argument("synthetic:" + p.gen + ": key '" + key + "' given twice");
-      p.kv[key] = item.substr(eq + 1);
-      pos = c + 1;
+  if (colon == std::string::npos) return p;
+  const std::string rest = spec.substr(colon + 1);
+  for (std::size_t pos = 0; pos <= rest.size();) {
+    const std::size_t c = std::min(rest.find(',', pos), rest.size());
+    const std::string item = rest.substr(pos, c - pos);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw std::invalid_argument("synthetic:" + p.gen + ": bad item '" + item + "' (expected key=value)");
+    const std::string key = item.substr(0, eq);
+    if (!gen_it->second.count(key)) {
+      std::string keys;
+      for (const auto& k : gen_it->second) keys += (keys.empty() ? "" : ", ") + k;
+      throw std::invalid_argument("synthetic:" + p.gen + ": unknown key '" + key + "' (allowed: " + keys + ")");
     }
+    if (p.kv.count(key)) throw std::invalid_argument("synthetic:" + p.gen + ": key '" + key + "' given twice");
+    p.kv[key] = item.substr(eq + 1);
+    pos = c + 1;
   }
+  return p;
+}
+
+Dataset generate(const Params& p) {
   const uint64_t seed = p.u64("seed", 1);
-  Dataset d;
-  if (p.gen == "dekel") {
-    d = named(p.gen, [&] { return make_dekel(p.u64("n", 10000), p.real("flip", 0.1), seed); });
-  } else if (p.gen == "dogma") {
-    d = named(p.gen, [&] { return make_dogma_demo(p.u64("n", 20000), seed); });
-  } else if (p.gen == "separable") {
-    d = named(p.gen, [&] {
-      return make_separable(p.u64("n", 1000), p.u64("d", 2), p.real("rho", 0.1), p.real("r", 1.0), seed);
-    });
-  } else if (p.gen == "xor") {
-    d = named(p.gen, [&] { return make_checkerboard(p.u64("n", 1000), 2, p.real("flip", 0.0), seed); });
-  } else if (p.gen == "checkerboard") {
+  if (p.gen == "dekel") return make_dekel(p.u64("n", 10000), p.real("flip", 0.1), seed);
+  if (p.gen == "dogma") return make_dogma_demo(p.u64("n", 20000), seed);
+  if (p.gen == "separable")
+    return make_separable(p.u64("n", 1000), p.u64("d", 2), p.real("rho", 0.1), p.real("r", 1.0), seed);
+  if (p.gen == "xor") return make_checkerboard(p.u64("n", 1000), 2, p.real("flip", 0.0), seed);
+  if (p.gen == "checkerboard") {
     const uint64_t cells = p.u64("cells", 4);
-    if (cells > 1000000) throw std::invalid_argument("synthetic:checkerboard: cells must be <= 1000000");
-    d = named(p.gen, [&] {
-      return make_checkerboard(p.u64("n", 1000), static_cast<int>(cells), p.real("flip", 0.0), seed);
-    });
-  } else if (p.gen == "margins") {
-    d = named(p.gen, [&] {
-      return make_margins(p.u64("n", 2000), p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0),
-                          p.u64("small", 0), p.real("eps", 0.05), p.u64("wrong", 0), p.real("depth", 1.0), seed);
-    });
-  } else {
-    d = named(p.gen, [&] {
-      return make_drift(p.u64("n", 10000), p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
-    });
+    if (cells > 1000000) throw std::invalid_argument("cells must be <= 1000000");
+    return make_checkerboard(p.u64("n", 1000), static_cast<int>(cells), p.real("flip", 0.0), seed);
   }
+  if (p.gen == "margins")
+    return make_margins(p.u64("n", 2000), p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0), p.u64("small", 0),
+                        p.real("eps", 0.05), p.u64("wrong", 0), p.real("depth", 1.0), seed);
+  return make_drift(p.u64("n", 10000), p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
+}
+
+}  // namespace
+
+Dataset make_synthetic(const std::string& spec_in) {
+  std::string spec = spec_in;
+  if (spec.rfind("synthetic:", 0) == 0) spec = spec.substr(10);
+  const Params p = parse_params(spec);
+  Dataset d = named(p.gen, [&] { return generate(p); });
   d.name = "synthetic:" + spec;
   return d;
 }
