@@ -48,7 +48,8 @@ struct ReproduceArgs {
 std::vector<Spec> load_specs(const ReproduceArgs& a) {
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(a.specs))
-    if (e.path().extension() == ".json") files.push_back(e.path());
+    if (e.path().extension() == ".json" && e.path().stem().extension() != ".schema")  // not spec.schema.json
+      files.push_back(e.path());
   std::sort(files.begin(), files.end());
   std::vector<Spec> specs;
   std::vector<std::string> wanted = a.figures;

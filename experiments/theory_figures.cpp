@@ -94,8 +94,10 @@ json run_analyses(const Cell& c, const RunResult& res, const CellData& d, const 
                   const LearnerOptions& o) {
   json out = {{"results", json::object()}, {"profiles", json::object()}};
   const AnalysisSpec a = parse_analysis(c.analysis, "figure " + c.figure);
-  if (a.o2b)
-    for (const auto& [n, x] : o2b_analysis(*a.o2b, res, d, order, o).items()) out["results"][n] = x;
+  if (a.o2b) {
+    const json r = o2b_analysis(*a.o2b, res, d, order, o);
+    for (const auto& [n, x] : r.items()) out["results"][n] = x;
+  }
   if (a.rho_profile) {
     json results = json::object();
     out["profiles"] = rho_profile(c, *a.rho_profile, res, d, order, o, results);
