@@ -14,6 +14,7 @@
 #include "cli/commands.hpp"
 #include "core/file_io.hpp"
 #include "core/format.hpp"
+#include "experiments/exit_codes.hpp"
 #include "experiments/report.hpp"
 #include "experiments/verdicts.hpp"
 #include "experiments/runner.hpp"
@@ -28,14 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-// Exit status of `plab reproduce` (also in its --help and experiments/specs/README.md). When
-// several apply, the first in this order wins: 5, 3, 4, 6.
-constexpr int kExitError = 1;          // any other error (I/O, gnuplot)
-constexpr int kExitInvalid = 2;        // invalid arguments or an invalid spec
-constexpr int kExitCellFailed = 3;     // a cell failed
-constexpr int kExitCheckDiffers = 4;   // --check: quick numbers differ from results/reference/
-constexpr int kExitBoundViolated = 5;  // a hard mistake bound is violated in some cell
-constexpr int kExitNotEvaluated = 6;   // a claim is "not evaluated (missing results)" or a published number has "no result"
 
 struct ReproduceArgs {
   std::vector<std::string> figures;
@@ -159,7 +152,7 @@ std::size_t check_reference(const std::vector<Spec>& specs, const Figures& f, co
   return ndiff;
 }
 
-// The exit status of a finished run (kExit* in the help text); problems are listed on stderr.
+// The exit status of a finished run (experiments/exit_codes.hpp); problems are listed on stderr.
 void exit_status(const std::vector<Spec>& specs, const Figures& f, const RunStats& st, std::size_t ndiff,
                  const std::string& ref_dir) {
   std::size_t violated = 0, missing = 0;
@@ -171,11 +164,12 @@ void exit_status(const std::vector<Spec>& specs, const Figures& f, const RunStat
     for (const auto& m : none) std::cerr << "plab reproduce: " << specs[i].figure << ": " << m << "\n";
     missing += none.size();
   }
-  if (violated) throw ExitStatus(kExitBoundViolated, std::to_string(violated) + " hard bound violation(s) (listed in the report)");
-  if (st.failed) throw ExitStatus(kExitCellFailed, std::to_string(st.failed) + " cell(s) failed (listed in the report)");
-  if (ndiff) throw ExitStatus(kExitCheckDiffers, std::to_string(ndiff) + " difference(s) from the reference in " + ref_dir);
-  if (missing)
-    throw ExitStatus(kExitNotEvaluated, std::to_string(missing) + " claim(s) / published number(s) without a result");
+  const int code = reproduce_exit_code({violated, st.failed, ndiff, missing});
+  if (code == kExitBoundViolated) throw ExitStatus(code, std::to_string(violated) + " hard bound violation(s) (listed in the report)");
+  if (code == kExitCellFailed) throw ExitStatus(code, std::to_string(st.failed) + " cell(s) failed (listed in the report)");
+  if (code == kExitCheckDiffers) throw ExitStatus(code, std::to_string(ndiff) + " difference(s) from the reference in " + ref_dir);
+  if (code == kExitNotEvaluated)
+    throw ExitStatus(code, std::to_string(missing) + " claim(s) / published number(s) without a result");
 }
 
 void reproduce(const ReproduceArgs& a) {

@@ -231,9 +231,10 @@ TEST(Runner, SameFilesWithOneAndTwoJobs) {
   EXPECT_EQ(fa, fb);
 }
 
-TEST(Runner, UnknownLearnerFailsItsCellsWithAClearMessage) {
+// Unknown learners are spec errors (tests/test_spec_errors.cpp); a bad option value fails at run time.
+TEST(Runner, BadOptionValueFailsItsCellsWithAClearMessage) {
   json j = tiny_spec_json();
-  j["algorithms"].push_back({{"id", "nope"}, {"algo", "no-such-learner"}});
+  j["algorithms"].push_back({{"id", "nope"}, {"algo", "rbp"}, {"params", {{"eta_convention", "no-such-convention"}}}});
   j["algorithms"].push_back({{"id", "dep"}, {"algo", "rbp"},
                              {"params", {{"budget", {{"from", "nope"}, {"field", "support_size"}}}}}});
   TempDir d("unknown");
@@ -241,7 +242,7 @@ TEST(Runner, UnknownLearnerFailsItsCellsWithAClearMessage) {
   const RunStats st = run_all({parse_spec(j, true)}, d.p, 2, &out);
   EXPECT_EQ(st.failed, 4u);  // 2 perms of "nope" and of its dependent
   for (const auto& o : out["TINY"]) {
-    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("no-such-learner"), std::string::npos) << o.error;
+    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("no-such-convention"), std::string::npos) << o.error;
     else if (o.cell.algo_id == "dep") EXPECT_NE(o.error.find("no result of nope"), std::string::npos) << o.error;
     else EXPECT_TRUE(o.error.empty()) << o.error;
   }
