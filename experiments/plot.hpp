@@ -1,6 +1,7 @@
 // The one plot function every figure uses: writes <base>.dat (one gnuplot data block per
-// series) and <base>.gp (a self-contained gnuplot script), then runs gnuplot to draw <base>.png
-// and <base>.svg. The script and data stay beside the images so a figure can be redrawn by hand.
+// series) and <base>.gp (a self-contained gnuplot script), then draws <base>.png and <base>.svg
+// by loading the script into gnuplot through a gnuplot-iostream pipe. The script and data stay
+// beside the images so a figure can be redrawn by hand ("gnuplot <base>.gp" in its directory).
 #pragma once
 #include <optional>
 #include <string>
@@ -26,7 +27,10 @@ struct PlotSpec {
 // Colour of an algorithm: its registry colour; "#rrggbb" as given; other names hash into a spare palette.
 std::string plot_color(const std::string& key);
 
-// Returns false (and writes nothing but the .dat/.gp files) when gnuplot is unavailable or fails.
-bool plot(const PlotSpec& spec, const std::vector<PlotSeries>& series, const std::string& base);
+// Writes <base>.dat and <base>.gp; with `draw` and at least one series, draws the images.
+// Throws std::runtime_error naming the figure when gnuplot cannot be started or reports an error.
+void plot(const PlotSpec& spec, const std::vector<PlotSeries>& series, const std::string& base, bool draw = true);
+// Runs <base>.gp in its directory (the images it names appear beside it); throws as above.
+void draw_plot(const std::string& base);
 
 }  // namespace plab

@@ -77,14 +77,9 @@ LearnerOptions learner_options(const Cell& c, std::size_t dim) {
 }
 
 json learner_params(const Cell& c) {
-  const LearnerInfo* info = find_learner(c.algo);
   json p = json::object();
-  for (const auto& [key, v] : c.options.items()) {
-    if (key.rfind("metric_", 0) == 0) continue;  // metric switches (experiments/norma_metrics.hpp)
-    // The expansion gives every cell its derived learner seed; only learners with a seed take it.
-    if (key == "seed" && info && !info->uses("seed") && v == json(c.learner_seed)) continue;
-    p[key] = v;
-  }
+  for (const auto& [key, v] : c.options.items())
+    if (key.rfind("metric_", 0) != 0) p[key] = v;  // metric switches (experiments/norma_metrics.hpp)
   return p;
 }
 

@@ -2,7 +2,7 @@
 // A spec names data sets (with kernel), algorithms with fixed / grid / derived parameters, the
 // number of permutations, a rounds limit, plots, published numbers and claims; a `quick` block
 // overrides fields for the CI regression check. The format is documented in
-// experiments/specs/README.md.
+// docs/specs.md.
 //
 // Seeds: the permutation seed of (dataset, p) is derive_seed(fnv1a(seed_name), fnv1a(dataset
 // id + "#" + p)), seed_name defaulting to the figure name, so every algorithm of a figure sees the
@@ -18,6 +18,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -26,41 +27,149 @@ namespace plab {
 
 uint64_t fnv1a(const std::string& s);
 
+// Kernel of a data set (LIBSVM / DOGMA parameterisation). `raw` is the object as written: it goes
+// unchanged into the cell's canonical JSON, so cell keys do not depend on how a number was spelt.
+struct KernelSpec {
+  std::string type = "linear";  // linear | poly | rbf (aliases: polynomial, gaussian)
+  double gamma = 1.0, coef0 = 0.0;
+  int degree = 2;
+  nlohmann::json raw = {{"type", "linear"}};
+};
+
 struct DatasetSpec {
   std::string id;                 // short name used in keys, files and the report
   std::string data;               // load_dataset spec; "{perm}" -> p+1, "{seed}" -> perm seed % 1e9
   std::string labels;             // LabelMap spec ("" = binary)
   std::string test;               // "" | "halves" (train first half, test second half) | data spec
   std::string order = "shuffle";  // shuffle (seeded permutation) | given (file order)
-  nlohmann::json kernel;          // {"type": "rbf", "gamma": 1} (LIBSVM / DOGMA parameterisation)
+  KernelSpec kernel;
+};
+
+// {"from": ALGO, "field": F, "use": "same_permutation" | "mean"}
+struct DerivedParam {
+  std::string from, field = "support_size", use = "same_permutation";
+};
+
+// One learner option of an algorithm: a fixed value, a grid (array) or a derived value.
+struct ParamSpec {
+  enum class Kind { fixed, grid, derived };
+  Kind kind = Kind::fixed;
+  nlohmann::json value;              // fixed: the value; derived: the object as written
+  std::vector<nlohmann::json> grid;  // grid: the values, in order
+  DerivedParam derived;
 };
 
 struct AlgoSpec {
   std::string id;                 // series id, unique in the spec
   std::string algo;               // make_learner name
   std::string label;              // legend text
-  nlohmann::json params;          // option -> value | [grid values] | {"from","field","use"}
+  std::map<std::string, ParamSpec> params;  // option -> value (defaults merged in)
   std::vector<std::string> datasets;  // restrict to these data set ids (empty = all)
   std::vector<std::string> depends() const;  // ids named by "from"
+  nlohmann::json params_json() const;        // the params as written (for the report)
+};
+
+// Selects groups: {"algorithm" ("*" = every one), "dataset"?, "point"?, "metric"?, "scale"?}.
+struct Selector {
+  std::string algorithm, metric;
+  std::optional<std::string> dataset;
+  nlohmann::json point = nlohmann::json::object();  // grid labels every selected group must have
+  double scale = 1.0;
+};
+
+// A series of a "final" or "profile" plot.
+struct PlotSeriesSpec {
+  Selector sel;                           // algorithm / dataset / point
+  std::optional<std::string> x, y;        // final: metrics (default: the plot's)
+  std::optional<std::string> title, color, style;
+  std::string profile;                    // profile: profile name
+  std::optional<std::string> metric;      // profile: a metric drawn as a horizontal line
+};
+
+struct FigurePlot {
+  enum class Type { curve, final, profile };
+  Type type = Type::curve;
+  std::string id;
+  std::optional<std::string> dataset, title;
+  std::string xlabel = "Number of samples", ylabel, key = "top right";
+  bool logx = false, logy = false;
+  std::optional<std::pair<double, double>> xrange, yrange;
+  double x_scale = 1.0, y_scale = 1.0;
+  // curve
+  std::string metric = "online_error";
+  double xmin = 0.0, window = 0.0;
+  std::vector<std::string> algorithms;           // only these algorithm ids (empty = all)
+  std::map<std::string, std::string> colors;     // algorithm id -> "#rrggbb"
+  std::vector<double> vlines;
+  // final
+  std::string x = "support_size", y = "online_error";
+  // final and profile
+  std::vector<PlotSeriesSpec> series;
+};
+
+struct PublishedSpec {
+  Selector sel;  // algorithm, dataset?, point?, metric
+  double value = 0.0;
+  std::optional<double> std, tol, tol_abs;
+  std::string source, note;
+};
+
+struct ClaimCheck {
+  Selector a;
+  std::string op = "<";  // < <= > >= within
+  std::optional<Selector> b;  // null: compare with `number`
+  double number = 0.0;
+  std::string number_text;    // the number as written (claim texts quote it)
+  double tol = 0.0;
+};
+
+struct ClaimSpec {
+  std::string claim, source, quantifier = "all";  // all | any
+  std::optional<std::string> dataset;
+  std::vector<ClaimCheck> checks;
+};
+
+// Bounds evaluated per cell. `raw` (as written) is what the runner reads and the cell key hashes.
+struct BoundsSpec {
+  std::string comparator = "svm";  // svm | multipass | truth | zero
+  double svm_C = 1.0;
+  std::vector<std::string> ids;    // bound ids to keep (bounds/bound_ids.hpp); empty = all
+  nlohmann::json raw;
+};
+
+struct O2BSpec { double delta = 0.05; };
+struct RhoProfileSpec {
+  std::string comparator = "truth";
+  double svm_C = 1.0;
+  std::vector<double> rho;
+  std::optional<double> at;
+};
+struct AnalysisSpec {
+  std::optional<O2BSpec> o2b;
+  std::optional<RhoProfileSpec> rho_profile;
+  nlohmann::json raw;  // null when there is no analysis block
+};
+
+struct TableSpec {
+  std::vector<std::string> bounds;      // bound ids (empty = every applicable one)
+  std::vector<std::string> algorithms;  // learner names (empty = all)
 };
 
 struct Spec {
   std::string figure, title, seed_name, description;
+  std::string source;             // the file (or label) it was parsed from
   int permutations = 5;
   std::size_t limit = 0;          // rounds per cell (0 = all)
   std::size_t curve_points = 300;
   std::vector<DatasetSpec> datasets;
   std::vector<AlgoSpec> algorithms;
-  nlohmann::json plots = nlohmann::json::array();
-  nlohmann::json published = nlohmann::json::array();
-  nlohmann::json claims = nlohmann::json::array();
-  // Bounds to evaluate per cell (null = none): {"comparator": "svm"|"multipass"|"truth"|"zero",
-  // "svm_C": 1, "names": [bound names to keep; empty = all]}.
-  nlohmann::json bounds;
-  // Per-cell analyses (experiments/theory_figures.hpp), null = none: {"o2b": {...}, "rho_profile": {...}}.
-  nlohmann::json analysis;
+  std::vector<FigurePlot> plots;
+  std::vector<PublishedSpec> published;
+  std::vector<ClaimSpec> claims;
+  std::optional<BoundsSpec> bounds;
+  AnalysisSpec analysis;
   // Figure kind "table" (T7): no cells of its own; a table over the source figures' groups.
-  nlohmann::json table;
+  std::optional<TableSpec> table;
   std::vector<std::string> sources;  // figures a table aggregates (run with it)
   const AlgoSpec& algorithm(const std::string& id) const;
   const DatasetSpec& dataset(const std::string& id) const;
@@ -70,9 +179,20 @@ struct Spec {
 
 // Parses a spec; with `quick`, the "quick" block is applied first: its fields replace the
 // top-level ones, except "algorithm_params": {id: {option: value}} which patches one
-// algorithm's params. Throws std::invalid_argument naming the field on malformed specs.
-Spec parse_spec(const nlohmann::json& j, bool quick);
+// algorithm's params. Both the full and the quick reading are validated either way. Throws
+// std::invalid_argument "<source>: <JSON pointer>: <problem>" on unknown keys, wrong types and
+// unknown values (with the nearest valid name where one is close).
+Spec parse_spec(const nlohmann::json& j, bool quick, const std::string& source = "spec");
 Spec load_spec(const std::string& path, bool quick);
+// A cell's analysis block (Cell::analysis, null = none) as typed; errors name `where`.
+AnalysisSpec parse_analysis(const nlohmann::json& j, const std::string& where);
+
+// Metric names usable in plots, claims and published numbers (the fixed part; see is_known_metric).
+const std::vector<std::string>& known_metrics();
+// A fixed metric, or bound:<id>, bound_ratio:<id>, test_error_<hypothesis>, o2b_*.
+bool is_known_metric(const std::string& m);
+// Profiles of the "rho_profile" analysis (experiments/theory_figures.hpp), in output order.
+const std::vector<std::string>& rho_profile_names();
 
 // One unit of work: one algorithm at one grid point on one permutation of one data set.
 struct Cell {
@@ -82,10 +202,10 @@ struct Cell {
   nlohmann::json point;            // grid labels, e.g. {"eta": 0.1} ({} when no grid)
   nlohmann::json options;          // resolved learner options
   std::string data, test, labels, order;
-  nlohmann::json kernel;
+  nlohmann::json kernel;           // the data set's KernelSpec::raw
   std::size_t limit = 0, curve_points = 300;
   uint64_t perm_seed = 0, learner_seed = 0;
-  nlohmann::json bounds;           // the spec's bounds block (null = none)
+  nlohmann::json bounds;           // the spec's bounds block as written (null = none); "names" are bound ids
   nlohmann::json analysis;         // the spec's analysis block (null = none)
   // The canonical description hashed into the cell key (no figure name: identical cells of two
   // figures sharing a seed_name are computed once).

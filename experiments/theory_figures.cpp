@@ -2,18 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <map>
 #include <sstream>
 
+#include "core/file_io.hpp"
+#include "core/format.hpp"
 #include "core/random.hpp"
 #include "bounds/comparator.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
 #include "datasets/text_parse.hpp"
 #include "experiments/online_to_batch_eval.hpp"
+#include "experiments/figure_csv.hpp"
 #include "experiments/trace.hpp"
 
 namespace plab {
@@ -22,9 +24,9 @@ using nlohmann::json;
 
 namespace {
 
-json o2b_analysis(const json& a, const RunResult& res, const CellData& d, const std::vector<std::size_t>& order,
+json o2b_analysis(const O2BSpec& a, const RunResult& res, const CellData& d, const std::vector<std::size_t>& order,
                   const LearnerOptions& o) {
-  const double delta = a.value("delta", 0.05);
+  const double delta = a.delta;
   const O2BEvaluation e = o2b_kernel_perceptron(*d.train, order, res.rounds, o.kernel, delta);
   json r = {{"o2b_index", e.index},         {"o2b_supports", e.supports}, {"o2b_criterion", e.criterion},
             {"o2b_empirical", e.empirical}, {"o2b_risk_bound", e.risk_bound}};
@@ -32,11 +34,11 @@ json o2b_analysis(const json& a, const RunResult& res, const CellData& d, const 
   return r;
 }
 
-// MR (4)/(8) at each rho of a grid (theory.md 2.6, 2.8, 2.9: the two are not ordered at a fixed rho).
-json rho_profile(const Cell& c, const json& a, const RunResult& res, const CellData& d,
+// MR (4)/(8) at each rho of a grid (docs/bounds.md#mr4_all_t, docs/bounds.md#mr8_i, docs/bounds.md#ordering: the two are not ordered at a fixed rho).
+json rho_profile(const Cell& c, const RhoProfileSpec& a, const RunResult& res, const CellData& d,
                  const std::vector<std::size_t>& order, const LearnerOptions& o, json& results) {
-  const Comparator g = make_comparator(a.value("comparator", "truth"), *d.train, order, o.kernel,
-                                       a.value("svm_C", 1.0), derive_seed(c.perm_seed, 0xC0));
+  const Comparator g = make_comparator(a.comparator, *d.train, order, o.kernel, a.svm_C,
+                                       derive_seed(c.perm_seed, 0xC0));
   if (!(g.norm > 0)) throw std::invalid_argument("rho_profile: comparator has norm 0");
   std::vector<double> m_all, m_mist;
   double r2 = 0.0, r2I = 0.0;
@@ -55,8 +57,8 @@ json rho_profile(const Cell& c, const json& a, const RunResult& res, const CellD
     return std::vector<double>{bounds::mr4(PT.l1(s), r, s), bounds::freund_schapire(PT.l2(s), r, s),
                                bounds::mr4(PI.l1(s), rI, s), bounds::mr8(PI.l2(s), rI, s)};
   };
-  static const char* names[] = {"MR (4) all-T", "MR (8) all-T", "MR (4) I", "MR (8) I"};
-  const auto grid = a.value("rho", std::vector<double>{});
+  const auto& names = rho_profile_names();
+  const auto& grid = a.rho;
   std::vector<std::vector<double>> ys(4);
   std::size_t violations = 0;
   for (double rho : grid) {
@@ -68,10 +70,8 @@ json rho_profile(const Cell& c, const json& a, const RunResult& res, const CellD
     }
   }
   results["profile_violations"] = violations;
-  if (a.contains("at")) {
-    const double at = a["at"].get<double>();
-    if (!(at > 0)) throw std::invalid_argument("rho_profile: \"at\" must be > 0");
-    const auto v = curves(at);
+  if (a.at) {
+    const auto v = curves(*a.at);
     results["mr4_all_at"] = v[0];
     results["mr8_all_at"] = v[1];
     results["mr4_I_at"] = v[2];
@@ -84,28 +84,24 @@ json rho_profile(const Cell& c, const json& a, const RunResult& res, const CellD
   return prof;
 }
 
-Stat stat_of(const std::vector<double>& v) {
-  Stat s = mean_std(v);
-  return s;
-}
+Stat stat_of(const std::vector<double>& v) { return mean_std(v); }
+
+std::string csv_number_10(double v) { return std::isfinite(v) ? format_g(v, 10) : std::string(); }
 
 }  // namespace
 
 json run_analyses(const Cell& c, const RunResult& res, const CellData& d, const std::vector<std::size_t>& order,
                   const LearnerOptions& o) {
   json out = {{"results", json::object()}, {"profiles", json::object()}};
-  if (!c.analysis.is_object()) return out;
-  for (const auto& [k, v] : c.analysis.items()) {
-    if (k == "o2b") {
-      const json r = o2b_analysis(v, res, d, order, o);
-      for (const auto& [n, x] : r.items()) out["results"][n] = x;
-    } else if (k == "rho_profile") {
-      json results = json::object();
-      out["profiles"] = rho_profile(c, v, res, d, order, o, results);
-      for (const auto& [n, x] : results.items()) out["results"][n] = x;
-    } else {
-      throw std::invalid_argument("spec \"analysis\": unknown analysis '" + k + "' (known: o2b, rho_profile)");
-    }
+  const AnalysisSpec a = parse_analysis(c.analysis, "figure " + c.figure);
+  if (a.o2b) {
+    const json r = o2b_analysis(*a.o2b, res, d, order, o);
+    for (const auto& [n, x] : r.items()) out["results"][n] = x;
+  }
+  if (a.rho_profile) {
+    json results = json::object();
+    out["profiles"] = rho_profile(c, *a.rho_profile, res, d, order, o, results);
+    for (const auto& [n, x] : results.items()) out["results"][n] = x;
   }
   return out;
 }
@@ -165,43 +161,59 @@ void add_profiles(Group& g, const json& doc) {
   for (const auto& [name, p] : doc["profiles"].items()) g.profiles[name].push_back(p);
 }
 
-std::vector<PlotSeries> profile_series(const json& plot, const std::vector<Group>& groups, const std::string& ds) {
+namespace {
+
+bool selected(const Group& g, const PlotSeriesSpec& sr, const std::string& ds) {
+  const std::string want = sr.sel.dataset.value_or(ds);
+  return g.algo_id == sr.sel.algorithm && (want.empty() || g.dataset == want);
+}
+
+// A metric as a horizontal line across the x range of the first profile.
+void add_metric_lines(const PlotSeriesSpec& sr, const std::vector<Group>& groups, const std::string& ds,
+                      std::vector<PlotSeries>& out) {
+  for (const auto& g : groups) {
+    if (!selected(g, sr, ds)) continue;
+    const auto it = g.stats.find(*sr.metric);
+    if (it == g.stats.end() || out.empty() || out[0].x.empty()) continue;
+    PlotSeries se;
+    se.title = sr.title.value_or(g.name() + " " + *sr.metric);
+    se.color_key = sr.color.value_or(g.algo);
+    se.style = "hline";
+    se.x = {out[0].x.front(), out[0].x.back()};
+    se.y = {it->second.mean, it->second.mean};
+    out.push_back(se);
+  }
+}
+
+PlotSeries mean_profile(const Group& g, const PlotSeriesSpec& sr, const std::vector<json>& perms) {
+  PlotSeries se;
+  se.title = sr.title.value_or(g.name() + " " + sr.profile);
+  se.color_key = sr.color.value_or(sr.profile);
+  se.style = sr.style.value_or("lines");
+  const auto x = perms[0]["x"].get<std::vector<double>>();
+  for (std::size_t k = 0; k < x.size(); ++k) {
+    std::vector<double> v;
+    for (const auto& p : perms)
+      if (p["y"].size() == x.size() && p["y"][k].is_number()) v.push_back(p["y"][k].get<double>());
+    const Stat st = mean_std(v);
+    se.x.push_back(x[k]); se.y.push_back(st.mean); se.yerr.push_back(st.std); se.xerr.push_back(0.0);
+  }
+  return se;
+}
+
+}  // namespace
+
+std::vector<PlotSeries> profile_series(const FigurePlot& plot, const std::vector<Group>& groups, const std::string& ds) {
   std::vector<PlotSeries> out;
-  for (const auto& sr : plot.value("series", json::array())) {
-    const std::string want_ds = sr.value("dataset", ds), algo = sr.value("algorithm", "");
-    const std::string name = sr.value("profile", "");
-    if (sr.contains("metric")) {  // a metric as a horizontal line across the profiles' x range
-      for (const auto& g : groups) {
-        if (g.algo_id != algo || (!want_ds.empty() && g.dataset != want_ds)) continue;
-        const auto it = g.stats.find(sr["metric"].get<std::string>());
-        if (it == g.stats.end() || out.empty() || out[0].x.empty()) continue;
-        PlotSeries se;
-        se.title = sr.value("title", g.name() + " " + sr["metric"].get<std::string>());
-        se.color_key = sr.value("color", g.algo);
-        se.style = "hline";
-        se.x = {out[0].x.front(), out[0].x.back()};
-        se.y = {it->second.mean, it->second.mean};
-        out.push_back(se);
-      }
+  for (const auto& sr : plot.series) {
+    if (sr.metric) {
+      add_metric_lines(sr, groups, ds, out);
       continue;
     }
     for (const auto& g : groups) {
-      if (g.algo_id != algo || (!want_ds.empty() && g.dataset != want_ds)) continue;
-      const auto it = g.profiles.find(name);
-      if (it == g.profiles.end() || it->second.empty()) continue;
-      PlotSeries se;
-      se.title = sr.value("title", g.name() + " " + name);
-      se.color_key = sr.value("color", name);
-      se.style = sr.value("style", "lines");
-      const auto x = it->second[0]["x"].get<std::vector<double>>();
-      for (std::size_t k = 0; k < x.size(); ++k) {
-        std::vector<double> v;
-        for (const auto& p : it->second)
-          if (p["y"].size() == x.size() && p["y"][k].is_number()) v.push_back(p["y"][k].get<double>());
-        const Stat st = mean_std(v);
-        se.x.push_back(x[k]); se.y.push_back(st.mean); se.yerr.push_back(st.std); se.xerr.push_back(0.0);
-      }
-      out.push_back(se);
+      if (!selected(g, sr, ds)) continue;
+      const auto it = g.profiles.find(sr.profile);
+      if (it != g.profiles.end() && !it->second.empty()) out.push_back(mean_profile(g, sr, it->second));
     }
   }
   return out;
@@ -221,75 +233,88 @@ std::vector<std::string> hard_bound_violations(const std::vector<Group>& groups)
   return out;
 }
 
+namespace {
+
+// One tightness row (bound / empirical over the permutations of a group), or null when the
+// bound has no value in any permutation.
+json tightness_row(const std::string& src, const Group& g, const std::string& id, const std::vector<json>& rs) {
+  std::vector<double> v, e, ratio;
+  std::size_t holds = 0, hard_bad = 0;
+  for (const auto& r : rs) {
+    if (!r["value"].is_number() || !r["empirical"].is_number()) continue;
+    v.push_back(r["value"].get<double>());
+    e.push_back(r["empirical"].get<double>());
+    if (e.back() > 0) ratio.push_back(v.back() / e.back());
+    holds += r.value("holds", true);
+    hard_bad += r.value("hard", true) && !r.value("holds", true);
+  }
+  if (v.empty()) return nullptr;
+  const Stat sv = mean_std(v), se = mean_std(e), sr = mean_std(ratio);
+  return {{"source", src}, {"dataset", g.dataset}, {"algorithm", g.algo_id}, {"algo", g.algo},
+          {"point", g.point}, {"bound", id}, {"bound_name", rs[0].value("name", "")},
+          {"tag", rs[0].value("tag", "")}, {"kind", rs[0].value("kind", "")}, {"n", v.size()},
+          {"bound_mean", sv.mean}, {"mistakes_mean", se.mean},
+          {"ratio_mean", std::isfinite(sr.mean) ? json(sr.mean) : json()}, {"ratio_std", sr.std},
+          {"holds", std::to_string(holds) + "/" + std::to_string(v.size())}, {"hard_violations", hard_bad},
+          {"label", g.name()}};
+}
+
+std::string tightness_csv_line(const json& r) {
+  auto num = [&](const char* k) { return r[k].is_number() ? csv_number_10(r[k].get<double>()) : std::string(); };
+  const std::string point = r["point"].empty() ? "" : r["point"].dump();
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r["source"].get<std::string>(),
+                     r["dataset"].get<std::string>(), r["algorithm"].get<std::string>(), r["algo"].get<std::string>(),
+                     csv_field(point), r["bound"].get<std::string>(), csv_field(r["bound_name"].get<std::string>()),
+                     r["tag"].get<std::string>(), r["kind"].get<std::string>(), r["n"].get<std::size_t>(),
+                     num("bound_mean"), num("mistakes_mean"), num("ratio_mean"), num("ratio_std"),
+                     r["holds"].get<std::string>());
+}
+
+std::string tightness_md_line(const json& r) {
+  const bool bad = r["hard_violations"].get<std::size_t>() > 0;
+  const std::string ratio = r["ratio_mean"].is_number() ? format_g(r["ratio_mean"].get<double>(), 3) : "–";
+  return fmt::format("| {} | {} | {} | {} (`{}`) | {} | {} | {} | {:.1f} | {}{}{} |\n", r["source"].get<std::string>(),
+                     r["dataset"].get<std::string>(), r["label"].get<std::string>(), r["bound_name"].get<std::string>(),
+                     r["bound"].get<std::string>(), r["kind"].get<std::string>(), ratio,
+                     format_g(r["bound_mean"].get<double>(), 4), r["mistakes_mean"].get<double>(), bad ? "**" : "",
+                     r["holds"].get<std::string>(), bad ? " VIOLATED**" : "");
+}
+
+bool wanted(const std::vector<std::string>& list, const std::string& x) {
+  return list.empty() || std::find(list.begin(), list.end(), x) != list.end();
+}
+
+}  // namespace
+
 json tightness_table(const Spec& t, const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
                      const std::string& dir) {
-  const json cfg = t.table.is_object() ? t.table : json::object();
-  const auto want_bounds = cfg.value("bounds", std::vector<std::string>{});
-  const auto want_algos = cfg.value("algorithms", std::vector<std::string>{});
-  auto csv_num = [](double v) {
-    if (!std::isfinite(v)) return std::string();
-    char b[40];
-    std::snprintf(b, sizeof b, "%.10g", v);
-    return std::string(b);
-  };
-  auto q = [](std::string s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string o = "\"";
-    for (char c : s) { if (c == '"') o += '"'; o += c; }
-    return o + "\"";
-  };
+  const TableSpec cfg = t.table.value_or(TableSpec{});
   json rows = json::array();
-  std::ostringstream csv, md;
-  csv << "source,dataset,algorithm,algo,point,bound,tag,kind,n,bound_mean,mistakes_mean,ratio_mean,ratio_std,holds\n";
-  md << "| source | data | algorithm | bound | kind | bound / mistakes | bound | mistakes | holds |\n"
-        "|---|---|---|---|---|---|---|---|---|\n";
+  std::string csv = "source,dataset,algorithm,algo,point,bound,bound_name,tag,kind,n,bound_mean,mistakes_mean,"
+                    "ratio_mean,ratio_std,holds\n";
+  std::string md = "| source | data | algorithm | bound | kind | bound / mistakes | bound | mistakes | holds |\n"
+                   "|---|---|---|---|---|---|---|---|---|\n";
   std::size_t missing = 0;
   for (const auto& src : t.sources) {
-    std::size_t si = specs.size();
-    for (std::size_t i = 0; i < specs.size(); ++i) if (specs[i].figure == src) si = i;
-    if (si == specs.size()) { ++missing; continue; }
-    for (const auto& g : groups[si]) {
-      if (!want_algos.empty() && std::find(want_algos.begin(), want_algos.end(), g.algo) == want_algos.end()) continue;
-      for (const auto& [name, rs] : g.bounds) {
-        if (!want_bounds.empty() && std::find(want_bounds.begin(), want_bounds.end(), name) == want_bounds.end()) continue;
-        std::vector<double> v, e, ratio;
-        std::size_t holds = 0, hard_bad = 0;
-        for (const auto& r : rs) {
-          if (!r["value"].is_number() || !r["empirical"].is_number()) continue;
-          v.push_back(r["value"].get<double>());
-          e.push_back(r["empirical"].get<double>());
-          if (e.back() > 0) ratio.push_back(v.back() / e.back());
-          holds += r.value("holds", true);
-          hard_bad += r.value("hard", true) && !r.value("holds", true);
-        }
-        if (v.empty()) continue;
-        const Stat sv = mean_std(v), se = mean_std(e), sr = mean_std(ratio);
-        const std::string point = g.point.empty() ? "" : g.point.dump();
-        rows.push_back({{"source", src}, {"dataset", g.dataset}, {"algorithm", g.algo_id}, {"point", g.point},
-                        {"bound", name}, {"tag", rs[0].value("tag", "")}, {"kind", rs[0].value("kind", "")},
-                        {"n", v.size()}, {"bound_mean", sv.mean}, {"mistakes_mean", se.mean},
-                        {"ratio_mean", std::isfinite(sr.mean) ? json(sr.mean) : json()},
-                        {"holds", std::to_string(holds) + "/" + std::to_string(v.size())},
-                        {"hard_violations", hard_bad}});
-        csv << src << "," << g.dataset << "," << g.algo_id << "," << g.algo << "," << q(point) << "," << q(name) << ","
-            << rs[0].value("tag", "") << "," << rs[0].value("kind", "") << "," << v.size() << "," << csv_num(sv.mean)
-            << "," << csv_num(se.mean) << "," << csv_num(sr.mean) << "," << csv_num(sr.std) << "," << holds << "/"
-            << v.size() << "\n";
-        char rb[48] = "–", bb[48], eb[48];
-        if (std::isfinite(sr.mean)) std::snprintf(rb, sizeof rb, "%.3g", sr.mean);
-        std::snprintf(bb, sizeof bb, "%.4g", sv.mean);
-        std::snprintf(eb, sizeof eb, "%.1f", se.mean);
-        md << "| " << src << " | " << g.dataset << " | " << g.name() << " | " << name << " | "
-           << rs[0].value("kind", "") << " | " << rb << " | " << bb << " | " << eb << " | "
-           << (hard_bad ? "**" : "") << holds << "/" << v.size() << (hard_bad ? " VIOLATED**" : "") << " |\n";
+    const auto it = std::find_if(specs.begin(), specs.end(), [&](const Spec& x) { return x.figure == src; });
+    if (it == specs.end()) { ++missing; continue; }
+    for (const auto& g : groups[static_cast<std::size_t>(it - specs.begin())]) {
+      if (!wanted(cfg.algorithms, g.algo)) continue;
+      for (const auto& [id, rs] : g.bounds) {
+        if (!wanted(cfg.bounds, id)) continue;
+        json r = tightness_row(src, g, id, rs);
+        if (r.is_null()) continue;
+        csv += tightness_csv_line(r);
+        md += tightness_md_line(r);
+        for (const char* k : {"algo", "ratio_std", "label"}) r.erase(k);
+        rows.push_back(r);
       }
     }
   }
-  if (missing) md << "\n" << missing << " source figure(s) were not part of this run.\n";
-  const std::string fdir = dir + "/" + t.figure;
-  std::filesystem::create_directories(fdir);
-  write_file_atomic(fdir + "/tightness.csv", csv.str());
-  return {{"rows", rows}, {"markdown", md.str()}};
+  if (missing) md += fmt::format("\n{} source figure(s) were not part of this run.\n", missing);
+  std::filesystem::create_directories(dir + "/" + t.figure);
+  write_file_atomic(dir + "/" + t.figure + "/tightness.csv", csv);
+  return {{"rows", rows}, {"markdown", md}};
 }
 
 }  // namespace plab

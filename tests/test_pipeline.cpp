@@ -74,13 +74,21 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
   const auto e = test_util::run_cli("run --algo pa1 --data synthetic:dekel:n=50 --eta 0.1");
   EXPECT_EQ(e.status, 2);
   EXPECT_NE(e.output.find("--eta is not an option of pa1 (its options: --C)"), std::string::npos) << e.output;
-  const Cell c = cells_of("perceptron", {{"budget", 5}}).at(0);
+  try {  // a spec is checked when it is loaded, naming the JSON path
+    cells_of("perceptron", {{"budget", 5}});
+    FAIL() << "no exception";
+  } catch (const std::invalid_argument& ex) {
+    EXPECT_NE(std::string(ex.what()).find("/algorithms/0/params/budget: --budget is not an option of perceptron"),
+              std::string::npos) << ex.what();
+  }
+  Cell c = cells_of("kernel-perceptron", json::object()).at(0);  // and a cell built by hand, when it runs
+  c.options = {{"budget", 5}};
   DataCache cache;
   try {
     run_cell(c, cache.get(c), nullptr);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string(ex.what()).find("--budget is not an option of perceptron"), std::string::npos) << ex.what();
+    EXPECT_NE(std::string(ex.what()).find("--budget is not an option of kernel-perceptron"), std::string::npos) << ex.what();
   }
 }
 

@@ -1,0 +1,26 @@
+// The CSV files of a figure directory and the deterministic per-group part of summary.json:
+//   finals.csv     one row per (dataset, algorithm, grid point): mean and std over permutations
+//   curves_<ds>.csv  mean/std online error and support size against the number of samples
+//   published.csv  every published number of the spec, ours beside it, deviation, verdict
+//   timings.csv    learning time per group (the only non-deterministic file), paper's times
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "experiments/aggregate.hpp"
+#include "experiments/spec.hpp"
+
+namespace plab {
+
+// A CSV field, quoted when it holds a comma, a quote or a newline.
+std::string csv_field(const std::string& s);
+
+// Writes <fdir>/finals.csv; returns the summary's "groups" array (bounds keyed by bound id,
+// each with its display name).
+nlohmann::json write_finals(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
+void write_timings(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
+void write_curves(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
+void write_published_csv(const Spec& s, const nlohmann::json& rows, const std::string& fdir);
+
+}  // namespace plab

@@ -1,0 +1,26 @@
+#include "experiments/report_format.hpp"
+
+#include <cmath>
+
+#include "core/format.hpp"
+
+namespace plab {
+
+std::string format_metric(const std::string& metric, double v) {
+  if (!std::isfinite(v)) return "–";
+  if (metric.find("error") != std::string::npos) return fmt::format("{:.2f}%", 100.0 * v);
+  if (metric == "seconds") return fmt::format("{:.2f} s", v);
+  if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  if (std::fabs(v) >= 100) return fmt::format("{:.1f}", v);
+  return format_g(v, 3);
+}
+
+std::string format_stat(const std::string& metric, const Stat& s) {
+  if (s.n == 0) return "–";
+  if (s.n == 1) return format_metric(metric, s.mean);
+  const bool raw_std = metric.find("error") == std::string::npos && metric != "seconds";
+  const std::string sd = raw_std ? fmt::format("{:.1f}", s.std) : format_metric(metric, s.std);
+  return format_metric(metric, s.mean) + " ± " + sd;
+}
+
+}  // namespace plab

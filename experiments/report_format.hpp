@@ -1,0 +1,15 @@
+// How numbers read in the Markdown report and in claim verdicts (one policy, {fmt}).
+#pragma once
+#include <string>
+
+#include "experiments/aggregate.hpp"
+
+namespace plab {
+
+// Errors as percentages, seconds with a unit, integers without decimals, large values with one
+// decimal, the rest with 3 significant digits; "–" for NaN.
+std::string format_metric(const std::string& metric, double v);
+// "mean ± std" (the std of counts with one decimal); "–" without values.
+std::string format_stat(const std::string& metric, const Stat& s);
+
+}  // namespace plab

@@ -1,0 +1,156 @@
+#include "experiments/report_md.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+#include "core/format.hpp"
+#include "experiments/report_format.hpp"
+#include "experiments/theory_figures.hpp"
+
+namespace plab {
+
+using nlohmann::json;
+
+namespace {
+
+void settings(std::ostream& md, const Spec& s) {
+  if (s.datasets.empty()) return;  // a table of other figures' runs (T7) has no runs of its own
+  md << "Settings: " << s.permutations << " permutation(s)"
+     << (s.limit ? ", first " + std::to_string(s.limit) + " rounds" : ", all rounds") << ". Data: ";
+  for (const auto& d : s.datasets)
+    md << "`" << d.id << "` = `" << d.data << "`" << (d.labels.empty() ? "" : " labels `" + d.labels + "`")
+       << (d.test.empty() ? "" : " test `" + d.test + "`") << " kernel `" << d.kernel.raw.dump() << "` order "
+       << d.order << "; ";
+  md << "\n\nAlgorithms: ";
+  for (const auto& a : s.algorithms) md << "`" << a.id << "` = " << a.algo << " " << a.params_json().dump() << "; ";
+  md << "\n\n";
+}
+
+void violations(std::ostream& md, const std::vector<Group>& gs) {
+  const auto bad = hard_bound_violations(gs);  // loud: a violation is a bug
+  if (bad.empty()) return;
+  md << "**HARD BOUND VIOLATED (" << bad.size() << "): a bug in a learner, a bound or the record.**\n\n";
+  for (std::size_t k = 0; k < bad.size() && k < 20; ++k) md << "- " << bad[k] << "\n";
+  md << "\n";
+}
+
+void finals_table(std::ostream& md, const std::vector<Group>& gs) {
+  md << "\n### Final numbers\n\n| data | algorithm | n | mistakes | online error | support | ";
+  const bool has_test = std::any_of(gs.begin(), gs.end(), [](const Group& g) { return g.stats.count("test_error_last"); });
+  if (has_test) md << "test error (last) | test error (averaged) | ";
+  md << "time |\n|---|---|---|---|---|---|" << (has_test ? "---|---|" : "") << "---|\n";
+  for (const auto& g : gs) {
+    const std::size_t n = g.values.empty() ? 0 : g.values.begin()->second.size();
+    md << "| " << g.dataset << " | " << g.name() << " | " << n << " | " << format_stat("mistakes", metric_of(g, "mistakes"))
+       << " | " << format_stat("online_error", metric_of(g, "online_error")) << " | "
+       << format_stat("support_size", metric_of(g, "support_size")) << " | ";
+    if (has_test)
+      md << format_stat("test_error_last", metric_of(g, "test_error_last")) << " | "
+         << format_stat("test_error_averaged", metric_of(g, "test_error_averaged")) << " | ";
+    md << format_stat("seconds", g.seconds) << " |\n";
+  }
+}
+
+std::string deviation_text(const json& r, const std::string& m) {
+  if (!r.contains("deviation")) return "–";
+  std::string dev = format_metric(m == "support_size" || m == "mistakes" ? "x" : m, r["deviation"].get<double>());
+  if (r["relative_deviation"].is_number()) dev += fmt::format(" ({:+.1f}%)", 100.0 * r["relative_deviation"].get<double>());
+  return dev;
+}
+
+void published_table(std::ostream& md, const json& rows) {
+  if (rows.empty()) return;
+  md << "\n### Published numbers beside ours\n\n| data | algorithm | quantity | paper | ours | deviation | verdict |\n"
+        "|---|---|---|---|---|---|---|\n";
+  for (const auto& r : rows) {
+    const std::string m = r["metric"];
+    std::string paper = format_metric(m, r["paper"].get<double>());
+    if (r.contains("paper_std")) paper += " ± " + format_metric(m == "support_size" ? "x" : m, r["paper_std"].get<double>());
+    const Stat ours{r["ours_mean"].is_number() ? r["ours_mean"].get<double>() : std::nan(""),
+                    r["ours_std"].is_number() ? r["ours_std"].get<double>() : 0.0, r["n"].get<std::size_t>()};
+    const std::string source = r["source"].get<std::string>();
+    md << "| " << r["dataset"].get<std::string>() << " | " << r["label"].get<std::string>() << " | " << m
+       << (source.empty() ? "" : " (" + source + ")") << " | " << paper << " | " << format_stat(m, ours) << " | "
+       << deviation_text(r, m) << " | " << r["verdict"].get<std::string>() << " |\n";
+  }
+}
+
+void claims_table(std::ostream& md, const json& claims) {
+  if (claims.empty()) return;
+  md << "\n### Published claims\n\n| claim | our numbers | verdict |\n|---|---|---|\n";
+  for (const auto& c : claims) {
+    std::string nums = c["numbers"].get<std::string>();
+    std::replace(nums.begin(), nums.end(), '|', '/');
+    md << "| " << c["claim"].get<std::string>() << " | " << nums << " | **" << c["verdict"].get<std::string>() << "**"
+       << (c.contains("points_passing") ? " (" + c["points_passing"].get<std::string>() + " points)" : "") << " |\n";
+  }
+}
+
+void bound_row(std::ostream& md, const Group& g, const std::string& id, const std::vector<json>& rows) {
+  std::vector<double> v, e, ratio, rounds;
+  std::size_t holds = 0;
+  for (const auto& r : rows) {
+    if (r["value"].is_number()) v.push_back(r["value"].get<double>());
+    if (r["empirical"].is_number()) e.push_back(r["empirical"].get<double>());
+    if (r["value"].is_number() && r["empirical"].is_number() && r["empirical"].get<double>() > 0)
+      ratio.push_back(r["value"].get<double>() / r["empirical"].get<double>());
+    holds += r.value("holds", true);
+    if (r["rounds"].is_number()) rounds.push_back(r["rounds"].get<double>());
+  }
+  const std::string rb = ratio.empty() ? "–" : format_g(mean_std(ratio).mean, 3);
+  md << "| " << g.dataset << " | " << g.name() << " | " << rows[0].value("name", "") << " (`" << id << "`) | "
+     << rows[0].value("tag", "") << " | " << rows[0].value("kind", "") << " | " << format_stat("x", mean_std(rounds))
+     << " | " << format_stat("x", mean_std(v)) << " | " << format_stat("x", mean_std(e)) << " | " << rb << " | " << holds
+     << "/" << rows.size() << " |\n";
+}
+
+void bounds_table(std::ostream& md, const std::vector<Group>& gs) {
+  if (std::none_of(gs.begin(), gs.end(), [](const Group& g) { return !g.bounds.empty(); })) return;
+  md << "\n### Mistake bounds (applicable ones; mean over permutations)\n\n"
+        "| data | algorithm | bound | tag | kind | rounds covered | bound value | empirical | bound / empirical | holds |\n"
+        "|---|---|---|---|---|---|---|---|---|---|\n";
+  for (const auto& g : gs)
+    for (const auto& [id, rows] : g.bounds) bound_row(md, g, id, rows);
+}
+
+void failed_cells(std::ostream& md, const std::vector<Group>& gs) {
+  std::vector<std::string> failed;
+  for (const auto& g : gs) for (const auto& e : g.errors) failed.push_back(g.dataset + " " + g.name() + " " + e);
+  if (failed.empty()) return;
+  md << "\n**Failed cells (" << failed.size() << "):**\n\n";
+  for (std::size_t k = 0; k < failed.size() && k < 20; ++k) md << "- " << failed[k] << "\n";
+  if (failed.size() > 20) md << "- … " << failed.size() - 20 << " more\n";
+}
+
+void figure_section(std::ostream& md, const Spec& s, const std::vector<Group>& gs, const FigureOutputs& o) {
+  md << "## <a name=\"" << s.figure << "\"></a>" << s.figure << " — " << s.title << "\n\n";
+  if (!s.description.empty()) md << s.description << "\n\n";
+  settings(md, s);
+  violations(md, gs);
+  for (const auto& img : o.images) md << "![" << img << "](" << img << ".png)\n";
+  md << o.extra_markdown;
+  finals_table(md, gs);
+  published_table(md, o.published);
+  claims_table(md, o.claims);
+  bounds_table(md, gs);
+  failed_cells(md, gs);
+  md << "\nFiles: `" << s.figure << "/finals.csv`, `" << s.figure << "/published.csv`, `" << s.figure
+     << "/timings.csv`, `" << s.figure << "/curves_*.csv`, `" << s.figure << "/summary.json`.\n\n";
+}
+
+}  // namespace
+
+std::string report_markdown(const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
+                            const std::vector<FigureOutputs>& outs, const std::string& header) {
+  std::ostringstream md;
+  md << "# Reproduction report\n\n" << header << "\n";
+  md << "Contents: ";
+  for (const auto& s : specs) md << "[" << s.figure << "](#" << s.figure << ") ";
+  md << "\n\nValues are mean ± sample standard deviation over the permutations (n − 1 denominator). "
+        "Errors are online error rates (mistakes / rounds) unless named test errors. Times are the "
+        "C++ learning time of one run (one core), beside the paper's MATLAB times.\n\n";
+  for (std::size_t i = 0; i < specs.size(); ++i) figure_section(md, specs[i], groups[i], outs[i]);
+  return md.str();
+}
+
+}  // namespace plab
