@@ -62,8 +62,8 @@ std::deque<LearnerInfo> builtin() {
       {"cks", "CKS budget Perceptron", {BF::perceptron_prefix}, {"budget", "beta"}, "#7f7f7f", {"last"},
        "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
        maker_of<CKSPerceptron>()},
-      {"pa1", "PA-I", {}, {"C"}, "#9467bd", kLastAveraged,
-       "Passive-Aggressive PA-I (Crammer et al. 2006); no mistake bound is evaluated", maker_of<PassiveAggressive1>()},
+      {"pa1", "PA-I", {}, {"C", "eta_convention"}, "#9467bd", kLastAveraged,
+       "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake bound is evaluated", maker_of<PassiveAggressive1>()},
       {"averaged-perceptron", "Averaged Perceptron", {BF::perceptron}, {}, "#bcbd22", {"last", "averaged", "voted"},
        "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
        maker_of<VotedPerceptron>()},
@@ -124,8 +124,9 @@ const LearnerInfo& register_learner(LearnerInfo info) {
   for (const auto& o : info.options)
     if (!find_option(o)) throw std::invalid_argument("register_learner " + info.name + ": unknown option '" + o + "'");
   if (!info.make) throw std::invalid_argument("register_learner " + info.name + ": no maker");
-  if (find_learner(info.name)) throw std::invalid_argument("register_learner: '" + info.name + "' exists");
   std::lock_guard<std::mutex> lock(table_mutex());
+  for (const auto& l : table())
+    if (l.name == info.name) throw std::invalid_argument("register_learner: '" + info.name + "' exists");
   table().push_back(std::move(info));
   return table().back();
 }

@@ -1,8 +1,7 @@
-// The learner registry: one descriptor per learner, declared next to its class (a static
-// `info()` in the learner's header) and listed once in algorithms/registry.cpp. Everything that
-// needs to know about learners reads it: the factory, the CLI help, the bounds that apply
-// (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the contract
-// tests. Nothing else lists learner names.
+// The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp.
+// Everything that needs to know about learners reads it: the factory, the CLI help, the bounds
+// that apply (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the
+// contract tests (which also check that each learner's name() is its registry name).
 #pragma once
 #include <functional>
 #include <memory>

@@ -14,6 +14,9 @@
 #include "cli/commands.hpp"
 #include "core/file_io.hpp"
 #include "core/format.hpp"
+
+#include <fmt/chrono.h>
+
 #include "experiments/exit_codes.hpp"
 #include "experiments/report.hpp"
 #include "experiments/verdicts.hpp"
@@ -62,22 +65,19 @@ std::vector<Spec> load_specs(const ReproduceArgs& a) {
   }
   if (specs.empty()) throw std::invalid_argument("--specs: no *.json spec in " + a.specs);
   // A table figure (T7) aggregates its source figures: run them too when they were not named.
-  for (std::size_t i = 0; i < specs.size(); ++i)
-    for (const auto& src : specs[i].sources)
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    const std::vector<std::string> sources = specs[i].sources;  // specs may grow below
+    for (const auto& src : sources)
       if (std::none_of(specs.begin(), specs.end(), [&](const Spec& x) { return x.figure == src; })) {
         const fs::path f = fs::path(a.specs) / (src + ".json");
         if (!fs::exists(f)) throw std::invalid_argument(specs[i].figure + ": source figure '" + src + "' has no spec " + f.string());
         specs.push_back(load_spec(f.string(), a.quick));
       }
+  }
   return specs;
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char b[40];
-  std::strftime(b, sizeof b, "%Y-%m-%d %H:%M UTC", std::gmtime(&t));
-  return b;
-}
+std::string utc_now() { return fmt::format("{:%Y-%m-%d %H:%M} UTC", fmt::gmtime(std::time(nullptr))); }
 
 void check_args(const ReproduceArgs& a) {
   if (a.jobs < 1) throw std::invalid_argument("--jobs must be >= 1");
@@ -191,6 +191,7 @@ void reproduce(const ReproduceArgs& a) {
                            st.total, st.computed, st.cached, st.failed, st.wall_seconds, out);
   const std::string ref_dir = a.results + "/reference";
   if (a.update_reference) {
+    exit_status(specs, f, st, 0, ref_dir);  // never record the numbers of a failed or violated run
     for (std::size_t i = 0; i < specs.size(); ++i)
       write_json_atomic(ref_dir + "/" + specs[i].figure + ".json", f.outs[i].summary);
     std::cerr << "plab reproduce: reference updated in " << ref_dir << "\n";

@@ -15,7 +15,7 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    return app.exit(e) == 0 ? 0 : 2;  // --help is 0; every bad flag or value is 2, as documented
   } catch (const plab::BoundViolation& e) {
     std::cerr << "plab: " << e.what() << "\n";
     return 3;

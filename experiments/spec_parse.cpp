@@ -120,6 +120,21 @@ ParamSpec parse_param(const Node& n) {
   return p;
 }
 
+// Fixed and grid values of a learner option have the option's type and allowed values.
+void check_values(const Node& n, const std::string& name, const ParamSpec& p) {
+  const OptionInfo* row = find_option(name);
+  if (!row || p.kind == ParamSpec::Kind::derived) return;  // metric_* switches; derived values are counts
+  const std::vector<json> values = p.kind == ParamSpec::Kind::grid ? p.grid : std::vector<json>{p.value};
+  for (const auto& v : values) {
+    LearnerOptions scratch;
+    try {
+      row->set(scratch, v, "option");
+    } catch (const std::invalid_argument& e) {
+      n.fail(std::string(e.what()).substr(std::string("option: ").size()));
+    }
+  }
+}
+
 // Merges option -> ParamSpec entries of `n` into `params` (later sources override). With a
 // learner, an option it does not use is an error; `defaults` pass none and are filtered later.
 void merge_params(const Node& n, std::map<std::string, ParamSpec>& params, const LearnerInfo* learner = nullptr) {
@@ -129,6 +144,7 @@ void merge_params(const Node& n, std::map<std::string, ParamSpec>& params, const
     if (learner && k.rfind("metric_", 0) != 0 && !learner->uses(k))
       n.child(k).fail(find_option(k)->flag() + " is not an option of " + learner->name);
     params[k] = parse_param(n.child(k));
+    check_values(n.child(k), k, params[k]);
   }
 }
 

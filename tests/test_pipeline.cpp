@@ -73,7 +73,7 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
   EXPECT_NE(r.output.find("--budget is not an option of kernel-perceptron"), std::string::npos) << r.output;
   const auto e = test_util::run_cli("run --algo pa1 --data synthetic:dekel:n=50 --eta 0.1");
   EXPECT_EQ(e.status, 2);
-  EXPECT_NE(e.output.find("--eta is not an option of pa1 (its options: --C)"), std::string::npos) << e.output;
+  EXPECT_NE(e.output.find("--eta is not an option of pa1 (its options: --C, --eta-convention)"), std::string::npos) << e.output;
   try {  // a spec is checked when it is loaded, naming the JSON path
     cells_of("perceptron", {{"budget", 5}});
     FAIL() << "no exception";
@@ -90,6 +90,15 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
   } catch (const std::invalid_argument& ex) {
     EXPECT_NE(std::string(ex.what()).find("--budget is not an option of kernel-perceptron"), std::string::npos) << ex.what();
   }
+}
+
+TEST(Pipeline, BadFlagValuesExitWith2) {
+  EXPECT_EQ(test_util::run_cli("run --algo rbp --data synthetic:dekel:n=50 --budget abc").status, 2);
+  EXPECT_EQ(test_util::run_cli("run --algo rbp --data synthetic:dekel:n=50 --budget -3").status, 2);
+  EXPECT_EQ(test_util::run_cli("run --data synthetic:dekel:n=50").status, 2);  // --algo missing
+  EXPECT_EQ(test_util::run_cli("run --help").status, 0);
+  const auto pa = test_util::run_cli("run --quiet --no-bounds --algo pa1 --data synthetic:dekel:n=50 --eta-convention dogma");
+  EXPECT_EQ(pa.status, 0) << pa.output;  // PA-I reads the convention (DOGMA's margin-1 rule)
 }
 
 TEST(Pipeline, OptionValuesAreCheckedAgainstTheTable) {

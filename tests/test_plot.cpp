@@ -9,21 +9,14 @@
 #include <stdexcept>
 
 #include "experiments/plot.hpp"
+#include "tests/test_util.hpp"
 
 using namespace plab;
 namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path p;
-  explicit TempDir(const std::string& tag) {
-    p = fs::temp_directory_path() / ("plab_test_plot_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p);
-  }
-  ~TempDir() { fs::remove_all(p); }
-};
+using plab::test_util::TempDir;
 
 std::vector<PlotSeries> one_series() {
   PlotSeries s;
@@ -34,12 +27,7 @@ std::vector<PlotSeries> one_series() {
   return {s};
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string read(const fs::path& p) { return plab::test_util::read_text(p); }
 
 }  // namespace
 

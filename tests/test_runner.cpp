@@ -16,6 +16,7 @@
 #include "experiments/runner.hpp"
 #include "experiments/spec.hpp"
 #include "experiments/trace.hpp"
+#include "tests/test_util.hpp"
 
 using namespace plab;
 using nlohmann::json;
@@ -38,15 +39,7 @@ json tiny_spec_json() {
   })");
 }
 
-struct TempDir {
-  fs::path p;
-  explicit TempDir(const std::string& tag) {
-    p = fs::temp_directory_path() / ("plab_test_runner_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p);
-  }
-  ~TempDir() { fs::remove_all(p); }
-};
+using plab::test_util::TempDir;
 
 std::map<std::string, std::string> read_dir(const fs::path& dir) {
   std::map<std::string, std::string> out;

@@ -14,6 +14,7 @@
 #include "experiments/exit_codes.hpp"
 #include "experiments/spec.hpp"
 #include "experiments/theory_figures.hpp"
+#include "tests/test_util.hpp"
 
 using namespace plab;
 using nlohmann::json;
@@ -119,15 +120,7 @@ TEST(SpecErrors, MetricPatterns) {
 
 namespace {
 
-struct TempDir {
-  fs::path p;
-  explicit TempDir(const std::string& tag) {
-    p = fs::temp_directory_path() / ("plab_test_exit_" + tag + "_" + std::to_string(::getpid()));
-    fs::remove_all(p);
-    fs::create_directories(p / "specs");
-  }
-  ~TempDir() { fs::remove_all(p); }
-};
+using plab::test_util::TempDir;
 
 json tiny() {
   return json::parse(R"({"figure": "X", "permutations": 1, "limit": 60,
@@ -136,6 +129,7 @@ json tiny() {
 }
 
 int run_reproduce(const TempDir& d, const json& spec, const std::string& extra = "") {
+  fs::create_directories(d.p / "specs");
   std::ofstream(d.p / "specs" / "X.json") << spec.dump(2);
   const std::string cmd = std::string(PLAB_BIN_PATH) + " reproduce --jobs 1 --no-plots --specs " +
                           (d.p / "specs").string() + " --results " + (d.p / "results").string() + " " + extra +
@@ -144,12 +138,7 @@ int run_reproduce(const TempDir& d, const json& spec, const std::string& extra =
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::string log_of(const TempDir& d) {
-  std::ifstream in(d.p / "log");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string log_of(const TempDir& d) { return plab::test_util::read_text(d.p / "log"); }
 
 }  // namespace
 

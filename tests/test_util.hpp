@@ -2,7 +2,12 @@
 #pragma once
 #include <sys/wait.h>
 
+#include <unistd.h>
+
 #include <array>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -28,6 +33,25 @@ inline std::vector<RoundRecord> records(Learner& l, const Dataset& d) {
   out.reserve(d.size());
   for (std::size_t t = 0; t < d.size(); ++t) out.push_back(l.learn(d[t], static_cast<int64_t>(t + 1)));
   return out;
+}
+
+// A fresh directory under the system temporary directory, removed with the object.
+struct TempDir {
+  std::filesystem::path p;
+  explicit TempDir(const std::string& tag) {
+    p = std::filesystem::temp_directory_path() / ("plab_test_" + tag + "_" + std::to_string(::getpid()));
+    std::filesystem::remove_all(p);
+    std::filesystem::create_directories(p);
+  }
+  ~TempDir() { std::filesystem::remove_all(p); }
+};
+
+// A whole file as a string ("" when it cannot be read).
+inline std::string read_text(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 struct CliResult {
