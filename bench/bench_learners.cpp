@@ -32,7 +32,7 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo) {
   o.eta_convention = EtaConvention::dogma;
   o.budget = 793;
   o.C = 1.0;
-  if (algo == "norma") {  // hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept
+  if (find_learner(algo)->uses("rho")) {  // NORMA: hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept
     o.rho = 1.0;
     o.lambda = 0.01;
     o.learning_rate = 0.5;
@@ -50,17 +50,13 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo) {
                                                benchmark::Counter::kIsRate);
 }
 
-}  // namespace
+// One benchmark per registered learner (a new learner is benchmarked without editing this file).
+const bool kRegistered = [] {
+  for (const auto& l : learners())
+    benchmark::RegisterBenchmark(("BM_WholePassA9a/" + l.name).c_str(), BM_WholePassA9a, l.name)
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(3);
+  return true;
+}();
 
-BENCHMARK_CAPTURE(BM_WholePassA9a, perceptron, std::string("perceptron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, kernel_perceptron, std::string("kernel-perceptron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, projectron, std::string("projectron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, projectron_pp, std::string("projectron++"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, forgetron, std::string("forgetron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, forgetron_basic, std::string("forgetron-basic"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, rbp, std::string("rbp"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, stoptron, std::string("stoptron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, cks, std::string("cks"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, pa1, std::string("pa1"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, averaged_perceptron, std::string("averaged-perceptron"))->Unit(benchmark::kMillisecond)->Iterations(3);
-BENCHMARK_CAPTURE(BM_WholePassA9a, norma, std::string("norma"))->Unit(benchmark::kMillisecond)->Iterations(3);
+}  // namespace
