@@ -101,30 +101,8 @@ class Norma final : public ExpansionLearner {
     r.eta_t = eta;  // NORMA's per-round learning rate (Lambda or Lambda/sqrt(t))
     if (max_kxx_ < r.kxx) max_kxx_ = r.kxx;
 
-    // sigma_t and the new coefficient alpha_t = -eta c'(x_t, y_t, f(x_t)) (docs/learners.md#norma).
-    bool sigma = false;
-    double a = 0.0;
-    switch (task_) {
-      case Task::classification:  // c = max(0, rho - y f): alpha_t = eta y iff y f < rho
-        sigma = inclusive_ ? x.y * s <= thr_ : x.y * s < thr_;
-        a = sigma ? eta * x.y : 0.0;
-        r.mistake = x.y * s <= 0.0;
-        break;
-      case Task::novelty:  // c = max(0, rho - f): alpha_t = eta iff f < rho (novel)
-        sigma = inclusive_ ? s <= thr_ : s < thr_;
-        a = sigma ? eta : 0.0;
-        r.mistake = sigma;
-        break;
-      case Task::regression: {
-        const double e = x.y - s;
-        sigma = inclusive_ ? std::abs(e) >= thr_ : std::abs(e) > thr_;
-        if (loss_ == Loss::squared) a = eta * e;  // c = (1/2)(f - y)^2
-        else a = sigma ? eta * (e > 0.0 ? 1.0 : e < 0.0 ? -1.0 : 0.0) : 0.0;  // c = max(0,|y-f|-eps)
-        r.mistake = sigma;
-        break;
-      }
-    }
-    r.margin_error = sigma;
+    const double a = coefficient(x, s, eta, r);
+    const bool sigma = r.margin_error;
 
     // alpha_i <- (1 - eta lambda) alpha_i for the old terms (slides, "Explicit Kernel Notation").
     const double c = 1.0 - eta * lambda_;
@@ -158,6 +136,35 @@ class Norma final : public ExpansionLearner {
     if (r.update == UpdateKind::none && (changed || r.removed >= 0)) r.update = UpdateKind::update;
     if (r.update == UpdateKind::add && r.removed >= 0) r.update = UpdateKind::evict;
     return finish(r);
+  }
+
+  // sigma_t and the new coefficient alpha_t = -eta c'(x_t, y_t, f(x_t)) (docs/learners.md#norma);
+  // sets r.mistake and r.margin_error (= sigma_t).
+  double coefficient(const Example& x, double s, double eta, RoundRecord& r) const {
+  bool sigma = false;
+  double a = 0.0;
+  switch (task_) {
+    case Task::classification:  // c = max(0, rho - y f): alpha_t = eta y iff y f < rho
+      sigma = inclusive_ ? x.y * s <= thr_ : x.y * s < thr_;
+      a = sigma ? eta * x.y : 0.0;
+      r.mistake = x.y * s <= 0.0;
+      break;
+    case Task::novelty:  // c = max(0, rho - f): alpha_t = eta iff f < rho (novel)
+      sigma = inclusive_ ? s <= thr_ : s < thr_;
+      a = sigma ? eta : 0.0;
+      r.mistake = sigma;
+      break;
+    case Task::regression: {
+      const double e = x.y - s;
+      sigma = inclusive_ ? std::abs(e) >= thr_ : std::abs(e) > thr_;
+      if (loss_ == Loss::squared) a = eta * e;  // c = (1/2)(f - y)^2
+      else a = sigma ? eta * (e > 0.0 ? 1.0 : e < 0.0 ? -1.0 : 0.0) : 0.0;  // c = max(0,|y-f|-eps)
+      r.mistake = sigma;
+      break;
+    }
+  }
+  r.margin_error = sigma;
+    return a;
   }
 
   // Current threshold: rho_{T+1} (classification / novelty) or eps_{T+1} (regression).
