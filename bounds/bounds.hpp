@@ -82,7 +82,10 @@ struct BoundResult {
   bool hard = true;          // false for [M] and report-only rows
   double empirical = kNone;  // M (mistakes) or the count compared
   std::string comparator;
-  std::string kind;          // "predictive" (all-T, infimum) or "check" (I-restricted, grid)
+  // "a_priori" (needs only the data and the comparator in advance), "a_posteriori" (also needs
+  // quantities of this run), "check" (I-restricted, on a grid); docs/bounds.md#kinds.
+  std::string kind;
+  bool vacuous = false;      // value >= rounds covered, or the infimum at its trivial limit (docs/bounds.md#vacuous)
   std::size_t rounds = 0;    // rounds the bound covers (< T for a Perceptron prefix)
   std::string note;
 };
