@@ -334,6 +334,24 @@ RC_GTEST_PROP(BoundProperties, BudgetPrefixPinned, ()) {
   }
 }
 
+// Theorem 4 applicable on every case (paper convention, Gaussian kernel, eta > 0, no U), so
+// that the beta_t sum B enters the pinned values as often as possible.
+RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(5, 30) / 100.0, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
+  o.eta = *rc::gen::inRange(5, 120) / 100.0;
+  const Comp c = gen_comparator(s, o.kernel, seed ^ 0x33);
+  const auto R = run_with("projectron++", o, s, c);
+  RunFacts f; f.algo = "projectron++"; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
+  const auto res = evaluate_bounds(R, f);
+  assert_all_hold(res);
+  assert_pinned(R, f, res);
+  for (const auto& b : res)
+    if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
+}
+
 TEST(BoundProperties, ConfiguredForThousandCases) {
   EXPECT_TRUE(kConfigured);
   EXPECT_NE(std::getenv("RC_PARAMS"), nullptr);
