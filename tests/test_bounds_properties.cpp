@@ -276,19 +276,28 @@ std::vector<RoundRecord> run_with(const std::string& algo, const LearnerOptions&
   return R;
 }
 
+// Runs `algo` against a generated comparator, checks that every hard row holds and pins every
+// row; returns the rows and the records.
+struct Pinned { std::vector<RoundRecord> R; std::vector<BoundResult> res; };
+Pinned run_pinned(const std::string& algo, const LearnerOptions& o, const Seq& s, uint64_t seed) {
+  const Comp c = gen_comparator(s, o.kernel, seed);
+  Pinned p;
+  p.R = run_with(algo, o, s, c);
+  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
+  p.res = evaluate_bounds(p.R, f);
+  assert_all_hold(p.res);
+  assert_pinned(p.R, f, p.res);
+  return p;
+}
+
 RC_GTEST_PROP(BoundProperties, PerceptronFamilyPinned, ()) {
   const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 6);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, *rc::gen::arbitrary<bool>(), gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(true);
   const std::string algo = o.kernel.type == Kernel::Type::linear && *rc::gen::arbitrary<bool>() ? "perceptron" : "kernel-perceptron";
-  const Comp c = gen_comparator(s, o.kernel, seed ^ 0x77);
-  const auto R = run_with(algo, o, s, c);
-  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
-  const auto res = evaluate_bounds(R, f);
-  assert_all_hold(res);
-  assert_pinned(R, f, res);
-  for (const auto& b : res) RC_ASSERT(b.kind != "a_posteriori");
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x77);
+  for (const auto& b : p.res) RC_ASSERT(b.kind != "a_posteriori");
 }
 
 RC_GTEST_PROP(BoundProperties, ProjectronRowsPinned, ()) {
@@ -300,14 +309,9 @@ RC_GTEST_PROP(BoundProperties, ProjectronRowsPinned, ()) {
   o.eta = *rc::gen::inRange(0, 120) / 100.0;
   o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
   if (*rc::gen::inRange(0, 4) == 0) o.U = *rc::gen::inRange(5, 30) / 10.0;  // per-round eta_t (ICML Eq. 13)
-  const Comp c = gen_comparator(s, o.kernel, seed ^ 0x99);
   const std::string algo = pp ? "projectron++" : "projectron";
-  const auto R = run_with(algo, o, s, c);
-  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
-  const auto res = evaluate_bounds(R, f);
-  assert_all_hold(res);
-  assert_pinned(R, f, res);
-  for (const auto& b : res) {
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x99);
+  for (const auto& b : p.res) {
     if (b.id.rfind("projectronpp_jmlr", 0) == 0 || b.id == "projectronpp_thm4_implicit") RC_ASSERT(b.kind == "a_posteriori");
     if (b.id == "projectron_jmlr_thm3" && (o.U > 0 || o.eta_convention == EtaConvention::dogma))
       RC_ASSERT(b.kind == "a_posteriori");
@@ -322,14 +326,9 @@ RC_GTEST_PROP(BoundProperties, BudgetPrefixPinned, ()) {
   o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
   o.seed = seed;
   const std::string algo = *rc::gen::element<std::string>("stoptron", "forgetron", "rbp", "cks");
-  const Comp c = gen_comparator(s, o.kernel, seed ^ 0x55);
-  const auto R = run_with(algo, o, s, c);
-  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
-  const auto res = evaluate_bounds(R, f);
-  assert_all_hold(res);
-  assert_pinned(R, f, res);
-  for (const auto& b : res) {
-    RC_ASSERT(b.rounds == bounds_reference::prefix_length(R) || b.id == "forgetron");
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x55);
+  for (const auto& b : p.res) {
+    RC_ASSERT(b.rounds == bounds_reference::prefix_length(p.R) || b.id == "forgetron");
     if (b.id != "forgetron") RC_ASSERT(b.kind == "check" || b.kind == "a_posteriori");
   }
 }
@@ -342,13 +341,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(5, 30) / 100.0, false, gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
   o.eta = *rc::gen::inRange(5, 120) / 100.0;
-  const Comp c = gen_comparator(s, o.kernel, seed ^ 0x33);
-  const auto R = run_with("projectron++", o, s, c);
-  RunFacts f; f.algo = "projectron++"; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
-  const auto res = evaluate_bounds(R, f);
-  assert_all_hold(res);
-  assert_pinned(R, f, res);
-  for (const auto& b : res)
+  const Pinned p = run_pinned("projectron++", o, s, seed ^ 0x33);
+  for (const auto& b : p.res)
     if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
 }
 
