@@ -128,17 +128,7 @@ bool vacuous(const BoundResult& b, bool trivial_limit) {
 double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
                   bool pwl = false) {
   auto mn = bounds::minimize_segments([&](double s) { return fn(s, Sum::prefix); }, breaks, s_max, pwl);
-  if (std::isfinite(mn.value)) {
-    // Where the prefix sums cancelled, the search may stop just beside a breakpoint; an end of
-    // the argmin's segment, evaluated directly, is then clearly lower (by more than rounding).
-    mn.value = fn(mn.s, Sum::direct);
-    const auto hi = std::lower_bound(breaks.begin(), breaks.end(), mn.s);
-    for (auto it : {hi, hi == breaks.begin() ? hi : hi - 1}) {
-      if (it == breaks.end() || !(*it < s_max)) continue;
-      const double v = fn(*it, Sum::direct);
-      if (v < mn.value * (1.0 - 1e-10)) mn = {*it, v};
-    }
-  }
+  if (std::isfinite(mn.value)) mn = bounds::polish_minimum(fn, breaks, s_max, mn);
   b.applicable = true;
   b.value = mn.value;
   b.param = report_param(b.param_name, mn.s, c.f.g_norm);

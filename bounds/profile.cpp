@@ -118,6 +118,27 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
   return best;
 }
 
+Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, double s_max, Minimum m) {
+  const auto direct = [&](double s) { return safe([&](double x) { return f(x, Sum::direct); }, s); };
+  m.value = direct(m.s);
+  const auto consider = [&](double s, double v) {
+    if (v < m.value * (1.0 - 1e-10)) m = {s, v};
+  };
+  // The breakpoints strictly around the argmin (0 and s_max at the ends).
+  const auto hi_it = std::upper_bound(breaks.begin(), breaks.end(), m.s);
+  auto lo_it = std::lower_bound(breaks.begin(), breaks.end(), m.s);
+  const double lo = lo_it == breaks.begin() ? 0.0 : *(--lo_it);
+  const double hi = hi_it == breaks.end() ? s_max : std::min(*hi_it, s_max);
+  consider(lo, direct(lo));
+  if (hi > lo) {
+    consider(hi, direct(hi));
+    std::uintmax_t iters = 60;
+    const auto r = boost::math::tools::brent_find_minima(direct, lo, hi, 26, iters);
+    consider(r.first, r.second);
+  }
+  return m;
+}
+
 GridCheck check_grid(const BoundFn& f, const std::vector<double>& breaks, double s_max, double M) {
   GridCheck g{true, 0.0, kInf};
   const auto probe = [&](double s) {

@@ -48,11 +48,18 @@ struct Minimum {
 Minimum minimize_segments(const std::function<double(double)>& f, const std::vector<double>& breaks,
                           double s_max, bool piecewise_linear);
 
-// The upper end of the search range: a few times the largest breakpoint (docs/bounds.md#infimum).
-double default_s_max(const std::vector<double>& breaks);
-
 // A bound as a function of s whose loss sums are evaluated as `how` says.
 using BoundFn = std::function<double(double s, Sum how)>;
+
+// The minimum `m` found with the prefix sums, evaluated with Sum::direct and refined where the
+// prefix sums were too inexact to guide the search: the ends of the segment(s) around m.s and a
+// Brent search on them with direct sums (docs/bounds.md#infimum). A refined point replaces m.s
+// only when it is lower by more than 1e-10 relative, so on ordinary data the argmin stays the one
+// of the prefix search.
+Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, double s_max, Minimum m);
+
+// The upper end of the search range: a few times the largest breakpoint (docs/bounds.md#infimum).
+double default_s_max(const std::vector<double>& breaks);
 
 // Consistency check of an I-restricted bound (docs/bounds.md#predictive-vs-check): f(s) >= M (with
 // the suite's tolerance) at s = 0, every breakpoint and a log grid on (0, s_max]. Each point is

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
 #include <map>
 #include <numeric>
 #include <string>
@@ -217,7 +218,8 @@ void assert_pinned(const std::vector<RoundRecord>& R, const RunFacts& f, const s
       if (b.kind != "check") {
         const br::LD gm = br::grid_min(b.id, x);
         if (!(b.value <= gm * (1 + 1e-9L) + 1e-9L)) {
-          RC_LOG() << b.id << " value " << b.value << " above the grid minimum " << static_cast<double>(gm) << "\n";
+          RC_LOG() << std::setprecision(17) << b.id << " value " << b.value << " at " << b.param_name << "=" << b.param
+                   << " above the grid minimum " << static_cast<double>(gm) << "\n";
           RC_FAIL("infimum not found: " + b.id);
         }
       }
