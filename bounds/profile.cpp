@@ -124,17 +124,30 @@ Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, doub
   const auto consider = [&](double s, double v) {
     if (v < m.value * (1.0 - 1e-10)) m = {s, v};
   };
-  // The breakpoints strictly around the argmin (0 and s_max at the ends).
-  const auto hi_it = std::upper_bound(breaks.begin(), breaks.end(), m.s);
-  auto lo_it = std::lower_bound(breaks.begin(), breaks.end(), m.s);
-  const double lo = lo_it == breaks.begin() ? 0.0 : *(--lo_it);
-  const double hi = hi_it == breaks.end() ? s_max : std::min(*hi_it, s_max);
-  consider(lo, direct(lo));
-  if (hi > lo) {
-    consider(hi, direct(hi));
-    std::uintmax_t iters = 60;
-    const auto r = boost::math::tools::brent_find_minima(direct, lo, hi, 26, iters);
-    consider(r.first, r.second);
+  // Brent again only where the prefix values disagree with the direct ones (cost O(n) per
+  // evaluation); where they agree the prefix search was already exact.
+  const auto inexact = [&](double s) {
+    const double p = safe([&](double x) { return f(x, Sum::prefix); }, s), d = direct(s);
+    return std::isfinite(d) && !(std::abs(p - d) <= 1e-12 * std::abs(d));
+  };
+  // Around the argmin: the breakpoints strictly below and above it (0 and s_max at the ends)
+  // and Brent between them; again around a moved argmin (it may have moved onto a breakpoint
+  // whose other side is lower), a few times at most.
+  for (int round = 0; round < 4; ++round) {
+    const double s0 = m.s;
+    const auto hi_it = std::upper_bound(breaks.begin(), breaks.end(), m.s);
+    auto lo_it = std::lower_bound(breaks.begin(), breaks.end(), m.s);
+    const double lo = lo_it == breaks.begin() ? 0.0 : *(--lo_it);
+    const double hi = hi_it == breaks.end() ? s_max : std::min(*hi_it, s_max);
+    const bool refine = inexact(m.s) || inexact(lo) || inexact(hi);
+    consider(lo, direct(lo));
+    if (hi > lo) consider(hi, direct(hi));
+    if (hi > lo && refine) {
+      std::uintmax_t iters = 60;
+      const auto r = boost::math::tools::brent_find_minima(direct, lo, hi, 26, iters);
+      consider(r.first, r.second);
+    }
+    if (m.s == s0) break;
   }
   return m;
 }

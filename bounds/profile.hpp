@@ -52,8 +52,9 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
 using BoundFn = std::function<double(double s, Sum how)>;
 
 // The minimum `m` found with the prefix sums, evaluated with Sum::direct and refined where the
-// prefix sums were too inexact to guide the search: the ends of the segment(s) around m.s and a
-// Brent search on them with direct sums (docs/bounds.md#infimum). A refined point replaces m.s
+// prefix sums were too inexact to guide the search: the ends of the segment(s) around m.s, and
+// a Brent search on them with direct sums where prefix and direct values differ by more than
+// 1e-12 relative (docs/bounds.md#infimum). A refined point replaces m.s
 // only when it is lower by more than 1e-10 relative, so on ordinary data the argmin stays the one
 // of the prefix search.
 Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, double s_max, Minimum m);
