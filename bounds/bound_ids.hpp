@@ -10,7 +10,9 @@ struct BoundId {
   std::string id;       // "mr4_all_t"
   std::string name;     // "MR (4) all-T"
   std::string tag;      // provenance: V R D M (docs/bounds.md#provenance)
-  std::string kind;     // "predictive" (infimum over the run) or "check" (I-restricted, on a grid)
+  // Default kind: "a_priori" (infimum over the run) or "check" (I-restricted, on a grid);
+  // evaluate_bounds makes a row "a_posteriori" when it uses quantities of the run.
+  std::string kind;
 };
 
 // Every bound the suite evaluates, in evaluation order.

@@ -17,7 +17,8 @@ namespace plab {
 
 using bounds::kInf;
 using bounds::MarginProfile;
-using Fn = std::function<double(double)>;
+using bounds::Sum;
+using Fn = bounds::BoundFn;
 
 RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   RunFacts f;
@@ -85,14 +86,16 @@ struct Ctx {
   const RunData& d;
   std::vector<BoundResult>& out;
   std::string note;
+  bool a_posteriori = false;  // the non-check rows need quantities of this run (docs/bounds.md#kinds)
 };
 
-// A row for bound `id` (bounds/bound_ids.cpp gives its display name, tag and kind).
+// A row for bound `id` (bounds/bound_ids.cpp gives its display name, tag and default kind).
 BoundResult make(const Ctx& c, const std::string& id, const std::string& pname) {
   const BoundId* info = find_bound(id);
   if (!info) throw std::logic_error("bound id '" + id + "' is not in bounds/bound_ids.cpp");
   BoundResult b;
-  b.id = info->id; b.name = info->name; b.tag = info->tag; b.kind = info->kind; b.param_name = pname;
+  b.id = info->id; b.name = info->name; b.tag = info->tag; b.param_name = pname;
+  b.kind = c.a_posteriori && info->kind == "a_priori" ? "a_posteriori" : info->kind;
   b.empirical = static_cast<double>(c.d.M);
   b.comparator = c.f.comparator;
   b.rounds = c.d.T;
@@ -114,14 +117,23 @@ double report_param(const std::string& pname, double s, double g_norm) {
   return s > 0 ? 1.0 / s : kInf;
 }
 
-// Predictive row: infimum over s in [0, s_max]. Returns the argmin.
+// Vacuous (docs/bounds.md#vacuous): no better than one mistake per covered round, or the
+// parameter sits at the trivial limit s = 0 (rho -> infinity, c -> 0) of an infimum.
+bool vacuous(const BoundResult& b, bool trivial_limit) {
+  return trivial_limit || b.value >= static_cast<double>(b.rounds);
+}
+
+// Predictive row: infimum over s in [0, s_max], searched with the prefix sums; the reported value
+// is evaluated again at the argmin with direct summation (docs/bounds.md#infimum). Returns the argmin.
 double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
                   bool pwl = false) {
-  const auto mn = bounds::minimize_segments(fn, breaks, s_max, pwl);
+  auto mn = bounds::minimize_segments([&](double s) { return fn(s, Sum::prefix); }, breaks, s_max, pwl);
+  if (std::isfinite(mn.value)) mn = bounds::polish_minimum(fn, breaks, s_max, mn);
   b.applicable = true;
   b.value = mn.value;
   b.param = report_param(b.param_name, mn.s, c.f.g_norm);
   b.holds = bounds::within(b.empirical, b.value);
+  b.vacuous = vacuous(b, !(mn.s > 0));
   c.out.push_back(std::move(b));
   return mn.s;
 }
@@ -131,9 +143,10 @@ void check_row(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& b
                double s_at) {
   const auto g = bounds::check_grid(fn, breaks, s_max, b.empirical);
   b.applicable = true;
-  b.value = fn(s_at);
+  b.value = fn(s_at, Sum::direct);
   b.param = report_param(b.param_name, s_at, c.f.g_norm);
   b.holds = g.holds && bounds::within(b.empirical, b.value);
+  b.vacuous = vacuous(b, !(s_at > 0));
   if (!g.holds) {
     std::ostringstream os;
     os << "grid minimum " << g.worst_value << " at " << b.param_name << "="
@@ -157,6 +170,7 @@ void novikoff_rows(Ctx& c, const MarginProfile& PT, const MarginProfile& PI) {
   if (rho > 0 && c.f.g_norm > 0) {
     n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
     n0.holds = bounds::within(n0.empirical, n0.value);
+    n0.vacuous = vacuous(n0, false);
     c.out.push_back(n0);
   } else {
     not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(rho) + ")");
@@ -168,6 +182,8 @@ void novikoff_rows(Ctx& c, const MarginProfile& PT, const MarginProfile& PI) {
     n1.value = bounds::novikoff_n1(SI, rhoI);
     n2.holds = bounds::within(n2.empirical, n2.value);
     n1.holds = bounds::within(n1.empirical, n1.value);
+    n2.vacuous = vacuous(n2, false);
+    n1.vacuous = vacuous(n1, false);
     c.out.push_back(n2);
     c.out.push_back(n1);
   } else {
@@ -184,8 +200,8 @@ void blum_rows(Ctx& c, const MarginProfile& PT, const std::vector<double>& bT, d
   BoundResult bs = make(c, "blum_simplified", "gamma");
   if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
     const double T = static_cast<double>(d.T);
-    predictive(c, be, [&](double s) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s) / s) : T; }, bT, smax);
-    predictive(c, bs, [&](double s) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s) / s) : 2.0 * T; },
+    predictive(c, be, [&](double s, Sum h) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s, h) / s) : T; }, bT, smax);
+    predictive(c, bs, [&](double s, Sum h) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s, h) / s) : 2.0 * T; },
                bT, smax);
   } else {
     const std::string why = "Blum's algorithm runs on normalised inputs; this run has k(x,x) in [" +
@@ -206,11 +222,11 @@ void perceptron_bounds(Ctx& c) {
 
   // Predictive all-T forms (docs/bounds.md#fs_thm2_all_t, docs/bounds.md#mr4_all_t, docs/bounds.md#mr6_all_t).
   const double sFS = predictive(c, make(c, "fs_thm2_all_t", "gamma"),
-                                [&](double s) { return bounds::freund_schapire(PT.l2(s), r, s); }, bT, smax);
+                                [&](double s, Sum h) { return bounds::freund_schapire(PT.l2(s, h), r, s); }, bT, smax);
   const double s4 = predictive(c, make(c, "mr4_all_t", "rho"),
-                               [&](double s) { return bounds::mr4(PT.l1(s), r, s); }, bT, smax);
+                               [&](double s, Sum h) { return bounds::mr4(PT.l1(s, h), r, s); }, bT, smax);
   const double s6 = predictive(c, make(c, "mr6_all_t", "rho"),
-                               [&](double s) { return bounds::mr6(PT.l2sq(s), r, s); }, bT, smax);
+                               [&](double s, Sum h) { return bounds::mr6(PT.l2sq(s, h), r, s); }, bT, smax);
 
   blum_rows(c, PT, bT, smax);
 
@@ -218,19 +234,19 @@ void perceptron_bounds(Ctx& c) {
   // of its all-T counterpart: (3),(4) and CS at (4) all-T; (5),(6) at (6); (7),(8) at FS.
   const double smaxI = std::max(smax, bounds::default_s_max(bI));
   check_row(c, make(c, "mr3_i", "rho"),
-            [&](double s) { return bounds::mr3(PI.l1(s), SI, s); }, bI, smaxI, s4);
+            [&](double s, Sum h) { return bounds::mr3(PI.l1(s, h), SI, s); }, bI, smaxI, s4);
   check_row(c, make(c, "mr4_i", "rho"),
-            [&](double s) { return bounds::mr4(PI.l1(s), rI, s); }, bI, smaxI, s4);
+            [&](double s, Sum h) { return bounds::mr4(PI.l1(s, h), rI, s); }, bI, smaxI, s4);
   check_row(c, make(c, "mr5_i", "rho"),
-            [&](double s) { return bounds::mr5(PI.l2sq(s), rI, SI, s); }, bI, smaxI, s6);
+            [&](double s, Sum h) { return bounds::mr5(PI.l2sq(s, h), rI, SI, s); }, bI, smaxI, s6);
   check_row(c, make(c, "mr6_i", "rho"),
-            [&](double s) { return bounds::mr6(PI.l2sq(s), rI, s); }, bI, smaxI, s6);
+            [&](double s, Sum h) { return bounds::mr6(PI.l2sq(s, h), rI, s); }, bI, smaxI, s6);
   check_row(c, make(c, "mr7_i", "rho"),
-            [&](double s) { return bounds::mr7(PI.l2(s), SI, s); }, bI, smaxI, sFS);
+            [&](double s, Sum h) { return bounds::mr7(PI.l2(s, h), SI, s); }, bI, smaxI, sFS);
   check_row(c, make(c, "mr8_i", "rho"),
-            [&](double s) { return bounds::mr8(PI.l2(s), rI, s); }, bI, smaxI, sFS);
+            [&](double s, Sum h) { return bounds::mr8(PI.l2(s, h), rI, s); }, bI, smaxI, sFS);
   check_row(c, make(c, "cs_certificate", "rho"),
-            [&](double s) { return bounds::cs_certificate(PI.l1(s), s, d.fT); }, bI, smaxI, s4);
+            [&](double s, Sum h) { return bounds::cs_certificate(PI.l1(s, h), s, d.fT); }, bI, smaxI, s4);
 }
 
 // --- Projectron / Projectron++ (docs/bounds.md#projectron-bounds, docs/bounds.md#projectronpp-bounds) ------------------------------------------
@@ -285,6 +301,9 @@ struct ProjCommon {
         smax(bounds::default_s_max(bT)), eta(p.eta), inv_eta(eta > 0 ? 1.0 / eta : kInf),
         not_unit("needs k(x,x) <= 1; max k(x,x) = " + fmt(c.d.r2)) {
     c.note = p.eta_source;
+    // eta_eff is read off the run (dogma convention, per-round eta_t, or a forced projection).
+    c.a_posteriori = c.f.options.eta_convention != EtaConvention::paper || c.f.options.U > 0 ||
+                     p.eta > c.f.options.eta;
   }
 };
 
@@ -302,36 +321,37 @@ void projectron_bounds(Ctx& c, const Rounds& R) {
   {
     BoundResult t2 = make(c, "projectron_icml_thm2", "c");
     if (R2 < 2.0)
-      predictive(c, t2, [&](double s) { return bounds::icml_thm2(s, PT.l1(s), R2, eta); }, bT,
+      predictive(c, t2, [&](double s, Sum h) { return bounds::icml_thm2(s, PT.l1(s, h), R2, eta); }, bT,
                  domain_max(smax, eta > 0 ? (2.0 - R2) / (2.0 * eta) : kInf));
     else
       not_applicable(c, t2, "needs R^2 = max k(x,x) < 2; got " + fmt(R2));
 
     BoundResult c1 = make(c, "projectron_icml_cor1", "c");
+    c1.kind = "a_priori";  // 2||g||^2 + 4 D_1 needs no eta, only U fixed in advance
     if (!(c.f.options.U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
     else if (!p.unit) not_applicable(c, c1, not_unit);
-    else predictive(c, c1, [&](double s) { return bounds::icml_cor1(s, PT.l1(s)); }, bT, c.f.options.U);
+    else predictive(c, c1, [&](double s, Sum h) { return bounds::icml_cor1(s, PT.l1(s, h)); }, bT, c.f.options.U);
 
     double s3 = 0.0;
     BoundResult t3 = make(c, "projectron_jmlr_thm3", "c");
     BoundResult pt = make(c, "projectron_tight", "c");
     if (p.unit) {
-      s3 = predictive(c, t3, [&](double s) { return bounds::jmlr_thm3(s, PT.l1(s), eta); }, bT,
+      s3 = predictive(c, t3, [&](double s, Sum h) { return bounds::jmlr_thm3(s, PT.l1(s, h), eta); }, bT,
                       domain_max(smax, inv_eta));
-      predictive(c, pt, [&](double s) { return bounds::projectron_tight(s, PT.l1(s), eta); }, bT,
+      predictive(c, pt, [&](double s, Sum h) { return bounds::projectron_tight(s, PT.l1(s, h), eta); }, bT,
                  domain_max(smax, inv_eta));
     } else {
       not_applicable(c, t3, not_unit);
       not_applicable(c, pt, not_unit);
     }
     predictive(c, make(c, "projectron_icml_thm3_recon", "c"),
-               [&](double s) { return bounds::icml_thm3_recon(s, PT.l1(s), eta, Rr); }, bT,
+               [&](double s, Sum h) { return bounds::icml_thm3_recon(s, PT.l1(s, h), eta, Rr); }, bT,
                domain_max(smax, inv_eta));
     // Evaluated at the Thm 3 optimum, or, when that is the trivial c -> 0, at the optimum of
     // the eta = 0 (kernel Perceptron) form of Thm 3, so the reported number is informative.
     if (!(s3 > 0)) s3 = perceptron_form_argmin(PT, smax);
     check_row(c, make(c, "projectron_certificate", "c"),
-              [&](double s) { return bounds::projectron_certificate(PM.l1(s), s, p.delta_M, d.fT); }, bM,
+              [&](double s, Sum h) { return bounds::projectron_certificate(PM.l1(s, h), s, p.delta_M, d.fT); }, bM,
               std::max(smax, bounds::default_s_max(bM)), s3);
   }
 }
@@ -365,6 +385,7 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   double s4 = 0.0;
   BoundResult t4 = make(c, "projectronpp_jmlr_thm4", "c");
   BoundResult t4i = make(c, "projectronpp_thm4_implicit", "c");
+  t4.kind = t4i.kind = "a_posteriori";  // B sums beta_t over the run's margin updates
   std::string why;
   if (!p.unit) why = not_unit;
   else if (c.f.options.eta_convention != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
@@ -372,9 +393,9 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   else if (!(eta > 0)) why = "needs eta > 0";
   if (why.empty()) {
     t4.note = t4i.note = c.note + ", B=" + fmt(B);
-    s4 = predictive(c, t4, [&](double s) { return bounds::jmlr_thm4(s, PT.l1(s), eta, B); }, bT,
+    s4 = predictive(c, t4, [&](double s, Sum h) { return bounds::jmlr_thm4(s, PT.l1(s, h), eta, B); }, bT,
                     domain_max(smax, inv_eta));
-    predictive(c, t4i, [&](double s) { return bounds::jmlr_thm4_implicit(s, PT.l1(s), eta, B); }, bT,
+    predictive(c, t4i, [&](double s, Sum h) { return bounds::jmlr_thm4_implicit(s, PT.l1(s, h), eta, B); }, bT,
                domain_max(smax, inv_eta));
   } else {
     not_applicable(c, t4, why);
@@ -383,7 +404,7 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   const auto bU = PU.breakpoints();
   if (!(s4 > 0)) s4 = perceptron_form_argmin(PT, smax);  // as for certificate 3.5
   check_row(c, make(c, "projectronpp_certificate", "c"),
-            [&](double s) { return bounds::pp_certificate(PU.l1(s), s, tau_delta, d.fT, tau_margin); }, bU,
+            [&](double s, Sum h) { return bounds::pp_certificate(PU.l1(s, h), s, tau_delta, d.fT, tau_margin); }, bU,
             std::max(smax, bounds::default_s_max(bU)), s4);
 }
 
@@ -396,11 +417,12 @@ void forgetron_bounds(Ctx& c) {
   if (c.d.r2 > 1.0 + 1e-9) return not_applicable(c, b, "needs k(x,x) <= 1");
   const double U = bounds::forgetron_U(static_cast<double>(c.f.options.budget));
   b.note = "[M] recalled, report only; U(B)=" + fmt(U);
-  predictive(c, b, [&](double s) { return bounds::forgetron_bound(s, PT.l1(s)); }, PT.breakpoints(), U);
+  predictive(c, b, [&](double s, Sum h) { return bounds::forgetron_bound(s, PT.l1(s, h)); }, PT.breakpoints(), U);
 }
 
 // --- NORMA online gradient [D] (docs/bounds.md#norma_ogd) -------------------------------------------
 void norma_bounds(Ctx& c, const Rounds& R) {
+  c.a_posteriori = true;  // sum ||grad_t||^2 and sum ||f_t||^2 are the run's
   BoundResult b = make(c, "norma_ogd", "c");
   const LearnerOptions& f = c.f.options;
   if (f.task != "classification") return not_applicable(c, b, "only for --task classification");
@@ -421,8 +443,8 @@ void norma_bounds(Ctx& c, const Rounds& R) {
   for (double& x : br) x *= f.rho;  // l_t(g) = rho max(0, 1 - (s/rho) m_t)
   const double T = static_cast<double>(c.d.T);
   b.note = "sum||grad||^2=" + fmt(G2);
-  predictive(c, b, [&](double s) {
-    return bounds::norma_ogd(f.rho * PT.l1(s / f.rho), s, f.lambda, T, f.learning_rate, G2, F2, f.rho);
+  predictive(c, b, [&](double s, Sum h) {
+    return bounds::norma_ogd(f.rho * PT.l1(s / f.rho, h), s, f.lambda, T, f.learning_rate, G2, F2, f.rho);
   }, br, bounds::default_s_max(br));
 }
 
@@ -443,18 +465,66 @@ std::size_t perceptron_prefix(const Rounds& R) {
 void perceptron_family(std::vector<BoundResult>& out, const Rounds& rounds, const RunFacts& facts, bool prefix) {
   const std::size_t n = prefix ? perceptron_prefix(rounds) : rounds.size();
   const RunData d = collect(rounds, n, facts);
-  Ctx c{facts, d, out, ""};
+  Ctx c{facts, d, out, "", prefix};  // a budget learner's prefix length is known only after the run
   if (n < rounds.size()) c.note = "Perceptron prefix: rounds 1.." + std::to_string(n);
   if (!prefix && perceptron_prefix(rounds) < rounds.size())
     c.note = "warning: records are not those of a conservative Perceptron";
   perceptron_bounds(c);
 }
 
+// The rows a family produces, in table order (bounds/bound_ids.cpp).
+std::vector<std::string> family_ids(BoundFamily family) {
+  std::string first, last;
+  switch (family) {
+    case BoundFamily::perceptron:
+    case BoundFamily::perceptron_prefix: first = "novikoff"; last = "cs_certificate"; break;
+    case BoundFamily::projectron: first = "projectron_icml_thm2"; last = "projectron_certificate"; break;
+    case BoundFamily::projectron_pp: first = "projectronpp_jmlr_thm4"; last = "projectronpp_certificate"; break;
+    case BoundFamily::forgetron: first = last = "forgetron"; break;
+    case BoundFamily::norma: first = last = "norma_ogd"; break;
+  }
+  std::vector<std::string> ids;
+  bool in = false;
+  for (const auto& b : bound_ids()) {
+    in = in || b.id == first;
+    if (in) ids.push_back(b.id);
+    if (b.id == last) break;
+  }
+  return ids;
+}
+
+// "" when every input the bounds read is finite, else what is not (docs/bounds.md#non-finite).
+// NaN marks an absent optional field; scores, comparator scores and norms are never absent.
+std::string non_finite_input(const Rounds& R, const RunFacts& f) {
+  const auto bad = [](double v) { return std::isinf(v); };
+  if (!std::isfinite(f.g_norm)) return "comparator norm ||g0|| = " + fmt(f.g_norm);
+  if (bad(f.kxx_max) || bad(f.f_norm2_exact)) return "r^2 or ||f_T||^2 of the run is infinite";
+  for (std::size_t i = 0; i < R.size(); ++i) {
+    const RoundRecord& r = R[i];
+    const std::string at = " at round " + std::to_string(i + 1);
+    if (!std::isfinite(r.score)) return "score f(x_t) = " + fmt(r.score) + at;
+    if (!std::isfinite(r.g)) return "comparator score g(x_t) = " + fmt(r.g) + at;
+    if (bad(r.kxx)) return "k(x_t,x_t) = " + fmt(r.kxx) + at;
+    if (bad(r.f_norm2) || bad(r.delta_norm) || bad(r.pk2) || bad(r.tau)) return "a norm of the update is infinite" + at;
+  }
+  return "";
+}
+
 void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Rounds& rounds, const RunFacts& facts) {
+  if (const std::string why = non_finite_input(rounds, facts); !why.empty()) {
+    const RunData d;
+    Ctx c{facts, d, out, "", false};
+    for (const auto& id : family_ids(family)) {
+      BoundResult b = make(c, id, "");
+      b.rounds = rounds.size();
+      not_applicable(c, b, "inputs not finite: " + why);
+    }
+    return;
+  }
   if (family == BoundFamily::perceptron || family == BoundFamily::perceptron_prefix)
     return perceptron_family(out, rounds, facts, family == BoundFamily::perceptron_prefix);
   const RunData d = collect(rounds, rounds.size(), facts);
-  Ctx c{facts, d, out, ""};
+  Ctx c{facts, d, out, "", false};
   switch (family) {
     case BoundFamily::projectron: return projectron_bounds(c, rounds);
     case BoundFamily::projectron_pp: return projectron_pp_bounds(c, rounds);
@@ -487,7 +557,8 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
 
 nlohmann::json to_json(const BoundResult& b) {
   const auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
-  nlohmann::json j = {{"id", b.id}, {"name", b.name}, {"tag", b.tag}, {"kind", b.kind}, {"value", num(b.value)},
+  nlohmann::json j = {{"id", b.id}, {"name", b.name}, {"tag", b.tag}, {"kind", b.kind}, {"vacuous", b.vacuous},
+                      {"value", num(b.value)},
                       {"param", num(b.param)}, {"param_name", b.param_name}, {"applicable", b.applicable},
                       {"why_not", b.why_not}, {"holds", b.holds}, {"hard", b.hard},
                       {"empirical", num(b.empirical)}, {"comparator", b.comparator},
@@ -503,17 +574,18 @@ bool any_hard_violation(const std::vector<BoundResult>& results) {
 }
 
 void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& results) {
-  os << fmt::format("{:<50} {:<3} {:<10} {:>14} {:>14} {:>10}  {}\n", "bound", "tag", "kind", "value", "param",
+  os << fmt::format("{:<50} {:<3} {:<12} {:>14} {:>14} {:>10}  {}\n", "bound", "tag", "kind", "value", "param",
                     "empirical", "status");
   for (const auto& b : results) {
     std::string status;
     if (!b.applicable) status = "n/a: " + b.why_not;
     else if (b.holds) status = b.hard ? "holds" : "holds (report only)";
     else status = b.hard ? "*** VIOLATED ***" : "violated (report only, [M])";
+    if (b.applicable && b.vacuous) status += " (vacuous)";
     if (b.applicable && !b.note.empty()) status += "  [" + b.note + "]";
     const std::string param = b.applicable ? (b.param_name + "=" + fmt(b.param)) : "";
     const std::string value = b.applicable ? fmt::format("{:.6f}", b.value) : "-";
-    os << fmt::format("{:<50} {:<3} {:<10} {:>14} {:>14} {:>10.0f}  {}\n", b.name, b.tag, b.kind, value, param,
+    os << fmt::format("{:<50} {:<3} {:<12} {:>14} {:>14} {:>10.0f}  {}\n", b.name, b.tag, b.kind, value, param,
                       b.empirical, status);
   }
 }

@@ -33,10 +33,14 @@
 //   * eta used by the Projectron theorems: the paper threshold for eta_convention "paper";
 //     eta_eff = max ||delta_t|| over projected mistakes for "dogma" and for per-round eta_t runs
 //     (docs/conventions.md#eta, docs/bounds.md#projectron-eta).
-//   * I-restricted bounds (sums over update rounds) are consistency checks: holds = bound >= M
-//     at every rho of a grid incl. all breakpoints (docs/bounds.md#predictive-vs-check); their reported value is the
-//     bound at the optimum of the corresponding all-T form. All-T forms are predictive: value =
-//     infimum over the parameter (docs/bounds.md#infimum).
+//   * I-restricted bounds (sums over update rounds) are consistency checks (kind "check"):
+//     holds = bound >= M at every rho of a grid incl. all breakpoints (docs/bounds.md#kinds);
+//     their reported value is the bound at the optimum of the corresponding all-T form. All-T
+//     forms report the infimum over the parameter (docs/bounds.md#infimum); they are "a_priori",
+//     or "a_posteriori" when they read quantities of the run (B, eta_eff, a budget learner's
+//     prefix, NORMA's gradient sums).
+//   * Every value reported or compared with M is evaluated with direct (compensated) loss sums;
+//     rows whose inputs are not finite are n/a (docs/bounds.md#non-finite).
 #pragma once
 #include <cstddef>
 #include <nlohmann/json.hpp>
@@ -82,7 +86,10 @@ struct BoundResult {
   bool hard = true;          // false for [M] and report-only rows
   double empirical = kNone;  // M (mistakes) or the count compared
   std::string comparator;
-  std::string kind;          // "predictive" (all-T, infimum) or "check" (I-restricted, grid)
+  // "a_priori" (needs only the data and the comparator in advance), "a_posteriori" (also needs
+  // quantities of this run), "check" (I-restricted, on a grid); docs/bounds.md#kinds.
+  std::string kind;
+  bool vacuous = false;      // value >= rounds covered, or the infimum at its trivial limit (docs/bounds.md#vacuous)
   std::size_t rounds = 0;    // rounds the bound covers (< T for a Perceptron prefix)
   std::string note;
 };

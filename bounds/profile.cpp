@@ -33,6 +33,7 @@ MarginProfile::MarginProfile(const std::vector<double>& margins, const std::vect
     const double m = margins[i], w = weights.empty() ? 1.0 : weights[i];
     if (!std::isfinite(m)) throw std::invalid_argument("MarginProfile: non-finite margin");
     m_.push_back(m);
+    w_.push_back(w);
     p0_.push_back(p0_.back() + w);
     p1_.push_back(p1_.back() + w * m);
     p2_.push_back(p2_.back() + w * m * m);
@@ -44,15 +45,30 @@ std::size_t MarginProfile::active(double s) const {
   const auto it = std::partition_point(m_.begin(), m_.end(), [s](double m) { return m * s < 1.0; });
   return static_cast<std::size_t>(it - m_.begin());
 }
-double MarginProfile::l1(double s) const {
+double MarginProfile::direct(double s, int power) const {
+  // Neumaier summation; each loss 1 - m s is formed by one fma, so it is correctly rounded.
+  double sum = 0.0, comp = 0.0;
+  for (std::size_t i = 0; i < m_.size(); ++i) {
+    const double l = std::fma(-m_[i], s, 1.0);
+    if (!(l > 0.0)) break;  // margins ascend: every later loss is 0 as well
+    const double term = w_[i] * (power == 1 ? l : l * l);
+    const double t = sum + term;
+    comp += std::abs(sum) >= std::abs(term) ? (sum - t) + term : (term - t) + sum;
+    sum = t;
+  }
+  return std::max(0.0, sum + comp);
+}
+double MarginProfile::l1(double s, Sum how) const {
+  if (how == Sum::direct) return direct(s, 1);
   const std::size_t k = active(s);
   return std::max(0.0, p0_[k] - s * p1_[k]);
 }
-double MarginProfile::l2sq(double s) const {
+double MarginProfile::l2sq(double s, Sum how) const {
+  if (how == Sum::direct) return direct(s, 2);
   const std::size_t k = active(s);
   return std::max(0.0, p0_[k] - 2.0 * s * p1_[k] + s * s * p2_[k]);
 }
-double MarginProfile::l2(double s) const { return std::sqrt(l2sq(s)); }
+double MarginProfile::l2(double s, Sum how) const { return std::sqrt(l2sq(s, how)); }
 double MarginProfile::min_margin() const { return m_.empty() ? kInf : m_.front(); }
 
 std::vector<double> MarginProfile::breakpoints() const {
@@ -87,23 +103,60 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
   pts.push_back(s_max);
   for (std::size_t i = 1; i < pts.size(); ++i) consider(pts[i], safe(f, pts[i]));
   if (piecewise_linear) return best;
-  // Brent inside every segment; 30 bits of the argument are plenty (a looser argmin only
-  // makes the reported bound looser, never invalid; docs/bounds.md#infimum).
+  // Brent inside every segment. Boost caps the requested bits at digits/2 = 26 for double
+  // (below that, f cannot resolve the argument: near a smooth minimum f(s*(1+e)) - f(s*) ~ e^2,
+  // under the rounding of f for e < 2^-26). So the argmin is found to about 2^-26 relative and
+  // its value to O(2^-52) relative on a smooth segment; a looser argmin only makes the reported
+  // bound looser, never invalid (docs/bounds.md#infimum).
   for (std::size_t i = 0; i + 1 < pts.size(); ++i) {
     const double a = pts[i], b = pts[i + 1];
     if (!(b > a)) continue;
     std::uintmax_t iters = 60;
-    const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 30, iters);
+    const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 26, iters);
     consider(r.first, r.second);
   }
   return best;
 }
 
-GridCheck check_grid(const std::function<double(double)>& f, const std::vector<double>& breaks,
-                     double s_max, double M) {
+Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, double s_max, Minimum m) {
+  const auto direct = [&](double s) { return safe([&](double x) { return f(x, Sum::direct); }, s); };
+  m.value = direct(m.s);
+  const auto consider = [&](double s, double v) {
+    if (v < m.value * (1.0 - 1e-10)) m = {s, v};
+  };
+  // Brent again only where the prefix values disagree with the direct ones (cost O(n) per
+  // evaluation); where they agree the prefix search was already exact.
+  const auto inexact = [&](double s) {
+    const double p = safe([&](double x) { return f(x, Sum::prefix); }, s), d = direct(s);
+    return std::isfinite(d) && !(std::abs(p - d) <= 1e-12 * std::abs(d));
+  };
+  // Around the argmin: the breakpoints strictly below and above it (0 and s_max at the ends)
+  // and Brent between them; again around a moved argmin (it may have moved onto a breakpoint
+  // whose other side is lower), a few times at most.
+  for (int round = 0; round < 4; ++round) {
+    const double s0 = m.s;
+    const auto hi_it = std::upper_bound(breaks.begin(), breaks.end(), m.s);
+    auto lo_it = std::lower_bound(breaks.begin(), breaks.end(), m.s);
+    const double lo = lo_it == breaks.begin() ? 0.0 : *(--lo_it);
+    const double hi = hi_it == breaks.end() ? s_max : std::min(*hi_it, s_max);
+    const bool refine = inexact(m.s) || inexact(lo) || inexact(hi);
+    consider(lo, direct(lo));
+    if (hi > lo) consider(hi, direct(hi));
+    if (hi > lo && refine) {
+      std::uintmax_t iters = 60;
+      const auto r = boost::math::tools::brent_find_minima(direct, lo, hi, 26, iters);
+      consider(r.first, r.second);
+    }
+    if (m.s == s0) break;
+  }
+  return m;
+}
+
+GridCheck check_grid(const BoundFn& f, const std::vector<double>& breaks, double s_max, double M) {
   GridCheck g{true, 0.0, kInf};
   const auto probe = [&](double s) {
-    const double v = f(s);
+    double v = f(s, Sum::prefix);
+    if (!within(M, v)) v = f(s, Sum::direct);  // the prefix form may have cancelled
     if (std::isnan(v)) return;
     if (v < g.worst_value) { g.worst_value = v; g.worst_s = s; }
     if (!within(M, v)) g.holds = false;

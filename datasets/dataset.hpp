@@ -1,14 +1,36 @@
 // A labelled data set held in compressed sparse rows, the one in-memory layout of the suite.
 // Represents: T examples x_t (sparse, 1-based feature indices stored 0-based) with real labels
 // (±1 for classification, any value for regression). Ensures: indices strictly ascending per row,
-// values finite, sqnorm[t] = ||x_t||^2.
+// values finite, sqnorm[t] = ||x_t||^2 finite and at most kMaxSqnorm.
 #pragma once
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace plab {
+
+// Errors in data files; the message names the file and line ("path:line[:col]: what").
+struct DataError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Largest squared norm a row may have: with ||a||^2, ||b||^2 <= max/4 the Gaussian kernel's
+// ||a||^2 + ||b||^2 - 2<a,b> cannot overflow, and every bound reads finite norms
+// (docs/bounds.md#non-finite).
+inline constexpr double kMaxSqnorm = std::numeric_limits<double>::max() / 4.0;
+
+inline bool row_sqnorm_ok(double sqnorm) { return std::isfinite(sqnorm) && sqnorm <= kMaxSqnorm; }
+// Throws DataError naming `where` when a row's squared norm is not finite or too large.
+inline void check_row_sqnorm(double sqnorm, const std::string& where) {
+  if (!row_sqnorm_ok(sqnorm))
+    throw DataError(where + ": squared norm ||x||^2 " +
+                    (std::isfinite(sqnorm) ? "exceeds max double / 4" : "is not finite (overflows to inf)") +
+                    "; feature values this large cannot be used, rescale the data");
+}
 
 // A view of one example; valid as long as the Dataset (or the owner of the arrays) lives.
 struct Example {
@@ -36,14 +58,25 @@ struct Dataset {
     const std::size_t b = rowptr[t], e = rowptr[t + 1];
     return {{idx.data() + b, e - b}, {val.data() + b, e - b}, sqnorm[t], y[t]};
   }
-  // Appends one example; indices must be ascending (readers check before calling).
-  void push_back(std::span<const uint32_t> ix, std::span<const double> vx, double label) {
+  // Appends one example; indices must be ascending (readers check before calling). `where`
+  // ("path:line") names the row in the error for a non-finite squared norm ("row N" when empty).
+  void push_back(std::span<const uint32_t> ix, std::span<const double> vx, double label,
+                 const std::string& where = "") {
+    // One loop for the copy and the norm: the compiled sum is then the one the reference
+    // results were computed with (a separate loop is vectorised without fma, 1 ulp apart).
+    const std::size_t nnz = idx.size(), old_dim = dim;
     double s = 0.0;
     for (std::size_t k = 0; k < ix.size(); ++k) {
       idx.push_back(ix[k]);
       val.push_back(vx[k]);
       s += vx[k] * vx[k];
       if (ix[k] + 1 > dim) dim = ix[k] + 1;
+    }
+    if (!row_sqnorm_ok(s)) {
+      idx.resize(nnz);
+      val.resize(nnz);
+      dim = old_dim;
+      check_row_sqnorm(s, where.empty() ? "row " + std::to_string(size() + 1) : where);
     }
     rowptr.push_back(idx.size());
     y.push_back(label);

@@ -66,7 +66,7 @@ Dataset load_delimited(const std::string& path, char sep, int label_column, bool
       ++j;
     }
     const double y = labels.apply(std::string(detail::trim(field(lc))), where(starts[lc]));
-    d.push_back(idx, val, y);
+    d.push_back(idx, val, y, path + ":" + std::to_string(lineno));
   }
   if (in->bad()) throw DataError(path + ":" + std::to_string(lineno) + ": read error (corrupt or truncated file?)");
   if (d.size() == 0) throw DataError(path + ": empty file (no examples)");

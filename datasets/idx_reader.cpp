@@ -70,7 +70,7 @@ Dataset load_idx(const std::string& images, const std::string& labels_path, cons
     const double y = labels.apply(std::to_string(lab[8 + t]),
                                   labels_path + ": label of image " + std::to_string(t) + " (byte " +
                                       std::to_string(8 + t) + ")");
-    d.push_back(idx, val, y);
+    d.push_back(idx, val, y, images + ": image " + std::to_string(t));
   }
   if (npix > d.dim) d.dim = npix;
   return d;

@@ -124,6 +124,9 @@ void read_libsvm(const std::string& path, const LabelMap& labels,
       idx.push_back(j);
       val.push_back(v);
     }
+    double sq = 0.0;
+    for (double v : val) sq += v * v;
+    check_row_sqnorm(sq, path + ":" + std::to_string(lineno));
     sink(idx, val, y);
     ++rows;
   }

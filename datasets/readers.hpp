@@ -14,10 +14,6 @@
 
 namespace plab {
 
-struct DataError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
-
 // How raw label tokens become training labels.
 struct LabelMap {
   // Empty: the binary spellings +1, 1, 1.0 -> +1 and -1, -1.0, 0 -> -1 (the shared files'

@@ -56,7 +56,7 @@ Dataset load_usps(const std::string& path, const LabelMap& labels) {
     if (!detail::parse_double_token(label_tok, digit) || digit != std::floor(digit) || digit < 0 || digit > 9)
       throw DataError(where(label_col) + ": label '" + label_tok + "' is not a digit 0-9");
     const double y = labels.apply(std::to_string(static_cast<int>(digit)), where(label_col));
-    d.push_back(idx, val, y);
+    d.push_back(idx, val, y, path + ":" + std::to_string(lineno));
   }
   if (in->bad()) throw DataError(path + ":" + std::to_string(lineno) + ": read error (corrupt or truncated file?)");
   if (d.size() == 0) throw DataError(path + ": empty file (no examples)");

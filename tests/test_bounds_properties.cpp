@@ -1,7 +1,7 @@
 // Property tests: every hard bound of docs/bounds.md holds on random runs of the real learners
 // (the bounds are theorems, so any violation is a bug in a learner or in a bound routine).
-// Each property runs >= 1000 cases (RC_PARAMS defaults to max_success=1000 unless set by the
-// caller); RapidCheck prints the seed to replay a failure (RC_PARAMS="seed=...").
+// Each property runs 1000 cases (max_success=1000 is merged into the caller's RC_PARAMS unless
+// they set max_success); RapidCheck prints the seed to replay a failure (RC_PARAMS="seed=...").
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 #include <rapidcheck/gtest.h>
@@ -9,19 +9,32 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iomanip>
+#include <map>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "algorithms/perceptron.hpp"
 #include "algorithms/projectron.hpp"
-#include "core/random.hpp"
+#include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
+#include "bounds/comparator.hpp"
+#include "bounds_reference.hpp"
+#include "core/random.hpp"
 
 namespace plab {
 namespace {
 
-// Runs before RapidCheck reads its configuration (lazily, at the first property).
-const bool kConfigured = [] { setenv("RC_PARAMS", "max_success=1000", 0); return true; }();
+// Runs before RapidCheck reads its configuration (lazily, at the first property). The caller's
+// RC_PARAMS (e.g. "seed=X") are kept; max_success=1000 is added unless they set it.
+const bool kConfigured = [] {
+  const char* env = std::getenv("RC_PARAMS");
+  std::string p = env ? env : "";
+  if (p.find("max_success") == std::string::npos) p += (p.empty() ? "" : " ") + std::string("max_success=1000");
+  setenv("RC_PARAMS", p.c_str(), 1);
+  return true;
+}();
 
 enum class Order { given, by_label, by_margin, repeated };
 
@@ -172,6 +185,167 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
   const auto res = evaluate_bounds(R, f);
   RC_ASSERT(!res.empty());
   assert_all_hold(res);
+}
+
+// --- Values pinned against the brute-force evaluator (tests/bounds_reference.hpp) --------------
+// Every applicable row the reference covers must (a) never be below the exact value at its
+// reported parameter by more than 1e-12 relative, (b) agree with it to 1e-9, and (c) for the
+// infimum rows not exceed the reference's grid minimum (docs/bounds.md#mutation-check).
+
+void assert_pinned(const std::vector<RoundRecord>& R, const RunFacts& f, const std::vector<BoundResult>& res) {
+  namespace br = bounds_reference;
+  std::map<std::size_t, br::Facts> cache;
+  for (const auto& b : res) {
+    RC_ASSERT(b.kind == "a_priori" || b.kind == "a_posteriori" || b.kind == "check");
+    if (!b.applicable) { RC_ASSERT(!b.vacuous); continue; }
+    if (!cache.count(b.rounds)) cache.emplace(b.rounds, br::facts(R, b.rounds, f));
+    const br::Facts& x = cache.at(b.rounds);
+    RC_ASSERT(x.M == static_cast<std::size_t>(b.empirical));
+    br::LD ref;
+    bool trivial = false;
+    if (b.id.rfind("novikoff", 0) == 0) {
+      const bool all = b.id == "novikoff";
+      br::LD rho = br::kInfL;
+      for (std::size_t i = 0; i < x.T; ++i)
+        if (all || x.mistake[i]) rho = std::min(rho, x.m[i]);
+      ref = b.id == "novikoff_n1" ? std::sqrt(x.S2I) / rho : (all ? x.r2 : x.r2I) / (rho * rho);
+    } else {
+      const br::LD s = br::scale_of(b, x);
+      const auto v = br::value(b.id, x, s);
+      if (!v) continue;  // forgetron [M], norma: not covered by the reference
+      ref = *v;
+      trivial = !(s > 0);
+      if (b.kind != "check") {
+        const br::LD gm = br::grid_min(b.id, x);
+        if (!(b.value <= gm * (1 + 1e-9L) + 1e-9L)) {
+          RC_LOG() << std::setprecision(17) << b.id << " value " << b.value << " at " << b.param_name << "=" << b.param
+                   << " above the grid minimum " << static_cast<double>(gm) << "\n";
+          RC_FAIL("infimum not found: " + b.id);
+        }
+      }
+    }
+    if (!(b.value >= ref * (1 - 1e-12L) - 1e-12L && b.value <= ref * (1 + 1e-9L) + 1e-9L)) {
+      RC_LOG() << b.id << " value " << b.value << " param " << b.param << " reference " << static_cast<double>(ref)
+               << " M " << b.empirical << " " << b.note << "\n";
+      RC_FAIL("value differs from the independent evaluation: " + b.id);
+    }
+    RC_ASSERT(b.vacuous == (trivial || b.value >= static_cast<double>(b.rounds)));
+  }
+}
+
+// Comparator scores g0(x_t) and ||g0||: a random RKHS expansion (or the generating u, linear),
+// or the suite's SVM / multipass comparator.
+struct Comp { std::vector<double> g; double norm = 0.0; };
+Comp gen_comparator(const Seq& s, const Kernel& k, uint64_t seed) {
+  const int kind = *rc::gen::inRange(0, 3);
+  Comp c;
+  if (kind == 0) {
+    if (k.type == Kernel::Type::linear) {
+      for (std::size_t t = 0; t < s.data.size(); ++t) c.g.push_back(lin(s.u, s.data[t]));
+      c.norm = 1.0;
+    } else {
+      Rng rng(seed);
+      KernelExpansion g(k, s.data.dim);
+      c.norm = random_rkhs_comparator(s.data, rng, g);
+      for (std::size_t t = 0; t < s.data.size(); ++t) c.g.push_back(g.score(s.data[t]));
+    }
+    return c;
+  }
+  std::vector<std::size_t> order(s.data.size());
+  std::iota(order.begin(), order.end(), 0);
+  const Comparator cmp = make_comparator(kind == 1 ? "svm" : "multipass", s.data, order, k, 1.0, seed);
+  return {cmp.scores, cmp.norm};
+}
+
+Kernel gen_kernel(bool allow_linear) {
+  switch (*rc::gen::inRange(allow_linear ? 0 : 1, 3)) {
+    case 0: return Kernel::linear();
+    case 1: return Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
+    default: return Kernel::poly(*rc::gen::inRange(2, 12) / 10.0, *rc::gen::inRange(0, 10) / 10.0, *rc::gen::inRange(2, 4));
+  }
+}
+
+// Runs `algo` on the sequence with comparator scores filled in.
+std::vector<RoundRecord> run_with(const std::string& algo, const LearnerOptions& o, const Seq& s, const Comp& c) {
+  const auto L = make_learner(algo, o);
+  std::vector<RoundRecord> R;
+  for (std::size_t t = 0; t < s.data.size(); ++t) {
+    RoundRecord r = L->learn(s.data[t], static_cast<int64_t>(t + 1));
+    r.g = c.g[t];
+    R.push_back(r);
+  }
+  RC_ASSERT(!R.empty());
+  return R;
+}
+
+// Runs `algo` against a generated comparator, checks that every hard row holds and pins every
+// row; returns the rows and the records.
+struct Pinned { std::vector<RoundRecord> R; std::vector<BoundResult> res; };
+Pinned run_pinned(const std::string& algo, const LearnerOptions& o, const Seq& s, uint64_t seed) {
+  const Comp c = gen_comparator(s, o.kernel, seed);
+  Pinned p;
+  p.R = run_with(algo, o, s, c);
+  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = c.norm;
+  p.res = evaluate_bounds(p.R, f);
+  assert_all_hold(p.res);
+  assert_pinned(p.R, f, p.res);
+  return p;
+}
+
+RC_GTEST_PROP(BoundProperties, PerceptronFamilyPinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 6);
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, *rc::gen::arbitrary<bool>(), gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(true);
+  const std::string algo = o.kernel.type == Kernel::Type::linear && *rc::gen::arbitrary<bool>() ? "perceptron" : "kernel-perceptron";
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x77);
+  for (const auto& b : p.res) RC_ASSERT(b.kind != "a_posteriori");
+}
+
+RC_GTEST_PROP(BoundProperties, ProjectronRowsPinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const bool pp = *rc::gen::arbitrary<bool>();
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(false);
+  o.eta = *rc::gen::inRange(0, 120) / 100.0;
+  o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
+  if (*rc::gen::inRange(0, 4) == 0) o.U = *rc::gen::inRange(5, 30) / 10.0;  // per-round eta_t (ICML Eq. 13)
+  const std::string algo = pp ? "projectron++" : "projectron";
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x99);
+  for (const auto& b : p.res) {
+    if (b.id.rfind("projectronpp_jmlr", 0) == 0 || b.id == "projectronpp_thm4_implicit") RC_ASSERT(b.kind == "a_posteriori");
+    if (b.id == "projectron_jmlr_thm3" && (o.U > 0 || o.eta_convention == EtaConvention::dogma))
+      RC_ASSERT(b.kind == "a_posteriori");
+  }
+}
+
+RC_GTEST_PROP(BoundProperties, BudgetPrefixPinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(false);
+  o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
+  o.seed = seed;
+  const std::string algo = *rc::gen::element<std::string>("stoptron", "forgetron", "rbp", "cks");
+  const Pinned p = run_pinned(algo, o, s, seed ^ 0x55);
+  for (const auto& b : p.res) {
+    RC_ASSERT(b.rounds == bounds_reference::prefix_length(p.R) || b.id == "forgetron");
+    if (b.id != "forgetron") RC_ASSERT(b.kind == "check" || b.kind == "a_posteriori");
+  }
+}
+
+// Theorem 4 applicable on every case (paper convention, Gaussian kernel, eta > 0, no U), so
+// that the beta_t sum B enters the pinned values as often as possible.
+RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(5, 30) / 100.0, false, gen_order());
+  LearnerOptions o; o.dim = s.data.dim; o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
+  o.eta = *rc::gen::inRange(5, 120) / 100.0;
+  const Pinned p = run_pinned("projectron++", o, s, seed ^ 0x33);
+  for (const auto& b : p.res)
+    if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
 }
 
 TEST(BoundProperties, ConfiguredForThousandCases) {

@@ -301,3 +301,30 @@ TEST_F(Readers, UspsErrors) {
   const auto r = write("badvalue", "1.0000 x" + usps_line("", 255));
   expect_error([&] { load_usps(r, LabelMap::one_vs_rest("1")); }, {r + ":1:8:", "non-numeric value 'x'"});
 }
+
+// ---- Squared norms must be finite (docs/bounds.md#non-finite) ----
+
+TEST_F(Readers, LibsvmOverflowingSquaredNorm) {
+  const auto p = write("big.svm", "+1 1:0.5\n-1 1:1e160 2:1\n");
+  expect_error([&] { load_libsvm(p); }, {p + ":2", "squared norm", "not finite"});
+}
+
+TEST_F(Readers, DelimitedOverflowingSquaredNorm) {
+  const auto p = write("big.csv", "1,2,+1\n1e200,1e200,-1\n");
+  expect_error([&] { load_delimited(p, ',', -1, false); }, {p + ":2", "squared norm"});
+}
+
+TEST_F(Readers, UspsOverflowingSquaredNorm) {
+  std::string line = "3";
+  for (int k = 0; k < 256; ++k) line += k == 7 ? " 1e155" : " 0.5";
+  const auto p = write("big.usps", line + "\n");
+  expect_error([&] { load_usps(p, LabelMap::one_vs_rest("3")); }, {p + ":1", "squared norm"});
+}
+
+TEST(DatasetPush, SquaredNormAboveQuarterMaxRejected) {
+  Dataset d;
+  const std::vector<double> ok{1e150, 1e150}, big{1e154, 1e154};
+  d.push_dense(ok, 1.0);
+  expect_error([&] { d.push_dense(big, 1.0); }, {"row 2", "squared norm"});
+  EXPECT_EQ(d.size(), 1u);
+}
