@@ -88,8 +88,9 @@ void claims_table(std::ostream& md, const json& claims) {
 
 void bound_row(std::ostream& md, const Group& g, const std::string& id, const std::vector<json>& rows) {
   std::vector<double> v, e, ratio, rounds;
-  std::size_t holds = 0;
+  std::size_t holds = 0, vacuous = 0;
   for (const auto& r : rows) {
+    vacuous += r.value("vacuous", false);
     if (r["value"].is_number()) v.push_back(r["value"].get<double>());
     if (r["empirical"].is_number()) e.push_back(r["empirical"].get<double>());
     if (r["value"].is_number() && r["empirical"].is_number() && r["empirical"].get<double>() > 0)
@@ -101,14 +102,20 @@ void bound_row(std::ostream& md, const Group& g, const std::string& id, const st
   md << "| " << g.dataset << " | " << g.name() << " | " << rows[0].value("name", "") << " (`" << id << "`) | "
      << rows[0].value("tag", "") << " | " << rows[0].value("kind", "") << " | " << format_stat("x", mean_std(rounds))
      << " | " << format_stat("x", mean_std(v)) << " | " << format_stat("x", mean_std(e)) << " | " << rb << " | " << holds
-     << "/" << rows.size() << " |\n";
+     << "/" << rows.size() << " | " << vacuous << "/" << rows.size() << " |\n";
 }
 
 void bounds_table(std::ostream& md, const std::vector<Group>& gs) {
   if (std::none_of(gs.begin(), gs.end(), [](const Group& g) { return !g.bounds.empty(); })) return;
+  std::size_t rows = 0, vacuous = 0;
+  for (const auto& g : gs)
+    for (const auto& [id, rs] : g.bounds)
+      for (const auto& r : rs) { ++rows; vacuous += r.value("vacuous", false); }
   md << "\n### Mistake bounds (applicable ones; mean over permutations)\n\n"
-        "| data | algorithm | bound | tag | kind | rounds covered | bound value | empirical | bound / empirical | holds |\n"
-        "|---|---|---|---|---|---|---|---|---|---|\n";
+     << vacuous << " of " << rows << " applicable rows are vacuous (value >= the rounds covered, or the infimum at "
+        "its trivial limit; docs/bounds.md#vacuous).\n\n"
+        "| data | algorithm | bound | tag | kind | rounds covered | bound value | empirical | bound / empirical | holds | vacuous |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& g : gs)
     for (const auto& [id, rows] : g.bounds) bound_row(md, g, id, rows);
 }

@@ -239,9 +239,10 @@ namespace {
 // bound has no value in any permutation.
 json tightness_row(const std::string& src, const Group& g, const std::string& id, const std::vector<json>& rs) {
   std::vector<double> v, e, ratio;
-  std::size_t holds = 0, hard_bad = 0;
+  std::size_t holds = 0, hard_bad = 0, vacuous = 0;
   for (const auto& r : rs) {
     if (!r["value"].is_number() || !r["empirical"].is_number()) continue;
+    vacuous += r.value("vacuous", false);
     v.push_back(r["value"].get<double>());
     e.push_back(r["empirical"].get<double>());
     if (e.back() > 0) ratio.push_back(v.back() / e.back());
@@ -256,28 +257,29 @@ json tightness_row(const std::string& src, const Group& g, const std::string& id
           {"bound_mean", sv.mean}, {"mistakes_mean", se.mean},
           {"ratio_mean", std::isfinite(sr.mean) ? json(sr.mean) : json()}, {"ratio_std", sr.std},
           {"holds", std::to_string(holds) + "/" + std::to_string(v.size())}, {"hard_violations", hard_bad},
+          {"vacuous", std::to_string(vacuous) + "/" + std::to_string(v.size())},
           {"label", g.name()}};
 }
 
 std::string tightness_csv_line(const json& r) {
   auto num = [&](const char* k) { return r[k].is_number() ? csv_number_10(r[k].get<double>()) : std::string(); };
   const std::string point = r["point"].empty() ? "" : r["point"].dump();
-  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r["source"].get<std::string>(),
+  return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", r["source"].get<std::string>(),
                      r["dataset"].get<std::string>(), r["algorithm"].get<std::string>(), r["algo"].get<std::string>(),
                      csv_field(point), r["bound"].get<std::string>(), csv_field(r["bound_name"].get<std::string>()),
                      r["tag"].get<std::string>(), r["kind"].get<std::string>(), r["n"].get<std::size_t>(),
                      num("bound_mean"), num("mistakes_mean"), num("ratio_mean"), num("ratio_std"),
-                     r["holds"].get<std::string>());
+                     r["holds"].get<std::string>(), r["vacuous"].get<std::string>());
 }
 
 std::string tightness_md_line(const json& r) {
   const bool bad = r["hard_violations"].get<std::size_t>() > 0;
   const std::string ratio = r["ratio_mean"].is_number() ? format_g(r["ratio_mean"].get<double>(), 3) : "–";
-  return fmt::format("| {} | {} | {} | {} (`{}`) | {} | {} | {} | {:.1f} | {}{}{} |\n", r["source"].get<std::string>(),
+  return fmt::format("| {} | {} | {} | {} (`{}`) | {} | {} | {} | {:.1f} | {}{}{} | {} |\n", r["source"].get<std::string>(),
                      r["dataset"].get<std::string>(), r["label"].get<std::string>(), r["bound_name"].get<std::string>(),
                      r["bound"].get<std::string>(), r["kind"].get<std::string>(), ratio,
                      format_g(r["bound_mean"].get<double>(), 4), r["mistakes_mean"].get<double>(), bad ? "**" : "",
-                     r["holds"].get<std::string>(), bad ? " VIOLATED**" : "");
+                     r["holds"].get<std::string>(), bad ? " VIOLATED**" : "", r["vacuous"].get<std::string>());
 }
 
 bool wanted(const std::vector<std::string>& list, const std::string& x) {
@@ -291,9 +293,9 @@ json tightness_table(const Spec& t, const std::vector<Spec>& specs, const std::v
   const TableSpec cfg = t.table.value_or(TableSpec{});
   json rows = json::array();
   std::string csv = "source,dataset,algorithm,algo,point,bound,bound_name,tag,kind,n,bound_mean,mistakes_mean,"
-                    "ratio_mean,ratio_std,holds\n";
-  std::string md = "| source | data | algorithm | bound | kind | bound / mistakes | bound | mistakes | holds |\n"
-                   "|---|---|---|---|---|---|---|---|---|\n";
+                    "ratio_mean,ratio_std,holds,vacuous\n";
+  std::string md = "| source | data | algorithm | bound | kind | bound / mistakes | bound | mistakes | holds | vacuous |\n"
+                   "|---|---|---|---|---|---|---|---|---|---|\n";
   std::size_t missing = 0;
   for (const auto& src : t.sources) {
     const auto it = std::find_if(specs.begin(), specs.end(), [&](const Spec& x) { return x.figure == src; });
