@@ -47,6 +47,13 @@ outside class c's basis; the 2-class Perceptron equals the binary kernel Percept
 label 0 -> -1) with f_y - f_other = 2 y_bin f_bin and the same mistakes; every fixture covers what
 its "covers" list claims.
 
+Doubles: the table's last column re-runs each Projectron++ fixture literally in doubles (DOGMA's
+absolute eps = 2^-52). On eps_rule rounds an exact distance 0 comes out as ~1e-15 with kernel values
+~10, the absolute guard no longer fires, and the class is ADDED with a near-singular inverse: the
+double run leaves the exact one there (projectron_pp_poly4, t11 and t13). An implementation meant
+to match these fixtures needs a relative guard there (e.g. distance <= 1e-8 k(x,x), like the binary
+projectron.hpp kGuard); the eps_rule flag marks the rounds that depend on it.
+
 Run:  python3 tests/tools/multiclass_reference.py            (prints the tables, checks the JSON)
       python3 tests/tools/multiclass_reference.py --write    (rewrites tests/data/multiclass_fixtures.json)
 
@@ -59,7 +66,8 @@ Round record: t, x, y, scores (m values before the update), score (= f_y - f_com
 predicted, mistake, margin_error, kind, support_size (after the round), norm2 (= sum_c ||f_c||^2
 after the round), tau (0 when no update; 1 on Perceptron/Projectron++ mistakes), and for
 Projectron++ delta_true, delta_wrong (null when not computed), true_action, wrong_action
-(add | project | none); for MRBP evict_draw (1-based j or null), evicted_t (round of the evicted
+(add | project | none), eps_rule (a class was projected only through the `< eps` guard: its exact
+distance is 0 while the other one exceeds eta); for MRBP evict_draw (1-based j or null), evicted_t (round of the evicted
 support or null).
 """
 import json
@@ -212,6 +220,23 @@ def grow_inverse(Kinv, coeff, delta, kxx):
     return [[big[i][j] + v[i] * v[j] / delta for j in range(n + 1)] for i in range(n + 1)]
 
 
+def sq_distance_by_elimination(basis, x, k):
+    """k(x,x) - k_b^T K_b^{-1} k_b by Gaussian elimination on K_b a = k_b (independent of Kinv)."""
+    n = len(basis)
+    if n == 0:
+        return k(x, x)
+    A = [[k(u, v) for v in basis] + [k(u, x)] for u in basis]
+    for col in range(n):
+        piv = next(r for r in range(col, n) if A[r][col] != 0)
+        A[col], A[piv] = A[piv], A[col]
+        for r in range(n):
+            if r != col and A[r][col] != 0:
+                fac = A[r][col] / A[col][col]
+                A[r] = [a - fac * b for a, b in zip(A[r], A[col])]
+    a = [A[i][n] / A[i][i] for i in range(n)]
+    return k(x, x) - sum(ai * k(u, x) for ai, u in zip(a, basis))
+
+
 def check_projectron_state(SV, beta, Kinv, Ycla, k, m):
     for c in range(m):
         idx = Ycla[c]
@@ -239,7 +264,7 @@ def run_projectron_pp(data, m, kspec, eta):
         f = [sum(b[c] * kv for b, kv in zip(beta, kx)) for c in range(m)]
         r = base_record(t, x, y, f, m)
         comp = r['competitor']
-        r.update(delta_true=None, delta_wrong=None, true_action='none', wrong_action='none')
+        r.update(delta_true=None, delta_wrong=None, true_action='none', wrong_action='none', eps_rule=False)
         if f[y] < f[comp] + 1:
             kxx = k(x, x)
 
@@ -251,7 +276,7 @@ def run_projectron_pp(data, m, kspec, eta):
                 kb = [kx[i] for i in idx]
                 co = matvec(Kinv[c], kb)
                 d = kxx - sum(a * b for a, b in zip(co, kb))
-                assert d >= 0
+                assert d >= 0 and d == sq_distance_by_elimination([SV[i] for i in idx], x, k)
                 return idx, co, d
             it, ct, dt = project(y)
             iw, cw, dw = project(comp)
@@ -297,6 +322,8 @@ def run_projectron_pp(data, m, kspec, eta):
                     Ycla[comp].append(new)
                     r['wrong_action'], u_w = 'add', kxx
                 added = dt > eta or dw > eta
+                # a class projected only through the absolute `< eps` guard (exact distance 0 here)
+                r['eps_rule'] = not small and (dt < EPS or dw < EPS)
                 assert added == ('add' in (r['true_action'], r['wrong_action']))
                 if added:
                     beta.append(vec); S.append(t); SV.append(x)
@@ -311,6 +338,68 @@ def run_projectron_pp(data, m, kspec, eta):
         r['support_size'], r['norm2'] = len(S), n2
         recs.append(r)
     return recs, dict(S=S, SV=SV, beta=beta, Kinv=Kinv, Ycla=Ycla)
+
+
+def run_projectron_pp_double(data, m, kspec, eta):
+    """Diagnostic only: the same rounds literally in doubles (DOGMA's max(.,0) and absolute eps).
+    Returns per round (kind, competitor, support size, delta_true, delta_wrong)."""
+    g, c0, deg, eta = float(kspec['gamma']), float(kspec['coef0']), kspec['degree'], float(eta)
+
+    def k(a, b):
+        return (g * sum(float(u) * float(v) for u, v in zip(a, b)) + c0) ** deg
+    eps = 2.0 ** -52
+    SV, beta, Kinv, Ycla, out = [], [], [[] for _ in range(m)], [[] for _ in range(m)], []
+    for x, y in data:
+        kx = [k(s, x) for s in SV]
+        f = [sum(b[c] * kv for b, kv in zip(beta, kx)) for c in range(m)]
+        comp = first_argmax(f, skip=y)
+        kind, dts = 'none', (None, None)
+        if f[y] < f[comp] + 1:
+            kxx = k(x, x)
+
+            def project(c):
+                idx = Ycla[c]
+                if not idx:
+                    return idx, [], kxx
+                kb = [kx[i] for i in idx]
+                co = [sum(kb[i] * Kinv[c][i][j] for i in range(len(idx))) for j in range(len(idx))]
+                return idx, co, max(kxx - sum(a * b for a, b in zip(co, kb)), 0.0)
+            it, ct, dt = project(y)
+            iw, cw, dw = project(comp)
+            dts = (dt, dw)
+            if f[y] > f[comp]:
+                loss, delta = 1 - f[y] + f[comp], dt + dw
+                kind = 'margin_skip'
+                if loss - delta / (2 * eta) > 0:
+                    den = 2 * kxx - delta
+                    tau = min(min(loss / den, 1.0), 2 * (loss - delta / (2 * eta)) / den)
+                    for i, a in zip(it, ct):
+                        beta[i][y] += tau * a
+                    for i, a in zip(iw, cw):
+                        beta[i][comp] -= tau * a
+                    kind = 'margin_project'
+            else:
+                small, new, vec, acts = dt <= eta and dw <= eta, len(SV), [0.0] * m, []
+                for c, idx, co, d, sg in ((y, it, ct, dt, 1.0), (comp, iw, cw, dw, -1.0)):
+                    if small or d < eps:
+                        for i, a in zip(idx, co):
+                            beta[i][c] += sg * a
+                        acts.append('project')
+                    else:
+                        vec[c] = sg
+                        n = len(Kinv[c])
+                        v = co + [-1.0]
+                        big = [row + [0.0] for row in Kinv[c]] + [[0.0] * (n + 1)]
+                        Kinv[c] = [[big[i][j] + v[i] * v[j] / d for j in range(n + 1)]
+                                   for i in range(n + 1)] if n else [[1 / kxx]]
+                        Ycla[c].append(new)
+                        acts.append('add')
+                if dt > eta or dw > eta:
+                    SV.append(x)
+                    beta.append(vec)
+                kind = 'add' if acts == ['add', 'add'] else 'project'
+        out.append((kind, comp, len(SV)) + dts)
+    return out
 
 
 # ----------------------------------------------------------------------------- fixtures
@@ -370,7 +459,7 @@ fixture('projectron_pp_linear3', 'multiclass-projectron++', 3, linear(),
           '1 1:0', '0 -1:1'),
         ['first_round', 'competitor_tie', 'score_tie_mistake', 'margin_error', 'kind_add', 'kind_none',
          'kind_project', 'kind_margin_project', 'kind_margin_skip', 'project_no_add', 'mixed_project_add',
-         'zero_distance', 'positive_distance_within_eta', 'empty_class_basis'],
+         'zero_distance', 'positive_distance_within_eta', 'empty_class_basis', 'eps_rule'],
         'Projectron++ (DOGMA), eta = 1/2, linear; t2 class 2 basis empty while 0 and 1 have one; t3 both '
         'projected (1/5, 0); t4 true projected (0), competitor added (4/5); t6 margin skip; t10 true added, '
         'competitor projected; t12 margin projection tau = 3/10',
@@ -380,10 +469,12 @@ fixture('projectron_pp_poly4', 'multiclass-projectron++', 4, poly(Fr(1, 2), 1, 2
           '-1 1:1', '1 0:1', '1 0:2', '-1 1:0'),
         ['first_round', 'competitor_tie', 'score_tie_mistake', 'margin_error', 'kind_add', 'kind_none',
          'kind_project', 'kind_margin_project', 'kind_margin_skip', 'project_no_add', 'mixed_project_add',
-         'zero_distance', 'positive_distance_within_eta', 'empty_class_basis', 'added_within_eta'],
+         'zero_distance', 'positive_distance_within_eta', 'empty_class_basis', 'added_within_eta',
+         'eps_rule'],
         'Projectron++ (DOGMA), eta = 1/2, m = 4, (<x,z>/2 + 1)^2 (6-dim feature space: class 0 basis fills '
         'it at t7); t7 competitor added although delta_wrong = 2/19 <= eta; class 2 empty until t13; '
-        't8 margin skip, t12 margin projection; support 6 ends with all-zero coefficients',
+        't8 margin skip, t12 margin projection; t11, t13 eps rule (a literal double run adds there instead); '
+        'support 6 ends with all-zero coefficients',
         eta=Fr(1, 2))
 
 
@@ -432,6 +523,8 @@ def covered(fx, recs):
         if r.get('true_action') == 'project' and r.get('wrong_action') == 'add' or \
                 r.get('true_action') == 'add' and r.get('wrong_action') == 'project':
             tags.add('mixed_project_add')
+        if r.get('eps_rule'):
+            tags.add('eps_rule')
         if r.get('delta_true') is not None and r['mistake'] and \
                 (r['true_action'] == 'add' and r['delta_true'] <= Fr(fx['opts']['eta']) or
                  r['wrong_action'] == 'add' and r['delta_wrong'] <= Fr(fx['opts']['eta'])):
@@ -469,12 +562,13 @@ def table(fx, recs, state):
     pp = fx['learner'] == 'multiclass-projectron++'
     hdr = f"{'t':>3} {'x':>10} y  {'scores':<28} comp pred  M  ME {'kind':<15}|S| {'||f||^2':>12}"
     if pp:
-        hdr += f"  {'d_true':>8} {'d_wrong':>8} {'tau':>8} act"
+        hdr += f"  {'d_true':>8} {'d_wrong':>8} {'tau':>8} act  literal-double DOGMA"
     elif fx['learner'] == 'multiclass-pa1':
         hdr += f"  {'tau':>8}"
     elif fx['learner'] == 'mrbp':
         hdr += '  draw evicted_t'
     print(hdr)
+    dbl = run_projectron_pp_double(fx['data'], m, ks, fx['opts']['eta']) if pp else None
     for r in recs:
         sc = ' '.join(str(v) for v in r['scores'])
         line = (f"{r['t']:>3} {str(tuple(r['x'])):>10} {r['y']}  {sc:<28} {r['competitor']:>4} "
@@ -482,12 +576,18 @@ def table(fx, recs, state):
                 f"{r['support_size']:>3} {str(r['norm2']):>12}")
         if pp:
             line += (f"  {fstr(r['delta_true']):>8} {fstr(r['delta_wrong']):>8} {str(r['tau']):>8} "
-                     f"{r['true_action'][0]}{r['wrong_action'][0]}")
+                     f"{r['true_action'][0]}{r['wrong_action'][0]}{'E' if r['eps_rule'] else ' '}")
+            kd, cd, nd, dtd, dwd = dbl[r['t'] - 1]
+            same = (kd, cd, nd) == (r['kind'], r['competitor'], r['support_size'])
+            line += '  same' if same else f'  DIFFERS: {kd} |S|={nd} d=({dtd:.3g}, {dwd:.3g})'
         elif fx['learner'] == 'multiclass-pa1':
             line += f"  {str(r['tau']):>8}"
         elif fx['learner'] == 'mrbp':
             line += f"  {fstr(r['evict_draw']):>4} {fstr(r['evicted_t']):>9}"
         print(line)
+    if pp:
+        print('   act: true/wrong action a(dd) p(roject) n(one); E = a class projected only by the `< eps` rule'
+              ' (exact distance 0 while the other > eta): rounding-sensitive in doubles')
     print('   final supports (x: coefficients per class):')
     for j, (x, b) in enumerate(zip(state['SV'], state['beta'])):
         print(f"     [{j}] {tuple(x)}: {' '.join(str(v) for v in b)}")
@@ -531,7 +631,7 @@ def to_json(fx, recs, state):
         if fx['learner'] == 'multiclass-projectron++':
             exact_pair(d, 'delta_true', r['delta_true'])
             exact_pair(d, 'delta_wrong', r['delta_wrong'])
-            d.update(true_action=r['true_action'], wrong_action=r['wrong_action'])
+            d.update(true_action=r['true_action'], wrong_action=r['wrong_action'], eps_rule=r['eps_rule'])
         if fx['learner'] == 'mrbp':
             d.update(evict_draw=r['evict_draw'], evicted_t=r['evicted_t'])
         rounds.append(d)
