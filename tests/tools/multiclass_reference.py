@@ -188,7 +188,7 @@ def run_binary_perceptron(data, kspec):
 def run_pa1(data, m, kspec, C):
     k = make_kernel(kspec)
     C = Fr(C)
-    SV, beta, recs, n2 = [], [], [], Fr(0)
+    SV, beta, S, recs, n2 = [], [], [], [], Fr(0)
     for t, (x, y) in enumerate(data, 1):
         f = [sum(b[c] * k(s, x) for s, b in zip(SV, beta)) for c in range(m)]
         r = base_record(t, x, y, f, m)
@@ -199,14 +199,14 @@ def run_pa1(data, m, kspec, C):
             assert tau > 0
             col = [Fr(0)] * m
             col[y], col[comp] = tau, -tau
-            SV.append(x); beta.append(col)
+            SV.append(x); beta.append(col); S.append(t)
             expect = n2 + 2 * tau * (f[y] - f[comp]) + 2 * tau * tau * kxx
             n2 = norm2(SV, beta, k, m)
             assert n2 == expect
             r['kind'], r['tau'] = 'add', tau
         r['support_size'], r['norm2'] = len(SV), n2
         recs.append(r)
-    return recs, dict(S=None, SV=SV, beta=beta)
+    return recs, dict(S=S, SV=SV, beta=beta)
 
 
 # ----------------------------------------------------------------------------- Projectron++
@@ -423,8 +423,8 @@ def fixture(name, learner, m, kspec, data, covers, description, **opts):
 fixture('perceptron_max_linear3', 'multiclass-perceptron', 3, linear(),
         F('1 0:2', '0 1:1', '1 1:0', '2 0:2', '0 2:0', '1 1:1', '-1 0:0', '1 -1:2'),
         ['first_round', 'competitor_tie', 'score_tie_mistake', 'predicted_tie', 'kind_add', 'kind_none'],
-        'max-score update; round 1 (competitor 0 of the tie 0/1); competitor ties (t2 0/2, t3 1/2, t5 1/2, '
-        't8 1/2) with f_y = f_comp mistakes; t4 correct; t7 correct with f_y - f_comp = 1 exactly',
+        'max-score update; round 1 (competitor 0 of the tie 0/1); competitor ties at t2 (0/2), t3 (1/2), '
+        't5 (1/2); f_y = f_comp mistakes at t2, t5, t8; t4 correct; t7 correct with f_y - f_comp = 1 exactly',
         update='max-score')
 fixture('perceptron_uniform_poly4', 'multiclass-perceptron', 4, poly(Fr(1, 2), 1, 2),
         F('1 0:2', '1 1:2', '-1 1:2', '0 1:1', '1 -1:3', '-1 0:0', '1 0:3', '1 -1:0'),
@@ -477,6 +477,27 @@ fixture('projectron_pp_poly4', 'multiclass-projectron++', 4, poly(Fr(1, 2), 1, 2
         'support 6 ends with all-zero coefficients',
         eta=Fr(1, 2))
 
+fixture('projectron_pp_linear3d', 'multiclass-projectron++', 3, linear(),
+        F('1 1 1:1', '1 -1 0:1', '1 0 0:0', '0 1 -1:0', '0 1 0:2', '1 0 0:0', '2 0 0:1', '0 1 0:2', '1 1 0:2'),
+        ['first_round', 'competitor_tie', 'score_tie_mistake', 'margin_error', 'kind_add', 'kind_none',
+         'kind_project', 'kind_margin_project', 'kind_margin_skip', 'project_no_add',
+         'positive_distance_within_eta', 'empty_class_basis', 'added_within_eta', 'tau_eta_term'],
+        'Projectron++ (DOGMA), eta = 1, linear, 3 features, no eps-rule round (robust in doubles); '
+        't3, t6 both classes projected at distance 1/6; t4 margin skip; t8 margin projection with the '
+        '2 (loss - delta/(2 eta))/(2Kii - delta) term binding (tau = 1/5), class 2 basis still empty; '
+        't9 competitor added at distance 2/3 <= eta because delta_true = 2 > eta',
+        eta=Fr(1))
+fixture('projectron_pp_dyadic', 'multiclass-projectron++', 3, poly(Fr(1, 4), 0, 1),
+        F('1 0 0:1', '0 1 1:0', '1 1 1:0', '0 1 -1:1', '0 1 -1:0', '0 1 0:0', '1 -1 0:1'),
+        ['first_round', 'first_round_no_support', 'distance_equals_eta', 'competitor_tie',
+         'score_tie_mistake', 'margin_error', 'kind_add', 'kind_project', 'kind_margin_project',
+         'kind_margin_skip', 'project_no_add', 'zero_distance', 'tau_one'],
+        'Projectron++ (DOGMA), eta = 1/4, k = <x,z>/4 (poly degree 1), every value dyadic (exact in '
+        'doubles); t1 mistake with k(x,x) = 1/4 = eta: both classes "projected" onto empty bases, no '
+        'support (the support stays empty); t3, t7 margin skips; t6 margin projection with tau = 1 '
+        'binding; class 2 never gets a basis',
+        eta=Fr(1, 4))
+
 
 def run(fx):
     o, L = fx['opts'], fx['learner']
@@ -525,6 +546,17 @@ def covered(fx, recs):
             tags.add('mixed_project_add')
         if r.get('eps_rule'):
             tags.add('eps_rule')
+        if r.get('delta_true') is not None and Fr(fx['opts']['eta']) in (r['delta_true'], r['delta_wrong']):
+            tags.add('distance_equals_eta')
+        if r['t'] == 1 and r['support_size'] == 0:
+            tags.add('first_round_no_support')
+        if r['kind'] == 'margin_project':
+            loss, delta = 1 - r['score'], r['delta_true'] + r['delta_wrong']
+            den = 2 * make_kernel(fx['kernel'])(r['x'], r['x']) - delta
+            terms = [loss / den, Fr(1), 2 * (loss - delta / (2 * Fr(fx['opts']['eta']))) / den]
+            tags.add(['tau_loss_term', 'tau_one', 'tau_eta_term'][terms.index(r['tau'])])
+        if r['norm2'] == 0 and r['kind'] == 'project' and r['t'] > 1:
+            tags.add('projection_zeroes_f')
         if r.get('delta_true') is not None and r['mistake'] and \
                 (r['true_action'] == 'add' and r['delta_true'] <= Fr(fx['opts']['eta']) or
                  r['wrong_action'] == 'add' and r['delta_wrong'] <= Fr(fx['opts']['eta'])):
@@ -637,7 +669,7 @@ def to_json(fx, recs, state):
         rounds.append(d)
     sup = []
     for j, (x, b) in enumerate(zip(state['SV'], state['beta'])):
-        e = dict(position=j, t=state['S'][j] if state['S'] is not None else None, x=list(x))
+        e = dict(position=j, t=state['S'][j], x=list(x))
         exact_pair(e, 'beta', b)
         sup.append(e)
     final = dict(supports=sup)
