@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <numeric>
 #include <string>
@@ -20,7 +21,6 @@
 #include "bounds/multiclass_comparator.hpp"
 #include "core/random.hpp"
 #include "datasets/readers.hpp"
-#include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
@@ -274,11 +274,12 @@ TEST(MulticlassComparatorKkt, GapAndViolationSmallOnRandomProblems) {
 // subsample (3000 of 3300 rounds; the rounds outside the subsample included).
 TEST(MulticlassComparatorMargins, EqualDirectEvaluationBeyondTheSubsample) {
   const uint64_t seed = test_seed();
-  const Dataset d = random_problem(3400, 6, 5, 1.2, seed + 2);
+  const Dataset d = random_problem(3400, 6, 5, 0.8, seed + 2);
   std::vector<std::size_t> order = Rng(seed + 3).permutation(d.size());
   order.resize(3300);  // a run over part of the data
-  const Kernel k = Kernel::poly(0.5, 0.5, 3);
+  const Kernel k = Kernel::poly(1.0 / 16, 0.5, 3);  // k(x,x) ~ 3 here: converges in the epoch cap
   const MulticlassSvmFit fit = fit_multiclass_svm(d, order, k, 5, MulticlassSvmOptions{}, seed);
+  std::printf("3000 of 3300 rounds, poly 3: %d epochs, gap %.3g of P %.6g\n", fit.epochs, fit.primal - fit.dual, fit.primal);
   ASSERT_EQ(fit.rows.size(), kSvmSubsample);
   EXPECT_TRUE(std::is_sorted(fit.rows.begin(), fit.rows.end()));
   EXPECT_EQ(std::adjacent_find(fit.rows.begin(), fit.rows.end()), fit.rows.end());
@@ -336,6 +337,7 @@ TEST(MulticlassComparatorDeterminism, SameSeedSameBits) {
   EXPECT_EQ(std::memcmp(&a.norm, &b.norm, sizeof(double)), 0);
   EXPECT_EQ(std::memcmp(a.margins.data(), b.margins.data(), a.margins.size() * sizeof(double)), 0);
   const MulticlassSvmFit f11 = fit_multiclass_svm(d, order, k, 3, MulticlassSvmOptions{}, 11);
+  std::printf("determinism problem: %d epochs\n", f11.epochs);
   const MulticlassSvmFit f12 = fit_multiclass_svm(d, order, k, 3, MulticlassSvmOptions{}, 12);
   EXPECT_NE(f11.rows, f12.rows);
 }
@@ -433,17 +435,21 @@ void time_comparator(const std::string& name, const Dataset& d, int degree) {
   const Kernel k = Kernel::poly(0.5, 0.5, degree);
   using clk = std::chrono::steady_clock;
   const auto t0 = clk::now();
+  const std::clock_t c0 = std::clock();  // CPU time: the machine is shared, wall time is not ours alone
   const MulticlassSvmFit fit = fit_multiclass_svm(d, order, k, 10, MulticlassSvmOptions{}, 1);
   const auto t1 = clk::now();
+  const std::clock_t c1 = std::clock();
   const auto margins = multiclass_margins(fit, d, order, k);
   const auto t2 = clk::now();
+  const std::clock_t c2 = std::clock();
   std::size_t nsv = 0, neg = 0;
   for (std::size_t i = 0; i < fit.rows.size(); ++i) nsv += fit.alpha[i * 10 + static_cast<std::size_t>(d.y[fit.rows[i]])] > 0;
   for (double v : margins) neg += v <= 0;
   const double s_fit = std::chrono::duration<double>(t1 - t0).count(), s_m = std::chrono::duration<double>(t2 - t1).count();
-  std::printf("%s (T = %zu, poly %d): fit %.2f s (%d epochs, max violation %.2e), margins %.2f s, %zu supports; "
-              "||U|| %.4f, P %.6g, D %.6g, gap %.3g (rel %.2e); m_t <= 0 on %zu rounds\n",
-              name.c_str(), d.size(), degree, s_fit, fit.epochs, fit.max_violation, s_m, nsv, std::sqrt(fit.norm2),
+  const double cpu_fit = static_cast<double>(c1 - c0) / CLOCKS_PER_SEC, cpu_m = static_cast<double>(c2 - c1) / CLOCKS_PER_SEC;
+  std::printf("%s (T = %zu, poly %d): fit %.2f s wall / %.2f s CPU (%d epochs, max violation %.2e), margins %.2f s "
+              "wall / %.2f s CPU, %zu supports; ||U|| %.4f, P %.6g, D %.6g, gap %.3g (rel %.2e); m_t <= 0 on %zu rounds\n",
+              name.c_str(), d.size(), degree, s_fit, cpu_fit, fit.epochs, fit.max_violation, s_m, cpu_m, nsv, std::sqrt(fit.norm2),
               fit.primal, fit.dual, fit.primal - fit.dual, (fit.primal - fit.dual) / fit.primal, neg);
   EXPECT_TRUE(fit.converged);
   EXPECT_LE((fit.primal - fit.dual) / fit.primal, 1e-2);
