@@ -42,6 +42,8 @@ class Learner {
     (void)which;
     return score(x);
   }
+  // True when hypothesis `which` errs on x: y f(x) <= 0 (multiclass learners: margin <= 0).
+  virtual bool errs(const std::string& which, const Example& x) const { return x.y * score_as(which, x) <= 0.0; }
   // The kernel expansion of f (nullptr for the primal Perceptron); comparators and tests use it.
   virtual const KernelExpansion* expansion() const { return nullptr; }
 };

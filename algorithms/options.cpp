@@ -16,6 +16,10 @@ const std::vector<OptionInfo>& option_table() {
       {"budget", &O::budget, "Budget B: the most supports kept", {}},
       {"C", &O::C, "PA-I aggressiveness C", {}},
       {"beta", &O::beta, "CKS margin threshold beta", {}},
+      {"update_rule", &O::update_rule,
+       "Multiclass Perceptron step on a mistake: max-score (+1 on y, -1 on the competitor) | uniform "
+       "(-1/(m-1) on every other class); docs/learners.md#multiclass-perceptron",
+       {"max-score", "uniform"}},
       {"seed", &O::seed, "Seed of the learner's own randomness (eviction draws)", {}},
       {"task", &O::task, "NORMA task", {"classification", "novelty", "regression"}},
       {"loss", &O::loss, "NORMA loss: hinge (classification, novelty) | squared | eps (regression)",

@@ -22,6 +22,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(EtaConvention, {{EtaConvention::paper, "paper"}, {E
 struct LearnerOptions {
   Kernel kernel;                                // from the data set / --kernel, not an option row
   std::size_t dim = 0;                          // input dimension (from the data), not an option row
+  std::size_t classes = 0;                      // multiclass learners: m (from the data), not an option row
   double eta = 0.1;
   EtaConvention eta_convention = EtaConvention::paper;
   double U = 0.0;
@@ -29,6 +30,7 @@ struct LearnerOptions {
   double C = 1.0;
   double beta = 0.0;
   uint64_t seed = 1;
+  std::string update_rule = "max-score";
   std::string task = "classification";
   std::string loss = "hinge";
   double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;

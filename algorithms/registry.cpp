@@ -10,6 +10,8 @@
 #include "algorithms/averaged.hpp"
 #include "algorithms/cks.hpp"
 #include "algorithms/forgetron.hpp"
+#include "algorithms/multiclass.hpp"
+#include "algorithms/multiclass_projectron.hpp"
 #include "algorithms/norma.hpp"
 #include "algorithms/pa.hpp"
 #include "algorithms/perceptron.hpp"
@@ -30,7 +32,8 @@ std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
   return std::make_unique<PrimalPerceptron>(o);
 }
 
-// Built-in learners. Fields: name, display, bound families, options, colour, hypotheses, summary, maker.
+// Built-in learners. Fields: name, display, bound families, options, colour, hypotheses, summary, maker
+// and, for multiclass learners, true.
 std::deque<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
   // initialisation, before this file's constants would exist.
@@ -72,6 +75,20 @@ std::deque<LearnerInfo> builtin() {
        [](const LearnerOptions& o) -> std::unique_ptr<Learner> { return std::make_unique<VotedPerceptron>(o, true); }},
       {"norma", "NORMA", {BF::norma}, kNormaOptions, "#17becf", kLastAveraged,
        "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", maker_of<Norma>()},
+      // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
+      // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
+      {"multiclass-perceptron", "Multiclass Perceptron", {BF::perceptron}, {"update_rule"}, "#000000", {"last"},
+       "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
+       maker_of<MulticlassPerceptron>(), true},
+      {"mrbp", "MRBP", {BF::perceptron_prefix}, {"budget", "seed"}, "#cc79a7", {"last"},
+       "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
+       maker_of<MulticlassRandomBudgetPerceptron>(), true},
+      {"multiclass-pa1", "Multiclass PA-I", {}, {"C"}, "#9467bd", {"last"},
+       "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is evaluated",
+       maker_of<MulticlassPA1>(), true},
+      {"multiclass-projectron++", "Multiclass Projectron++", {BF::projectron_pp}, {"eta", "eta_convention"}, "#d55e00",
+       {"last"}, "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
+       maker_of<MulticlassProjectronPP>(), true},
   };
 }
 

@@ -33,6 +33,7 @@ struct LearnerInfo {
   std::vector<std::string> hypotheses;  // what it can predict with after training ("last" first)
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
+  bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   bool uses(const std::string& option) const;
 };
 

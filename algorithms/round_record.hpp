@@ -64,7 +64,11 @@ struct RoundRecord {
   double coef = kNone;         // coefficient given to x_t (0 when none)
   double trunc_norm = kNone;   // exact RKHS norm of what truncation dropped this round
   double trunc_bound = kNone;  // bound on that norm (docs/bounds.md#norma-truncation)
-  // Filled by the driver: comparator score g(x_t) on every round.
+  // Multiclass learners (docs/learners.md#multiclass): y is the class index, score = f_y - f_competitor.
+  int64_t pred = -1;           // predicted class: the first arg max of f_c(x_t) over all classes
+  int64_t competitor = -1;     // the first arg max over the classes other than y
+  // Filled by the driver: comparator score g(x_t) on every round; for multiclass learners the
+  // comparator's multiclass margin u_y(x_t) - max_{r != y} u_r(x_t) (docs/bounds.md#multiclass).
   double g = kNone;
 };
 

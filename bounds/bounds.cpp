@@ -387,7 +387,15 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   BoundResult t4i = make(c, "projectronpp_thm4_implicit", "c");
   t4.kind = t4i.kind = "a_posteriori";  // B sums beta_t over the run's margin updates
   std::string why;
-  if (!p.unit) why = not_unit;
+  // Multiclass (Kesler): JMLR Thm 6 states Thm 4 under ||k((x,y),.)|| <= 1/2, i.e. k(x,x) <= 1/4
+  // (r2 here is 2 max k(x,x)), which gives ||z_t|| <= 1 by the triangle inequality.
+  const bool multiclass = learner_info(c.f.algo).multiclass;
+  if (multiclass) {
+    t4.name = "Projectron++ JMLR Thm 6 (multiclass)";
+    t4i.name = "Projectron++ Thm 6 implicit (exact root)";
+  }
+  if (multiclass && d.r2 > 0.5 + 1e-9) why = "needs ||k((x,y),.)|| <= 1/2, i.e. k(x,x) <= 1/4; max k(x,x) = " + fmt(d.r2 / 2.0);
+  else if (!p.unit) why = not_unit;
   else if (c.f.options.eta_convention != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
   else if (c.f.options.U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
   else if (!(eta > 0)) why = "needs eta > 0";
@@ -510,6 +518,27 @@ std::string non_finite_input(const Rounds& R, const RunFacts& f) {
   return "";
 }
 
+// A multiclass run as the binary run of the Kesler construction (docs/bounds.md#multiclass): the
+// update direction z_t = phi(x_t,y_t) - phi(x_t,competitor) has <f, z_t> = f_y - f_competitor (the
+// record's score, label 1) and ||z_t||^2 = 2 k(x_t,x_t); the comparator's multiclass margin (column
+// g) is a lower bound on <U, z_t>; ||f||^2 and the Projectron++ fields are recorded in these terms.
+Rounds kesler(const Rounds& R) {
+  Rounds K = R;
+  for (RoundRecord& r : K) {
+    r.y = 1.0;
+    r.kxx *= 2.0;
+  }
+  return K;
+}
+
+// Why the Kesler reduction does not cover a multiclass run ("" when it does).
+std::string kesler_not_applicable(const RunFacts& f) {
+  // The uniform step has <f, z_t> = f_y - mean_{r != y} f_r, which can be > 0 on a mistake.
+  if (f.options.update_rule == "uniform")
+    return "uniform update: <f, z_t> <= 0 on mistakes fails, the Perceptron analysis does not apply";
+  return "";
+}
+
 void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Rounds& rounds, const RunFacts& facts) {
   if (const std::string why = non_finite_input(rounds, facts); !why.empty()) {
     const RunData d;
@@ -551,7 +580,29 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
     out.push_back(b);
     return out;
   }
-  for (const BoundFamily family : learner.bounds) family_bounds(out, family, rounds, facts);
+  if (!learner.multiclass) {
+    for (const BoundFamily family : learner.bounds) family_bounds(out, family, rounds, facts);
+    return out;
+  }
+  // Multiclass runs: the binary families on the Kesler construction (docs/bounds.md#multiclass).
+  const std::string why = kesler_not_applicable(facts);
+  RunFacts kf = facts;
+  if (!std::isnan(kf.kxx_max)) kf.kxx_max *= 2.0;
+  const Rounds K = kesler(rounds);
+  for (const BoundFamily family : learner.bounds) {
+    const std::size_t first = out.size();
+    family_bounds(out, family, K, kf);
+    for (std::size_t i = first; i < out.size(); ++i) {
+      BoundResult& b = out[i];
+      b.note = "multiclass (Kesler)" + (b.note.empty() ? std::string() : "; " + b.note);
+      if (b.tag == "R" || b.tag == "V") b.tag = b.id == "novikoff" ? "R" : "D";  // CS03 recalled; the rest derived
+      if (!why.empty()) {
+        b.applicable = false;
+        b.holds = true;
+        b.why_not = why;
+      }
+    }
+  }
   return out;
 }
 

@@ -98,7 +98,9 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
 }
 
 void run(const RunArgs& a) {
-  const LabelMap labels = LabelMap::parse(a.labels);
+  // Multiclass learners read class indices: "classes" is their default label map.
+  const bool multiclass = learner_info(a.algo).multiclass;
+  const LabelMap labels = LabelMap::parse(a.labels.empty() && multiclass ? "classes" : a.labels);
   const Dataset data = load_dataset(a.data, labels);
   std::optional<Dataset> test;
   if (!a.test.empty()) test = load_dataset(a.test, labels);
@@ -140,7 +142,8 @@ void register_run_command(CLI::App& app) {
   c->add_option("--algo", a->algo, algo_help())->required();
   c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
-  c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest) or 'regression'");
+  c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
+                                        "(multiclass learners' default) or 'regression'");
   c->add_option("--kernel", a->kernel, "linear | poly | rbf")->capture_default_str();
   c->add_option("--gamma", a->gamma, "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree")->capture_default_str();
   c->add_option("--degree", a->degree, "Polynomial degree")->capture_default_str();

@@ -1,6 +1,7 @@
 // A labelled data set held in compressed sparse rows, the one in-memory layout of the suite.
 // Represents: T examples x_t (sparse, 1-based feature indices stored 0-based) with real labels
-// (±1 for classification, any value for regression). Ensures: indices strictly ascending per row,
+// (±1 for classification, any value for regression, class indices 0..m-1 for multiclass sets,
+// whose original label values are in `classes`). Ensures: indices strictly ascending per row,
 // values finite, sqnorm[t] = ||x_t||^2 finite and at most kMaxSqnorm.
 #pragma once
 #include <cmath>
@@ -37,7 +38,7 @@ struct Example {
   std::span<const uint32_t> idx;  // 0-based feature indices, strictly ascending
   std::span<const double> val;    // values, same length as idx
   double sqnorm = 0.0;            // ||x||^2
-  double y = 0.0;                 // label (±1) or regression target
+  double y = 0.0;                 // label (±1), regression target or class index 0..m-1
 };
 
 struct Dataset {
@@ -52,8 +53,11 @@ struct Dataset {
   std::vector<double> sqnorm;
   // Generating hyperplane of a synthetic set (unit normal, dense), empty when unknown.
   std::vector<double> truth;
+  // Multiclass sets: the original label of class c is classes[c] (ascending); empty otherwise.
+  std::vector<double> classes;
 
   std::size_t size() const { return y.size(); }
+  bool multiclass() const { return !classes.empty(); }
   Example operator[](std::size_t t) const {
     const std::size_t b = rowptr[t], e = rowptr[t + 1];
     return {{idx.data() + b, e - b}, {val.data() + b, e - b}, sqnorm[t], y[t]};

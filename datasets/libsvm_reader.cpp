@@ -46,6 +46,7 @@ LabelMap LabelMap::parse(const std::string& spec) {
   LabelMap m;
   if (spec.empty()) return m;
   if (spec == "regression") { m.regression = true; return m; }
+  if (spec == "classes") { m.regression = m.classes = true; return m; }
   std::size_t pos = 0;
   while (pos <= spec.size()) {
     const std::size_t comma = std::min(spec.find(',', pos), spec.size());

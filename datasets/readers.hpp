@@ -22,8 +22,11 @@ struct LabelMap {
   std::map<std::string, double> map;
   std::optional<double> others;
   bool regression = false;  // keep the numeric label as it is
+  // Multiclass ("classes"): the numeric label is kept while reading, then load_dataset maps the
+  // distinct values, in ascending order, to class indices 0..m-1 (Dataset::classes keeps them).
+  bool classes = false;
   double apply(const std::string& tok, const std::string& where) const;
-  // Parses "3:+1,*:-1" style specs (the CLI's --labels option).
+  // Parses "3:+1,*:-1" style specs, "regression" and "classes" (the CLI's --labels option).
   static LabelMap parse(const std::string& spec);
   // Digit d against the rest.
   static LabelMap one_vs_rest(const std::string& positive);

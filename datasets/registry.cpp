@@ -2,12 +2,14 @@
 // docs/conventions.md#checksums), the search path and load_dataset().
 #include "datasets/registry.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <mutex>
 #include <tuple>
 
+#include "core/format.hpp"
 #include "core/sha256.hpp"
 #include "datasets/synthetic.hpp"
 
@@ -125,6 +127,13 @@ const std::vector<DatasetInfo>& dataset_registry() {
                 "https://archive.ics.uci.edu/dataset/80/optical+recognition+of+handwritten+digits",
                 "optdigits 8x8 (scikit-learn copy), digits 0-9 in the last column"),
           false)),
+      multiclass(entry("mnist", "idx",
+                       {{"mnist/train-images-idx3-ubyte.gz",
+                         "440fcabf73cc546fa21475e81ea370265605f56be210a4024d2ca8f203523609"},
+                        {"mnist/train-labels-idx1-ubyte.gz",
+                         "3552534a0a558bbed6aed32b30c495cca23d567ec52cac8be1a0730e8010255c"}},
+                       "", "http://yann.lecun.com/exdb/mnist/",
+                       "MNIST training set (60000 images, 28x28, pixels/255), digits 0-9")),
       multiclass(entry("mnist-test", "idx",
                        {{"mnist/t10k-images-idx3-ubyte.gz",
                          "8d422c7b0a1c1c79245a5bcf07fe86e33eeafee792b84584aec276f5a2dbc4e6"},
@@ -237,8 +246,8 @@ Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
     if (info.multiclass)
       throw DataError("data set '" + info.name +
                       "' is multiclass (digits 0-9) and has no default binary labels: pass a label map, "
-                      "e.g. --labels 3:+1,*:-1 (digit 3 against the rest), or --labels regression to keep "
-                      "the digit as the label");
+                      "e.g. --labels 3:+1,*:-1 (digit 3 against the rest), --labels classes for the "
+                      "multiclass learners, or --labels regression to keep the digit as the label");
     labels = LabelMap::parse(info.labels);
   }
   Dataset d;
@@ -273,7 +282,8 @@ bool first_line_is_header(const std::string& path, char sep) {
 }
 }  // namespace
 
-Dataset load_dataset(const std::string& spec, const LabelMap& labels) {
+namespace {
+Dataset load_unindexed(const std::string& spec, const LabelMap& labels) {
   if (spec.rfind("synthetic:", 0) == 0) return make_synthetic(spec.substr(10));
   if (const DatasetInfo* info = find_dataset_info(spec)) return load_registered(*info, labels);
   if (!fs::exists(spec)) {
@@ -292,6 +302,29 @@ Dataset load_dataset(const std::string& spec, const LabelMap& labels) {
   d.name = fs::path(spec).filename().string();
   d.path = spec;
   d.sha256 = cached_sha256(spec);
+  return d;
+}
+}  // namespace
+
+void index_classes(Dataset& d, std::vector<double> classes) {
+  if (classes.empty()) {
+    classes = d.y;
+    std::sort(classes.begin(), classes.end());
+    classes.erase(std::unique(classes.begin(), classes.end()), classes.end());
+  }
+  for (std::size_t i = 0; i < d.y.size(); ++i) {
+    const auto it = std::lower_bound(classes.begin(), classes.end(), d.y[i]);
+    if (it == classes.end() || *it != d.y[i])
+      throw DataError(d.name + ": row " + std::to_string(i + 1) + ": label " + format_g(d.y[i], 17) +
+                      " is not a class of the training data");
+    d.y[i] = static_cast<double>(it - classes.begin());
+  }
+  d.classes = std::move(classes);
+}
+
+Dataset load_dataset(const std::string& spec, const LabelMap& labels) {
+  Dataset d = load_unindexed(spec, labels);
+  if (labels.classes) index_classes(d);
   return d;
 }
 

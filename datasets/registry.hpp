@@ -54,4 +54,9 @@ void verify_sha256(const std::string& path, const std::string& expected);
 // registry's label mapping when non-empty.
 Dataset load_dataset(const std::string& spec, const LabelMap& labels = {});
 
+// Multiclass labels (LabelMap "classes"): replaces each label by its index among `classes`
+// (ascending original values); with `classes` empty they are the data set's distinct labels.
+// Throws DataError naming the data set and the label when one is not among `classes`.
+void index_classes(Dataset& d, std::vector<double> classes = {});
+
 }  // namespace plab

@@ -3,7 +3,9 @@
 #include <algorithm>
 
 #include "bounds/comparator.hpp"
+#include "bounds/multiclass_comparator.hpp"
 #include "core/random.hpp"
+#include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
@@ -15,6 +17,13 @@ nlohmann::json kernel_json(const Kernel& k) {
 // The comparator g0 of the request (docs/bounds.md#comparator): its scores go into column g.
 nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   std::string kind = req.comparator.kind;
+  if (req.train->multiclass()) {  // U = (u_1..u_m): its multiclass margins go into column g
+    const MulticlassComparator U =
+        make_multiclass_comparator(kind == "auto" ? "svm" : kind, *req.train, req.order, req.options.kernel,
+                                   req.train->classes.size(), req.comparator.svm_C, derive_seed(req.comparator.seed, 0xC0));
+    for (std::size_t t = 0; t < run.rounds.size(); ++t) run.rounds[t].g = U.margins[t];
+    return {{"name", U.name}, {"norm", U.norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
+  }
   if (kind == "auto")
     kind = !req.train->truth.empty() && req.options.kernel.type == Kernel::Type::linear ? "truth" : "svm";
   const Comparator g = make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
@@ -29,13 +38,29 @@ RunReport run_pipeline(const RunRequest& req) {
   if (!req.train) throw std::invalid_argument("run_pipeline: no training data");
   LearnerOptions opt = req.options;
   opt.dim = std::max(req.train->dim, req.test ? req.test->dim : std::size_t{0});
+  const bool multiclass = learner_info(req.algo).multiclass;
+  if (multiclass != req.train->multiclass())
+    throw std::invalid_argument(multiclass ? req.algo + " is a multiclass learner: load the data with --labels classes"
+                                           : req.algo + " is a binary learner and the data has class labels: map them "
+                                                        "to +1/-1 with --labels (e.g. 3:+1,*:-1)");
+  opt.classes = req.train->classes.size();
+  Dataset test_indexed;  // a multiclass test set indexed by the training set's classes
+  const Dataset* test = req.test;
+  if (test && multiclass) {
+    if (!req.test->multiclass()) throw std::invalid_argument("--test: the test set has no class labels (load it with --labels classes)");
+    test_indexed = *req.test;
+    test_indexed.y.clear();
+    for (std::size_t i = 0; i < req.test->size(); ++i) test_indexed.y.push_back(req.test->classes.at(static_cast<std::size_t>(req.test->y[i])));
+    index_classes(test_indexed, req.train->classes);
+    test = &test_indexed;
+  }
   RunReport rep;
   rep.learner = make_learner(req.algo, opt, req.given);
   rep.run = run_online(*rep.learner, *req.train, req.order, req.observe);
   rep.f_norm2_exact = rep.learner->norm2_exact();
   rep.test_error = nlohmann::json::object();
-  if (req.test)
-    for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *req.test);
+  if (test)
+    for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *test);
   rep.facts.algo = req.algo;
   rep.facts.options = opt;
   rep.facts.f_norm2_exact = rep.f_norm2_exact;
@@ -54,6 +79,7 @@ nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
                       {"options", options_to_json(rep.facts.options, info.options)},
                       {"f_norm2_exact", rep.f_norm2_exact}};
   if (!rep.comparator.is_null()) m["comparator"] = rep.comparator;
+  if (req.train->multiclass()) m["classes"] = req.train->classes;  // original label of each class index
   return m;
 }
 

@@ -56,7 +56,7 @@ double test_error(const Learner& learner, const std::string& which, const Datase
   std::size_t err = 0;
   for (std::size_t i = 0; i < test.size(); ++i) {
     const Example x = test[i];
-    err += x.y * learner.score_as(which, x) <= 0.0;
+    err += learner.errs(which, x);
   }
   return static_cast<double>(err) / static_cast<double>(test.size());
 }

@@ -52,11 +52,39 @@ Dataset noisy(std::size_t n, std::size_t dim, uint64_t seed) {
   return d;
 }
 
+// Three noisy linear classes (class = arg max of three random directions, 10% relabelled).
+Dataset noisy_classes(std::size_t n, std::size_t dim, uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::vector<double>> w(3, std::vector<double>(dim));
+  for (auto& wc : w) for (auto& v : wc) v = rng.normal();
+  std::vector<double> x(dim);
+  Dataset d;
+  for (std::size_t t = 0; t < n; ++t) {
+    std::vector<double> s(3, 0.0);
+    for (std::size_t j = 0; j < dim; ++j) {
+      x[j] = rng.normal() / std::sqrt(double(dim));
+      for (std::size_t c = 0; c < 3; ++c) s[c] += w[c][j] * x[j];
+    }
+    std::size_t y = static_cast<std::size_t>(std::max_element(s.begin(), s.end()) - s.begin());
+    if (rng.uniform() < 0.1) y = rng.below(3);
+    d.push_dense(x, static_cast<double>(y));
+  }
+  d.dim = dim;
+  d.classes = {0.0, 1.0, 2.0};
+  return d;
+}
+
+// The contract's data: binary, or three classes for multiclass learners.
+Dataset data_for(const LearnerInfo& info, std::size_t n, std::size_t dim, uint64_t seed) {
+  return info.multiclass ? noisy_classes(n, dim, seed) : noisy(n, dim, seed);
+}
+
 // Options every learner accepts: a budget for budget learners, NORMA with a margin.
 LearnerOptions options_for(const LearnerInfo& info, const Kernel& k, std::size_t dim) {
   LearnerOptions o;
   o.kernel = k;
   o.dim = dim;
+  if (info.multiclass) o.classes = 3;
   if (info.uses("budget")) o.budget = 20;
   if (info.uses("rho")) o.rho = 0.5;
   if (info.uses("lambda")) o.lambda = 0.01;
@@ -87,7 +115,7 @@ TEST_P(Contract, DescriptorIsComplete) {
 // Records: score before the update, ties are mistakes, support and t as reported; the running
 // ||f||^2 equals alpha^T K alpha; hypotheses as declared; the same options give the same run.
 TEST_P(Contract, RoundRecordsKeepTheSchema) {
-  const Dataset d = noisy(600, 4, 21);
+  const Dataset d = data_for(info(), 600, 4, 21);
   for (const Kernel& k : kernels_for(info())) {
     SCOPED_TRACE(k.describe());
     const LearnerOptions o = options_for(info(), k, 4);
@@ -99,7 +127,7 @@ TEST_P(Contract, RoundRecordsKeepTheSchema) {
       ASSERT_EQ(r.t, static_cast<int64_t>(t + 1));
       // The Projectron scores in its orthonormal coordinates: the same number up to rounding.
       ASSERT_NEAR(r.score, before, 1e-9 * std::max(1.0, std::abs(before))) << "t=" << t + 1;
-      ASSERT_EQ(r.mistake, r.y * r.score <= 0.0) << "t=" << t + 1;
+      ASSERT_EQ(r.mistake, (info().multiclass ? 1.0 : r.y) * r.score <= 0.0) << "t=" << t + 1;
       ASSERT_EQ(static_cast<std::size_t>(r.support_size), L->support_size()) << "t=" << t + 1;
       if ((t + 1) % 100 == 0) {
         const double ex = L->norm2_exact();
@@ -113,7 +141,7 @@ TEST_P(Contract, RoundRecordsKeepTheSchema) {
 }
 
 TEST_P(Contract, LearnBlockEqualsRoundByRoundAndIsDeterministic) {
-  const Dataset d = noisy(400, 3, 22);
+  const Dataset d = data_for(info(), 400, 3, 22);
   const LearnerOptions o = options_for(info(), kernels_for(info()).back(), 3);
   auto one = make_learner(GetParam(), o), blk = make_learner(GetParam(), o);
   std::vector<Example> xs;
@@ -131,7 +159,7 @@ TEST_P(Contract, LearnBlockEqualsRoundByRoundAndIsDeterministic) {
 // The bound families of the descriptor are what the pipeline evaluates: a learner with families
 // gets applicable rows with known ids; one without gets none.
 TEST_P(Contract, PipelineEvaluatesTheDeclaredBounds) {
-  const Dataset d = noisy(300, 3, 23);
+  const Dataset d = data_for(info(), 300, 3, 23);
   RunRequest req;
   req.algo = GetParam();
   req.options = options_for(info(), kernels_for(info()).front(), 3);

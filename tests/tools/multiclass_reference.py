@@ -478,14 +478,15 @@ fixture('projectron_pp_poly4', 'multiclass-projectron++', 4, poly(Fr(1, 2), 1, 2
         eta=Fr(1, 2))
 
 fixture('projectron_pp_linear3d', 'multiclass-projectron++', 3, linear(),
-        F('1 1 1:1', '1 -1 0:1', '1 0 0:0', '0 1 -1:0', '0 1 0:2', '1 0 0:0', '2 0 0:1', '0 1 0:2', '1 1 0:2'),
+        F('1 1 1:1', '1 -1 0:1', '1 0 0:0', '0 1 -1:0', '0 1 0:2', '1 0 0:0', '4 0 0:1', '0 1 0:2', '2 1 1:2'),
         ['first_round', 'competitor_tie', 'score_tie_mistake', 'margin_error', 'kind_add', 'kind_none',
          'kind_project', 'kind_margin_project', 'kind_margin_skip', 'project_no_add',
          'positive_distance_within_eta', 'empty_class_basis', 'added_within_eta', 'tau_eta_term'],
-        'Projectron++ (DOGMA), eta = 1, linear, 3 features, no eps-rule round (robust in doubles); '
-        't3, t6 both classes projected at distance 1/6; t4 margin skip; t8 margin projection with the '
-        '2 (loss - delta/(2 eta))/(2Kii - delta) term binding (tau = 1/5), class 2 basis still empty; '
-        't9 competitor added at distance 2/3 <= eta because delta_true = 2 > eta',
+        'Projectron++ (DOGMA), eta = 1, linear, 3 features, no eps-rule round and no exact 0 or 1 margin '
+        'after a projection (robust in doubles); t3, t6 both classes projected at distance 1/6; t4 margin '
+        'skip; t7 margin 2 (none); t8 margin projection with the 2 (loss - delta/(2 eta))/(2Kii - delta) '
+        'term binding (tau = 1/5), class 2 basis still empty; t9 competitor added at distance 1/6 <= eta '
+        'because delta_true = 6 > eta',
         eta=Fr(1))
 fixture('projectron_pp_dyadic', 'multiclass-projectron++', 3, poly(Fr(1, 4), 0, 1),
         F('1 0 0:1', '0 1 1:0', '1 1 1:0', '0 1 -1:1', '0 1 -1:0', '0 1 0:0', '1 -1 0:1'),

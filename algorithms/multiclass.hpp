@@ -1,0 +1,285 @@
+// Multiclass kernel learners (docs/learners.md#multiclass): the multiclass Perceptron (Crammer and
+// Singer, JMLR 3 (2003) 951-991, max-score and uniform updates), the Multiclass Random Budget
+// Perceptron (Orabona, Keshet, Caputo, JMLR 10 (2009) Sec. 7) and multiclass PA-I (Crammer et al.,
+// JMLR 7 (2006) Sec. 7), with the conventions of DOGMA's k_perceptron_multi_train.m and
+// k_pa_multi_train.m (docs/conventions.md#multiclass).
+//
+// Represents: f = (f_0, ..., f_{m-1}), f_c = sum_i coef(i, c) k(s_i, .) over one support set shared by
+// the classes (a support carries one coefficient per class). Requires: x.y is a class index 0..m-1
+// (load with --labels classes). Ensures: each round's record has score = f_y(x) - f_competitor(x)
+// with the competitor the first arg max over the classes other than y (lowest index on ties, as
+// MATLAB's max), mistake = score <= 0 (ties count; round 1 is always a mistake), margin_error =
+// !mistake && f_y < 1 + f_competitor (DOGMA's test, written as it is), pred = the first arg max over
+// all classes, and f_norm2 = ||f||^2 = sum_c ||f_c||^2, the norm of the Kesler construction the
+// bounds use (docs/bounds.md#multiclass).
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "algorithms/learner.hpp"
+#include "core/random.hpp"
+
+namespace plab {
+
+class MulticlassLearner : public Learner {
+ public:
+  explicit MulticlassLearner(const LearnerOptions& o) : kernel_(o.kernel), sv_(o.dim), m_(o.classes) {
+    if (m_ < 2) throw std::invalid_argument("multiclass learners need at least 2 classes (load the data with --labels classes)");
+  }
+  std::size_t classes() const { return m_; }
+  std::size_t support_size() const override { return sv_.size(); }
+  double norm2() const override { return norm2_; }
+  const SupportSet& supports() const { return sv_; }
+  double coef(std::size_t i, std::size_t c) const { return coef_[i * m_ + c]; }
+
+  // The multiclass margin f_y(x) - max_{c != y} f_c(x) (x.y is the class index): <= 0 is an error.
+  double score(const Example& x) const override {
+    row_.resize(sv_.size());
+    sv_.kernel_row(kernel_, x, row_.data());
+    std::vector<double> f(m_);
+    class_scores(row_.data(), f.data());
+    const std::size_t y = label(x);
+    return f[y] - f[competitor(f.data(), y)];
+  }
+  bool errs(const std::string& which, const Example& x) const override { return score_as(which, x) <= 0.0; }
+
+  // ||f||^2 = sum_i sum_c coef(i,c) f_c(s_i), from kernel rows of blocks of supports.
+  double norm2_exact() const override {
+    const std::size_t n = sv_.size(), B = 24;
+    std::vector<Example> rows;
+    std::vector<double> K, f(m_);
+    double s = 0.0;
+    for (std::size_t b = 0; b < n; b += B) {
+      const std::size_t e = std::min(n, b + B);
+      rows.clear();
+      for (std::size_t i = b; i < e; ++i) rows.push_back(sv_.row(i));
+      K.resize((e - b) * n);
+      sv_.kernel_rows(kernel_, rows.data(), e - b, K.data(), n);
+      for (std::size_t i = b; i < e; ++i) {
+        class_scores(&K[(i - b) * n], f.data());
+        for (std::size_t c = 0; c < m_; ++c) s += coef_[i * m_ + c] * f[c];
+      }
+    }
+    return s;
+  }
+
+  RoundRecord learn(const Example& x, int64_t t) final {
+    RoundRecord r;
+    learn_block(&x, 1, t, &r);
+    return r;
+  }
+
+  // Kernel rows of a block of rounds against the supports at its start in one pass (the tiles of
+  // supports stay in cache across the block), extended by the supports added inside the block;
+  // after a removal the later rows are recomputed whole. SupportSet gives every kernel value the
+  // same bits by any of these paths, so the records equal round-by-round learning (tested).
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) final {
+    constexpr std::size_t kLanes = 24;
+    for (std::size_t b = 0; b < n; b += kLanes) {
+      const std::size_t k = std::min(kLanes, n - b), n0 = sv_.size(), ld = n0 + k;
+      block_.resize(k * ld);
+      sv_.kernel_rows(kernel_, xs + b, k, block_.data(), ld);
+      removed_ = false;
+      for (std::size_t l = 0; l < k; ++l) {
+        const Example& x = xs[b + l];
+        double* row = &block_[l * ld];
+        if (removed_) sv_.kernel_row(kernel_, x, row);
+        else
+          for (std::size_t i = n0; i < sv_.size(); ++i) row[i] = sv_.kernel_one(kernel_, x, i);
+        RoundRecord& r = out[b + l];
+        begin(x, t0 + static_cast<int64_t>(b + l), row, r);
+        round(x, r.t, row, r);
+        r.support_size = static_cast<int64_t>(sv_.size());
+        r.f_norm2 = norm2_;
+      }
+    }
+  }
+
+ protected:
+  // The algorithm's decision on round t: r has t, y, kxx, score, mistake, margin_error, pred and
+  // competitor; f_ holds the m class scores and `row` the kernel row against the current supports.
+  virtual void round(const Example& x, int64_t t, const double* row, RoundRecord& r) = 0;
+
+  static std::size_t label(const Example& x) { return static_cast<std::size_t>(x.y); }
+
+  // f_c = sum_i coef(i,c) k_i for every class, i ascending (one fixed order per class).
+  void class_scores(const double* k, double* f) const {
+    std::fill(f, f + m_, 0.0);
+    for (std::size_t i = 0; i < sv_.size(); ++i) {
+      const double* a = &coef_[i * m_];
+      for (std::size_t c = 0; c < m_; ++c) f[c] += a[c] * k[i];
+    }
+  }
+  // First arg max over c != y (MATLAB max after setting f_y = -inf).
+  std::size_t competitor(const double* f, std::size_t y) const {
+    std::size_t best = y == 0 ? 1 : 0;
+    for (std::size_t c = 0; c < m_; ++c)
+      if (c != y && f[c] > f[best]) best = c;
+    return best;
+  }
+
+  // Appends x with one coefficient per class; ||f||^2 grows by 2 <f, v k(x,.)> + k(x,x) ||v||^2.
+  void add_support(const Example& x, int64_t t, const std::vector<double>& v, double kxx) {
+    double ip = 0.0, vv = 0.0;
+    for (std::size_t c = 0; c < m_; ++c) { ip += v[c] * f_[c]; vv += v[c] * v[c]; }
+    norm2_ += 2.0 * ip + kxx * vv;
+    sv_.add(x, t);
+    coef_.insert(coef_.end(), v.begin(), v.end());
+  }
+  // Removes slot j (the last slot moves into it, as in SupportSet); returns the moved slot's old index.
+  // ||f||^2 shrinks by 2 sum_c a_c f_c(s_j) - k(s_j,s_j) ||a||^2 with a = coef(j, .).
+  std::size_t remove_support(std::size_t j) {
+    std::vector<double> kj(sv_.size()), fj(m_);
+    const Example sj = sv_.row(j);
+    sv_.kernel_row(kernel_, sj, kj.data());
+    class_scores(kj.data(), fj.data());
+    double ip = 0.0, aa = 0.0;
+    for (std::size_t c = 0; c < m_; ++c) { ip += coef_[j * m_ + c] * fj[c]; aa += coef_[j * m_ + c] * coef_[j * m_ + c]; }
+    norm2_ += -2.0 * ip + kj[j] * aa;
+    const std::size_t moved = sv_.remove(j);
+    std::copy_n(&coef_[moved * m_], m_, &coef_[j * m_]);
+    coef_.resize(coef_.size() - m_);
+    removed_ = true;
+    return moved;
+  }
+
+  Kernel kernel_;
+  SupportSet sv_;
+  std::size_t m_;
+  std::vector<double> coef_;  // coef_[i * m + c]
+  std::vector<double> f_;     // class scores of the current round
+  double norm2_ = 0.0;
+
+ private:
+  void begin(const Example& x, int64_t t, const double* row, RoundRecord& r) {
+    const std::size_t y = label(x);
+    if (x.y != static_cast<double>(y) || y >= m_)
+      throw std::invalid_argument("round " + std::to_string(t) + ": label " + std::to_string(x.y) +
+                                  " is not a class index 0.." + std::to_string(m_ - 1));
+    f_.resize(m_);
+    class_scores(row, f_.data());
+    const std::size_t comp = competitor(f_.data(), y);
+    r = RoundRecord{};
+    r.t = t;
+    r.y = x.y;
+    r.kxx = kernel_.self(x.sqnorm);
+    r.competitor = static_cast<int64_t>(comp);
+    r.pred = static_cast<int64_t>(std::max_element(f_.begin(), f_.end()) - f_.begin());
+    r.score = f_[y] - f_[comp];
+    r.mistake = f_[y] <= f_[comp];
+    r.margin_error = !r.mistake && f_[y] < 1.0 + f_[comp];
+  }
+
+  mutable std::vector<double> row_;
+  std::vector<double> block_;
+  bool removed_ = false;
+};
+
+// Multiclass kernel Perceptron (Crammer and Singer 2003, Fig. 2 with the max-score or the uniform
+// update; DOGMA k_perceptron_multi_train.m): on a mistake x joins the support with +1 on y and -1 on
+// the competitor (max-score) or -1/(m-1) on every other class (uniform).
+class MulticlassPerceptron : public MulticlassLearner {
+ public:
+  explicit MulticlassPerceptron(const LearnerOptions& o) : MulticlassLearner(o), uniform_(o.update_rule == "uniform") {
+    if (o.update_rule != "max-score" && o.update_rule != "uniform")
+      throw std::invalid_argument("--update-rule must be max-score or uniform, got '" + o.update_rule + "'");
+  }
+  std::string name() const override { return "multiclass-perceptron"; }
+
+ protected:
+  void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {
+    if (!r.mistake) return;
+    add_support(x, t, step(r), r.kxx);
+    r.update = UpdateKind::add;
+  }
+  // The coefficients x joins with (CS03 Eq. 3 family; docs/learners.md#multiclass-perceptron).
+  std::vector<double> step(const RoundRecord& r) const {
+    std::vector<double> v(m_, 0.0);
+    if (uniform_) std::fill(v.begin(), v.end(), -1.0 / static_cast<double>(m_ - 1));
+    else v[static_cast<std::size_t>(r.competitor)] = -1.0;
+    v[static_cast<std::size_t>(r.y)] = 1.0;
+    return v;
+  }
+
+ private:
+  bool uniform_;
+};
+
+// Multiclass Random Budget Perceptron (JMLR 2009 Sec. 7; DOGMA k_perceptron_multi_train.m with
+// maxSV = B): the max-score Perceptron; when a mistake makes |S| = B + 1, the support at a uniformly
+// drawn position j of the B oldest, in insertion order, is removed (DOGMA deletes column
+// ceil(B rand) of its ordered support list, so the newest is never drawn). The draws are
+// plab::Rng(seed).below(B), one per eviction (docs/learners.md#mrbp).
+class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
+ public:
+  explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
+      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed) {
+    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for mrbp");
+  }
+  std::string name() const override { return "mrbp"; }
+  // Uses these 0-based positions for the next evictions instead of the stream (replaying another
+  // implementation's draws: the DOGMA fixtures).
+  void replay_draws(std::vector<std::size_t> positions) { replay_.assign(positions.rbegin(), positions.rend()); }
+
+ protected:
+  void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {
+    if (!r.mistake) return;
+    add_support(x, t, step(r), r.kxx);
+    order_.push_back(sv_.size() - 1);
+    r.update = UpdateKind::add;
+    if (sv_.size() <= B_) return;
+    std::size_t j;  // position among the B oldest
+    if (replay_.empty()) {
+      j = static_cast<std::size_t>(rng_.below(B_));
+    } else {
+      j = replay_.back();
+      replay_.pop_back();
+      if (j >= B_) throw std::invalid_argument("mrbp: replayed eviction position out of range");
+    }
+    const std::size_t slot = order_[j];
+    r.removed = sv_.id(slot);
+    r.update = UpdateKind::evict;
+    const std::size_t moved = remove_support(slot);
+    order_.erase(order_.begin() + static_cast<std::ptrdiff_t>(j));
+    for (auto& s : order_) if (s == moved) s = slot;  // the moved slot keeps its place in the order
+  }
+
+ private:
+  std::size_t B_;
+  Rng rng_;
+  std::vector<std::size_t> order_;   // slots in insertion order
+  std::vector<std::size_t> replay_;  // replayed positions, next one last
+};
+
+// Multiclass PA-I (Crammer et al. 2006, Sec. 7, max-loss update; DOGMA k_pa_multi_train.m): when
+// f_y < 1 + f_competitor, x joins with +tau on y and -tau on the competitor,
+// tau = min(C, (1 - (f_y - f_competitor)) / (2 k(x,x))). As in DOGMA a round can pass the test with a
+// loss that rounds to 0 and add a support with zero coefficients (docs/conventions.md#multiclass).
+class MulticlassPA1 final : public MulticlassLearner {
+ public:
+  explicit MulticlassPA1(const LearnerOptions& o) : MulticlassLearner(o), C_(o.C) {
+    if (!(C_ > 0.0) || !std::isfinite(C_)) throw std::invalid_argument("--C must be > 0 (and finite)");
+  }
+  std::string name() const override { return "multiclass-pa1"; }
+
+ protected:
+  void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {
+    const std::size_t y = label(x), comp = static_cast<std::size_t>(r.competitor);
+    if (!(f_[y] < 1.0 + f_[comp])) return;
+    const double q = (1.0 - (f_[y] - f_[comp])) / (2.0 * r.kxx);
+    const double tau = std::isnan(q) ? C_ : std::min(q, C_);  // 0/0 (k(x,x) = 0, no loss): MATLAB's min gives C
+    std::vector<double> v(m_, 0.0);
+    v[y] = tau;
+    v[comp] = -tau;
+    add_support(x, t, v, r.kxx);
+    r.tau = tau;
+    r.update = UpdateKind::add;
+  }
+
+ private:
+  double C_;
+};
+
+}  // namespace plab
