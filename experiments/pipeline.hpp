@@ -31,6 +31,7 @@ struct RunRequest {
   const Dataset* test = nullptr;    // optional
   std::vector<std::size_t> order;   // rows of train in round order
   bool bounds = true;
+  bool exact_norm = true;           // recompute ||f_T||^2 even when no bound reads it (plab run's check)
   ComparatorRequest comparator;
   RoundObserver observe;            // progress lines
 };
@@ -38,7 +39,7 @@ struct RunRequest {
 struct RunReport {
   std::unique_ptr<Learner> learner;     // the trained learner
   RunResult run;                        // every round record (column g filled when bounds ran)
-  double f_norm2_exact = 0.0;           // alpha^T K alpha of the final hypothesis
+  double f_norm2_exact = 0.0;           // alpha^T K alpha of the final hypothesis (NaN when not computed)
   nlohmann::json test_error;            // {hypothesis: error} (empty without a test set)
   nlohmann::json comparator;            // {"name", "norm", "svm_C", "seed"} (null without bounds)
   std::vector<BoundResult> bounds;      // every row of the applicable families, in order

@@ -161,6 +161,7 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
       c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
   req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
   req.bounds = !c.bounds.is_null();
+  req.exact_norm = false;  // cells record the running norm; the bounds recompute it when they read it
   if (req.bounds) {
     req.comparator.kind = c.bounds.value("comparator", "svm");
     req.comparator.svm_C = c.bounds.value("svm_C", 1.0);
