@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <string>
@@ -20,6 +21,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
+#include "bounds/multiclass_comparator.hpp"
 #include "bounds_reference.hpp"
 #include "core/random.hpp"
 
@@ -346,6 +348,85 @@ RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
   const Pinned p = run_pinned("projectron++", o, s, seed ^ 0x33);
   for (const auto& b : p.res)
     if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
+}
+
+// --- Multiclass runs: the Kesler construction (docs/bounds.md#multiclass) ---------------------------
+// A random m-class sequence (class = arg max of m random linear functions, `noise` relabels) and a
+// comparator U: a random RKHS expansion per class, or the Crammer-Singer SVM. Every hard row holds,
+// and every row equals the independent evaluator on the records rewritten here by hand as the
+// Kesler construction's binary records (label 1, k(x,x) -> 2 k(x,x), g = the multiclass margin).
+RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const std::size_t m = static_cast<std::size_t>(*rc::gen::inRange(2, 6));
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  Rng rng(seed);
+  std::vector<std::vector<double>> w(m, std::vector<double>(static_cast<std::size_t>(d)));
+  for (auto& wc : w) for (double& v : wc) v = rng.normal();
+  const double noise = *rc::gen::inRange(0, 30) / 100.0;
+  Dataset data;
+  for (int t = 0; t < T; ++t) {
+    std::vector<double> x(static_cast<std::size_t>(d));
+    for (double& v : x) v = 2 * rng.uniform() - 1;
+    std::size_t y = 0;
+    for (std::size_t c = 1; c < m; ++c)
+      if (std::inner_product(x.begin(), x.end(), w[c].begin(), 0.0) > std::inner_product(x.begin(), x.end(), w[y].begin(), 0.0)) y = c;
+    if (rng.uniform() < noise) y = rng.below(m);
+    data.push_dense(x, static_cast<double>(y));
+  }
+  data.dim = static_cast<std::size_t>(d);
+  for (std::size_t c = 0; c < m; ++c) data.classes.push_back(static_cast<double>(c));
+  LearnerOptions o; o.dim = data.dim; o.classes = m; o.kernel = gen_kernel(true);
+  const std::string algo = *rc::gen::element<std::string>("multiclass-perceptron", "mrbp", "multiclass-projectron++");
+  o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
+  o.seed = seed;
+  o.eta = *rc::gen::inRange(0, 150) / 100.0;
+  o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
+  // The comparator's multiclass margins and norm.
+  std::vector<double> g(static_cast<std::size_t>(T));
+  double norm = 0.0;
+  std::vector<std::size_t> order(static_cast<std::size_t>(T));
+  std::iota(order.begin(), order.end(), 0);
+  if (*rc::gen::arbitrary<bool>()) {
+    const MulticlassComparator U = make_multiclass_comparator("svm", data, order, o.kernel, m, 1.0, seed ^ 0x11);
+    g = U.margins;
+    norm = U.norm;
+  } else {
+    const std::size_t n = 1 + rng.below(6);
+    std::vector<std::size_t> z(n);
+    std::vector<std::vector<double>> beta(n, std::vector<double>(m));
+    for (std::size_t j = 0; j < n; ++j) {
+      z[j] = rng.below(data.size());
+      for (double& b : beta[j]) b = rng.normal();
+    }
+    double n2 = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t c = 0; c < m; ++c) n2 += beta[i][c] * beta[j][c] * o.kernel(data[z[i]], data[z[j]]);
+    norm = std::sqrt(std::max(0.0, n2));
+    for (std::size_t t = 0; t < data.size(); ++t) {
+      std::vector<double> u(m, 0.0);
+      for (std::size_t j = 0; j < n; ++j)
+        for (std::size_t c = 0; c < m; ++c) u[c] += beta[j][c] * o.kernel(data[z[j]], data[t]);
+      const std::size_t y = static_cast<std::size_t>(data.y[t]);
+      double best = -std::numeric_limits<double>::infinity();
+      for (std::size_t c = 0; c < m; ++c) if (c != y) best = std::max(best, u[c]);
+      g[t] = u[y] - best;
+    }
+  }
+  const auto L = make_learner(algo, o);
+  std::vector<RoundRecord> R;
+  for (std::size_t t = 0; t < data.size(); ++t) {
+    RoundRecord r = L->learn(data[t], static_cast<int64_t>(t + 1));
+    r.g = g[t];
+    R.push_back(r);
+  }
+  RunFacts f; f.algo = algo; f.options = o; f.comparator = "random"; f.g_norm = norm;
+  const std::vector<BoundResult> res = evaluate_bounds(R, f);
+  RC_ASSERT(!res.empty());
+  assert_all_hold(res);
+  std::vector<RoundRecord> K = R;
+  for (RoundRecord& r : K) { r.y = 1.0; r.kxx = 2.0 * r.kxx; }
+  assert_pinned(K, f, res);
 }
 
 TEST(BoundProperties, ConfiguredForThousandCases) {
