@@ -23,4 +23,17 @@ std::string format_stat(const std::string& metric, const Stat& s) {
   return format_metric(metric, s.mean) + " ± " + sd;
 }
 
+std::string table_cell(const std::string& text, std::size_t max) {
+  std::string out;
+  for (char c : text) {
+    if (c == '|') out += "\\|";
+    else out += (c == '\n' || c == '\r') ? ' ' : c;
+  }
+  if (out.size() <= max) return out;
+  std::size_t cut = max - 3;  // room for "…" (3 bytes)
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0) == 0x80) --cut;  // UTF-8 boundary
+  if (cut > 0 && out[cut - 1] == '\\') --cut;  // never leave a dangling escape
+  return out.substr(0, cut) + "…";
+}
+
 }  // namespace plab
