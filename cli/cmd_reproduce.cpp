@@ -233,7 +233,7 @@ void reproduce(const ReproduceArgs& a) {
 void register_reproduce_command(CLI::App& app) {
   auto* c = app.add_subcommand("reproduce", "Regenerate the published experiments (experiments/specs/*.json)");
   c->footer(fmt::format(
-      "Exit status: 0 success; {} other error (I/O, gnuplot); {} invalid arguments or spec; {} a cell failed; {} --check "
+      "Exit status: 0 success; {} other error (I/O, gnuplot); {} invalid arguments or spec (or the committed report from a dirty tree without --allow-dirty); {} a cell failed; {} --check "
       "found differences from the reference; {} a hard mistake bound is violated; {} a claim or published number could "
       "not be evaluated (missing results). When several apply: {}, then {}, {}, {}.",
       kExitError, kExitInvalid, kExitCellFailed, kExitCheckDiffers, kExitBoundViolated, kExitNotEvaluated,
