@@ -10,7 +10,9 @@ std::string format_metric(const std::string& metric, double v) {
   if (!std::isfinite(v)) return "–";
   if (metric.find("error") != std::string::npos) return fmt::format("{:.2f}%", 100.0 * v);
   if (metric == "seconds") return fmt::format("{:.2f} s", v);
-  if (std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
+  // A tiny non-zero value (a rounding residual checked against 1e-12) is not shown as 0.
+  const bool tiny = v != 0 && std::fabs(v) < 1e-9;
+  if (!tiny && std::fabs(v - std::round(v)) < 1e-9 && std::fabs(v) < 1e15) return fmt::format("{:.0f}", v);
   if (std::fabs(v) >= 100) return fmt::format("{:.1f}", v);
   return format_g(v, 3);
 }

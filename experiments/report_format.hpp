@@ -6,8 +6,9 @@
 
 namespace plab {
 
-// Errors as percentages, seconds with a unit, integers without decimals, large values with one
-// decimal, the rest with 3 significant digits; "–" for NaN.
+// Errors as percentages, seconds with a unit, integers without decimals (but never a non-zero
+// value below 1e-9 as 0), large values with one decimal, the rest with 3 significant digits;
+// "–" for NaN.
 std::string format_metric(const std::string& metric, double v);
 // "mean ± std" (the std of counts with one decimal); "–" without values.
 std::string format_stat(const std::string& metric, const Stat& s);

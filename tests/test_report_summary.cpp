@@ -233,6 +233,15 @@ TEST(ReportSummary, NoTableCellOfAGeneratedReportIsLongerThan300Characters) {
             "(M x.cpp)");
 }
 
+TEST(ReportFormat, TinyResidualsAreNotShownAsZero) {
+  EXPECT_EQ(format_metric("nu_identity_residual", 3.5e-17), "3.5e-17");
+  EXPECT_EQ(format_metric("nu_identity_residual", 0.0), "0");
+  EXPECT_EQ(format_metric("mistakes", 120.0000000001), "120");
+  EXPECT_EQ(table_cell("a|b\nc"), "a\\|b c");
+  // Cut at byte 297 would split "é" (bytes 296-297): the cut moves before it.
+  EXPECT_EQ(table_cell(std::string(296, 'x') + "é" + std::string(10, 'y'), 300), std::string(296, 'x') + "…");
+}
+
 TEST(ReportSummary, PaperFiguresFirstThenTheoryThenNorma) {
   std::vector<std::string> f = {"N1", "T2", "R10", "X1", "R4", "R1", "T1"};
   std::sort(f.begin(), f.end(), figure_before);
