@@ -2,6 +2,8 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
+# make reproduce ALLOW_DIRTY=1: write the committed report from uncommitted changes (it says so).
+ALLOW_DIRTY ?=
 
 .PHONY: all setup configure build test bench reproduce reproduce-quick update-reference clean
 
@@ -23,7 +25,7 @@ bench: build
 	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] && "$$b" --benchmark_min_time=0.2; done
 
 reproduce: build
-	$(BUILD)/plab reproduce --jobs $(JOBS)
+	$(BUILD)/plab reproduce --jobs $(JOBS) --readme README.md $(if $(ALLOW_DIRTY),--allow-dirty)
 
 reproduce-quick: build
 	$(BUILD)/plab reproduce --quick --jobs $(JOBS) --check

@@ -19,6 +19,7 @@
 
 #include "experiments/exit_codes.hpp"
 #include "experiments/report.hpp"
+#include "experiments/report_summary.hpp"
 #include "experiments/verdicts.hpp"
 #include "experiments/runner.hpp"
 #include "experiments/version.hpp"
@@ -35,7 +36,8 @@ using nlohmann::json;
 
 struct ReproduceArgs {
   std::vector<std::string> figures;
-  bool quick = false, check = false, update_reference = false, no_plots = false, fresh = false;
+  bool quick = false, check = false, update_reference = false, no_plots = false, fresh = false, allow_dirty = false;
+  std::string readme;  // README whose figure table is rewritten (empty = none)
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   std::string results = std::string(PLAB_SOURCE_DIR) + "/results";
   std::string specs = std::string(PLAB_SOURCE_DIR) + "/experiments/specs";
@@ -84,6 +86,24 @@ void check_args(const ReproduceArgs& a) {
   if (a.check && a.update_reference) throw std::invalid_argument("--check and --update-reference exclude each other");
   if ((a.check || a.update_reference) && !a.quick)
     throw std::invalid_argument("--check / --update-reference compare the quick numbers: add --quick");
+}
+
+// The committed report is the full run into the source tree's results/ (what `make reproduce` writes).
+bool writes_committed_report(const ReproduceArgs& a) {
+  std::error_code ec;
+  return !a.quick && fs::weakly_canonical(a.results, ec) == fs::weakly_canonical(std::string(PLAB_SOURCE_DIR) + "/results", ec);
+}
+
+// Committed outputs must name a clean commit (docs/report.md#provenance); README markers are
+// checked before any cell runs.
+void check_provenance(const ReproduceArgs& a, const TreeState& tree) {
+  if ((writes_committed_report(a) || !a.readme.empty()) && !tree.clean && !a.allow_dirty)
+    throw std::invalid_argument("the committed report and README table must come from a clean commit, but this is a " +
+                                tree.describe() + ". Commit first, or pass --allow-dirty (make reproduce ALLOW_DIRTY=1)");
+  if (!a.readme.empty()) {
+    if (!fs::is_regular_file(a.readme)) throw std::invalid_argument("--readme " + a.readme + ": no such file");
+    (void)replace_readme_block(read_text_file(a.readme), "", a.readme);  // throws when the markers are missing
+  }
 }
 
 struct Figures {
@@ -174,6 +194,8 @@ void exit_status(const std::vector<Spec>& specs, const Figures& f, const RunStat
 
 void reproduce(const ReproduceArgs& a) {
   check_args(a);
+  const TreeState tree = tree_state(PLAB_SOURCE_DIR, git_revision());
+  check_provenance(a, tree);
   const auto specs = load_specs(a);
   const std::string out = a.quick ? a.results + "/quick" : a.results;
   RunnerOptions ro;
@@ -186,7 +208,12 @@ void reproduce(const ReproduceArgs& a) {
   RunStats st;
   const auto outcomes = run_specs(specs, ro, &st);
   const Figures f = write_figures(specs, outcomes, out, !a.no_plots);
-  write_report(out + "/REPORT.md", specs, f.groups, f.outs, report_header(a, st));
+  const json figures = write_report(out, specs, f.groups, f.outs, tree, report_header(a, st));
+  if (!a.readme.empty()) {
+    write_file_atomic(a.readme, replace_readme_block(read_text_file(a.readme), readme_block(figures), a.readme));
+    std::cerr << "plab reproduce: figure table of " << a.readme << " rewritten\n";
+  }
+  if (!tree.clean) std::cerr << "plab reproduce: the report says it comes from a " << tree.describe() << "\n";
   std::cerr << fmt::format("plab reproduce: {} cells ({} computed, {} reused, {} failed) in {:.1f} s; report {}/REPORT.md\n",
                            st.total, st.computed, st.cached, st.failed, st.wall_seconds, out);
   const std::string ref_dir = a.results + "/reference";
@@ -206,7 +233,7 @@ void reproduce(const ReproduceArgs& a) {
 void register_reproduce_command(CLI::App& app) {
   auto* c = app.add_subcommand("reproduce", "Regenerate the published experiments (experiments/specs/*.json)");
   c->footer(fmt::format(
-      "Exit status: 0 success; {} other error (I/O, gnuplot); {} invalid arguments or spec; {} a cell failed; {} --check "
+      "Exit status: 0 success; {} other error (I/O, gnuplot); {} invalid arguments or spec (or the committed report from a dirty tree without --allow-dirty); {} a cell failed; {} --check "
       "found differences from the reference; {} a hard mistake bound is violated; {} a claim or published number could "
       "not be evaluated (missing results). When several apply: {}, then {}, {}, {}.",
       kExitError, kExitInvalid, kExitCellFailed, kExitCheckDiffers, kExitBoundViolated, kExitNotEvaluated,
@@ -221,6 +248,11 @@ void register_reproduce_command(CLI::App& app) {
   c->add_option("--specs", a->specs, "Directory of experiment specs")->capture_default_str();
   c->add_flag("--fresh", a->fresh, "Recompute every cell (ignore finished cell files; --check implies it)");
   c->add_flag("--no-plots", a->no_plots, "Write the gnuplot scripts and data but do not run gnuplot");
+  c->add_option("--readme", a->readme,
+                "Rewrite the figure table between the markers of this README from the run's summary (RESULTS/figures.json)");
+  c->add_flag("--allow-dirty", a->allow_dirty,
+              "Write the committed report (RESULTS = the source tree's results/) or --readme even from a tree with "
+              "uncommitted changes (the report's first line says so)");
   c->callback([a] { reproduce(*a); });
 }
 

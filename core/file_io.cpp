@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace plab {
@@ -34,6 +35,14 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 void write_json_atomic(const std::string& path, const nlohmann::json& j) {
   write_file_atomic(path, j.dump(2) + "\n");
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return ss.str();
 }
 
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path) {

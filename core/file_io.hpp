@@ -12,6 +12,8 @@ namespace plab {
 void write_file_atomic(const std::string& path, const std::string& content);
 // The same for a JSON document (two-space indentation, trailing newline).
 void write_json_atomic(const std::string& path, const nlohmann::json& j);
+// A whole file; throws std::runtime_error naming the path when it cannot be read.
+std::string read_text_file(const std::string& path);
 // Parses a JSON file; nullopt when it is missing or not valid JSON (a cache miss, not an error).
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path);
 

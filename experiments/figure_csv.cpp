@@ -148,4 +148,18 @@ void write_published_csv(const Spec& s, const json& rows, const std::string& fdi
   write_file_atomic(fdir + "/published.csv", pub.str());
 }
 
+void write_claims_csv(const Spec& s, const json& claims, const std::string& fdir) {
+  std::ostringstream out;
+  out << "figure,claim,point,check,lhs,lhs_value,op,rhs,rhs_value,tol,passes,margin\n";
+  for (std::size_t c = 0; c < claims.size(); ++c)
+    for (const auto& p : claims[c]["points"]) {
+      auto num = [&](const char* k) { return p[k].is_number() ? csv_number(p[k].get<double>()) : std::string(); };
+      out << s.figure << "," << c + 1 << "," << p["point"] << "," << p["check"] << "," << csv_field(p["lhs"]) << ","
+          << num("lhs_value") << "," << p["op"].get<std::string>() << "," << csv_field(p["rhs"]) << ","
+          << num("rhs_value") << "," << num("tol") << "," << (p["passes"].get<bool>() ? 1 : 0) << "," << num("margin")
+          << "\n";
+    }
+  write_file_atomic(fdir + "/claims.csv", out.str());
+}
+
 }  // namespace plab

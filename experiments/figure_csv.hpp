@@ -3,6 +3,7 @@
 //   curves_<ds>.csv  mean/std online error and support size against the number of samples
 //   published.csv  every published number of the spec, ours beside it, deviation, verdict
 //   timings.csv    learning time per group (the only non-deterministic file), paper's times
+//   claims.csv     every comparison of every claim, point by point (docs/report.md#claims)
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -22,5 +23,7 @@ nlohmann::json write_finals(const Spec& s, const std::vector<Group>& groups, con
 void write_timings(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
 void write_curves(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
 void write_published_csv(const Spec& s, const nlohmann::json& rows, const std::string& fdir);
+// claims.csv from evaluate_claim rows (claim numbered from 1, as the report's anchors).
+void write_claims_csv(const Spec& s, const nlohmann::json& claims, const std::string& fdir);
 
 }  // namespace plab

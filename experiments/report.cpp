@@ -8,6 +8,7 @@
 #include "experiments/figure_csv.hpp"
 #include "experiments/figure_plots.hpp"
 #include "experiments/report_md.hpp"
+#include "experiments/report_summary.hpp"
 #include "experiments/verdicts.hpp"
 
 namespace plab {
@@ -26,6 +27,7 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
   write_published_csv(s, out.published, fdir);
   out.claims = json::array();
   for (const auto& c : s.claims) out.claims.push_back(evaluate_claim(c, groups));
+  write_claims_csv(s, out.claims, fdir);
   json claims_sum = json::array();
   for (const auto& c : out.claims) claims_sum.push_back({{"claim", c["claim"]}, {"verdict", c["verdict"]}});
   out.summary = {{"figure", s.figure}, {"permutations", s.permutations}, {"limit", s.limit},
@@ -35,10 +37,14 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
   return out;
 }
 
-void write_report(const std::string& path, const std::vector<Spec>& specs,
-                  const std::vector<std::vector<Group>>& groups, const std::vector<FigureOutputs>& outs,
-                  const std::string& header) {
-  write_file_atomic(path, report_markdown(specs, groups, outs, header));
+json write_report(const std::string& dir, const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
+                  const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header) {
+  const json provenance = {
+      {"revision", tree.revision}, {"clean", tree.clean}, {"changes", tree.changes}, {"describe", tree.describe()}};
+  const json figures = figures_json(report_summaries(specs, groups, outs), provenance);
+  write_json_atomic(dir + "/figures.json", figures);
+  write_file_atomic(dir + "/REPORT.md", report_markdown(specs, groups, outs, tree, header));
+  return figures;
 }
 
 std::vector<std::string> compare_json(const json& a, const json& b, const std::string& where) {

@@ -4,6 +4,7 @@
 //   experiments/verdicts.hpp      published numbers and claims beside ours
 //   experiments/figure_plots.hpp  the spec's plots (<plot>.png/.svg/.gp/.dat)
 //   experiments/report_md.hpp     results/REPORT.md
+//   experiments/report_summary.hpp  its summary, results/figures.json, the README's figure table
 // and summary.json, the deterministic numbers compared by --check (no timings).
 #pragma once
 #include <map>
@@ -14,6 +15,7 @@
 #include "experiments/aggregate.hpp"
 #include "experiments/runner.hpp"
 #include "experiments/spec.hpp"
+#include "experiments/version.hpp"
 
 namespace plab {
 
@@ -29,10 +31,12 @@ struct FigureOutputs {
 FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, const std::string& dir,
                            bool draw);
 
-// results/REPORT.md from every figure's outputs.
-void write_report(const std::string& path, const std::vector<Spec>& specs,
-                  const std::vector<std::vector<Group>>& groups,
-                  const std::vector<FigureOutputs>& outs, const std::string& header);
+// <dir>/REPORT.md and <dir>/figures.json (the summary rows both the report and the README's
+// figure table are drawn from, experiments/report_summary.hpp) from every figure's outputs;
+// returns figures.json. `header` is the report's line on how and when it was made.
+nlohmann::json write_report(const std::string& dir, const std::vector<Spec>& specs,
+                            const std::vector<std::vector<Group>>& groups, const std::vector<FigureOutputs>& outs,
+                            const TreeState& tree, const std::string& header);
 
 // Differences between a summary and its reference (integers exactly, reals within 1e-9
 // relative; keys named "seconds" ignored). Empty = identical.

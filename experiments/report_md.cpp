@@ -5,6 +5,7 @@
 
 #include "core/format.hpp"
 #include "experiments/report_format.hpp"
+#include "experiments/report_summary.hpp"
 #include "experiments/theory_figures.hpp"
 
 namespace plab {
@@ -58,35 +59,42 @@ std::string deviation_text(const json& r, const std::string& m) {
   return dev;
 }
 
-void published_table(std::ostream& md, const json& rows) {
+void published_table(std::ostream& md, const std::string& fig, const json& rows) {
   if (rows.empty()) return;
   md << "\n### Published numbers beside ours\n\n| data | algorithm | quantity | paper | ours | deviation | verdict |\n"
         "|---|---|---|---|---|---|---|\n";
-  for (const auto& r : rows) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
     const std::string m = r["metric"];
     std::string paper = format_metric(m, r["paper"].get<double>());
     if (r.contains("paper_std")) paper += " ± " + format_metric(m == "support_size" ? "x" : m, r["paper_std"].get<double>());
     const Stat ours{r["ours_mean"].is_number() ? r["ours_mean"].get<double>() : std::nan(""),
                     r["ours_std"].is_number() ? r["ours_std"].get<double>() : 0.0, r["n"].get<std::size_t>()};
     const std::string source = r["source"].get<std::string>();
-    md << "| " << r["dataset"].get<std::string>() << " | " << r["label"].get<std::string>() << " | " << m
-       << (source.empty() ? "" : " (" + source + ")") << " | " << paper << " | " << format_stat(m, ours) << " | "
-       << deviation_text(r, m) << " | " << r["verdict"].get<std::string>() << " |\n";
+    md << "| <a name=\"" << row_anchor(fig, "published", i + 1) << "\"></a>" << r["dataset"].get<std::string>() << " | "
+       << table_cell(r["label"].get<std::string>()) << " | " << table_cell(m + (source.empty() ? "" : " (" + source + ")"))
+       << " | " << paper << " | " << format_stat(m, ours) << " | " << deviation_text(r, m) << " | "
+       << table_cell(r["verdict"].get<std::string>()) << " |\n";
   }
 }
 
-void claims_table(std::ostream& md, const json& claims) {
+// One line per claim: the verdict, the points passing and the point closest to failing; every
+// comparison is in <FIG>/claims.csv (docs/report.md#claims).
+void claims_table(std::ostream& md, const std::string& fig, const json& claims) {
   if (claims.empty()) return;
-  md << "\n### Published claims\n\n| claim | our numbers | verdict |\n|---|---|---|\n";
-  for (const auto& c : claims) {
-    std::string nums = c["numbers"].get<std::string>();
-    std::replace(nums.begin(), nums.end(), '|', '/');
-    md << "| " << c["claim"].get<std::string>() << " | " << nums << " | **" << c["verdict"].get<std::string>() << "**"
-       << (c.contains("points_passing") ? " (" + c["points_passing"].get<std::string>() + " points)" : "") << " |\n";
+  md << "\n### Published claims\n\nEvery point of every check: [`" << fig << "/claims.csv`](" << fig
+     << "/claims.csv).\n\n| claim | result |\n|---|---|\n";
+  for (std::size_t i = 0; i < claims.size(); ++i) {
+    const json& c = claims[i];
+    const std::string nums = c["numbers"].get<std::string>();
+    md << "| <a name=\"" << row_anchor(fig, "claim", i + 1) << "\"></a>" << table_cell(c["claim"].get<std::string>(), 240)
+       << " | **" << c["verdict"].get<std::string>() << "**" << (nums.empty() ? "" : ", " + table_cell(nums, 240))
+       << " |\n";
   }
 }
 
-void bound_row(std::ostream& md, const Group& g, const std::string& id, const std::vector<json>& rows) {
+void bound_row(std::ostream& md, const std::string& anchor, const Group& g, const std::string& id,
+               const std::vector<json>& rows) {
   std::vector<double> v, e, ratio, rounds;
   std::size_t holds = 0, vacuous = 0;
   for (const auto& r : rows) {
@@ -99,13 +107,14 @@ void bound_row(std::ostream& md, const Group& g, const std::string& id, const st
     if (r["rounds"].is_number()) rounds.push_back(r["rounds"].get<double>());
   }
   const std::string rb = ratio.empty() ? "–" : format_g(mean_std(ratio).mean, 3);
-  md << "| " << g.dataset << " | " << g.name() << " | " << rows[0].value("name", "") << " (`" << id << "`) | "
+  const std::string a = bound_rows_all_hold(rows) ? "" : "<a name=\"" + anchor + "\"></a>";
+  md << "| " << a << g.dataset << " | " << table_cell(g.name()) << " | " << rows[0].value("name", "") << " (`" << id << "`) | "
      << rows[0].value("tag", "") << " | " << rows[0].value("kind", "") << " | " << format_stat("x", mean_std(rounds))
      << " | " << format_stat("x", mean_std(v)) << " | " << format_stat("x", mean_std(e)) << " | " << rb << " | " << holds
      << "/" << rows.size() << " | " << vacuous << "/" << rows.size() << " |\n";
 }
 
-void bounds_table(std::ostream& md, const std::vector<Group>& gs) {
+void bounds_table(std::ostream& md, const std::string& fig, const std::vector<Group>& gs) {
   if (std::none_of(gs.begin(), gs.end(), [](const Group& g) { return !g.bounds.empty(); })) return;
   std::size_t rows = 0, vacuous = 0;
   for (const auto& g : gs)
@@ -116,15 +125,16 @@ void bounds_table(std::ostream& md, const std::vector<Group>& gs) {
         "its trivial limit; docs/bounds.md#vacuous).\n\n"
         "| data | algorithm | bound | tag | kind | rounds covered | bound value | empirical | bound / empirical | holds | vacuous |\n"
         "|---|---|---|---|---|---|---|---|---|---|---|\n";
+  std::size_t k = 0;
   for (const auto& g : gs)
-    for (const auto& [id, rows] : g.bounds) bound_row(md, g, id, rows);
+    for (const auto& [id, rows] : g.bounds) bound_row(md, row_anchor(fig, "bound", ++k), g, id, rows);
 }
 
-void failed_cells(std::ostream& md, const std::vector<Group>& gs) {
+void failed_cells(std::ostream& md, const std::string& fig, const std::vector<Group>& gs) {
   std::vector<std::string> failed;
   for (const auto& g : gs) for (const auto& e : g.errors) failed.push_back(g.dataset + " " + g.name() + " " + e);
   if (failed.empty()) return;
-  md << "\n**Failed cells (" << failed.size() << "):**\n\n";
+  md << "\n<a name=\"" << row_anchor(fig, "failed") << "\"></a>**Failed cells (" << failed.size() << "):**\n\n";
   for (std::size_t k = 0; k < failed.size() && k < 20; ++k) md << "- " << failed[k] << "\n";
   if (failed.size() > 20) md << "- … " << failed.size() - 20 << " more\n";
 }
@@ -137,26 +147,37 @@ void figure_section(std::ostream& md, const Spec& s, const std::vector<Group>& g
   for (const auto& img : o.images) md << "![" << img << "](" << img << ".png)\n";
   md << o.extra_markdown;
   finals_table(md, gs);
-  published_table(md, o.published);
-  claims_table(md, o.claims);
-  bounds_table(md, gs);
-  failed_cells(md, gs);
+  published_table(md, s.figure, o.published);
+  claims_table(md, s.figure, o.claims);
+  bounds_table(md, s.figure, gs);
+  failed_cells(md, s.figure, gs);
   md << "\nFiles: `" << s.figure << "/finals.csv`, `" << s.figure << "/published.csv`, `" << s.figure
-     << "/timings.csv`, `" << s.figure << "/curves_*.csv`, `" << s.figure << "/summary.json`.\n\n";
+     << "/claims.csv`, `" << s.figure << "/timings.csv`, `" << s.figure << "/curves_*.csv`, `" << s.figure
+     << "/summary.json`.\n\n";
 }
 
 }  // namespace
 
+std::vector<FigureSummary> report_summaries(const std::vector<Spec>& specs,
+                                            const std::vector<std::vector<Group>>& groups,
+                                            const std::vector<FigureOutputs>& outs) {
+  std::vector<FigureSummary> rows;
+  for (std::size_t i : report_order(specs)) rows.push_back(summarize_figure(specs[i], groups[i], outs[i]));
+  return rows;
+}
+
 std::string report_markdown(const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
-                            const std::vector<FigureOutputs>& outs, const std::string& header) {
+                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header) {
   std::ostringstream md;
-  md << "# Reproduction report\n\n" << header << "\n";
-  md << "Contents: ";
-  for (const auto& s : specs) md << "[" << s.figure << "](#" << s.figure << ") ";
-  md << "\n\nValues are mean ± sample standard deviation over the permutations (n − 1 denominator). "
-        "Errors are online error rates (mistakes / rounds) unless named test errors. Times are the "
-        "C++ learning time of one run (one core), beside the paper's MATLAB times.\n\n";
-  for (std::size_t i = 0; i < specs.size(); ++i) figure_section(md, specs[i], groups[i], outs[i]);
+  const std::vector<FigureSummary> rows = report_summaries(specs, groups, outs);
+  md << "# Reproduction report — " << tree.describe() << "\n\n" << header << "\n";
+  md << "## <a name=\"summary\"></a>Summary\n\n" << summary_table(rows, {"", "#"}) << "\n"
+     << problem_list(rows, {"", "#"}) << "\n";
+  md << "Published numbers count when the spec gives a tolerance; bound rows are one per bound, group and "
+        "permutation (docs/report.md). Values are mean ± sample standard deviation over the permutations "
+        "(n − 1 denominator). Errors are online error rates (mistakes / rounds) unless named test errors. Times are "
+        "the C++ learning time of one run (one core), beside the paper's MATLAB times.\n\n";
+  for (std::size_t i : report_order(specs)) figure_section(md, specs[i], groups[i], outs[i]);
   return md.str();
 }
 

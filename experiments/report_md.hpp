@@ -1,17 +1,25 @@
-// results/REPORT.md: per figure its settings, figures, final numbers, published numbers and
-// claims beside ours, applicable mistake bounds (by id) and failed cells.
+// results/REPORT.md (docs/report.md): its provenance in the first line, the summary table and
+// the list of what is not confirmed or failed, then per figure (paper figures first) its
+// settings, figures, final numbers, published numbers and claims beside ours, applicable
+// mistake bounds (by id) and failed cells, each row a link target of the summary.
 #pragma once
 #include <string>
 #include <vector>
 
 #include "experiments/aggregate.hpp"
 #include "experiments/report.hpp"
+#include "experiments/report_summary.hpp"
 #include "experiments/spec.hpp"
+#include "experiments/version.hpp"
 
 namespace plab {
 
-// The Markdown text of the report.
+// The summary rows of every figure, in report order.
+std::vector<FigureSummary> report_summaries(const std::vector<Spec>& specs,
+                                            const std::vector<std::vector<Group>>& groups,
+                                            const std::vector<FigureOutputs>& outs);
+// The Markdown text of the report; `header` follows the first line (how and when it was made).
 std::string report_markdown(const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
-                            const std::vector<FigureOutputs>& outs, const std::string& header);
+                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header);
 
 }  // namespace plab

@@ -18,7 +18,9 @@ nlohmann::json published_rows(const Spec& s, const std::vector<Group>& groups);
 
 // One claim: every check compares selections point by point (a selection of one group is
 // broadcast); quantifier "all" needs every point to pass every check, "any" one point.
-// {"claim", "source", "verdict", "numbers", "points_passing"?}.
+// {"claim", "source", "verdict", "points_passing"?, "numbers": the result in one line
+// ("24/24 points; tightest: <comparison>", docs/report.md#claims), "points": one row per
+// (point, check) with both sides, "passes" and the relative "margin"}.
 nlohmann::json evaluate_claim(const ClaimSpec& c, const std::vector<Group>& groups);
 
 // Published rows with verdict "no result" plus claims "not evaluated", as "<what>" lines.

@@ -5,7 +5,9 @@ execute_process(COMMAND git rev-parse --short=12 HEAD WORKING_DIRECTORY ${SRC}
 if(NOT rev)
   set(rev unknown)
 endif()
-execute_process(COMMAND git status --porcelain --untracked-files=no WORKING_DIRECTORY ${SRC}
+# results/ and README.md are what `make reproduce` writes, not inputs of the binary.
+execute_process(COMMAND git status --porcelain --untracked-files=no -- . ":(exclude)results" ":(exclude)README.md"
+                WORKING_DIRECTORY ${SRC}
                 OUTPUT_VARIABLE dirty OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
 if(dirty)
   set(rev "${rev}-dirty")
