@@ -77,7 +77,7 @@ std::string plan_report(const std::vector<CellTime>& cells, const std::vector<st
   r += "largest cells:\n";
   for (std::size_t i = 0; i < std::min<std::size_t>(5, largest.size()); ++i) {
     const CellTime& c = *largest[i];
-    r += fmt::format("  {:8.2f} s  {:4.1f}%  {} {} {} {} perm {} (stage {})\n", c.seconds, 100.0 * c.seconds / total,
+    r += fmt::format("  {:9.3f} s  {:4.1f}%  {} {} {} {} perm {} (stage {})\n", c.seconds, 100.0 * c.seconds / total,
                      c.figure, c.dataset, c.algorithm, c.point.empty() ? "{}" : c.point, c.perm, c.stage);
   }
   r += "predicted makespan (LPT per stage, stages in sequence; workers = ranks x --jobs):\n";

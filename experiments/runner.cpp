@@ -320,7 +320,7 @@ class StageRunner {
     std::vector<CellOutcome*> batch;
     for (auto& [fig, vec] : out_)
       for (auto& o : vec)
-        if (o.key.empty() && o.doc.is_null() && o.error.empty()) batch.push_back(&o);
+        if (o.stage == stage && o.key.empty() && o.doc.is_null() && o.error.empty()) batch.push_back(&o);
     return batch;
   }
 
@@ -438,12 +438,27 @@ class StageRunner {
     const unsigned n_threads = std::max(1u, std::min<unsigned>(opt_.jobs, static_cast<unsigned>(work.size())));
     for (unsigned k = 0; k < n_threads && !work.empty(); ++k) pool.emplace_back(worker);
     // The other ranks: answer their requests until every cell is done.
+    try {
+      serve_ranks(stage, index, by_key, m, finished, work.size(), in_flight, take, finish, in_flight_text);
+    } catch (const std::exception& e) {  // threads are computing: stop the job rather than unwind
+      std::cerr << "plab reproduce: rank 0: " << e.what() << "\n" << in_flight_text() << std::flush;
+      mpi::abort(kExitError);
+    }
+    for (auto& t : pool) t.join();
+  }
+
+  // Rank 0 with other ranks: answers their requests until every cell of the stage is done.
+  template <class Take, class Finish, class Text>
+  void serve_ranks(std::size_t stage, const std::map<const CellOutcome*, std::size_t>& index,
+                   const std::map<std::string, CellOutcome*>& by_key, std::mutex& m, const std::size_t& finished,
+                   std::size_t total, std::map<int, std::vector<CellOutcome*>>& in_flight, Take& take, Finish& finish,
+                   Text& in_flight_text) {
     for (bool idle = false; mpi::size() > 1; idle = true) {
       {
         std::lock_guard<std::mutex> lock(m);
         std::size_t remote = 0;
         for (const auto& [r, v] : in_flight) remote += r > 0 ? v.size() : 0;
-        if (finished == work.size() && remote == 0) break;
+        if (finished == total && remote == 0) break;
       }
       auto msg = mpi::try_recv(-1);
       if (!msg) {
@@ -461,7 +476,7 @@ class StageRunner {
         o->doc = r.at("doc");
         o->error = r.at("error").get<std::string>();
         o->seconds = r.at("seconds").is_number() ? r.at("seconds").get<double>() : std::nan("");
-        o->cell_seconds = r.at("cell_seconds").get<double>();
+        o->cell_seconds = r.at("cell_seconds").is_number() ? r.at("cell_seconds").get<double>() : std::nan("");
         finish(o, msg->source);
       } else if (msg->tag == kFail) {
         std::cerr << fmt::format("plab reproduce: rank {} failed: {}\n", msg->source, msg->payload) << in_flight_text()
@@ -469,7 +484,6 @@ class StageRunner {
         mpi::abort(kExitError);
       }
     }
-    for (auto& t : pool) t.join();
   }
 
   // Duplicates of a computed key share its result; finished results feed derived parameters.
@@ -621,7 +635,7 @@ void write_cell_times(const std::string& path, const std::map<std::string, std::
     for (const auto& o : v)
       out << o.cell.figure << '\t' << o.cell.dataset << '\t' << o.cell.algo_id << '\t'
           << (o.cell.point.empty() ? "" : o.cell.point.dump()) << '\t' << o.cell.perm << '\t' << o.stage << '\t'
-          << o.key << '\t' << fmt::format("{}", keys.insert(o.key).second ? o.cell_seconds : std::nan("")) << '\t' << fmt::format("{}", o.seconds) << '\t'
+          << o.key << '\t' << fmt::format("{:.6g}", keys.insert(o.key).second ? o.cell_seconds : std::nan("")) << '\t' << fmt::format("{:.6g}", o.seconds) << '\t'
           << o.cached << '\n';
   write_file_atomic(path, out.str());
 }
