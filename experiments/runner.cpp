@@ -248,6 +248,12 @@ extern "C" void on_terminate(int sig) {
   std::raise(sig);
 }
 
+// Rank 0, on a kFail message: names the failed rank and the cells in flight, ends the job.
+[[noreturn]] void stop_for_failed_rank(const mpi::Message& msg, const std::string& in_flight) {
+  std::cerr << fmt::format("plab reproduce: rank {} failed: {}\n", msg.source, msg.payload) << in_flight << std::flush;
+  mpi::abort(kExitError);
+}
+
 // `PLAB_TEST_RANK_FAIL=R:K`: rank R stops with an error after finishing K cells (tests the
 // failure path of docs/cluster.md; never set in normal use).
 std::optional<std::size_t> injected_failure_after() {
@@ -439,7 +445,8 @@ class StageRunner {
     for (unsigned k = 0; k < n_threads && !work.empty(); ++k) pool.emplace_back(worker);
     // The other ranks: answer their requests until every cell is done.
     try {
-      serve_ranks(stage, index, by_key, m, finished, work.size(), in_flight, take, finish, in_flight_text);
+      if (mpi::size() > 1)
+        serve_ranks(stage, index, by_key, m, finished, work.size(), in_flight, take, finish, in_flight_text);
     } catch (const std::exception& e) {  // threads are computing: stop the job rather than unwind
       std::cerr << "plab reproduce: rank 0: " << e.what() << "\n" << in_flight_text() << std::flush;
       mpi::abort(kExitError);
@@ -453,36 +460,34 @@ class StageRunner {
                    const std::map<std::string, CellOutcome*>& by_key, std::mutex& m, const std::size_t& finished,
                    std::size_t total, std::map<int, std::vector<CellOutcome*>>& in_flight, Take& take, Finish& finish,
                    Text& in_flight_text) {
-    for (bool idle = false; mpi::size() > 1; idle = true) {
+    for (;;) {
+      bool idle = true;
+      while (auto msg = mpi::try_recv(-1)) {  // every waiting message, then the end test
+        idle = false;
+        std::lock_guard<std::mutex> lock(m);
+        if (msg->tag == kWant) {
+          CellOutcome* o = std::stoul(msg->payload) == stage ? take(msg->source) : nullptr;
+          mpi::send(msg->source, kCell,
+                    o ? fmt::format("{} {} {}", stage, index.at(o), o->key) : msg->payload);  // "stage": none left
+        } else if (msg->tag == kDone) {
+          const json r = json::parse(msg->payload);
+          CellOutcome* o = by_key.at(r.at("key").get<std::string>());
+          o->doc = r.at("doc");
+          o->error = r.at("error").get<std::string>();
+          o->seconds = r.at("seconds").is_number() ? r.at("seconds").get<double>() : std::nan("");
+          o->cell_seconds = r.at("cell_seconds").is_number() ? r.at("cell_seconds").get<double>() : std::nan("");
+          finish(o, msg->source);
+        } else if (msg->tag == kFail) {
+          stop_for_failed_rank(*msg, in_flight_text());
+        }
+      }
       {
         std::lock_guard<std::mutex> lock(m);
         std::size_t remote = 0;
         for (const auto& [r, v] : in_flight) remote += r > 0 ? v.size() : 0;
-        if (finished == total && remote == 0) break;
+        if (finished == total && remote == 0) return;
       }
-      auto msg = mpi::try_recv(-1);
-      if (!msg) {
-        if (idle) std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        continue;
-      }
-      std::lock_guard<std::mutex> lock(m);
-      if (msg->tag == kWant) {
-        CellOutcome* o = std::stoul(msg->payload) == stage ? take(msg->source) : nullptr;
-        mpi::send(msg->source, kCell,
-                  o ? fmt::format("{} {} {}", stage, index.at(o), o->key) : msg->payload);  // "stage": none left
-      } else if (msg->tag == kDone) {
-        const json r = json::parse(msg->payload);
-        CellOutcome* o = by_key.at(r.at("key").get<std::string>());
-        o->doc = r.at("doc");
-        o->error = r.at("error").get<std::string>();
-        o->seconds = r.at("seconds").is_number() ? r.at("seconds").get<double>() : std::nan("");
-        o->cell_seconds = r.at("cell_seconds").is_number() ? r.at("cell_seconds").get<double>() : std::nan("");
-        finish(o, msg->source);
-      } else if (msg->tag == kFail) {
-        std::cerr << fmt::format("plab reproduce: rank {} failed: {}\n", msg->source, msg->payload) << in_flight_text()
-                  << std::flush;
-        mpi::abort(kExitError);
-      }
+      if (idle) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
   }
 
@@ -587,7 +592,9 @@ bool StageRunner::serve_stage(std::size_t stage) {
     // Tell rank 0, which names the cells in flight and ends the job; end it ourselves if it cannot.
     for (auto& t : threads) t.detach();
     mpi::send(0, kFail, e.what());
-    std::this_thread::sleep_for(std::chrono::seconds(60));
+    // Rank 0 aborts the job on this message; if it released us first (it had just finished), or
+    // does not answer, end the job here.
+    for (int ms = 0; ms < 60000 && !mpi::try_recv(0); ++ms) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     std::cerr << "plab reproduce: rank " << mpi::rank() << ": " << e.what() << "\n";
     mpi::abort(kExitError);
   }
@@ -619,6 +626,9 @@ std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec
 }
 
 void release_workers() {
+  if (mpi::size() <= 1) return;
+  while (auto msg = mpi::try_recv(-1))  // late requests are moot; a late failure still fails the run
+    if (msg->tag == kFail) stop_for_failed_rank(*msg, "Cells in flight: none (every cell was finished).\n");
   for (int r = 1; r < mpi::size(); ++r) mpi::send(r, kRelease, "");
 }
 

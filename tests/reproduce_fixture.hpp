@@ -10,12 +10,12 @@
 
 namespace plab::test_util {
 
-// Writes <dir>/TINY.json with `permutations` permutations per cell.
-inline void write_tiny_spec(const std::filesystem::path& dir, int permutations) {
+// Writes <dir>/TINY.json with `permutations` permutations per cell, on `rows` synthetic rows.
+inline void write_tiny_spec(const std::filesystem::path& dir, int permutations, int rows = 400) {
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "TINY.json") << R"({
     "figure": "TINY", "permutations": )" << permutations << R"(,
-    "datasets": [{"id": "syn", "data": "synthetic:dekel:n=400,seed=7", "kernel": {"type": "rbf", "gamma": 1}}],
+    "datasets": [{"id": "syn", "data": "synthetic:dekel:n=)" << rows << R"(,seed=7", "kernel": {"type": "rbf", "gamma": 1}}],
     "algorithms": [
       {"id": "perceptron", "algo": "kernel-perceptron"},
       {"id": "rbp", "algo": "rbp", "params": {"budget": [5, 10]}},

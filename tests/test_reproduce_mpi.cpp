@@ -53,23 +53,25 @@ TEST(ReproduceMpi, ThreeRanksWriteTheBytesOfOneProcess) {
 
 TEST(ReproduceMpi, FailedRankNamesCellsInFlightAndRerunResumes) {
   TempDir tmp("mpi_fail");
-  write_tiny_spec(tmp.p / "specs", 8);  // 8 x (1 + 2) stage-0 cells, 8 stoptron cells in stage 1
+  // 8 x (1 + 2) stage-0 cells, 8 stoptron cells in stage 1; cells long enough (about 0.1 s) that
+  // every rank gets some before the others finish.
+  write_tiny_spec(tmp.p / "specs", 8, 20000);
   const auto one = run_cli(reproduce_args(tmp.p / "specs", tmp.p / "one", 2));
   ASSERT_EQ(one.status, 0) << one.output;
   const std::size_t total = finished_cells(tmp.p / "one");
   ASSERT_EQ(total, 32u);
 
   const std::string run = mpirun(3) + reproduce_args(tmp.p / "specs", tmp.p / "mpi", 1);
-  const auto failed = sh("PLAB_TEST_RANK_FAIL=1:2 " + run);
+  const auto failed = sh("PLAB_TEST_RANK_FAIL=1:1 " + run);
   EXPECT_NE(failed.status, 0) << failed.output;
-  EXPECT_NE(failed.output.find("rank 1 failed: PLAB_TEST_RANK_FAIL: injected failure after 2 cell(s)"),
+  EXPECT_NE(failed.output.find("rank 1 failed: PLAB_TEST_RANK_FAIL: injected failure after 1 cell(s)"),
             std::string::npos)
       << failed.output;
   EXPECT_NE(failed.output.find("Cells in flight"), std::string::npos) << failed.output;
   EXPECT_TRUE(std::regex_search(failed.output, std::regex("  rank [0-2]: TINY syn [a-z]+ .* perm [0-7]\n")))
       << failed.output;
   const std::size_t kept = finished_cells(tmp.p / "mpi");
-  EXPECT_GE(kept, 2u);
+  EXPECT_GE(kept, 1u);
   EXPECT_LT(kept, total);
 
   const auto rerun = sh(run);

@@ -43,10 +43,12 @@ std::string error_of(const std::function<void()>& f) {
 TEST(ResultsFolder, WriteErrorsGiveTheSystemReason) {
   TempDir tmp("rf_errors");
   std::ofstream(tmp.p / "plain") << "a file, not a folder\n";
-  const std::string path = (tmp.p / "plain" / "x.json").string();
-  EXPECT_EQ(error_of([&] { write_file_atomic((tmp.p / "plain" / "sub" / "x.json").string(), "{}"); }),
-            (tmp.p / "plain" / "sub").string() + ": cannot create folder: Not a directory");
-  EXPECT_EQ(error_of([&] { write_file_atomic(path, "{}"); }), path + ": cannot open for writing: Not a directory");
+  EXPECT_EQ(error_of([&] { write_file_atomic((tmp.p / "plain" / "x.json").string(), "{}"); }),
+            (tmp.p / "plain").string() + ": cannot create folder: Not a directory");
+  fs::create_directories(tmp.p / "taken" / "x.json");  // a folder where the file should go
+  const std::string path = (tmp.p / "taken" / "x.json").string();
+  EXPECT_EQ(error_of([&] { write_file_atomic(path, "{}"); }), path + ": cannot rename into place: Is a directory");
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.p / "taken"), fs::directory_iterator()), 1);  // temporary removed
   // Permission denied and read-only file systems: UnwritableFolderIsFoundBeforeAnyCell.
 }
 
@@ -92,9 +94,23 @@ TEST(ResultsFolder, UnwritableFolderIsFoundBeforeAnyCell) {
   for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   const int st = pclose(p);
   EXPECT_EQ(WEXITSTATUS(st), 1) << out;
-  EXPECT_NE(out.find("Permission denied"), std::string::npos) << out;
+  EXPECT_NE(out.find((tmp.p / "ro").string() + "/.plab-reproduce.lock: cannot open the lock file: Permission denied"),
+            std::string::npos)
+      << out;
   EXPECT_EQ(out.find("cells done"), std::string::npos) << out;  // no cell was computed
+  // A writable folder whose cells/ is not.
   fs::permissions(tmp.p / "ro", fs::perms::all);
+  fs::permissions(tmp.p / "ro" / "cells", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read |
+                                              fs::perms::others_exec);
+  p = popen((prefix + PLAB_BIN_PATH + " " + tiny_run(tmp.p / "specs", tmp.p / "ro") + " 2>&1").c_str(), "r");
+  out.clear();
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 1) << out;
+  EXPECT_NE(out.find((tmp.p / "ro" / "cells").string() + "/.plab-write-test: cannot open for writing: Permission denied"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("cells done"), std::string::npos) << out;
+  fs::permissions(tmp.p / "ro" / "cells", fs::perms::all);
 }
 
 TEST(ResultsFolder, SecondRunWaitsForTheLock) {
