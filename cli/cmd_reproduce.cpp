@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -21,6 +22,8 @@
 #include "experiments/report.hpp"
 #include "experiments/report_summary.hpp"
 #include "experiments/verdicts.hpp"
+#include "experiments/cell_schedule.hpp"
+#include "experiments/mpi_comm.hpp"
 #include "experiments/runner.hpp"
 #include "experiments/version.hpp"
 #include "experiments/spec.hpp"
@@ -39,9 +42,31 @@ struct ReproduceArgs {
   bool quick = false, check = false, update_reference = false, no_plots = false, fresh = false, allow_dirty = false;
   std::string readme;  // README whose figure table is rewritten (empty = none)
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  std::string results = std::string(PLAB_SOURCE_DIR) + "/results";
+  std::string results;    // "": default_results_dir()
+  std::string reference;  // "": RESULTS/reference
+  bool plan = false;
   std::string specs = std::string(PLAB_SOURCE_DIR) + "/experiments/specs";
 };
+
+// results/ of the repository containing the current directory (a folder with .git and
+// experiments/specs/), else ./results: resolved at run time, so a moved or second checkout
+// writes into its own tree.
+std::string default_results_dir() {
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  for (fs::path d = cwd; !d.empty(); d = d.parent_path()) {
+    if (fs::exists(d / ".git", ec) && fs::is_directory(d / "experiments" / "specs", ec)) return (d / "results").string();
+    if (d == d.parent_path()) break;
+  }
+  return (cwd / "results").string();
+}
+
+// `--plan`: the per-cell cost distribution of the last run and its predicted makespan.
+void print_plan(const std::string& out) {
+  const auto cells = read_cell_times(out + "/cell_times.csv");
+  std::cout << "plab reproduce --plan: recorded cell times of " << out << "/cell_times.csv\n"
+            << plan_report(cells, {1, 2, 8, 32, 128});
+}
 
 std::vector<Spec> load_specs(const ReproduceArgs& a) {
   std::vector<fs::path> files;
@@ -192,21 +217,60 @@ void exit_status(const std::vector<Spec>& specs, const Figures& f, const RunStat
     throw ExitStatus(code, std::to_string(missing) + " claim(s) / published number(s) without a result");
 }
 
-void reproduce(const ReproduceArgs& a) {
+// Rank 0 (or the only process), before any cell: the results folder is ours (lock), free of stale
+// temporary files, and writable.
+std::unique_ptr<FolderLock> prepare_results(const std::string& out) {
+  auto lock = std::make_unique<FolderLock>(out, &std::cerr);
+  if (const std::size_t n = remove_temporaries(out))
+    std::cerr << "plab reproduce: removed " << n << " stale temporary file(s) (*.tmp.*) under " << out << "\n";
+  check_writable(out);
+  check_writable(out + "/cells");
+  return lock;
+}
+
+void run_reproduce(const ReproduceArgs& a, const std::string& out, const TreeState& tree);
+
+void reproduce(ReproduceArgs a) {
   check_args(a);
+  if (a.results.empty()) a.results = default_results_dir();
   const TreeState tree = tree_state(PLAB_SOURCE_DIR, git_revision());
   check_provenance(a, tree);
-  const auto specs = load_specs(a);
   const std::string out = a.quick ? a.results + "/quick" : a.results;
+  if (a.plan) return print_plan(out);
+  mpi::init();  // several ranks only under mpirun / srun (experiments/mpi_comm.hpp)
+  if (mpi::rank() > 0) {  // compute what rank 0 hands out; rank 0 writes everything else
+    const auto specs = load_specs(a);
+    RunnerOptions ro;
+    ro.cells_dir = out + "/cells";
+    ro.jobs = a.jobs;
+    ro.reuse = false;
+    run_specs(specs, ro);
+    wait_for_release();
+    return;
+  }
+  try {
+    run_reproduce(a, out, tree);
+  } catch (...) {
+    release_workers();
+    throw;
+  }
+  release_workers();
+}
+
+void run_reproduce(const ReproduceArgs& a, const std::string& out, const TreeState& tree) {
+  const auto specs = load_specs(a);
+  const auto lock = prepare_results(out);
   RunnerOptions ro;
   ro.cells_dir = out + "/cells";
   ro.jobs = a.jobs;
   ro.log = &std::cerr;
   ro.reuse = !(a.fresh || a.check || a.update_reference);
   std::cerr << "plab reproduce: " << specs.size() << " figure(s)" << (a.quick ? " (quick)" : "") << ", " << a.jobs
-            << " job(s), results in " << out << "\n";
+            << " job(s)" << (mpi::size() > 1 ? fmt::format(" on each of {} MPI ranks", mpi::size()) : "")
+            << ", results in " << out << "\n";
   RunStats st;
   const auto outcomes = run_specs(specs, ro, &st);
+  write_cell_times(out + "/cell_times.csv", outcomes);
   const Figures f = write_figures(specs, outcomes, out, !a.no_plots);
   const json figures = write_report(out, specs, f.groups, f.outs, tree, report_header(a, st));
   if (!a.readme.empty()) {
@@ -216,7 +280,7 @@ void reproduce(const ReproduceArgs& a) {
   if (!tree.clean) std::cerr << "plab reproduce: the report says it comes from a " << tree.describe() << "\n";
   std::cerr << fmt::format("plab reproduce: {} cells ({} computed, {} reused, {} failed) in {:.1f} s; report {}/REPORT.md\n",
                            st.total, st.computed, st.cached, st.failed, st.wall_seconds, out);
-  const std::string ref_dir = a.results + "/reference";
+  const std::string ref_dir = a.reference.empty() ? a.results + "/reference" : a.reference;
   if (a.update_reference) {
     exit_status(specs, f, st, 0, ref_dir);  // never record the numbers of a failed or violated run
     for (std::size_t i = 0; i < specs.size(); ++i)
@@ -244,7 +308,13 @@ void register_reproduce_command(CLI::App& app) {
   c->add_option("--jobs,-j", a->jobs, "Parallel cells")->capture_default_str();
   c->add_flag("--check", a->check, "Compare the quick numbers with RESULTS/reference/ (exit 4 on differences)");
   c->add_flag("--update-reference", a->update_reference, "Rewrite RESULTS/reference/ from the quick numbers");
-  c->add_option("--results", a->results, "Results directory")->capture_default_str();
+  c->add_option("--results", a->results,
+                "Results directory (default: results/ of the repository containing the current directory, else "
+                "./results)");
+  c->add_option("--reference", a->reference, "Reference of --check / --update-reference (default: RESULTS/reference)");
+  c->add_flag("--plan", a->plan,
+              "Print the per-cell cost distribution of the last run (RESULTS/cell_times.csv) and the predicted "
+              "makespan on 1-128 workers; runs nothing");
   c->add_option("--specs", a->specs, "Directory of experiment specs")->capture_default_str();
   c->add_flag("--fresh", a->fresh, "Recompute every cell (ignore finished cell files; --check implies it)");
   c->add_flag("--no-plots", a->no_plots, "Write the gnuplot scripts and data but do not run gnuplot");

@@ -1,9 +1,13 @@
 #include "core/file_io.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -11,25 +15,58 @@
 
 namespace plab {
 
+namespace fs = std::filesystem;
+
+namespace {
+
+std::runtime_error sys_error(const std::string& path, const std::string& what, int err) {
+  return std::runtime_error(path + ": " + what + ": " + std::strerror(err));
+}
+
+void make_parent(const fs::path& p) {
+  if (!p.has_parent_path()) return;
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  if (ec) throw std::runtime_error(p.parent_path().string() + ": cannot create folder: " + ec.message());
+}
+
+// Writes all of content to fd; false (errno set) on failure.
+bool write_all(int fd, const std::string& content) {
+  const char* p = content.data();
+  std::size_t left = content.size();
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
 void write_file_atomic(const std::string& path, const std::string& content) {
-  namespace fs = std::filesystem;
   const fs::path p(path);
-  if (p.has_parent_path()) fs::create_directories(p.parent_path());
+  make_parent(p);
   // Unique per process and per call: two writers of one path never share a temporary.
   static std::atomic<uint64_t> serial{0};
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw std::runtime_error(path + ": cannot open for writing");
-    out << content;
-    out.flush();
-    if (!out) throw std::runtime_error(path + ": write failed");
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw sys_error(path, "cannot open for writing", errno);
+  // close() reports deferred errors (NFS, quota): a failed close is a failed write.
+  int err = write_all(fd, content) ? 0 : errno;
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    ::unlink(tmp.c_str());
+    throw sys_error(path, "write failed", err);
   }
-  std::error_code ec;
-  fs::rename(tmp, p, ec);
-  if (ec) {
-    fs::remove(tmp);
-    throw std::runtime_error(path + ": cannot rename into place: " + ec.message());
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    err = errno;
+    ::unlink(tmp.c_str());
+    throw sys_error(path, "cannot rename into place", err);
   }
 }
 
@@ -49,6 +86,57 @@ std::optional<nlohmann::json> read_json_if_valid(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
   try { return nlohmann::json::parse(in); } catch (const nlohmann::json::exception&) { return std::nullopt; }
+}
+
+std::size_t remove_temporaries(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return 0;
+  std::size_t n = 0;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    const fs::path& p = it->path();
+    if (it->is_directory(ec)) {
+      if (fs::exists(p / kFolderLockName, ec)) it.disable_recursion_pending();  // a nested results folder
+      continue;
+    }
+    if (p.filename().string().find(".tmp.") == std::string::npos) continue;
+    if (!fs::remove(p, ec)) throw std::runtime_error(p.string() + ": cannot remove stale temporary file: " + ec.message());
+    ++n;
+  }
+  if (ec) throw std::runtime_error(dir + ": cannot list folder: " + ec.message());
+  return n;
+}
+
+void check_writable(const std::string& dir) {
+  const std::string probe = dir + "/.plab-write-test";
+  write_file_atomic(probe, "plab reproduce checks that this folder is writable\n");
+  if (::unlink(probe.c_str()) != 0) throw sys_error(probe, "cannot remove", errno);
+}
+
+FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
+  const std::string path = dir + "/" + kFolderLockName;
+  make_parent(fs::path(path));
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw sys_error(path, "cannot open the lock file", errno);
+  if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK) throw sys_error(path, "cannot lock", errno);
+    std::ifstream in(path);
+    std::string pid;
+    std::getline(in, pid);
+    if (log)
+      *log << "plab reproduce: waiting for the lock on " << dir << " held by pid " << (pid.empty() ? "?" : pid)
+           << " (another plab reproduce in this results folder; " << path << ")\n"
+           << std::flush;
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) throw sys_error(path, "cannot lock", errno);
+  }
+  const std::string me = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()))
+    throw sys_error(path, "cannot write the lock file", errno);
+}
+
+FolderLock::~FolderLock() {
+  if (fd_ >= 0) ::close(fd_);  // releases the flock
 }
 
 }  // namespace plab

@@ -3,12 +3,15 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 
 namespace plab {
 
-// Writes to path atomically (temporary file "<path>.tmp.<pid>" in the same directory, then
-// rename); creates missing parent directories. Throws std::runtime_error naming the path.
+// Writes to path atomically (temporary file "<path>.tmp.<pid>.<serial>" in the same directory,
+// then rename); creates missing parent directories. Two writers of one path each rename a
+// complete file, so a reader sees one of them whole, never a mix. Throws std::runtime_error
+// naming the path and the system's reason (no space, permission denied, read-only file system).
 void write_file_atomic(const std::string& path, const std::string& content);
 // The same for a JSON document (two-space indentation, trailing newline).
 void write_json_atomic(const std::string& path, const nlohmann::json& j);
@@ -16,5 +19,29 @@ void write_json_atomic(const std::string& path, const nlohmann::json& j);
 std::string read_text_file(const std::string& path);
 // Parses a JSON file; nullopt when it is missing or not valid JSON (a cache miss, not an error).
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path);
+
+// Removes every temporary file ("*.tmp.*", left by a killed or failed writer) under dir,
+// recursively, skipping sub-folders that hold their own kFolderLockName (another results folder,
+// e.g. results/quick/, which a concurrent run may be writing). Returns how many were removed.
+std::size_t remove_temporaries(const std::string& dir);
+
+// Creates dir and checks that a file can be written and renamed in it (throws as write_file_atomic).
+void check_writable(const std::string& dir);
+
+inline constexpr const char* kFolderLockName = ".plab-reproduce.lock";
+
+// An exclusive lock on a folder (flock on <dir>/kFolderLockName holding the owner's pid), held
+// until the object is destroyed or the process ends (even by kill -9). When another process holds
+// it, says "waiting for the lock ... held by pid N" on `log` and waits.
+class FolderLock {
+ public:
+  FolderLock(const std::string& dir, std::ostream* log);
+  ~FolderLock();
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
 
 }  // namespace plab

@@ -57,6 +57,8 @@ struct CellOutcome {
   std::string key;
   nlohmann::json doc;          // the cell file's content (null when failed)
   double seconds = std::nan("");  // learning time (NaN if unknown)
+  double cell_seconds = std::nan("");  // the whole cell's wall time (NaN if unknown)
+  std::size_t stage = 0;       // the stage it ran in (derived parameters come from earlier stages)
   bool cached = false;
   std::string error;           // non-empty when the cell failed
   const nlohmann::json& results() const { return doc.at("results"); }
@@ -77,10 +79,23 @@ struct RunStats {
 };
 
 // Runs every cell of `specs` stage by stage (derived parameters resolved from earlier stages),
-// computing unfinished cells on `jobs` threads. Returns the outcomes per figure, in expansion
-// order (independent of thread count and completion order).
+// computing unfinished cells on `jobs` threads, the most expensive first. Returns the outcomes per
+// figure, in expansion order (independent of thread count and completion order).
+// Under MPI with several ranks (experiments/mpi_comm.hpp, docs/cluster.md), rank 0 does this and
+// hands cells out to the other ranks' threads as well; on the other ranks run_specs computes what
+// rank 0 hands out, writes the cell files, and returns an empty map. A rank that fails ends the
+// job with a message naming the cells in flight.
 std::map<std::string, std::vector<CellOutcome>> run_specs(const std::vector<Spec>& specs,
                                                           const RunnerOptions& opt,
                                                           RunStats* stats = nullptr);
+
+// Rank 0: lets the other ranks finish (call once, after the report, or when stopping early).
+void release_workers();
+// The other ranks: wait until rank 0 releases them (returns at once if it already did in run_specs).
+void wait_for_release();
+
+// Every cell's stage and times as tab-separated values (RESULTS/cell_times.csv, read by
+// `plab reproduce --plan`; not deterministic, like timings.csv).
+void write_cell_times(const std::string& path, const std::map<std::string, std::vector<CellOutcome>>& outcomes);
 
 }  // namespace plab

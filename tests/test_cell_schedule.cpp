@@ -1,0 +1,46 @@
+// The schedule of `plab reproduce` (experiments/cell_schedule.hpp): LPT makespans computed by
+// hand, the stage-by-stage plan, and errors naming the file and line of a bad cell_times.csv.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <stdexcept>
+
+#include "experiments/cell_schedule.hpp"
+#include "tests/test_util.hpp"
+
+using namespace plab;
+
+TEST(CellSchedule, LptMakespanByHand) {
+  // 5->A, 4->B, 3->B (7), 3->A (8), 3->B (10): LPT gives 10 where the optimum {5,4},{3,3,3} is 9.
+  EXPECT_DOUBLE_EQ(lpt_makespan({3, 5, 3, 4, 3}, 2), 10.0);
+  EXPECT_DOUBLE_EQ(lpt_makespan({3, 5, 3, 4, 3}, 1), 18.0);
+  EXPECT_DOUBLE_EQ(lpt_makespan({10, 1, 1}, 8), 10.0);  // the largest cell is the floor
+  EXPECT_DOUBLE_EQ(lpt_makespan({}, 4), 0.0);
+}
+
+TEST(CellSchedule, PlanAddsStagesAndNamesTheLargestCell) {
+  const std::vector<CellTime> cells = {{"R1", "a9a", "pa1", "", 0, 0, 6.0}, {"R1", "a9a", "rbp", "", 0, 0, 2.0},
+                                       {"R1", "a9a", "rbp", "", 1, 0, 2.0}, {"R1", "a9a", "stoptron", "", 0, 1, 1.0},
+                                       {"R1", "a9a", "stoptron", "", 1, 1, 1.0}};
+  const std::string r = plan_report(cells, {1, 2});
+  EXPECT_NE(r.find("5 cells with a recorded time, 2 stage(s); total 12.0 s"), std::string::npos) << r;
+  EXPECT_NE(r.find("6.000 s  50.0%  R1 a9a pa1 {} perm 0 (stage 0)"), std::string::npos) << r;
+  // 1 worker: 10 + 2 = 12; 2 workers: stage 0 max(6, 4) = 6, stage 1 = 1: 7; floor 6 + 1.
+  EXPECT_NE(r.find("   1 workers:      12.0 s"), std::string::npos) << r;
+  EXPECT_NE(r.find("   2 workers:       7.0 s  (floor: the largest cell of each stage, 7.0 s"), std::string::npos) << r;
+}
+
+TEST(CellSchedule, BadCellTimesNameFileAndLine) {
+  plab::test_util::TempDir tmp("cell_times");
+  const std::string path = (tmp.p / "cell_times.csv").string();
+  std::ofstream(path) << "figure\tdataset\talgorithm\tpoint\tperm\tstage\tkey\tcell_seconds\tlearn_seconds\tcached\n"
+                      << "R1\ta9a\tpa1\t\t0\t0\tk\t1.5\t1\t0\n"
+                      << "R1\ta9a\tpa1\t\tx\t0\tk\t1.5\t1\t0\n";
+  try {
+    read_cell_times(path);
+    FAIL() << "accepted a bad line";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()).rfind(path + ":3: bad number", 0), 0u) << e.what();
+  }
+  EXPECT_THROW(read_cell_times((tmp.p / "missing.csv").string()), std::runtime_error);
+}

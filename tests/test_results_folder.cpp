@@ -1,0 +1,196 @@
+// Housekeeping of a `plab reproduce` results folder (docs/cluster.md#results-folder): stale
+// temporaries removed at startup, write errors with the system's reason, an unwritable folder
+// found before any cell, one run per folder (lock), two writers of one cell, and the default
+// --results resolved at run time.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/file_io.hpp"
+#include "tests/reproduce_fixture.hpp"
+#include "tests/test_util.hpp"
+
+using namespace plab;
+using namespace plab::test_util;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string tiny_run(const fs::path& specs, const fs::path& results) {
+  return "reproduce --specs " + specs.string() + " --results " + results.string() + " --no-plots --jobs 2";
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(ResultsFolder, WriteErrorsGiveTheSystemReason) {
+  TempDir tmp("rf_errors");
+  std::ofstream(tmp.p / "plain") << "a file, not a folder\n";
+  EXPECT_EQ(error_of([&] { write_file_atomic((tmp.p / "plain" / "x.json").string(), "{}"); }),
+            (tmp.p / "plain").string() + ": cannot create folder: Not a directory");
+  fs::create_directories(tmp.p / "taken" / "x.json");  // a folder where the file should go
+  const std::string path = (tmp.p / "taken" / "x.json").string();
+  EXPECT_EQ(error_of([&] { write_file_atomic(path, "{}"); }), path + ": cannot rename into place: Is a directory");
+  EXPECT_EQ(std::distance(fs::directory_iterator(tmp.p / "taken"), fs::directory_iterator()), 1);  // temporary removed
+  // Permission denied and read-only file systems: UnwritableFolderIsFoundBeforeAnyCell.
+}
+
+TEST(ResultsFolder, StaleTemporariesAreRemovedEverywhereButInANestedResultsFolder) {
+  TempDir tmp("rf_tmp");
+  const fs::path r = tmp.p / "results";
+  for (const auto& f : {"N1/finals.csv.tmp.404", "cells/abc.json.tmp.7.0", "cells/abc.json", "N1/finals.csv",
+                        "quick/.plab-reproduce.lock", "quick/cells/x.json.tmp.9.1"}) {
+    fs::create_directories((r / f).parent_path());
+    std::ofstream(r / f) << "x";
+  }
+  EXPECT_EQ(remove_temporaries(r.string()), 2u);
+  EXPECT_FALSE(fs::exists(r / "N1/finals.csv.tmp.404"));
+  EXPECT_FALSE(fs::exists(r / "cells/abc.json.tmp.7.0"));
+  EXPECT_TRUE(fs::exists(r / "cells/abc.json"));
+  EXPECT_TRUE(fs::exists(r / "N1/finals.csv"));
+  EXPECT_TRUE(fs::exists(r / "quick/cells/x.json.tmp.9.1"));  // results/quick/ has its own run and lock
+
+  // The command does it at startup and says so.
+  write_tiny_spec(tmp.p / "specs", 1);
+  std::ofstream(r / "N1/finals.csv.tmp.405") << "x";
+  const auto res = run_cli(tiny_run(tmp.p / "specs", r));
+  ASSERT_EQ(res.status, 0) << res.output;
+  EXPECT_NE(res.output.find("removed 1 stale temporary file(s) (*.tmp.*) under " + r.string()), std::string::npos)
+      << res.output;
+  EXPECT_FALSE(fs::exists(r / "N1/finals.csv.tmp.405"));
+}
+
+TEST(ResultsFolder, UnwritableFolderIsFoundBeforeAnyCell) {
+  TempDir tmp("rf_ro");
+  write_tiny_spec(tmp.p / "specs", 1);
+  fs::create_directories(tmp.p / "ro/cells");
+  // root writes anywhere: run the command as nobody then (util-linux setpriv).
+  const bool root = ::geteuid() == 0;
+  if (root && std::system("command -v setpriv >/dev/null") != 0) GTEST_SKIP() << "root without setpriv";
+  fs::permissions(tmp.p, fs::perms::all);  // nobody must reach the specs
+  fs::permissions(tmp.p / "ro", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read |
+                                    fs::perms::others_exec | fs::perms::group_read | fs::perms::group_exec);
+  const std::string prefix = root ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  FILE* p = popen((prefix + PLAB_BIN_PATH + " " + tiny_run(tmp.p / "specs", tmp.p / "ro") + " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int st = pclose(p);
+  EXPECT_EQ(WEXITSTATUS(st), 1) << out;
+  EXPECT_NE(out.find((tmp.p / "ro").string() + "/.plab-reproduce.lock: cannot open the lock file: Permission denied"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("cells done"), std::string::npos) << out;  // no cell was computed
+  // A writable folder whose cells/ is not.
+  fs::permissions(tmp.p / "ro", fs::perms::all);
+  fs::permissions(tmp.p / "ro" / "cells", fs::perms::owner_read | fs::perms::owner_exec | fs::perms::others_read |
+                                              fs::perms::others_exec);
+  p = popen((prefix + PLAB_BIN_PATH + " " + tiny_run(tmp.p / "specs", tmp.p / "ro") + " 2>&1").c_str(), "r");
+  out.clear();
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 1) << out;
+  EXPECT_NE(out.find((tmp.p / "ro" / "cells").string() + "/.plab-write-test: cannot open for writing: Permission denied"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("cells done"), std::string::npos) << out;
+  fs::permissions(tmp.p / "ro" / "cells", fs::perms::all);
+}
+
+TEST(ResultsFolder, SecondRunWaitsForTheLock) {
+  TempDir tmp("rf_lock");
+  write_tiny_spec(tmp.p / "specs", 1);
+  const fs::path r = tmp.p / "results";
+  auto held = std::make_unique<FolderLock>(r.string(), nullptr);
+  const fs::path log = tmp.p / "log", status = tmp.p / "status";
+  const std::string cmd = std::string("(") + PLAB_BIN_PATH + " " + tiny_run(tmp.p / "specs", r) + " > " + log.string() +
+                          " 2>&1; echo $? > " + status.string() + ") &";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const std::string waiting = "waiting for the lock on " + r.string() + " held by pid " + std::to_string(::getpid());
+  for (int i = 0; i < 600 && read_text(log).find(waiting) == std::string::npos; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_NE(read_text(log).find(waiting), std::string::npos) << read_text(log);
+  EXPECT_FALSE(fs::exists(status));  // still waiting
+  EXPECT_FALSE(fs::exists(r / "cells")) << "a cell was computed while another run held the lock";
+  held.reset();
+  for (int i = 0; i < 1200 && read_text(status).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(read_text(status), "0\n") << read_text(log);
+  EXPECT_EQ(finished_cells(r), 4u);
+}
+
+TEST(ResultsFolder, TwoWritersOfOneCellNeverCorruptIt) {
+  TempDir tmp("rf_writers");
+  const std::string path = (tmp.p / "cells" / "k.json").string();
+  std::string content(1 << 20, 'x');  // large enough that a torn write would show
+  for (std::size_t i = 0; i < content.size(); i += 97) content[i] = static_cast<char>('a' + i % 26);
+  std::atomic<bool> stop{false};
+  std::atomic<int> bad{0}, seen{0};
+  std::thread reader([&] {
+    while (!stop) {
+      const std::string got = read_text(path);
+      if (got.empty()) continue;  // not yet written
+      ++seen;
+      bad += got != content;
+    }
+  });
+  std::vector<std::thread> writers;
+  for (int w = 0; w < 4; ++w)
+    writers.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) write_file_atomic(path, content);
+    });
+  for (auto& t : writers) t.join();
+  stop = true;
+  reader.join();
+  EXPECT_EQ(bad, 0);
+  EXPECT_GT(seen, 0);
+  EXPECT_EQ(read_text(path), content);
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(tmp.p / "cells")) ++files;
+  EXPECT_EQ(files, 1u);  // no temporary left behind
+}
+
+TEST(ResultsFolder, DefaultResultsFolderIsResolvedAtRunTime) {
+  TempDir tmp("rf_default");
+  write_tiny_spec(tmp.p / "specs", 1);
+  const std::string bin = PLAB_BIN_PATH;
+  const std::string run = bin + " reproduce --specs " + (tmp.p / "specs").string() + " --no-plots --jobs 2 2>&1";
+  // Outside any repository: ./results.
+  fs::create_directories(tmp.p / "plain");
+  const std::string plain = "cd " + (tmp.p / "plain").string() + " && " + run;
+  FILE* p = popen(plain.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 0) << out;
+  EXPECT_NE(out.find("results in " + (tmp.p / "plain" / "results").string() + "\n"), std::string::npos) << out;
+  EXPECT_EQ(finished_cells(tmp.p / "plain" / "results"), 4u);
+  // In a sub-folder of a repository (.git and experiments/specs/): the repository's results/.
+  const fs::path repo = tmp.p / "repo";
+  fs::create_directories(repo / ".git");
+  fs::create_directories(repo / "experiments" / "specs");
+  fs::create_directories(repo / "docs" / "deep");
+  const std::string in_repo = "cd " + (repo / "docs" / "deep").string() + " && " + bin + " reproduce --plan 2>&1";
+  p = popen(in_repo.c_str(), "r");
+  out.clear();
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  pclose(p);
+  EXPECT_NE(out.find((repo / "results" / "cell_times.csv").string() + ": cannot read"), std::string::npos) << out;
+}
+
+}  // namespace
