@@ -40,8 +40,10 @@ bool is_header(const std::string& line, const std::vector<std::size_t>& starts, 
 }
 
 // The 0-based label column from --label-column (last | first | 1-based number | header name).
+// `where`: the first data row; `header_at`: the header line (names are looked up there).
 std::size_t label_index(const std::string& spec, std::size_t n, const std::string& header_line,
-                        const std::vector<std::size_t>& header_starts, const std::string& where) {
+                        const std::vector<std::size_t>& header_starts, const std::string& where,
+                        const std::string& header_at) {
   if (spec == "last") return n - 1;
   if (spec == "first") return 0;
   if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
@@ -57,10 +59,13 @@ std::size_t label_index(const std::string& spec, std::size_t n, const std::strin
   std::string names;
   for (std::size_t k = 0; k < header_starts.size(); ++k) {
     const std::string_view c = cell(header_line, header_starts, k);
+    if (c == spec && k >= n)
+      throw DataError(header_at + ": label column " + detail::quote(spec) + " is column " + std::to_string(k + 1) +
+                      " of the header, but the rows have " + std::to_string(n) + " columns");
     if (c == spec) return k;
     names += (k ? ", " : "") + std::string(c);
   }
-  throw DataError(where + ": no column named " + detail::quote(spec) + " in the header (" +
+  throw DataError(header_at + ": no column named " + detail::quote(spec) + " in the header (" +
                   detail::quote(names) + ")");
 }
 
@@ -95,8 +100,9 @@ Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout&
   LabelReader label_reader(labels);
   Dataset d;
   d.path = path;
-  std::string line, header_line;
+  std::string line, header_line, header_at;
   std::size_t ncols = 0, label = 0;
+  bool first = true;
   std::vector<std::size_t> starts, header_starts;  // 0-based character offset of every field
   std::vector<uint32_t> idx;
   std::vector<double> val;
@@ -106,17 +112,19 @@ Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout&
       return path + ":" + std::to_string(in.lineno()) + ":" + std::to_string(col + 1);
     };
     split(line, sep, starts);
-    if (ncols == 0) {  // the first non-blank line fixes the layout
+    if (first && (first = false, is_header(line, starts, layout.header))) {
+      // Only names: the first data row fixes the column count (wdbc's header has 4 cells).
+      header_line = line;
+      header_starts = starts;
+      header_at = where(0);
+      d.header = path + ":" + std::to_string(in.lineno()) + ": " + detail::quote(line);
+      continue;
+    }
+    if (ncols == 0) {  // the first data row fixes the layout
       ncols = starts.size();
       if (ncols < 2)
         throw DataError(where(0) + ": only one column (expected features and a label separated by '" + sep_name(sep) + "')");
-      const bool header = is_header(line, starts, layout.header);
-      if (header) { header_line = line; header_starts = starts; }
-      label = label_index(layout.label_column, ncols, header_line, header_starts, where(0));
-      if (header) {
-        d.header = path + ":" + std::to_string(in.lineno()) + ": " + detail::quote(line);
-        continue;
-      }
+      label = label_index(layout.label_column, ncols, header_line, header_starts, where(0), header_at);
     } else if (starts.size() != ncols) {
       throw DataError(where(0) + ": expected " + std::to_string(ncols) + " columns, got " + std::to_string(starts.size()));
     }

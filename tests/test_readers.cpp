@@ -128,7 +128,7 @@ TEST_F(Readers, LibsvmUnreadableFile) {
 TEST_F(Readers, LibsvmCorruptCompressedFile) {
   const auto p = write("corrupt.gz", "this is not gzip data at all\n");
   expect_error([&] { load_libsvm(p); }, {p + ":1: gzip stream is corrupt (not gzip data: bad header)"});
-  // A damaged byte in the middle of a good stream: corrupt, not truncated.
+  // Damaged bytes inside a good stream: corrupt, not truncated.
   std::string text;
   for (int i = 0; i < 20000; ++i) text += "+1 1:" + std::to_string(i) + "\n";
   const auto plain = write("mid.svm", text);
@@ -138,7 +138,9 @@ TEST_F(Readers, LibsvmCorruptCompressedFile) {
     const auto damaged = (dir / ("damaged.svm" + ext)).string();
     fs::copy_file(plain + ext, damaged, fs::copy_options::overwrite_existing);
     std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(static_cast<std::streamoff>(fs::file_size(damaged) / 2));
+    // bzip2 and xz check every block before output; deflate checks only its CRC-32 trailer.
+    const auto size = static_cast<std::streamoff>(fs::file_size(damaged));
+    f.seekp(tool == "gzip" ? size - 8 : size / 2);
     f.write("XXXXXXXX", 8);
     f.close();
     expect_error([&] { load_libsvm(damaged); }, {tool + " stream is corrupt"});
@@ -187,9 +189,11 @@ TEST_F(Readers, ChecksumComputedWhileReading) {
 // ---- labels ----
 
 TEST_F(Readers, AcceptedLabelSpellings) {
-  const auto p = write("ok.svm", "+1 1:1\n1 1:1 \n1.0 1:1\n-1 1:1\n-1.0 1:1\n0 1:1\n");
-  const Dataset d = load_libsvm(p);
-  EXPECT_EQ(d.y, (std::vector<double>{1, 1, 1, -1, -1, -1}));
+  const auto p = write("ok.svm", "+1 1:1\n1 1:1 \n1.0 1:1\n-1 1:1\n-1.0 1:1\n");
+  EXPECT_EQ(load_libsvm(p).y, (std::vector<double>{1, 1, 1, -1, -1}));
+  // 0 for the negative class, in a file of its own (a file with -1 and 0 has three label values).
+  const auto q = write("ok01.svm", "+1 1:1\n0 1:1\n0.0 1:1\n");
+  EXPECT_EQ(load_libsvm(q).y, (std::vector<double>{1, -1, -1}));
 }
 
 TEST_F(Readers, ExplicitZerosAndTrailingSpaceAndComments) {
@@ -220,7 +224,7 @@ TEST_F(Readers, LabelMapOneAgainstRest) {
 // ---- transparent decompression ----
 
 TEST_F(Readers, CompressedFilesReadTransparently) {
-  const std::string text = "+1 1:0.5 3:-2\n-1 2:1.25\n0 1:1 2:2 3:3\n";
+  const std::string text = "+1 1:0.5 3:-2\n-1 2:1.25\n-1 1:1 2:2 3:3\n";
   const auto plain = write("data.svm", text);
   const Dataset ref = load_libsvm(plain);
   ASSERT_EQ(ref.size(), 3u);
@@ -469,6 +473,10 @@ TEST_F(Readers, CsvHeaderYesAndNoAreObeyed) {
   const Dataset d = load_delimited(q, ',', yes);
   EXPECT_EQ(d.y, (std::vector<double>{-1}));
   EXPECT_NE(d.header.find("'1,2,1'"), std::string::npos);
+  // The header only names: wdbc's is "569,30,malignant,benign" over rows of 31 cells.
+  const Dataset w = load_delimited(write("w.csv", "569,30,malignant,benign\n1,2,3,1\n4,5,6,0\n"), ',', yes);
+  EXPECT_EQ(w.size(), 2u);
+  EXPECT_EQ(w.dim, 3u);
   EXPECT_THROW(DelimitedLayout::parse_header("maybe"), std::invalid_argument);
 }
 

@@ -176,7 +176,9 @@ TEST_F(TraceChecks, CrlfTraceReadsAsLf) {
     EXPECT_EQ(crlf.rounds[t].score, lf.rounds[t].score);
     EXPECT_EQ(crlf.rounds[t].mistake, lf.rounds[t].mistake);
     EXPECT_EQ(std::isnan(crlf.rounds[t].g), std::isnan(lf.rounds[t].g));
-    if (!std::isnan(lf.rounds[t].g)) EXPECT_EQ(crlf.rounds[t].g, lf.rounds[t].g);
+    if (!std::isnan(lf.rounds[t].g)) {
+      EXPECT_EQ(crlf.rounds[t].g, lf.rounds[t].g);
+    }
   }
   EXPECT_EQ(crlf.meta, lf.meta);
 }
