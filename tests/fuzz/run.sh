@@ -14,7 +14,7 @@ cmake --build build-fuzz -j "$(nproc)" --target fuzz_libsvm fuzz_csv fuzz_trace
 for name in libsvm csv trace; do
   scratch=$(mktemp -d)
   echo "fuzz: $name for ${secs} s" >&2
-  build-fuzz/fuzz_$name -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+  build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 "$scratch" "tests/fuzz/corpus/$name" 2>&1 | tail -n 12
   rm -rf "$scratch"
 done
