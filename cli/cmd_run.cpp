@@ -18,6 +18,7 @@ namespace {
 
 struct RunArgs {
   std::string algo, data, test, labels, trace, summary, kernel = "linear";
+  std::string format = "auto", header, label_column;  // header / label_column "" = not given
   double gamma = 1.0, coef0 = 0.0;
   int degree = 2;
   std::size_t limit = 0;
@@ -84,7 +85,9 @@ void check_norm(const RunReport& rep) {
 void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
-                  {"size", req.train->size()}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit}};
+                  {"size", req.train->size()}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
+                  {"source", dataset_source(a.data)}};
+  if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
@@ -97,13 +100,49 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
   write_json_atomic(a.summary, s);
 }
 
-void run(const RunArgs& a) {
+LoadOptions load_options(const RunArgs& a) {
+  LoadOptions o;
   // Multiclass learners read class indices: "classes" is their default label map.
-  const bool multiclass = learner_info(a.algo).multiclass;
-  const LabelMap labels = LabelMap::parse(a.labels.empty() && multiclass ? "classes" : a.labels);
-  const Dataset data = load_dataset(a.data, labels);
+  o.labels = LabelMap::parse(a.labels.empty() && learner_info(a.algo).multiclass ? "classes" : a.labels);
+  o.format = a.format;
+  if (!a.header.empty() || !a.label_column.empty()) {
+    o.layout = DelimitedLayout{};
+    if (!a.header.empty()) o.layout->header = DelimitedLayout::parse_header(a.header);
+    if (!a.label_column.empty()) o.layout->label_column = a.label_column;
+  }
+  return o;
+}
+
+// Says where the data came from and which first line was dropped as a CSV header.
+void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
+  if (a.quiet) return;
+  const std::string src = dataset_source(spec);
+  if (src == "registry") std::cerr << fmt::format("plab run: data: registered data set '{}' ({})\n", d.name, d.path);
+  if (src == "file") std::cerr << fmt::format("plab run: data: file '{}'\n", spec);
+  if (!d.header.empty())
+    std::cerr << fmt::format("plab run: first line taken as a header and not used as data: {} (--header no reads it as data)\n",
+                             d.header);
+}
+
+// std::bad_alloc during a run says which data set and how large, not just "std::bad_alloc".
+RunReport run_or_explain(const RunRequest& req) {
+  try {
+    return run_pipeline(req);
+  } catch (const std::bad_alloc&) {
+    throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, req.train->name,
+                                memory_estimate(*req.train)));
+  }
+}
+
+void run(const RunArgs& a) {
+  const LoadOptions load = load_options(a);
+  const Dataset data = load_dataset(a.data, load);
+  print_source(a, a.data, data);
   std::optional<Dataset> test;
-  if (!a.test.empty()) test = load_dataset(a.test, labels);
+  if (!a.test.empty()) {
+    test = load_dataset(a.test, load);
+    print_source(a, a.test, *test);
+  }
   RunRequest req;
   req.algo = a.algo;
   req.options = a.flags.options();
@@ -117,7 +156,7 @@ void run(const RunArgs& a) {
   req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));
   req.observe = progress(a);
   print_start(a, req);
-  const RunReport rep = run_pipeline(req);
+  const RunReport rep = run_or_explain(req);
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
@@ -144,6 +183,11 @@ void register_run_command(CLI::App& app) {
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
   c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
                                         "(multiclass learners' default) or 'regression'");
+  c->add_option("--format", a->format, "File format: auto (by extension) | libsvm | csv | tsv | usps")->capture_default_str();
+  c->add_option("--header", a->header,
+                "CSV/TSV first line: auto (a header only when every cell is non-numeric text) | yes | no [auto]");
+  c->add_option("--label-column", a->label_column,
+                "CSV/TSV label column: last | first | N (1-based) | NAME (from the header) [last]");
   c->add_option("--kernel", a->kernel, "linear | poly | rbf")->capture_default_str();
   c->add_option("--gamma", a->gamma, "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree")->capture_default_str();
   c->add_option("--degree", a->degree, "Polynomial degree")->capture_default_str();

@@ -8,36 +8,34 @@
 #include <stdexcept>
 
 namespace plab {
-namespace {
-
-// Incremental digest: feed() any number of times, then hex().
-class Digest {
- public:
-  Digest() : ctx_(EVP_MD_CTX_new(), &EVP_MD_CTX_free) {
-    if (!ctx_ || EVP_DigestInit_ex(ctx_.get(), EVP_sha256(), nullptr) != 1)
-      throw std::runtime_error("SHA-256: OpenSSL initialisation failed");
-  }
-  void feed(const char* p, std::size_t n) {
-    if (EVP_DigestUpdate(ctx_.get(), p, n) != 1) throw std::runtime_error("SHA-256: update failed");
-  }
-  std::string hex() {
-    unsigned char md[EVP_MAX_MD_SIZE];
-    unsigned int len = 0;
-    if (EVP_DigestFinal_ex(ctx_.get(), md, &len) != 1) throw std::runtime_error("SHA-256: final failed");
-    static const char* digits = "0123456789abcdef";
-    std::string out;
-    for (unsigned i = 0; i < len; ++i) { out += digits[md[i] >> 4]; out += digits[md[i] & 15]; }
-    return out;
-  }
-
- private:
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> ctx_;
+struct Sha256::Ctx {
+  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
 };
 
-}  // namespace
+Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
+  if (!ctx_->md || EVP_DigestInit_ex(ctx_->md.get(), EVP_sha256(), nullptr) != 1)
+    throw std::runtime_error("SHA-256: OpenSSL initialisation failed");
+}
+Sha256::~Sha256() = default;
+Sha256::Sha256(Sha256&&) noexcept = default;
+Sha256& Sha256::operator=(Sha256&&) noexcept = default;
+
+void Sha256::feed(const char* p, std::size_t n) {
+  if (EVP_DigestUpdate(ctx_->md.get(), p, n) != 1) throw std::runtime_error("SHA-256: update failed");
+}
+
+std::string Sha256::hex() {
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  if (EVP_DigestFinal_ex(ctx_->md.get(), md, &len) != 1) throw std::runtime_error("SHA-256: final failed");
+  static const char* digits = "0123456789abcdef";
+  std::string out;
+  for (unsigned i = 0; i < len; ++i) { out += digits[md[i] >> 4]; out += digits[md[i] & 15]; }
+  return out;
+}
 
 std::string sha256_hex(const std::string& bytes) {
-  Digest d;
+  Sha256 d;
   d.feed(bytes.data(), bytes.size());
   return d.hex();
 }
@@ -45,7 +43,7 @@ std::string sha256_hex(const std::string& bytes) {
 std::string sha256_file(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
   if (!f) throw std::runtime_error(path + ": cannot open for reading (missing or unreadable)");
-  Digest d;
+  Sha256 d;
   std::array<char, 1 << 16> buf;
   while (f) {
     f.read(buf.data(), buf.size());

@@ -45,6 +45,7 @@ struct Dataset {
   std::string name;    // registry name or file name
   std::string path;    // file the data came from ("" for generated data)
   std::string sha256;  // checksum of the file as stored ("" for generated data)
+  std::string header;  // CSV/TSV first line dropped as a header ("" when none)
   std::size_t dim = 0; // 1 + highest feature index seen
   std::vector<std::size_t> rowptr{0};
   std::vector<uint32_t> idx;

@@ -1,6 +1,8 @@
 // Strict CSV/TSV reader: one example per line, one column holds the label, the rest are features.
+// Header detection and the label column are explicit (docs/inputs.md#csv-and-tsv).
 #include <cmath>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -11,41 +13,74 @@ namespace plab {
 
 namespace {
 
-// Column layout fixed by the first data row: its count and the label column (checked).
-struct Columns {
-  std::size_t n = 0, label = 0;
-};
+std::string sep_name(char sep) { return sep == '\t' ? "\\t" : std::string(1, sep); }
 
-Columns first_row_columns(std::size_t n, int label_column, char sep, const std::string& where) {
-  if (n < 2)
-    throw DataError(where + ": only one column (expected features and a label separated by '" +
-                    std::string(sep == '\t' ? "\\t" : std::string(1, sep)) + "')");
-  const long lc = label_column < 0 ? static_cast<long>(n) + label_column : label_column;
-  if (lc < 0 || lc >= static_cast<long>(n))
-    throw DataError(where + ": label column " + std::to_string(label_column) + " out of range for " +
-                    std::to_string(n) + " columns");
-  return {n, static_cast<std::size_t>(lc)};
+// 0-based start offset of every field of `line`.
+void split(const std::string& line, char sep, std::vector<std::size_t>& starts) {
+  starts.assign(1, 0);
+  for (std::size_t p = 0; p < line.size(); ++p)
+    if (line[p] == sep) starts.push_back(p + 1);
+}
+
+std::string_view cell(const std::string& line, const std::vector<std::size_t>& starts, std::size_t k) {
+  const std::size_t e = k + 1 < starts.size() ? starts[k + 1] - 1 : line.size();
+  return detail::trim(std::string_view(line).substr(starts[k], e - starts[k]));
+}
+
+// auto: a header only when every cell is non-numeric text; an empty cell, "NA" next to numbers or
+// a number anywhere make the line data (so a defect in it is reported, not silently dropped).
+bool is_header(const std::string& line, const std::vector<std::size_t>& starts, DelimitedLayout::Header h) {
+  if (h != DelimitedLayout::Header::auto_detect) return h == DelimitedLayout::Header::yes;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    const std::string_view c = cell(line, starts, k);
+    double v;
+    if (c.empty() || detail::parse_number(c, v) != detail::Number::junk) return false;
+  }
+  return true;
+}
+
+// The 0-based label column from --label-column (last | first | 1-based number | header name).
+// `where`: the first data row; `header_at`: the header line (names are looked up there).
+std::size_t label_index(const std::string& spec, std::size_t n, const std::string& header_line,
+                        const std::vector<std::size_t>& header_starts, const std::string& where,
+                        const std::string& header_at) {
+  if (spec == "last") return n - 1;
+  if (spec == "first") return 0;
+  if (!spec.empty() && spec.find_first_not_of("0123456789") == std::string::npos) {
+    const unsigned long k = spec.size() > 9 ? 0 : std::stoul(spec);
+    if (k < 1 || k > n)
+      throw DataError(where + ": label column " + spec + " out of range for " + std::to_string(n) +
+                      " columns (--label-column counts from 1)");
+    return k - 1;
+  }
+  if (header_starts.empty())
+    throw DataError(where + ": --label-column " + detail::quote(spec) +
+                    " names a column, but the file has no header line (use --header yes, or a column number)");
+  std::string names;
+  for (std::size_t k = 0; k < header_starts.size(); ++k) {
+    const std::string_view c = cell(header_line, header_starts, k);
+    if (c == spec && k >= n)
+      throw DataError(header_at + ": label column " + detail::quote(spec) + " is column " + std::to_string(k + 1) +
+                      " of the header, but the rows have " + std::to_string(n) + " columns");
+    if (c == spec) return k;
+    names += (k ? ", " : "") + std::string(c);
+  }
+  throw DataError(header_at + ": no column named " + detail::quote(spec) + " in the header (" +
+                  detail::quote(names) + ")");
 }
 
 // The feature values of one row (every column but the label), non-zeros only.
 void parse_features(const std::string& line, const std::vector<std::size_t>& starts, std::size_t label,
                     const std::function<std::string(std::size_t)>& where, std::vector<uint32_t>& idx,
                     std::vector<double>& val) {
-  const std::size_t n = starts.size();
   idx.clear();
   val.clear();
   uint32_t j = 0;
-  for (std::size_t k = 0; k < n; ++k) {
+  for (std::size_t k = 0; k < starts.size(); ++k) {
     if (k == label) continue;
-    const std::size_t e = k + 1 < n ? starts[k + 1] - 1 : line.size();
-    const std::string_view tok = detail::trim(std::string_view(line).substr(starts[k], e - starts[k]));
     double v;
-    if (!detail::parse_double_token(tok, v))
-      throw DataError(where(starts[k]) + ": non-numeric value '" + std::string(tok) + "' in column " +
-                      std::to_string(k + 1));
-    if (!std::isfinite(v))
-      throw DataError(where(starts[k]) + ": value '" + std::string(tok) + "' is NaN or infinite (column " +
-                      std::to_string(k + 1) + ")");
+    if (const std::string bad = detail::bad_value(cell(line, starts, k), v); !bad.empty())
+      throw DataError(where(starts[k]) + ": " + bad + " in column " + std::to_string(k + 1));
     if (v != 0.0) { idx.push_back(j); val.push_back(v); }
     ++j;
   }
@@ -53,40 +88,66 @@ void parse_features(const std::string& line, const std::vector<std::size_t>& sta
 
 }  // namespace
 
-Dataset load_delimited(const std::string& path, char sep, int label_column, bool header,
-                       const LabelMap& labels) {
-  auto in = open_input(path);
+DelimitedLayout::Header DelimitedLayout::parse_header(const std::string& s) {
+  if (s == "auto") return Header::auto_detect;
+  if (s == "yes") return Header::yes;
+  if (s == "no") return Header::no;
+  throw std::invalid_argument("--header: expected auto, yes or no, got '" + s + "'");
+}
+
+Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout& layout, const LabelMap& labels) {
+  InputFile in(path);
+  LabelReader label_reader(labels);
   Dataset d;
   d.path = path;
-  std::string line;
-  std::size_t lineno = 0;
-  Columns cols;
-  std::vector<std::size_t> starts;  // 0-based character offset of every field
+  std::string line, header_line, header_at;
+  std::size_t ncols = 0, label = 0;
+  bool first = true;
+  std::vector<std::size_t> starts, header_starts;  // 0-based character offset of every field
   std::vector<uint32_t> idx;
   std::vector<double> val;
-  while (std::getline(*in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (header && lineno == 1) continue;
+  while (in.getline(line)) {
     if (detail::trim(line).empty()) continue;  // blank line
     const auto where = [&](std::size_t col) {
-      return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
+      return path + ":" + std::to_string(in.lineno()) + ":" + std::to_string(col + 1);
     };
-    starts.assign(1, 0);
-    for (std::size_t p = 0; p < line.size(); ++p)
-      if (line[p] == sep) starts.push_back(p + 1);
-    if (cols.n == 0) cols = first_row_columns(starts.size(), label_column, sep, where(0));
-    else if (starts.size() != cols.n)
-      throw DataError(where(0) + ": expected " + std::to_string(cols.n) + " columns, got " + std::to_string(starts.size()));
-    parse_features(line, starts, cols.label, where, idx, val);
-    const std::size_t b = starts[cols.label], e = cols.label + 1 < cols.n ? starts[cols.label + 1] - 1 : line.size();
-    const double y = labels.apply(std::string(detail::trim(std::string_view(line).substr(b, e - b))), where(b));
-    d.push_back(idx, val, y, path + ":" + std::to_string(lineno));
+    split(line, sep, starts);
+    if (first && (first = false, is_header(line, starts, layout.header))) {
+      // Only names: the first data row fixes the column count (wdbc's header has 4 cells).
+      header_line = line;
+      header_starts = starts;
+      header_at = where(0);
+      d.header = path + ":" + std::to_string(in.lineno()) + ": " + detail::quote(line);
+      continue;
+    }
+    if (ncols == 0) {  // the first data row fixes the layout
+      ncols = starts.size();
+      if (ncols < 2)
+        throw DataError(where(0) + ": only one column (expected features and a label separated by '" + sep_name(sep) + "')");
+      label = label_index(layout.label_column, ncols, header_line, header_starts, where(0), header_at);
+    } else if (starts.size() != ncols) {
+      throw DataError(where(0) + ": expected " + std::to_string(ncols) + " columns, got " + std::to_string(starts.size()));
+    }
+    parse_features(line, starts, label, where, idx, val);
+    const double y = label_reader.apply(std::string(cell(line, starts, label)), where(starts[label]));
+    try {
+      d.push_back(idx, val, y, path + ":" + std::to_string(in.lineno()));
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory(d, path);
+    }
   }
-  if (in->bad()) throw DataError(path + ":" + std::to_string(lineno) + ": read error (corrupt or truncated file?)");
   if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
-  if (cols.n - 1 > d.dim) d.dim = cols.n - 1;  // trailing all-zero columns still count
+  if (ncols - 1 > d.dim) d.dim = ncols - 1;  // trailing all-zero columns still count
+  d.sha256 = in.sha256();
   return d;
+}
+
+Dataset load_delimited(const std::string& path, char sep, int label_column, bool header, const LabelMap& labels) {
+  if (label_column < -1) throw std::invalid_argument("load_delimited: label_column must be >= -1");
+  DelimitedLayout layout;
+  layout.header = header ? DelimitedLayout::Header::yes : DelimitedLayout::Header::no;
+  layout.label_column = label_column == -1 ? "last" : std::to_string(label_column + 1);
+  return load_delimited(path, sep, layout, labels);
 }
 
 }  // namespace plab

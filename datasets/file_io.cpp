@@ -1,4 +1,8 @@
-// Transparent decompression (Boost.Iostreams).
+// Transparent decompression (Boost.Iostreams) and line reading that hashes the stored bytes in
+// the same pass, so a FIFO or `<(...)` is read once and its checksum is the one of what was read.
+#include <fmt/format.h>
+
+#include <array>
 #include <filesystem>
 #include <boost/iostreams/filter/bzip2.hpp>
 #include <boost/iostreams/filter/gzip.hpp>
@@ -6,6 +10,7 @@
 #include <boost/iostreams/filtering_stream.hpp>
 #include <fstream>
 
+#include "core/sha256.hpp"
 #include "datasets/readers.hpp"
 
 namespace plab {
@@ -16,28 +21,138 @@ bool ends_with(const std::string& s, const std::string& suf) {
   return s.size() >= suf.size() && s.compare(s.size() - suf.size(), suf.size(), suf) == 0;
 }
 
-// Owns the file and the filter chain together.
 constexpr std::streamsize kBuf = 1 << 16;  // larger than Boost's default 4 KiB: fewer filter calls
 
-class DecodingStream : public io::filtering_istream {
+// The stored bytes, fed to the digest as they are read (Boost copies devices: state lives in Raw).
+struct Raw {
+  std::ifstream file;
+  Sha256 digest;
+  bool eof = false;
+};
+class HashingSource {
  public:
-  explicit DecodingStream(const std::string& path) : file_(path, std::ios::binary) {
-    if (!file_) throw DataError(path + ": cannot open for reading (missing or unreadable)");
-    if (std::filesystem::is_directory(path)) throw DataError(path + ": is a directory, not a data file");
-    if (ends_with(path, ".gz")) push(io::gzip_decompressor(), kBuf);
-    else if (ends_with(path, ".bz2")) push(io::bzip2_decompressor(), kBuf);
-    else if (ends_with(path, ".xz")) push(io::lzma_decompressor(), kBuf);
-    push(file_, kBuf);
+  using char_type = char;
+  using category = io::source_tag;
+  explicit HashingSource(Raw* raw) : raw_(raw) {}
+  std::streamsize read(char* s, std::streamsize n) {
+    raw_->file.read(s, n);
+    const std::streamsize got = raw_->file.gcount();
+    if (raw_->file.bad()) throw std::ios_base::failure("I/O error reading the file");
+    if (got > 0) raw_->digest.feed(s, static_cast<std::size_t>(got));
+    if (got < n) raw_->eof = true;
+    return got > 0 ? got : -1;
   }
-  ~DecodingStream() override { reset(); }
 
  private:
-  std::ifstream file_;
+  Raw* raw_;
+};
+
+// Owns the file and the filter chain together.
+class DecodingStream : public io::filtering_istream {
+ public:
+  DecodingStream(const std::string& path, Raw& raw, std::string& compression) {
+    raw.file.open(path, std::ios::binary);
+    if (!raw.file) throw DataError(path + ": cannot open for reading (missing or unreadable)");
+    if (std::filesystem::is_directory(path)) throw DataError(path + ": is a directory, not a data file");
+    if (ends_with(path, ".gz")) { push(io::gzip_decompressor(), kBuf); compression = "gzip"; }
+    else if (ends_with(path, ".bz2")) { push(io::bzip2_decompressor(), kBuf); compression = "bzip2"; }
+    else if (ends_with(path, ".xz")) { push(io::lzma_decompressor(), kBuf); compression = "xz"; }
+    push(HashingSource(&raw), kBuf);
+  }
+  ~DecodingStream() override { reset(); }
 };
 }  // namespace
 
+struct InputFile::Impl {
+  Raw raw;
+  std::string compression;  // "" for a plain file
+  std::unique_ptr<DecodingStream> in;
+};
+
+InputFile::InputFile(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
+  impl_->in = std::make_unique<DecodingStream>(path, impl_->raw, impl_->compression);
+  // badbit rethrows the decompressor's own exception out of getline, so it can be named.
+  impl_->in->exceptions(std::ios::badbit);
+}
+InputFile::~InputFile() = default;
+
+std::istream& InputFile::stream() { return *impl_->in; }
+
+namespace {
+// What a decoder's exception says about the stream: truncated (input ended inside the compressed
+// data), not in the format at all (bad magic / header), or corrupt (bad data or checksum).
+constexpr int kLzmaFormatError = 7;  // LZMA_FORMAT_ERROR (lzma/base.h); Boost names no constant for it
+std::string decoder_diagnosis(const std::exception& e) {
+  if (const auto* g = dynamic_cast<const io::gzip_error*>(&e)) {
+    if (g->error() == io::gzip::zlib_error && g->zlib_error_code() == io::zlib::buf_error) return "truncated";
+    if (g->error() == io::gzip::bad_header) return "corrupt (not gzip data: bad header)";
+    if (g->error() == io::gzip::bad_crc || g->error() == io::gzip::bad_length) return "corrupt (checksum mismatch)";
+    return "corrupt (zlib error " + std::to_string(g->zlib_error_code()) + ")";
+  }
+  if (const auto* b = dynamic_cast<const io::bzip2_error*>(&e)) {
+    if (b->error() == io::bzip2::unexpected_eof) return "truncated";
+    if (b->error() == io::bzip2::data_error_magic) return "corrupt (not bzip2 data: bad magic)";
+    return "corrupt (bzip2 error " + std::to_string(b->error()) + ")";
+  }
+  if (const auto* x = dynamic_cast<const io::lzma_error*>(&e)) {
+    if (x->error() == io::lzma::buf_error) return "truncated";
+    if (x->error() == kLzmaFormatError) return "corrupt (not xz data: bad header)";
+    return "corrupt (lzma error " + std::to_string(x->error()) + ")";
+  }
+  return std::string("unreadable (") + e.what() + ")";
+}
+}  // namespace
+
+std::string InputFile::read_error_message(const std::exception& e) const {
+  const std::string at = path_ + ":" + std::to_string(lineno_ + 1) + ": ";
+  if (impl_->compression.empty()) return at + "read error (" + e.what() + ")";
+  return at + impl_->compression + " stream is " + decoder_diagnosis(e);
+}
+
+bool InputFile::getline(std::string& line) {
+  try {
+    if (!std::getline(*impl_->in, line)) return false;
+  } catch (const std::exception& e) {
+    throw DataError(read_error_message(e));
+  }
+  ++lineno_;
+  if (lineno_ == 1 && line.rfind("\xEF\xBB\xBF", 0) == 0) line.erase(0, 3);  // UTF-8 byte order mark
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  return true;
+}
+
+std::string InputFile::sha256() {
+  // Bytes after the decoded end (a gzip trailer, trailing garbage) still belong to the file.
+  std::array<char, 1 << 16> buf;
+  while (!impl_->raw.eof && impl_->raw.file) HashingSource(&impl_->raw).read(buf.data(), static_cast<std::streamsize>(buf.size()));
+  return impl_->raw.digest.hex();
+}
+
+namespace {
+std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0)); }
+}  // namespace
+
+std::string memory_estimate(const Dataset& d) {
+  // Compressed sparse rows: 4 + 8 bytes per non-zero, rowptr + y + sqnorm 24 bytes per row.
+  const double data = 12.0 * static_cast<double>(d.idx.size()) + 24.0 * static_cast<double>(d.size());
+  return fmt::format("dimension {} (largest feature index), {} rows, {} non-zeros: the data take {}; "
+                     "one support stored densely takes dimension x 8 bytes = {}",
+                     d.dim, d.size(), d.idx.size(), mib(data), mib(8.0 * static_cast<double>(d.dim)));
+}
+
+DataError out_of_memory(const Dataset& d, const std::string& path) {
+  return DataError(path + ": out of memory while reading row " + std::to_string(d.size() + 1) + " (so far " +
+                   memory_estimate(d) + ")");
+}
+
 std::unique_ptr<std::istream> open_input(const std::string& path) {
-  auto s = std::make_unique<DecodingStream>(path);
+  auto f = std::make_shared<InputFile>(path);
+  // The binary readers (IDX) read the stream directly; keep its owner alive with it.
+  struct Owned : std::istream {
+    std::shared_ptr<InputFile> owner;
+    explicit Owned(std::shared_ptr<InputFile> o) : std::istream(o->stream().rdbuf()), owner(std::move(o)) {}
+  };
+  auto s = std::make_unique<Owned>(std::move(f));
   s->exceptions(std::ios::goodbit);
   return s;
 }

@@ -6,40 +6,45 @@
 #include <vector>
 
 #include "datasets/readers.hpp"
+#include "datasets/text_parse.hpp"
 
 namespace plab {
 
 namespace {
-// Whole-token, correctly rounded (same value as strtod). from_chars rejects a leading '+', so it
-// is skipped here (but "+-1" stays an error); out-of-range values are rejected as before.
-bool parse_double(std::string_view s, double& out) {
-  if (!s.empty() && s[0] == '+') {
-    s.remove_prefix(1);
-    if (!s.empty() && (s[0] == '-' || s[0] == '+')) return false;
-  }
-  if (s.empty()) return false;
-  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
-  return r.ec == std::errc() && r.ptr == s.data() + s.size();
-}
+bool parse_double(std::string_view s, double& out) { return detail::parse_double_token(s, out); }
 }  // namespace
 
 double LabelMap::apply(const std::string& tok, const std::string& where) const {
   if (regression) {
     double v;
     if (!parse_double(tok, v) || !std::isfinite(v))
-      throw DataError(where + ": label '" + tok + "' is not a finite number");
+      throw DataError(where + ": label " + detail::quote(tok) + " is not a finite number");
     return v;
   }
   if (map.empty() && !others) {
     if (tok == "+1" || tok == "1" || tok == "1.0" || tok == "+1.0") return 1.0;
     if (tok == "-1" || tok == "-1.0" || tok == "0" || tok == "0.0") return -1.0;
-    throw DataError(where + ": unknown label '" + tok +
-                    "' (binary files use +1/1/1.0 and -1/-1.0/0; map others with --labels)");
+    throw DataError(where + ": unknown label " + detail::quote(tok) +
+                    " (binary files use +1/1/1.0 and -1/-1.0/0; map others with --labels)");
   }
   const auto it = map.find(tok);
   if (it != map.end()) return it->second;
   if (others) return *others;
-  throw DataError(where + ": label '" + tok + "' is not in the label map");
+  throw DataError(where + ": label " + detail::quote(tok) + " is not in the label map");
+}
+
+double LabelReader::apply(const std::string& tok, const std::string& where) {
+  const double y = map_.apply(tok, where);
+  if (!map_.map.empty() || map_.others || map_.regression || y > 0) return y;
+  // Default binary spellings: -1 and 0 are both "negative"; seeing both means three label values.
+  const bool zero = tok == "0" || tok == "0.0";
+  if (neg_tok_.empty()) { neg_tok_ = tok; neg_where_ = where; return y; }
+  const bool first_zero = neg_tok_ == "0" || neg_tok_ == "0.0";
+  if (zero != first_zero)
+    throw DataError(where + ": label " + detail::quote(tok) + " after label " + detail::quote(neg_tok_) + " at " +
+                    neg_where_ + ": the file has a third label value (a binary file uses -1 or 0 for the "
+                    "negative class, not both); map the labels explicitly with --labels, e.g. 1:+1,*:-1");
+  return y;
 }
 
 LabelMap LabelMap::parse(const std::string& spec) {
@@ -70,16 +75,16 @@ LabelMap LabelMap::one_vs_rest(const std::string& positive) {
   return m;
 }
 
-void read_libsvm(const std::string& path, const LabelMap& labels,
-                 const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink) {
-  auto in = open_input(path);
+std::string read_libsvm(const std::string& path, const LabelMap& labels,
+                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink) {
+  InputFile in(path);
+  LabelReader label_reader(labels);
   std::string line;
   std::vector<uint32_t> idx;
   std::vector<double> val;
-  std::size_t lineno = 0, rows = 0;
-  while (std::getline(*in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::size_t rows = 0;
+  while (in.getline(line)) {
+    const std::size_t lineno = in.lineno();
     const auto where = [&](std::size_t col) {
       return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
     };
@@ -92,8 +97,8 @@ void read_libsvm(const std::string& path, const LabelMap& labels,
     while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
     const std::string label_tok = line.substr(b, p - b);
     if (label_tok.find(':') != std::string::npos)
-      throw DataError(where(b) + ": missing label (line starts with '" + label_tok + "')");
-    const double y = labels.apply(label_tok, where(b));
+      throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
+    const double y = label_reader.apply(label_tok, where(b));
     idx.clear();
     val.clear();
     for (;;) {
@@ -104,18 +109,18 @@ void read_libsvm(const std::string& path, const LabelMap& labels,
       const std::string_view tok(line.data() + b, p - b);
       const std::size_t colon = tok.find(':');
       if (colon == std::string_view::npos)
-        throw DataError(where(b) + ": expected INDEX:VALUE, got '" + std::string(tok) + "'");
+        throw DataError(where(b) + ": expected INDEX:VALUE, got " + detail::quote(tok));
       long long ix = 0;
       const auto ir = std::from_chars(tok.data(), tok.data() + colon, ix);
+      if (ir.ec == std::errc::result_out_of_range && ir.ptr == tok.data() + colon)
+        throw DataError(where(b) + ": index " + detail::quote(tok.substr(0, colon)) + " too large");
       if (ir.ec != std::errc() || ir.ptr != tok.data() + colon)
-        throw DataError(where(b) + ": non-numeric index '" + std::string(tok.substr(0, colon)) + "'");
+        throw DataError(where(b) + ": non-numeric index " + detail::quote(tok.substr(0, colon)));
       if (ix <= 0) throw DataError(where(b) + ": index " + std::to_string(ix) + " must be >= 1");
       if (ix > static_cast<long long>(UINT32_MAX)) throw DataError(where(b) + ": index too large");
       double v;
-      if (!parse_double(tok.substr(colon + 1), v))
-        throw DataError(where(b + colon + 1) + ": non-numeric value '" + std::string(tok.substr(colon + 1)) + "'");
-      if (!std::isfinite(v))
-        throw DataError(where(b + colon + 1) + ": value '" + std::string(tok.substr(colon + 1)) + "' is NaN or infinite");
+      if (const std::string bad = detail::bad_value(tok.substr(colon + 1), v); !bad.empty())
+        throw DataError(where(b + colon + 1) + ": " + bad);
       const auto j = static_cast<uint32_t>(ix - 1);
       if (!idx.empty() && j <= idx.back())
         throw DataError(where(b) + ": index " + std::to_string(ix) +
@@ -131,14 +136,18 @@ void read_libsvm(const std::string& path, const LabelMap& labels,
     sink(idx, val, y);
     ++rows;
   }
-  if (in->bad()) throw DataError(path + ":" + std::to_string(lineno) + ": read error");
   if (rows == 0) throw DataError(path + ": empty file (no examples)");
+  return in.sha256();
 }
 
 Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
   Dataset d;
   d.path = path;
-  read_libsvm(path, labels, [&](auto i, auto v, double y) { d.push_back(i, v, y); });
+  try {
+    d.sha256 = read_libsvm(path, labels, [&](auto i, auto v, double y) { d.push_back(i, v, y); });
+  } catch (const std::bad_alloc&) {
+    throw out_of_memory(d, path);
+  }
   return d;
 }
 

@@ -32,17 +32,70 @@ struct LabelMap {
   static LabelMap one_vs_rest(const std::string& positive);
 };
 
+// Binary labels as read from one file: the default spellings allow two values for the negative
+// class (-1 and 0); a file using both has three label values and is refused, not merged.
+class LabelReader {
+ public:
+  explicit LabelReader(const LabelMap& m) : map_(m) {}
+  double apply(const std::string& tok, const std::string& where);
+
+ private:
+  const LabelMap& map_;
+  std::string neg_tok_, neg_where_;  // first negative-class token seen and where
+};
+
+// A data file read line by line, decompressed by its extension (.gz, .bz2, .xz), its stored
+// bytes hashed in the same single pass (a FIFO is never reopened). A UTF-8 byte order mark at the
+// start and a trailing CR on every line are dropped. A decoder or I/O error throws DataError
+// "path:line: gzip stream is corrupt|truncated (...)".
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);  // throws DataError if unreadable
+  ~InputFile();
+  bool getline(std::string& line);
+  std::size_t lineno() const { return lineno_; }  // of the last line returned
+  const std::string& path() const { return path_; }
+  std::istream& stream();  // raw decoded stream, for binary formats
+  // SHA-256 of the bytes as stored: reads what is left of the file, then digests.
+  std::string sha256();
+
+ private:
+  std::string read_error_message(const std::exception& e) const;
+  struct Impl;
+  std::string path_;
+  std::size_t lineno_ = 0;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Memory of `d` and of one densely stored support: named in every out-of-memory message.
+std::string memory_estimate(const Dataset& d);
+// The DataError for std::bad_alloc while reading `path` into `d` (the row that did not fit).
+DataError out_of_memory(const Dataset& d, const std::string& path);
+
 // Opens a file for reading, decompressing by its extension; throws DataError if unreadable.
 std::unique_ptr<std::istream> open_input(const std::string& path);
 
 // Streaming LIBSVM reader: calls `sink` per example; strict (see tests/test_readers.cpp).
-void read_libsvm(const std::string& path, const LabelMap& labels,
-                 const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink);
+// Returns the SHA-256 of the file as stored (hashed while reading).
+std::string read_libsvm(const std::string& path, const LabelMap& labels,
+                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink);
 Dataset load_libsvm(const std::string& path, const LabelMap& labels = {});
 
 // Delimited text (CSV/TSV): `label_column` is 0-based, negative counts from the end;
 // `header` skips the first line.
 Dataset load_delimited(const std::string& path, char sep, int label_column, bool header,
+                       const LabelMap& labels = {});
+
+// How a CSV/TSV file is laid out (the CLI's --header and --label-column, docs/inputs.md#csv-and-tsv).
+struct DelimitedLayout {
+  // auto: the first line is a header only when every cell is non-numeric text (not empty, not a
+  // number); yes / no force it. The dropped line is recorded in Dataset::header.
+  enum class Header { auto_detect, yes, no } header = Header::auto_detect;
+  // "last" (default), "first", a 1-based column number, or a header name (needs a header).
+  std::string label_column = "last";
+  static Header parse_header(const std::string& s);  // throws std::invalid_argument
+};
+Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout& layout,
                        const LabelMap& labels = {});
 // MNIST IDX images + labels (pixels scaled to [0,1]).
 Dataset load_idx(const std::string& images, const std::string& labels_path, const LabelMap& labels);

@@ -263,46 +263,72 @@ Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
   return d;
 }
 
-// CSV/TSV files given by path: a header is assumed when the first line has a non-numeric field.
-bool first_line_is_header(const std::string& path, char sep) {
-  auto in = open_input(path);
-  std::string line;
-  if (!std::getline(*in, line)) return false;
-  std::size_t pos = 0;
-  while (pos <= line.size()) {
-    const std::size_t c = std::min(line.find(sep, pos), line.size());
-    std::string tok = line.substr(pos, c - pos);
-    while (!tok.empty() && (tok.back() == '\r' || tok.back() == ' ')) tok.pop_back();
-    char* end = nullptr;
-    std::strtod(tok.c_str(), &end);
-    if (tok.empty() || end != tok.c_str() + tok.size()) return true;
-    pos = c + 1;
+bool is_data_path(const std::string& spec) {
+  std::error_code ec;
+  return fs::exists(spec, ec) && !fs::is_directory(spec, ec);
+}
+
+std::string registry_names() {
+  std::string names;
+  for (const auto& d : dataset_registry()) names += (names.empty() ? "" : ", ") + d.name;
+  return names;
+}
+
+// A registry name that is also a file here is refused: silently picking either is a wrong number.
+const DatasetInfo* registry_entry(const std::string& spec) {
+  if (spec.rfind(kRegistryPrefix, 0) == 0) {
+    const std::string name = spec.substr(std::string(kRegistryPrefix).size());
+    if (const DatasetInfo* info = find_dataset_info(name)) return info;
+    throw DataError(spec + ": not a registered data set (" + registry_names() + ")");
   }
-  return false;
+  const DatasetInfo* info = find_dataset_info(spec);
+  if (info && is_data_path(spec))
+    throw DataError("'" + spec + "' is both a registered data set and a file in the working directory; write ./" +
+                    spec + " to read the file, or " + kRegistryPrefix + spec + " for the registered data set");
+  return info;
+}
+
+Dataset load_file(const std::string& spec, const LoadOptions& opt) {
+  if (!is_data_path(spec))
+    throw DataError(spec + (fs::is_directory(spec) ? ": is a directory" : ": no such file") +
+                    ", and not a registered data set (" + registry_names() +
+                    ") or a generator spec synthetic:NAME[:key=value,...]");
+  std::string base = fs::path(spec).filename().string();
+  strip_suffix(base, ".gz") || strip_suffix(base, ".bz2") || strip_suffix(base, ".xz");
+  std::string format = opt.format;
+  if (format == "auto")
+    format = strip_suffix(base, ".csv") ? "csv" : strip_suffix(base, ".tsv") ? "tsv"
+             : (base == "zip.train" || base == "zip.test") ? "usps" : "libsvm";
+  const bool delimited = format == "csv" || format == "tsv";
+  if (opt.layout && !delimited)
+    throw DataError(spec + ": --header and --label-column apply to CSV/TSV files, and this file is read as " + format +
+                    " (pass --format csv or --format tsv)");
+  Dataset d;
+  if (delimited) d = load_delimited(spec, format == "csv" ? ',' : '\t', opt.layout.value_or(DelimitedLayout{}), opt.labels);
+  else if (format == "usps") d = load_usps(spec, opt.labels);
+  else if (format == "libsvm") d = load_libsvm(spec, opt.labels);
+  else throw DataError(spec + ": unknown --format '" + format + "' (auto, libsvm, csv, tsv)");
+  d.name = fs::path(spec).filename().string();
+  d.path = spec;  // d.sha256 was computed while reading (a FIFO is read once)
+  return d;
 }
 }  // namespace
 
+std::string dataset_source(const std::string& spec) {
+  if (spec.rfind("synthetic:", 0) == 0) return "generator";
+  return registry_entry(spec) ? "registry" : "file";
+}
+
 namespace {
-Dataset load_unindexed(const std::string& spec, const LabelMap& labels) {
+Dataset load_unindexed(const std::string& spec, const LoadOptions& opt) {
   if (spec.rfind("synthetic:", 0) == 0) return make_synthetic(spec.substr(10));
-  if (const DatasetInfo* info = find_dataset_info(spec)) return load_registered(*info, labels);
-  if (!fs::exists(spec)) {
-    std::string names;
-    for (const auto& d : dataset_registry()) names += (names.empty() ? "" : ", ") + d.name;
-    throw DataError(spec + ": no such file, and not a registered data set (" + names +
-                    ") or a generator spec synthetic:NAME[:key=value,...]");
+  if (const DatasetInfo* info = registry_entry(spec)) {
+    if (opt.layout || opt.format != "auto")
+      throw DataError(spec + ": --format, --header and --label-column apply to files, not to the registered data set '" +
+                      info->name + "' (its layout is fixed in the registry)");
+    return load_registered(*info, opt.labels);
   }
-  std::string base = fs::path(spec).filename().string();
-  strip_suffix(base, ".gz") || strip_suffix(base, ".bz2") || strip_suffix(base, ".xz");
-  Dataset d;
-  if (strip_suffix(base, ".csv")) d = load_delimited(spec, ',', -1, first_line_is_header(spec, ','), labels);
-  else if (strip_suffix(base, ".tsv")) d = load_delimited(spec, '\t', -1, first_line_is_header(spec, '\t'), labels);
-  else if (base == "zip.train" || base == "zip.test") d = load_usps(spec, labels);
-  else d = load_libsvm(spec, labels);
-  d.name = fs::path(spec).filename().string();
-  d.path = spec;
-  d.sha256 = cached_sha256(spec);
-  return d;
+  return load_file(spec, opt);
 }
 }  // namespace
 
@@ -322,10 +348,16 @@ void index_classes(Dataset& d, std::vector<double> classes) {
   d.classes = std::move(classes);
 }
 
-Dataset load_dataset(const std::string& spec, const LabelMap& labels) {
-  Dataset d = load_unindexed(spec, labels);
-  if (labels.classes) index_classes(d);
+Dataset load_dataset(const std::string& spec, const LoadOptions& opt) {
+  Dataset d = load_unindexed(spec, opt);
+  if (opt.labels.classes) index_classes(d);
   return d;
+}
+
+Dataset load_dataset(const std::string& spec, const LabelMap& labels) {
+  LoadOptions opt;
+  opt.labels = labels;
+  return load_dataset(spec, opt);
 }
 
 }  // namespace plab

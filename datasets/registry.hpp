@@ -2,6 +2,7 @@
 // Search path: every directory in $PLAB_DATA (colon-separated), then ../shared/datasets next to
 // the source tree, then ../shared/datasets relative to the working directory.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,5 +59,19 @@ Dataset load_dataset(const std::string& spec, const LabelMap& labels = {});
 // (ascending original values); with `classes` empty they are the data set's distinct labels.
 // Throws DataError naming the data set and the label when one is not among `classes`.
 void index_classes(Dataset& d, std::vector<double> classes = {});
+
+// "registry:a9a" names the registered set explicitly; a bare "a9a" is refused when a file ./a9a
+// also exists (docs/inputs.md#names).
+inline constexpr const char* kRegistryPrefix = "registry:";
+
+// How to read a file given by path (the CLI's --labels, --format, --header, --label-column).
+struct LoadOptions {
+  LabelMap labels;
+  std::string format = "auto";            // auto (by extension) | libsvm | csv | tsv | usps
+  std::optional<DelimitedLayout> layout;  // CSV/TSV only; unset = header auto, label last
+};
+Dataset load_dataset(const std::string& spec, const LoadOptions& opt);
+// Where `spec` comes from: "registry", "file" or "generator" (recorded in the summary).
+std::string dataset_source(const std::string& spec);
 
 }  // namespace plab

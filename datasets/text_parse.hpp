@@ -1,21 +1,49 @@
-// Small helpers shared by the text readers (CSV/TSV, USPS): strict number parsing.
+// Small helpers shared by the text readers (LIBSVM, CSV/TSV, USPS) and the trace reader: strict
+// number parsing that tells junk from out-of-range, and token echoing capped for messages.
 #pragma once
-#include <cerrno>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
 namespace plab::detail {
 
-// Whole-token strtod (accepts a leading '+', which from_chars does not); false on junk or overflow.
-inline bool parse_double_token(std::string_view s, double& out) {
-  if (s.empty()) return false;
-  const std::string tmp(s);
-  char* end = nullptr;
-  errno = 0;
-  out = std::strtod(tmp.c_str(), &end);
-  return end == tmp.c_str() + tmp.size() && errno != ERANGE;
+enum class Number { ok, junk, out_of_range };
+
+// Whole-token, correctly rounded (the value strtod gives). Accepts one leading '+', which
+// from_chars does not ("+-1" stays junk). Values beyond the double range (1e999, 1e-999) are
+// out_of_range, not junk, so the message can say so.
+inline Number parse_number(std::string_view s, double& out) {
+  if (!s.empty() && s[0] == '+') {
+    s.remove_prefix(1);
+    if (!s.empty() && (s[0] == '-' || s[0] == '+')) return Number::junk;
+  }
+  if (s.empty()) return Number::junk;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), out);
+  if (r.ptr != s.data() + s.size()) return Number::junk;
+  if (r.ec == std::errc::result_out_of_range) return Number::out_of_range;
+  return r.ec == std::errc() ? Number::ok : Number::junk;
+}
+
+inline bool parse_double_token(std::string_view s, double& out) { return parse_number(s, out) == Number::ok; }
+
+// A token as echoed in a message: quoted, at most kEchoMax characters (a 100 MB bad token must
+// not become a 100 MB message), with its full length when cut.
+inline constexpr std::size_t kEchoMax = 80;
+inline std::string quote(std::string_view tok) {
+  if (tok.size() <= kEchoMax) return "'" + std::string(tok) + "'";
+  return "'" + std::string(tok.substr(0, kEchoMax)) + "...' (" + std::to_string(tok.size()) + " characters)";
+}
+
+// The message for a value token that is not a usable finite number, or "" when it is one.
+inline std::string bad_value(std::string_view tok, double& v) {
+  switch (parse_number(tok, v)) {
+    case Number::junk: return "non-numeric value " + quote(tok);
+    case Number::out_of_range: return "value " + quote(tok) + " is out of range for a double (beyond 1.8e308 in magnitude, or so small it rounds to 0)";
+    case Number::ok: break;
+  }
+  if (!std::isfinite(v)) return "value " + quote(tok) + " is NaN or infinite";
+  return "";
 }
 
 // Strips spaces, tabs and a trailing '\r' at both ends.

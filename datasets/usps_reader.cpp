@@ -11,16 +11,14 @@ namespace plab {
 
 Dataset load_usps(const std::string& path, const LabelMap& labels) {
   constexpr std::size_t kPixels = 256;
-  auto in = open_input(path);
+  InputFile in(path);
   Dataset d;
   d.path = path;
   std::string line;
-  std::size_t lineno = 0;
   std::vector<uint32_t> idx;
   std::vector<double> val;
-  while (std::getline(*in, line)) {
-    ++lineno;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (in.getline(line)) {
+    const std::size_t lineno = in.lineno();
     const auto where = [&](std::size_t col) {
       return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
     };
@@ -41,9 +39,7 @@ Dataset load_usps(const std::string& path, const LabelMap& labels) {
         if (field > kPixels)
           throw DataError(where(b) + ": expected 257 values (digit + 256 pixels), got more");
         double v;
-        if (!detail::parse_double_token(tok, v))
-          throw DataError(where(b) + ": non-numeric value '" + std::string(tok) + "'");
-        if (!std::isfinite(v)) throw DataError(where(b) + ": value '" + std::string(tok) + "' is NaN or infinite");
+        if (const std::string bad = detail::bad_value(tok, v); !bad.empty()) throw DataError(where(b) + ": " + bad);
         if (v != 0.0) { idx.push_back(static_cast<uint32_t>(field - 1)); val.push_back(v); }
       }
       ++field;
@@ -54,13 +50,17 @@ Dataset load_usps(const std::string& path, const LabelMap& labels) {
     // "6.0000" -> "6", so label maps are written with plain digits (--labels 6:+1,*:-1).
     double digit;
     if (!detail::parse_double_token(label_tok, digit) || digit != std::floor(digit) || digit < 0 || digit > 9)
-      throw DataError(where(label_col) + ": label '" + label_tok + "' is not a digit 0-9");
+      throw DataError(where(label_col) + ": label " + detail::quote(label_tok) + " is not a digit 0-9");
     const double y = labels.apply(std::to_string(static_cast<int>(digit)), where(label_col));
-    d.push_back(idx, val, y, path + ":" + std::to_string(lineno));
+    try {
+      d.push_back(idx, val, y, path + ":" + std::to_string(lineno));
+    } catch (const std::bad_alloc&) {
+      throw out_of_memory(d, path);
+    }
   }
-  if (in->bad()) throw DataError(path + ":" + std::to_string(lineno) + ": read error (corrupt or truncated file?)");
   if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
   if (kPixels > d.dim) d.dim = kPixels;
+  d.sha256 = in.sha256();
   return d;
 }
 

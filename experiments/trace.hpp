@@ -1,6 +1,6 @@
 // The one CSV layout of round records.
-// Layout: an optional first line "# " + JSON (run metadata: algorithm, kernel, options, data,
-// comparator facts), then a header line, then one row per round. Columns are the RoundRecord
+// Layout: a first line "# " + JSON (run metadata: algorithm, kernel, options, data, comparator
+// facts, and "rounds" = T), then a header line, then one row per round t = 1..T. Columns are the RoundRecord
 // fields in schema order, starting t,y,score,mistake,update,support_size; fields that do not
 // apply are empty cells.
 #pragma once
@@ -20,10 +20,12 @@ void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds
                  const nlohmann::json& meta);
 
 struct Trace {
-  nlohmann::json meta;  // null when the file has no metadata line
+  nlohmann::json meta;
   std::vector<RoundRecord> rounds;
 };
-// Reads a trace; throws std::runtime_error naming file and line on malformed content.
+// Reads a trace and checks it against its metadata (docs/inputs.md#trace-checks): a known
+// algorithm, the columns its bounds read, rounds 1..T with T as declared. Throws DataError
+// "path:line: column 'c': what" on anything else.
 Trace read_trace(const std::string& path);
 
 }  // namespace plab

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/sha256.hpp"
 #include "tests/test_util.hpp"
 
 #include <array>
@@ -132,4 +133,79 @@ TEST(Cli, ProgressLinesAtPowersOfTwo) {
   for (int t : {1, 2, 4, 8, 16, 32, 64})
     EXPECT_NE(r.output.find(" " + std::to_string(t) + " rounds"), std::string::npos) << t;
   EXPECT_EQ(r.output.find(" 3 rounds"), std::string::npos);
+}
+
+// ---- issue 16: names against paths, FIFOs, CSV layout flags ----
+namespace {
+// Runs plab in `dir` (the working directory decides what a bare name means).
+Result cli_in(const std::filesystem::path& dir, const std::string& args) {
+  const char* bin = std::getenv("PLAB_BIN");
+  const std::string cmd = "cd '" + dir.string() + "' && timeout 120 " + (bin ? bin : PLAB_BIN_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+}
+nlohmann::json summary_of(const std::filesystem::path& p) { return nlohmann::json::parse(std::ifstream(p)); }
+}  // namespace
+
+TEST(Cli, RegistryNameThatIsAlsoAFileIsRefused) {
+  plab::test_util::TempDir d("ambiguous");
+  std::ofstream(d.p / "a9a") << "+1 1:1\n-1 2:1\n";
+  const Result r = cli_in(d.p, "run --algo perceptron --data a9a --no-bounds");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("'a9a' is both a registered data set and a file"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("./a9a"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("registry:a9a"), std::string::npos) << r.output;
+  const Result f = cli_in(d.p, "run --algo perceptron --data ./a9a --no-bounds --summary s.json");
+  ASSERT_EQ(f.status, 0) << f.output;
+  EXPECT_NE(f.output.find("file './a9a'"), std::string::npos) << f.output;
+  const auto s = summary_of(d.p / "s.json");
+  EXPECT_EQ(s.at("data").at("source"), "file");
+  EXPECT_EQ(s.at("data").at("size"), 2);
+}
+
+TEST(Cli, FifoAndProcessSubstitutionAreReadOnceAndHashed) {
+  plab::test_util::TempDir d("fifo");
+  const std::string text = "+1 1:1\n-1 2:1\n+1 1:0.5 2:0.5\n";
+  std::ofstream(d.p / "src.svm") << text;
+  const std::string want = plab::sha256_hex(text);
+  ASSERT_EQ(std::system(("mkfifo '" + (d.p / "data.fifo").string() + "'").c_str()), 0);
+  ASSERT_EQ(std::system(("cat '" + (d.p / "src.svm").string() + "' > '" + (d.p / "data.fifo").string() + "' &").c_str()), 0);
+  const Result r = cli_in(d.p, "run --algo perceptron --data data.fifo --no-bounds --quiet --summary s.json");
+  ASSERT_EQ(r.status, 0) << r.output;  // 124 = timeout: the FIFO was reopened
+  EXPECT_EQ(summary_of(d.p / "s.json").at("data").at("sha256"), want);
+  EXPECT_EQ(summary_of(d.p / "s.json").at("data").at("size"), 3);
+  const char* bin = std::getenv("PLAB_BIN");
+  const std::string cmd = "cd '" + d.p.string() + "' && timeout 120 bash -c \"" + (bin ? bin : PLAB_BIN_PATH) +
+                          " run --algo perceptron --data <(cat src.svm) --no-bounds --quiet --summary p.json\"";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  EXPECT_EQ(summary_of(d.p / "p.json").at("data").at("sha256"), want);
+}
+
+TEST(Cli, CsvHeaderIsReportedAndLayoutFlagsApply) {
+  plab::test_util::TempDir d("csvflags");
+  std::ofstream(d.p / "h.csv") << "a,b,label\n1,2,1\n3,4,-1\n";
+  const Result r = cli_in(d.p, "run --algo perceptron --data h.csv --no-bounds --summary s.json");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("first line taken as a header"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("'a,b,label'"), std::string::npos) << r.output;
+  const auto s = summary_of(d.p / "s.json");
+  EXPECT_EQ(s.at("data").at("size"), 2);
+  EXPECT_NE(s.at("data").at("header").get<std::string>().find("h.csv:1"), std::string::npos);
+  std::ofstream(d.p / "wine.data") << "1,14.23,1.71\n2,13.2,1.78\n3,13.16,2.36\n";
+  const Result w = cli_in(d.p, "run --algo perceptron --data wine.data --format csv --label-column first "
+                               "--labels 1:+1,*:-1 --no-bounds --summary w.json");
+  ASSERT_EQ(w.status, 0) << w.output;
+  EXPECT_EQ(summary_of(d.p / "w.json").at("data").at("dim"), 2);
+  expect_error("run --algo perceptron --data synthetic:dekel:n=10 --header maybe", "--header");
+  const Result reg = cli_in(d.p, "run --algo perceptron --data registry:wdbc --header no");
+  EXPECT_EQ(reg.status, 2) << reg.output;
+  EXPECT_NE(reg.output.find("apply to files"), std::string::npos) << reg.output;
+  const Result svm = cli_in(d.p, "run --algo perceptron --data wine.data --label-column first");
+  EXPECT_EQ(svm.status, 2) << svm.output;
+  EXPECT_NE(svm.output.find("--format csv"), std::string::npos) << svm.output;
 }

@@ -29,10 +29,12 @@ uint64_t test_seed(uint64_t fallback) {
 }
 
 // Error of v against the long double reference, in units of the double spacing at the reference
-// (subnormal spacing 2^-1074 below the normal range).
+// (subnormal spacing 2^-1074 below the normal range). A reference that rounds to 0 (x < -745.13)
+// has that spacing too: ilogb(0) is FP_ILOGB0 (INT_MIN), and INT_MIN - 52 would overflow.
 double ulp_error(double v, long double ref) {
-  const long double spacing =
-      std::max(std::ldexp(1.0L, std::ilogb(static_cast<double>(ref)) - 52), std::ldexp(1.0L, -1074));
+  const double r = static_cast<double>(ref);
+  const int exponent = r == 0.0 ? -1022 : std::max(std::ilogb(r), -1022);
+  const long double spacing = std::ldexp(1.0L, exponent - 52);
   return static_cast<double>(std::fabs(static_cast<long double>(v) - ref) / spacing);
 }
 
@@ -68,6 +70,16 @@ TEST(FastExp, WithinOneUlpOfLongDoubleExp) {
   }
   std::printf("max error %.3f ulp at x = %.17g\n", worst, at);
   EXPECT_LE(worst, 1.0) << "at x = " << at;
+}
+
+// The measuring stick itself, by hand: one spacing at 1 is 2^-52, below the normal range and at a
+// reference of 0 it is 2^-1074 (the reference of exp(x) for x < -745.13 rounds to 0).
+TEST(FastExp, UlpErrorAtNormalSubnormalAndZeroReferences) {
+  EXPECT_EQ(ulp_error(1.0 + 0x1p-52, 1.0L), 1.0);
+  EXPECT_EQ(ulp_error(0x1p-1074, 0.0L), 1.0);
+  EXPECT_EQ(ulp_error(0.0, 0x1p-1075L), 0.5);
+  EXPECT_EQ(ulp_error(0x1p-1073, 0x1p-1074L), 1.0);
+  EXPECT_EQ(ulp_error(0.0, 0.0L), 0.0);
 }
 
 TEST(FastExp, SpecialValues) {

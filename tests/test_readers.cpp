@@ -8,7 +8,9 @@
 #include <fstream>
 #include <initializer_list>
 
+#include "core/sha256.hpp"
 #include "datasets/readers.hpp"
+#include "datasets/text_parse.hpp"
 
 namespace fs = std::filesystem;
 using namespace plab;
@@ -125,15 +127,73 @@ TEST_F(Readers, LibsvmUnreadableFile) {
 
 TEST_F(Readers, LibsvmCorruptCompressedFile) {
   const auto p = write("corrupt.gz", "this is not gzip data at all\n");
-  expect_error([&] { load_libsvm(p); }, {p, "read error"});
+  expect_error([&] { load_libsvm(p); }, {p + ":1: gzip stream is corrupt (not gzip data: bad header)"});
+  // Damaged bytes inside a good stream: corrupt, not truncated.
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += "+1 1:" + std::to_string(i) + "\n";
+  const auto plain = write("mid.svm", text);
+  for (const std::string tool : {"gzip", "bzip2", "xz"}) {
+    ASSERT_EQ(std::system((tool + " -k -f '" + plain + "'").c_str()), 0);
+    const std::string ext = tool == "gzip" ? ".gz" : tool == "bzip2" ? ".bz2" : ".xz";
+    const auto damaged = (dir / ("damaged.svm" + ext)).string();
+    fs::copy_file(plain + ext, damaged, fs::copy_options::overwrite_existing);
+    std::fstream f(damaged, std::ios::in | std::ios::out | std::ios::binary);
+    // bzip2 and xz check every block before output; deflate checks only its CRC-32 trailer.
+    const auto size = static_cast<std::streamoff>(fs::file_size(damaged));
+    f.seekp(tool == "gzip" ? size - 8 : size / 2);
+    f.write("XXXXXXXX", 8);
+    f.close();
+    expect_error([&] { load_libsvm(damaged); }, {tool + " stream is corrupt"});
+  }
+}
+
+// A compressed file cut in the middle: the message names the compression, says truncated and
+// gives the line being read, for each of the three decoders.
+TEST_F(Readers, TruncatedCompressedFilesNameCompressionAndLine) {
+  std::string text;
+  for (int i = 0; i < 120000; ++i) text += (i % 2 ? "+1" : "-1") + std::string(" 1:") + std::to_string(i) + " 7:0.25\n";
+  const auto plain = write("big.svm", text);
+  for (const std::string tool : {"gzip", "bzip2", "xz"}) {
+    ASSERT_EQ(std::system((tool + " -k -f '" + plain + "'").c_str()), 0);
+    const std::string ext = tool == "gzip" ? ".gz" : tool == "bzip2" ? ".bz2" : ".xz";
+    const auto full = plain + ext;
+    const auto cut = (dir / ("cut.svm" + ext)).string();
+    fs::copy_file(full, cut, fs::copy_options::overwrite_existing);
+    fs::resize_file(cut, fs::file_size(full) / 2);
+    try {
+      load_libsvm(cut);
+      ADD_FAILURE() << ext << ": no error";
+    } catch (const DataError& e) {
+      const std::string m = e.what();
+      EXPECT_NE(m.find(tool + " stream is truncated"), std::string::npos) << m;
+      // Half of the compressed bytes decode to a good part of the 120000 lines (bzip2 works in
+      // 900 kB blocks, 2.2 MB here): the line being read is named.
+      const std::size_t colon = m.find(':', cut.size() + 1);
+      const long line = std::stol(m.substr(cut.size() + 1, colon - cut.size() - 1));
+      EXPECT_GT(line, 1000) << m;
+      EXPECT_LT(line, 120000) << m;
+    }
+  }
+}
+
+// The checksum is of the bytes as stored, computed while reading (one pass, FIFOs work).
+TEST_F(Readers, ChecksumComputedWhileReading) {
+  const auto p = write("c.svm", "+1 1:1\n-1 2:1\n");
+  EXPECT_EQ(load_libsvm(p).sha256, sha256_file(p));
+  ASSERT_EQ(std::system(("xz -k -f '" + p + "'").c_str()), 0);
+  EXPECT_EQ(load_libsvm(p + ".xz").sha256, sha256_file(p + ".xz"));
+  const auto q = write("c.csv", "a,b,y\n1,2,1\n");
+  EXPECT_EQ(load_delimited(q, ',', DelimitedLayout{}).sha256, sha256_file(q));
 }
 
 // ---- labels ----
 
 TEST_F(Readers, AcceptedLabelSpellings) {
-  const auto p = write("ok.svm", "+1 1:1\n1 1:1 \n1.0 1:1\n-1 1:1\n-1.0 1:1\n0 1:1\n");
-  const Dataset d = load_libsvm(p);
-  EXPECT_EQ(d.y, (std::vector<double>{1, 1, 1, -1, -1, -1}));
+  const auto p = write("ok.svm", "+1 1:1\n1 1:1 \n1.0 1:1\n-1 1:1\n-1.0 1:1\n");
+  EXPECT_EQ(load_libsvm(p).y, (std::vector<double>{1, 1, 1, -1, -1}));
+  // 0 for the negative class, in a file of its own (a file with -1 and 0 has three label values).
+  const auto q = write("ok01.svm", "+1 1:1\n0 1:1\n0.0 1:1\n");
+  EXPECT_EQ(load_libsvm(q).y, (std::vector<double>{1, -1, -1}));
 }
 
 TEST_F(Readers, ExplicitZerosAndTrailingSpaceAndComments) {
@@ -164,7 +224,7 @@ TEST_F(Readers, LabelMapOneAgainstRest) {
 // ---- transparent decompression ----
 
 TEST_F(Readers, CompressedFilesReadTransparently) {
-  const std::string text = "+1 1:0.5 3:-2\n-1 2:1.25\n0 1:1 2:2 3:3\n";
+  const std::string text = "+1 1:0.5 3:-2\n-1 2:1.25\n-1 1:1 2:2 3:3\n";
   const auto plain = write("data.svm", text);
   const Dataset ref = load_libsvm(plain);
   ASSERT_EQ(ref.size(), 3u);
@@ -327,4 +387,156 @@ TEST(DatasetPush, SquaredNormAboveQuarterMaxRejected) {
   d.push_dense(ok, 1.0);
   expect_error([&] { d.push_dense(big, 1.0); }, {"row 2", "squared norm"});
   EXPECT_EQ(d.size(), 1u);
+}
+
+// ---- issue 16: inputs that were silently misread ----
+
+TEST_F(Readers, LibsvmThirdLabelValueIsAnError) {
+  const auto p = write("three.svm", "+1 1:1\n-1 1:2\n0 1:3\n");
+  expect_error([&] { load_libsvm(p); }, {p + ":3:1:", "label '0' after label '-1' at " + p + ":2:1",
+                                         "third label value"});
+  const auto q = write("three2.svm", "0 1:1\n1 1:2\n-1.0 1:3\n");
+  expect_error([&] { load_libsvm(q); }, {q + ":3:1:", "third label value"});
+  // Two values are fine either way (svmguide1 and mushrooms use 1/0).
+  EXPECT_EQ(load_libsvm(write("ok01.svm", "1 1:1\n0 1:1\n0.0 1:1\n")).y, (std::vector<double>{1, -1, -1}));
+  // An explicit map decides for itself.
+  EXPECT_EQ(load_libsvm(p, LabelMap::parse("1:+1,*:-1")).y, (std::vector<double>{-1, -1, -1}));
+}
+
+TEST_F(Readers, Utf8ByteOrderMarkIsSkipped) {
+  const Dataset d = load_libsvm(write("bom.svm", "\xEF\xBB\xBF+1 1:1\n-1 2:1\n"));
+  EXPECT_EQ(d.y, (std::vector<double>{1, -1}));
+  // CSV: the BOM neither makes the first row a header nor sticks to the first header name.
+  const Dataset c = load_delimited(write("bom.csv", "\xEF\xBB\xBF" "1,2,1\n3,4,-1\n5,6,1\n"), ',', DelimitedLayout{});
+  EXPECT_EQ(c.size(), 3u);
+  EXPECT_EQ(c.header, "");
+  DelimitedLayout byname;
+  byname.label_column = "cls";
+  const Dataset n = load_delimited(write("bomh.csv", "\xEF\xBB\xBF" "cls,x1\n1,0.5\n-1,2\n"), ',', byname);
+  EXPECT_EQ(n.y, (std::vector<double>{1, -1}));
+}
+
+TEST_F(Readers, OutOfRangeNumbersSaySo) {
+  const auto p = write("big.svm", "+1 1:1e999\n");
+  expect_error([&] { load_libsvm(p); }, {p + ":1:6:", "value '1e999' is out of range"});
+  const auto q = write("tiny.svm", "+1 1:-1e-999\n");
+  expect_error([&] { load_libsvm(q); }, {q + ":1:6:", "out of range"});
+  const auto c = write("big.csv", "1,2,1\n1e999,2,1\n");
+  expect_error([&] { load_delimited(c, ',', -1, false); }, {c + ":2:1:", "out of range", "column 1"});
+  const auto u = write("big.usps", "3 1e400\n");
+  expect_error([&] { load_usps(u, LabelMap::one_vs_rest("3")); }, {u + ":1:3:", "out of range"});
+  expect_error([&] { load_libsvm(write("ix.svm", "+1 99999999999999999999:1\n")); }, {"too large"});
+}
+
+TEST_F(Readers, EchoedTokensAreCapped) {
+  const std::string huge(100000, 'x');
+  for (const auto& [name, text] : std::vector<std::pair<std::string, std::string>>{
+           {"v.svm", "+1 1:" + huge + "\n"}, {"l.svm", huge + " 1:1\n"}, {"i.svm", "+1 " + huge + ":1\n"},
+           {"c.csv", "1," + huge + ",1\n"}}) {
+    const auto p = write(name, text);
+    try {
+      if (name.ends_with(".svm")) load_libsvm(p); else load_delimited(p, ',', -1, false);
+      ADD_FAILURE() << name;
+    } catch (const DataError& e) {
+      const std::string m = e.what();
+      EXPECT_LT(m.size(), p.size() + 300) << name;
+      EXPECT_NE(m.find("'" + std::string(detail::kEchoMax, 'x') + "...' (100000 characters)"), std::string::npos) << m;
+    }
+  }
+}
+
+// auto: a header only when every cell of the first line is non-numeric text; the dropped line
+// is recorded (Dataset::header) so the CLI can report it.
+TEST_F(Readers, CsvHeaderAutoOnlyForAllTextFirstLine) {
+  const Dataset h = load_delimited(write("h.csv", "a,b,label\n1,2,1\n3,4,-1\n"), ',', DelimitedLayout{});
+  EXPECT_EQ(h.size(), 2u);
+  EXPECT_NE(h.header.find("'a,b,label'"), std::string::npos) << h.header;
+  EXPECT_NE(h.header.find("h.csv:1"), std::string::npos) << h.header;
+  // NA, an empty cell or a number in the first line: it is data, and its defect is reported.
+  const auto na = write("na.csv", "NA,b,1\n1,2,1\n3,4,-1\n");
+  expect_error([&] { load_delimited(na, ',', DelimitedLayout{}); }, {na + ":1:1:", "non-numeric value 'NA'"});
+  const auto empty = write("empty.csv", ",2,1\n1,2,1\n3,4,-1\n");
+  expect_error([&] { load_delimited(empty, ',', DelimitedLayout{}); }, {empty + ":1:1:", "non-numeric value ''"});
+  // The same defect on a later line is the same error.
+  const auto later = write("later.csv", "1,2,1\nNA,2,1\n");
+  expect_error([&] { load_delimited(later, ',', DelimitedLayout{}); }, {later + ":2:1:", "non-numeric value 'NA'"});
+}
+
+TEST_F(Readers, CsvHeaderYesAndNoAreObeyed) {
+  const auto p = write("p.csv", "a,b,c\n1,2,1\n");
+  DelimitedLayout no;
+  no.header = DelimitedLayout::Header::no;
+  expect_error([&] { load_delimited(p, ',', no); }, {p + ":1:1:", "non-numeric value 'a'"});
+  DelimitedLayout yes;
+  yes.header = DelimitedLayout::Header::yes;
+  const auto q = write("q.csv", "1,2,1\n3,4,-1\n");
+  const Dataset d = load_delimited(q, ',', yes);
+  EXPECT_EQ(d.y, (std::vector<double>{-1}));
+  EXPECT_NE(d.header.find("'1,2,1'"), std::string::npos);
+  // The header only names: wdbc's is "569,30,malignant,benign" over rows of 31 cells.
+  const Dataset w = load_delimited(write("w.csv", "569,30,malignant,benign\n1,2,3,1\n4,5,6,0\n"), ',', yes);
+  EXPECT_EQ(w.size(), 2u);
+  EXPECT_EQ(w.dim, 3u);
+  EXPECT_THROW(DelimitedLayout::parse_header("maybe"), std::invalid_argument);
+}
+
+// UCI style (label first: wine.data has the class 1-3 in column 1) and the covtype CSV (54
+// features, class last, 0-based 0-6 in some copies): both load with --label-column and --labels.
+TEST_F(Readers, CsvLabelColumnFirstLastNumberAndName) {
+  const auto uci = write("wine.data.csv", "1,14.23,1.71\n2,13.2,1.78\n3,13.16,2.36\n1,14.37,1.95\n");
+  DelimitedLayout first;
+  first.label_column = "first";
+  const Dataset w = load_delimited(uci, ',', first, LabelMap::parse("1:+1,*:-1"));
+  EXPECT_EQ(w.y, (std::vector<double>{1, -1, -1, 1}));
+  EXPECT_EQ(w.dim, 2u);
+  EXPECT_EQ(dense(w[0], 2), (std::vector<double>{14.23, 1.71}));
+  // The default (last) reads the same file with the class as a feature: 1.71 is no label.
+  expect_error([&] { load_delimited(uci, ',', DelimitedLayout{}, LabelMap::parse("1:+1,2:-1")); },
+               {uci + ":1:", "label '1.71' is not in the label map"});
+  std::string cov;
+  for (int r = 0; r < 7; ++r) {
+    for (int j = 0; j < 54; ++j) cov += std::to_string((r * 31 + j * 7) % 11) + ",";
+    cov += std::to_string(r) + "\n";
+  }
+  const Dataset c = load_delimited(write("covtype.csv", cov), ',', DelimitedLayout{}, LabelMap::parse("1:+1,*:-1"));
+  EXPECT_EQ(c.y, (std::vector<double>{-1, 1, -1, -1, -1, -1, -1}));
+  EXPECT_EQ(c.dim, 54u);
+  DelimitedLayout num;
+  num.label_column = "2";  // 1-based
+  const Dataset m = load_delimited(write("mid.csv", "0.5,1,3\n0.25,-1,4\n"), ',', num);
+  EXPECT_EQ(m.y, (std::vector<double>{1, -1}));
+  EXPECT_EQ(dense(m[1], 2), (std::vector<double>{0.25, 4}));
+  DelimitedLayout name;
+  name.label_column = "y";
+  const Dataset n = load_delimited(write("named.tsv", "x1\ty\tx2\n0.5\t1\t3\n0.25\t-1\t4\n"), '\t', name);
+  EXPECT_EQ(n.y, (std::vector<double>{1, -1}));
+}
+
+TEST_F(Readers, CsvLabelColumnErrors) {
+  const auto p = write("p.csv", "1,2,1\n");
+  DelimitedLayout five;
+  five.label_column = "5";
+  expect_error([&] { load_delimited(p, ',', five); }, {p + ":1:1:", "label column 5 out of range for 3 columns"});
+  DelimitedLayout zero;
+  zero.label_column = "0";
+  expect_error([&] { load_delimited(p, ',', zero); }, {"counts from 1"});
+  DelimitedLayout name;
+  name.label_column = "label";
+  expect_error([&] { load_delimited(p, ',', name); }, {p + ":1:1:", "no header line"});
+  const auto h = write("h.csv", "a,b,c\n1,2,1\n");
+  expect_error([&] { load_delimited(h, ',', name); }, {h + ":1:1:", "no column named 'label'", "a, b, c"});
+}
+
+// The message for std::bad_alloc names the dimension and the memory the data and a dense
+// support take: 3 non-zeros x 12 bytes + 2 rows x 24 bytes; 10^7 x 8 bytes = 76.3 MiB.
+TEST(DatasetMemory, OutOfMemoryMessageNamesDimensionAndEstimate) {
+  Dataset d;
+  const std::vector<uint32_t> i1{0, 9999999}, i2{5};
+  const std::vector<double> v1{1.0, 2.0}, v2{3.0};
+  d.push_back(i1, v1, 1.0);
+  d.push_back(i2, v2, -1.0);
+  const std::string m = out_of_memory(d, "f.svm").what();
+  for (const std::string piece : {"f.svm: out of memory while reading row 3", "dimension 10000000", "2 rows",
+                                  "3 non-zeros", "the data take 0.0 MiB", "= 76.3 MiB"})
+    EXPECT_NE(m.find(piece), std::string::npos) << piece << " not in: " << m;
 }
