@@ -1,6 +1,9 @@
 #include "experiments/pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
 
 #include "bounds/comparator.hpp"
 #include "core/random.hpp"
@@ -19,7 +22,16 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
     kind = !req.train->truth.empty() && req.options.kernel.type == Kernel::Type::linear ? "truth" : "svm";
   const Comparator g = make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
                                        derive_seed(req.comparator.seed, 0xC0));
-  for (std::size_t t = 0; t < run.rounds.size(); ++t) run.rounds[t].g = g.scores[t];
+  if (!std::isfinite(g.norm))
+    throw NonFiniteError(fmt::format("the comparator {}'s norm is {}: non-finite arithmetic "
+                                     "(docs/learners.md#non-finite)", g.name, g.norm));
+  for (std::size_t t = 0; t < run.rounds.size(); ++t) {
+    RoundRecord& r = run.rounds[t];
+    r.g = g.scores[t];
+    if (!std::isfinite(r.g))
+      throw NonFiniteError(fmt::format("round {} (data row {}): the comparator score g(x_t) is {}: non-finite "
+                                       "arithmetic (docs/learners.md#non-finite)", r.t, r.index + 1, r.g));
+  }
   return {{"name", g.name}, {"norm", g.norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
 }
 
@@ -33,6 +45,9 @@ RunReport run_pipeline(const RunRequest& req) {
   rep.learner = make_learner(req.algo, opt, req.given);
   rep.run = run_online(*rep.learner, *req.train, req.order, req.observe);
   rep.f_norm2_exact = rep.learner->norm2_exact();
+  if (!std::isfinite(rep.f_norm2_exact))
+    throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
+                                     "arithmetic (docs/learners.md#non-finite)", rep.run.rounds.size(), rep.f_norm2_exact));
   rep.test_error = nlohmann::json::object();
   if (req.test)
     for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *req.test);
