@@ -1,6 +1,6 @@
 // High-dimensional sparse data (docs/learners.md#layout).
-// BM_Layout: the two support layouts against the density nnz / dim of the supports (dim 2048,
-// 2048 supports, Gaussian kernel rows of 1 or 24 examples at once): where the dense layout stops
+// BM_Layout: the two support layouts against the density nnz / dim of the supports (2048
+// supports, Gaussian kernel rows of 1 or 24 examples at once): where the dense layout stops
 // paying sets SupportSet::kDenseDensity.
 // BM_HighDim: whole passes over synthetic:sparse:d=1300000,nnz=500,n=20000 (news20.binary's shape:
 // 1.36 million features, a few hundred non-zeros per row), kernel Perceptron and Projectron++
@@ -28,10 +28,10 @@ double peak_mb() {
 }
 
 void BM_Layout(benchmark::State& st) {
-  const std::size_t dim = 2048, n = 2048, inv = static_cast<std::size_t>(st.range(0));
-  const auto layout = st.range(1) ? SupportLayout::sparse : SupportLayout::dense;
-  const std::size_t m = static_cast<std::size_t>(st.range(2));
-  const Dataset sup = make_sparse(n, dim, dim / inv, 0.0, 1), probe = make_sparse(96, dim, dim / inv, 0.0, 2);
+  const std::size_t dim = static_cast<std::size_t>(st.range(0)), nnz = static_cast<std::size_t>(st.range(1)), n = 2048;
+  const auto layout = st.range(2) ? SupportLayout::sparse : SupportLayout::dense;
+  const std::size_t m = static_cast<std::size_t>(st.range(3));
+  const Dataset sup = make_sparse(n, dim, nnz, 0.0, 1), probe = make_sparse(96, dim, nnz, 0.0, 2);
   KernelExpansion f(Kernel::rbf(0.5), dim, layout);
   Rng rng(3);
   for (std::size_t i = 0; i < n; ++i) f.add(sup[i], static_cast<int64_t>(i + 1), rng.normal());
@@ -45,8 +45,8 @@ void BM_Layout(benchmark::State& st) {
     ++k;
   }
   st.counters["rows/s"] = benchmark::Counter(static_cast<double>(st.iterations() * m), benchmark::Counter::kIsRate);
-  st.SetLabel(std::string(layout == SupportLayout::dense ? "dense" : "sparse") + " density 1/" + std::to_string(inv) +
-              " m=" + std::to_string(m));
+  st.SetLabel(std::string(layout == SupportLayout::dense ? "dense" : "sparse") + " density " +
+              std::to_string(static_cast<double>(nnz) / static_cast<double>(dim)) + " m=" + std::to_string(m));
 }
 
 const Dataset& news_like() {
@@ -76,7 +76,11 @@ void BM_HighDim(benchmark::State& st, const std::string& algo, const Kernel& k) 
 
 }  // namespace
 
-BENCHMARK(BM_Layout)->ArgsProduct({{2, 4, 8, 16, 32, 64, 128, 256}, {0, 1}, {1, 24}});
+// a9a's shape (14 of 123), MNIST's (~150 of 784), then density 1/2 .. 1/256 of 2048 features.
+BENCHMARK(BM_Layout)
+    ->ArgsProduct({{123}, {14}, {0, 1}, {1, 24}})
+    ->ArgsProduct({{784}, {150}, {0, 1}, {1, 24}})
+    ->ArgsProduct({{2048}, {1024, 512, 256, 128, 64, 32, 16, 8}, {0, 1}, {1, 24}});
 BENCHMARK_CAPTURE(BM_HighDim, kperceptron_linear, "kernel-perceptron", Kernel::linear())->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_HighDim, kperceptron_rbf, "kernel-perceptron", Kernel::rbf(1.0))->Unit(benchmark::kSecond)->Iterations(1);
 BENCHMARK_CAPTURE(BM_HighDim, projectronpp_linear, "projectron++", Kernel::linear())->Unit(benchmark::kSecond)->Iterations(1);
