@@ -1,6 +1,9 @@
 // Perceptron, primal and kernel form (Rosenblatt 1958; docs/learners.md#perceptron; JMLR Fig. 1).
 // Update iff y_t s_t <= 0 (ties count, so round 1 always updates), as the proofs and DOGMA do.
 #pragma once
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -10,7 +13,7 @@ namespace plab {
 // Primal linear Perceptron on a dense weight vector, sparse-aware: each round costs O(nnz(x)).
 class PrimalPerceptron final : public Learner {
  public:
-  explicit PrimalPerceptron(const LearnerOptions& o) : w_(o.dim, 0.0) {}
+  explicit PrimalPerceptron(const LearnerOptions& o) : w_(dense_weights(o.dim)) {}
   std::string name() const override { return "perceptron"; }
   double score(const Example& x) const override {
     double s = 0.0;
@@ -36,6 +39,16 @@ class PrimalPerceptron final : public Learner {
   }
   std::size_t support_size() const override { return updates_; }
   double norm2() const override { return norm2_; }
+  // w = 0 of dimension dim: O(dim) memory by design, so say so when it does not fit.
+  static std::vector<double> dense_weights(std::size_t dim) {
+    try {
+      return std::vector<double>(dim, 0.0);
+    } catch (const std::bad_alloc&) {
+      throw std::runtime_error("perceptron: the dense weight vector of dimension " + std::to_string(dim) + " (" +
+                               std::to_string(dim / 131072) + " MB) does not fit in memory; kernel-perceptron " +
+                               "--kernel linear keeps memory proportional to the non-zeros");
+    }
+  }
   double norm2_exact() const override {
     double s = 0.0;
     for (double v : w_) s += v * v;

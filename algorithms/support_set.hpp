@@ -1,15 +1,25 @@
 // SupportSet: the stored instances of a kernel expansion, laid out for the hot loop.
-// Represents: n instances of dimension dim. Values are kept feature-major (column j of all
-// supports is contiguous), so the dot products of a sparse x with every support are
-// nnz(x) contiguous axpy passes: one cache-friendly sweep whatever the sparsity of x.
-// Each slot also keeps a sparse copy of its instance (for support-vs-support kernels) and an
-// id (the round that inserted it). Removal moves the last slot into the hole (O(dim)).
+// Represents: n instances of dimension dim. Each slot keeps a sparse copy of its instance (for
+// support-vs-support kernels) and an id (the round that inserted it). For the dot products of an
+// x with every support the values are also held in one of two layouts (docs/learners.md#layout):
+//  - dense, feature-major: column j of all supports is contiguous, so the dot products of a sparse
+//    x with every support are nnz(x) contiguous axpy passes (one cache-friendly sweep). Memory
+//    dim x capacity: it pays on low, dense dimensions (a9a, MNIST).
+//  - sparse, an inverted index: feature j -> the (slot, value) pairs of the supports that have j,
+//    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
+// The layout follows the measured density nnz / (n dim) of the supports (kDenseDensity below);
+// PLAB_LAYOUT=dense|sparse forces one (tests compare them). Both give the same bits: <s_i, x> is
+// the chain fma(x_j, s_ij, .) from +0 over x's features in order; the sparse layout skips the
+// terms with s_ij = 0, which leave the sum as it is (a + (+-0) = a for a != 0, +0 + (+-0) = +0;
+// only an underflow to -0 could make the two differ, in the sign of a zero, which no later sum
+// from +0 can see).
 //
 // KernelExpansion: f = sum_i alpha_i k(s_i, .) over a SupportSet; every kernel learner owns one.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "algorithms/fast_exp.hpp"
@@ -17,9 +27,19 @@
 
 namespace plab {
 
+enum class SupportLayout { automatic, dense, sparse };
+// The layout SupportSet uses when asked for `automatic`: automatic, unless the environment
+// variable PLAB_LAYOUT names "dense" or "sparse" (read once; another value throws
+// std::invalid_argument) or set_support_layout_default() set one (tests, benchmarks).
+SupportLayout support_layout_default();
+void set_support_layout_default(SupportLayout layout);
+
 class SupportSet {
  public:
-  explicit SupportSet(std::size_t dim = 0) : dim_(dim) {}
+  explicit SupportSet(std::size_t dim = 0, SupportLayout want = SupportLayout::automatic)
+      : dim_(dim),
+        want_(want == SupportLayout::automatic ? support_layout_default() : want),
+        dense_(want_ == SupportLayout::dense) {}
 
   std::size_t size() const { return n_; }
   std::size_t dim() const { return dim_; }
@@ -28,28 +48,61 @@ class SupportSet {
   Example row(std::size_t i) const {
     return {rows_idx_[i], rows_val_[i], sq_[i], 0.0};
   }
+  // The layout in use (dense or sparse) and the non-zeros stored.
+  SupportLayout layout() const { return dense_ ? SupportLayout::dense : SupportLayout::sparse; }
+  std::size_t nnz() const { return nnz_; }
 
   // Appends x and returns its slot.
   std::size_t add(const Example& x, int64_t id) {
-    if (x.idx.size() && x.idx.back() + 1 > dim_) grow_dim(x.idx.back() + 1);
-    if (n_ == cap_) reserve(std::max<std::size_t>(16, 2 * cap_));
-    for (std::size_t k = 0; k < x.idx.size(); ++k) cols_[x.idx[k] * ld_ + n_] = x.val[k];
+    const std::size_t i = n_;
     rows_idx_.emplace_back(x.idx.begin(), x.idx.end());
     rows_val_.emplace_back(x.val.begin(), x.val.end());
     sq_.push_back(x.sqnorm);
     ids_.push_back(id);
-    return n_++;
+    nnz_ += x.idx.size();
+    if (x.idx.size() && x.idx.back() + 1 > dim_) dim_ = x.idx.back() + 1;
+    if (want_dense(i + 1) != dense_) {
+      n_ = i + 1;
+      relayout(!dense_);  // places every slot, i included
+      return i;
+    }
+    if (dense_) {
+      if (dim_ * ld_ > cols_.size()) cols_.resize(dim_ * ld_, 0.0);  // new features: appended columns
+      if (i == cap_) reserve(std::max<std::size_t>(16, 2 * cap_));
+      for (std::size_t k = 0; k < x.idx.size(); ++k) cols_[x.idx[k] * ld_ + i] = x.val[k];
+    } else {
+      index_row(i);
+    }
+    n_ = i + 1;
+    return i;
   }
 
   // Removes slot i; the last slot moves into i. Returns the old index of the moved slot (== i
   // when i was last), so owners can move their per-slot data the same way.
   std::size_t remove(std::size_t i) {
     const std::size_t last = n_ - 1;
-    for (std::size_t j = 0; j < dim_ && cap_ > 0; ++j) {
-      double* c = &cols_[j * ld_];
-      c[i] = c[last];
-      c[last] = 0.0;
+    if (dense_) {
+      for (std::size_t j = 0; j < dim_ && cap_ > 0; ++j) {
+        double* c = &cols_[j * ld_];
+        c[i] = c[last];
+        c[last] = 0.0;
+      }
+    } else {
+      for (uint32_t j : rows_idx_[i]) {  // drop i's entries (order within a list is free)
+        auto& p = index_.find(j)->second;
+        auto e = std::find_if(p.begin(), p.end(), [&](const Entry& q) { return q.slot == i; });
+        *e = p.back();
+        p.pop_back();
+        if (p.empty()) index_.erase(j);  // memory follows the supports' features, not all seen
+      }
+      if (last != i)
+        for (uint32_t j : rows_idx_[last]) {  // rename last -> i
+          auto& p = index_.find(j)->second;
+          std::find_if(p.begin(), p.end(), [&](const Entry& q) { return q.slot == last; })->slot =
+              static_cast<uint32_t>(i);
+        }
     }
+    nnz_ -= rows_idx_[i].size();
     rows_idx_[i] = std::move(rows_idx_[last]);
     rows_val_[i] = std::move(rows_val_[last]);
     sq_[i] = sq_[last];
@@ -64,7 +117,8 @@ class SupportSet {
   // k(s_i, x) alone, bit-identical to kernel_row(k, x)[i].
   double kernel_one(const Kernel& k, const Example& x, std::size_t i) const {
     double v;
-    dots_tile<1>(x, i, &v);
+    if (dense_) dots_tile<1>(x, i, &v);
+    else v = merge_dot(x, i);
     from_dots(k, x, i, i + 1, &v);
     return v;
   }
@@ -73,32 +127,85 @@ class SupportSet {
     dots_rows(&x, 1, b, e, out, 0);
     from_dots(k, x, b, e, out);
   }
-  // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). The
-  // support tiles are the outer loop, so a tile's columns stay in L1 across the m examples.
+  // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
+  // dense layout the support tiles are the outer loop, so a tile's columns stay in L1 across the
+  // m examples.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
     dots_rows(xs, m, 0, n_, out, ld);
     for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], 0, n_, out + l * ld);
   }
-  // Every value above has the same bits whatever the range, the tile or m: <s_i, x> is the
-  // chain fma(x_j, s_ij, .) from 0 over x's features in order (dots_tile), and the kernel's map
-  // from the dot product treats every slot alike (rbf_from_dots: one vector function).
+  // Every value above has the same bits whatever the range, the tile, m or the layout: <s_i, x>
+  // is the chain fma(x_j, s_ij, .) from 0 over x's features in order (dots_tile, sparse_dots,
+  // merge_dot), and the kernel's map from the dot product treats every slot alike
+  // (rbf_from_dots: one vector function).
 
   void reserve(std::size_t cap) {
     if (cap <= cap_) return;
-    const std::size_t ld = cap + kPad;
-    std::vector<double> c(dim_ * ld, 0.0);
-    for (std::size_t j = 0; j < dim_ && n_ > 0; ++j)  // nothing to copy (and no element) when empty
-      std::copy_n(cols_.data() + j * ld_, n_, c.data() + j * ld);
-    cols_.swap(c);
+    if (dense_) {
+      const std::size_t ld = cap + kPad;
+      std::vector<double> c(dim_ * ld, 0.0);
+      for (std::size_t j = 0; j < dim_ && n_ > 0; ++j)  // nothing to copy (and no element) when empty
+        std::copy_n(cols_.data() + j * ld_, n_, c.data() + j * ld);
+      cols_.swap(c);
+      ld_ = ld;
+    }
     cap_ = cap;
-    ld_ = ld;
   }
 
+  // Density nnz / (n dim) of the supports from which the dense layout is used (below half of it,
+  // it is left). Measured (docs/learners.md#layout): on a9a (density 0.11) the dense layout is
+  // ~25% faster than the sparse one for a whole pass, on MNIST (0.19) 2-2.5x; on uniform sparse
+  // rows of 2048 features the sparse one is faster from 1/4 down (3-10x at 1/32 .. 1/256;
+  // bench_high_dim BM_Layout). Text data (news20 3e-4, rcv1 2e-3) are far below.
+  static constexpr double kDenseDensity = 1.0 / 16.0;
+
  private:
-  // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e: tiles of 32 supports, then 4, then 1.
+  struct Entry {
+    uint32_t slot;
+    double val;
+  };
+
+  // The layout the measured density of n supports asks for. Dense is taken only when n is a
+  // power of two (a conversion costs O(dim cap + nnz), so O(1) per add amortised) and left as soon
+  // as the density falls below half the threshold, so dense memory stays below
+  // 8 dim cap <= 16 n dim <= 32 / kDenseDensity * 8 nnz bytes (plus the pad's O(dim)).
+  bool want_dense(std::size_t n) const {
+    if (want_ != SupportLayout::automatic) return want_ == SupportLayout::dense;
+    const double density = static_cast<double>(nnz_) /
+                           (static_cast<double>(n) * static_cast<double>(std::max<std::size_t>(dim_, 1)));
+    if (dense_) return density >= 0.5 * kDenseDensity;
+    return (n & (n - 1)) == 0 && density >= kDenseDensity;
+  }
+
+  // Rebuilds the values of slots 0..n-1 in the other layout and frees the old one.
+  void relayout(bool dense) {
+    cols_ = {};
+    index_ = {};
+    dense_ = dense;
+    if (dense) {
+      cap_ = std::max<std::size_t>({16, cap_, n_});
+      ld_ = cap_ + kPad;
+      cols_.assign(dim_ * ld_, 0.0);
+      for (std::size_t i = 0; i < n_; ++i)
+        for (std::size_t k = 0; k < rows_idx_[i].size(); ++k) cols_[rows_idx_[i][k] * ld_ + i] = rows_val_[i][k];
+    } else {
+      ld_ = 0;
+      for (std::size_t i = 0; i < n_; ++i) index_row(i);
+    }
+  }
+  void index_row(std::size_t i) {
+    for (std::size_t k = 0; k < rows_idx_[i].size(); ++k)
+      index_[rows_idx_[i][k]].push_back({static_cast<uint32_t>(i), rows_val_[i][k]});
+  }
+
+  // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 32 supports, then 4, then 1.
   void dots_rows(const Example* xs, std::size_t m, std::size_t b, std::size_t e, double* out,
                  std::size_t ld) const {
     if (e == b) return;  // cols_ may be empty: no pointer into it
+    if (!dense_) {
+      for (std::size_t l = 0; l < m; ++l) sparse_dots(xs[l], b, e, out + l * ld);
+      return;
+    }
     std::size_t i0 = b;
     for (; i0 + 32 <= e; i0 += 32)
       for (std::size_t l = 0; l < m; ++l) dots_tile<32>(xs[l], i0, out + l * ld + (i0 - b));
@@ -107,7 +214,7 @@ class SupportSet {
     for (; i0 < e; ++i0)
       for (std::size_t l = 0; l < m; ++l) dots_tile<1>(xs[l], i0, out + l * ld + (i0 - b));
   }
-  // o[i] = <s_{i0+i}, x> for i < N, the sums held in registers across x's features.
+  // o[i] = <s_{i0+i}, x> for i < N, the sums held in registers across x's features (dense).
   template <std::size_t N>
   void dots_tile(const Example& x, std::size_t i0, double* __restrict o) const {
     double acc[N] = {};
@@ -120,6 +227,30 @@ class SupportSet {
     }
     for (std::size_t i = 0; i < N; ++i) o[i] = acc[i];
   }
+  // o[i - b] = <s_i, x> for b <= i < e (sparse): x's features in order, each one's list of supports.
+  void sparse_dots(const Example& x, std::size_t b, std::size_t e, double* __restrict o) const {
+    std::fill(o, o + (e - b), 0.0);
+    const bool all = b == 0 && e == n_;
+    for (std::size_t q = 0; q < x.idx.size(); ++q) {
+      const auto it = index_.find(x.idx[q]);
+      if (it == index_.end()) continue;  // a feature no support has
+      const double v = x.val[q];
+      for (const Entry& p : it->second)
+        if (all || (p.slot >= b && p.slot < e)) o[p.slot - b] = std::fma(v, p.val, o[p.slot - b]);
+    }
+  }
+  // <s_i, x> from the sorted index lists of both (sparse; x's features in order).
+  double merge_dot(const Example& x, std::size_t i) const {
+    const auto& si = rows_idx_[i];
+    const auto& sv = rows_val_[i];
+    double acc = 0.0;
+    std::size_t k = 0;
+    for (std::size_t q = 0; q < x.idx.size() && k < si.size(); ++q) {
+      while (k < si.size() && si[k] < x.idx[q]) ++k;
+      if (k < si.size() && si[k] == x.idx[q]) acc = std::fma(x.val[q], sv[k], acc);
+    }
+    return acc;
+  }
   // out[i - b]: <s_i, x> -> k(s_i, x) for b <= i < e.
   void from_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
     switch (k.type) {
@@ -131,17 +262,15 @@ class SupportSet {
     }
   }
 
-  void grow_dim(std::size_t d) {
-    cols_.resize(d * ld_, 0.0);  // feature-major: new features are appended columns
-    dim_ = d;
-  }
-
   // Column stride ld_ = cap_ + kPad: capacities are powers of two, and columns a power-of-two
   // apart map to the same L1 sets, so a tile's columns would evict each other (measured: the
   // a9a kernel rows ran ~2x slower without the pad).
   static constexpr std::size_t kPad = 8;
-  std::size_t dim_ = 0, n_ = 0, cap_ = 0, ld_ = 0;
-  std::vector<double> cols_;  // cols_[j * ld_ + i] = value of feature j in support i
+  std::size_t dim_ = 0, n_ = 0, cap_ = 0, ld_ = 0, nnz_ = 0;
+  SupportLayout want_;
+  bool dense_ = false;
+  std::vector<double> cols_;  // dense: cols_[j * ld_ + i] = value of feature j in support i
+  std::unordered_map<uint32_t, std::vector<Entry>> index_;  // sparse: feature -> its supports
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;
   std::vector<double> sq_;
@@ -151,7 +280,8 @@ class SupportSet {
 // f = sum_i alpha_i k(s_i, .). Scratch buffers make score() allocation-free; not thread-safe.
 class KernelExpansion {
  public:
-  KernelExpansion(Kernel k, std::size_t dim) : kernel(k), sv(dim) {}
+  KernelExpansion(Kernel k, std::size_t dim, SupportLayout layout = SupportLayout::automatic)
+      : kernel(k), sv(dim, layout) {}
 
   Kernel kernel;
   SupportSet sv;

@@ -219,6 +219,7 @@ const std::map<std::string, std::set<std::string>>& generator_keys() {
       {"checkerboard", {"n", "seed", "flip", "cells"}},
       {"drift", {"n", "seed", "d", "K", "flip"}},
       {"margins", {"n", "seed", "d", "rho", "r", "small", "eps", "wrong", "depth"}},  // T3
+      {"sparse", {"n", "seed", "d", "nnz", "flip"}},
   };
   return allowed;
 }
@@ -231,7 +232,7 @@ Params parse_params(const std::string& spec) {
   const auto gen_it = generator_keys().find(p.gen);
   if (gen_it == generator_keys().end())
     throw std::invalid_argument("synthetic: unknown generator '" + p.gen +
-                                "' (known: dekel, dogma, separable, xor, checkerboard, drift, margins)");
+                                "' (known: dekel, dogma, separable, xor, checkerboard, drift, margins, sparse)");
   if (colon == std::string::npos) return p;
   const std::string rest = spec.substr(colon + 1);
   for (std::size_t pos = 0; pos <= rest.size();) {
@@ -268,6 +269,8 @@ Dataset generate(const Params& p) {
   if (p.gen == "margins")
     return make_margins(p.u64("n", 2000), p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0), p.u64("small", 0),
                         p.real("eps", 0.05), p.u64("wrong", 0), p.real("depth", 1.0), seed);
+  if (p.gen == "sparse")
+    return make_sparse(p.u64("n", 1000), p.u64("d", 100000), p.u64("nnz", 100), p.real("flip", 0.0), seed);
   return make_drift(p.u64("n", 10000), p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
 }
 

@@ -30,7 +30,12 @@ Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uin
 Dataset make_margins(std::size_t n, std::size_t d, double rho, double r, std::size_t small, double eps,
                      std::size_t wrong, double depth, uint64_t seed);
 
-// "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift, margins.
+// (g) High-dimensional sparse rows (datasets/synthetic_sparse.cpp): "synthetic:sparse:d=,nnz=,n=...":
+//     nnz distinct features of d per row, unit norm, labels from a dense unit normal u.
+Dataset make_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip, uint64_t seed);
+
+// "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift, margins,
+// sparse.
 Dataset make_synthetic(const std::string& spec);
 
 }  // namespace plab

@@ -1,9 +1,12 @@
 #include "experiments/pipeline.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
+
+#include <fmt/format.h>
 
 #include "bounds/comparator.hpp"
 #include "bounds/multiclass_comparator.hpp"
@@ -44,20 +47,34 @@ std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::str
   return memo.emplace(key, U).first->second;
 }
 
+// Puts the comparator's scores (multiclass: margins) into column g; non-finite ones stop the run.
+nlohmann::json fill_g(const RunRequest& req, RunResult& run, const std::string& name, double norm,
+                      const std::vector<double>& scores) {
+  if (!std::isfinite(norm))
+    throw NonFiniteError(fmt::format("the comparator {}'s norm is {}: non-finite arithmetic "
+                                     "(docs/learners.md#non-finite)", name, norm));
+  for (std::size_t t = 0; t < run.rounds.size(); ++t) {
+    RoundRecord& r = run.rounds[t];
+    r.g = scores[t];
+    if (!std::isfinite(r.g))
+      throw NonFiniteError(fmt::format("round {} (data row {}): the comparator score g(x_t) is {}: non-finite "
+                                       "arithmetic (docs/learners.md#non-finite)", r.t, r.index + 1, r.g));
+  }
+  return {{"name", name}, {"norm", norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
+}
+
 // The comparator g0 of the request (docs/bounds.md#comparator): its scores go into column g.
 nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   std::string kind = req.comparator.kind;
   if (req.train->multiclass()) {  // U = (u_1..u_m): its multiclass margins go into column g
     const auto U = multiclass_comparator(kind == "auto" ? "svm" : kind, req);
-    for (std::size_t t = 0; t < run.rounds.size(); ++t) run.rounds[t].g = U->margins[t];
-    return {{"name", U->name}, {"norm", U->norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
+    return fill_g(req, run, U->name, U->norm, U->margins);
   }
   if (kind == "auto")
     kind = !req.train->truth.empty() && req.options.kernel.type == Kernel::Type::linear ? "truth" : "svm";
   const Comparator g = make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
                                        derive_seed(req.comparator.seed, 0xC0));
-  for (std::size_t t = 0; t < run.rounds.size(); ++t) run.rounds[t].g = g.scores[t];
-  return {{"name", g.name}, {"norm", g.norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
+  return fill_g(req, run, g.name, g.norm, g.scores);
 }
 
 }  // namespace
@@ -88,6 +105,9 @@ RunReport run_pipeline(const RunRequest& req) {
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
   const bool exact = req.exact_norm || (req.bounds && !learner_info(req.algo).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
+  if (exact && !std::isfinite(rep.f_norm2_exact))
+    throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
+                                     "arithmetic (docs/learners.md#non-finite)", rep.run.rounds.size(), rep.f_norm2_exact));
   rep.test_error = nlohmann::json::object();
   if (test)
     for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *test);

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "core/random.hpp"
 
@@ -19,6 +23,28 @@ std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuff
   }
   if (limit > 0 && limit < n) order.resize(limit);
   return order;
+}
+
+void check_finite(const RoundRecord& r) {
+  const auto stop = [&](const char* what, double v) {
+    throw NonFiniteError(fmt::format(
+        "round {} (data row {}): {} is {}: non-finite arithmetic, the run is stopped (values too large "
+        "for the kernel: rescale the data or lower gamma/degree/coef0; docs/learners.md#non-finite)",
+        r.t, r.index + 1, what, v));
+  };
+  if (!std::isfinite(r.score)) stop("the score f(x_t)", r.score);
+  if (!std::isfinite(r.kxx)) stop("k(x_t,x_t)", r.kxx);
+  if (!std::isfinite(r.f_norm2)) stop("the running norm ||f_t||^2", r.f_norm2);
+  const std::pair<const char*, double> optional[] = {
+      {"the projection error ||delta_t||", r.delta_norm}, {"||P k(x_t,.)||^2", r.pk2},
+      {"the step tau_t", r.tau},                          {"the threshold eta_t", r.eta_t},
+      {"the Forgetron phi_t", r.phi},                     {"the Forgetron psi_t", r.psi},
+      {"the Forgetron Q_t", r.Q},                         {"the Forgetron sigma_r", r.sigma_r},
+      {"the Forgetron f_r", r.f_r},                       {"the margin rho_t", r.rho},
+      {"the coefficient of x_t", r.coef},                 {"the truncated norm", r.trunc_norm},
+      {"the truncation bound", r.trunc_bound}};
+  for (const auto& [what, v] : optional)
+    if (std::isinf(v)) stop(what, v);
 }
 
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
@@ -39,6 +65,7 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
     for (std::size_t i = 0; i < n; ++i) {
       RoundRecord& r = recs[i];
       r.index = static_cast<int64_t>(order[k0 + i]);
+      check_finite(r);
       res.mistakes += r.mistake;
       res.margin_errors += r.margin_error;
       res.updates += changed(r.update);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,18 @@ struct RunResult {
   double seconds = 0.0;          // wall time of learning only
 };
 
+// Non-finite arithmetic during a run (docs/learners.md#non-finite): the message names the round,
+// the data row and the quantity.
+struct NonFiniteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Throws NonFiniteError when a quantity of record r is not finite: the score, k(x,x) or the
+// running ||f||^2 (every learner fills them), or an optional quantity (coefficient, step, norm,
+// threshold) that is +-inf. (An optional quantity that does not apply is NaN by the schema, so a
+// NaN there cannot be told from "not applicable"; it reaches the running norm or the next score.)
+void check_finite(const RoundRecord& r);
+
 // Round order: the file order (no seed) or a seeded Fisher–Yates permutation; `limit` > 0 keeps
 // the first `limit` rounds of that order.
 std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuffle_seed,
@@ -30,6 +43,7 @@ std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuff
 // after their block of rounds (learn_block), so an observer reads the record, not the learner.
 using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
 
+// Every record passes check_finite (the run stops at the first non-finite one).
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
                      const RoundObserver& observe = {});
 

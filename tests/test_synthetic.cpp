@@ -115,11 +115,35 @@ TEST(SyntheticPinned, Drift) {
   expect_rows(d, 3, {{{-0.8867999308053678, 0.7923195580176393, -0.7772891718896902}, 1.0}}, 10);
 }
 
+TEST(SyntheticPinned, Sparse) {
+  const Dataset d = make_sparse(4, 1000, 5, 0.3, 42);
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d.dim, 1000u);
+  ASSERT_EQ(d.truth.size(), 1000u);
+  EXPECT_NEAR(d.truth[0], -0.015536950819425329, 1e-15);
+  EXPECT_NEAR(d.truth[999], 0.0592009390383727, 1e-15);
+  const std::vector<std::vector<uint32_t>> idx = {
+      {195, 413, 441, 554, 798}, {90, 441, 735, 767, 867}, {91, 128, 287, 557, 969}, {88, 233, 634, 758, 787}};
+  const std::vector<std::vector<double>> val = {
+      {0.46299788909151995, 0.527123929487601, 0.5552846951048961, 0.24152150891776697, 0.37563224804414075},
+      {0.467500765436108, 0.4562245112676166, 0.2692476709364094, 0.2658207084755447, 0.6558561368746624},
+      {0.16654471057159928, 0.6145877060088096, 0.18571956142026216, 0.7165918196855043, 0.21575268125595673},
+      {0.30091900518685033, 0.39767044331585183, 0.3206316089876462, 0.3512436117689407, 0.7246580347583493}};
+  const std::vector<double> y = {-1.0, 1.0, 1.0, 1.0};
+  for (std::size_t t = 0; t < 4; ++t) {
+    const Example x = d[t];
+    ASSERT_EQ(std::vector<uint32_t>(x.idx.begin(), x.idx.end()), idx[t]) << "row " << t;
+    for (std::size_t k = 0; k < 5; ++k) EXPECT_NEAR(x.val[k], val[t][k], 1e-15) << "row " << t;
+    EXPECT_EQ(d.y[t], y[t]) << "row " << t;
+  }
+}
+
 // ---- determinism ----
 
 TEST(Synthetic, SameSeedSameBytesDifferentSeedDiffers) {
   for (const std::string spec : {"dekel:n=500", "dogma:n=500", "separable:n=300,d=4", "xor:n=300,flip=0.1",
-                                  "checkerboard:n=300,cells=5", "drift:n=300,K=50,flip=0.05"}) {
+                                  "checkerboard:n=300,cells=5", "drift:n=300,K=50,flip=0.05",
+                                  "sparse:n=200,d=5000,nnz=40,flip=0.1"}) {
     const Dataset a = make_synthetic(spec + ",seed=7"), b = make_synthetic(spec + ",seed=7");
     const Dataset c = make_synthetic(spec + ",seed=8");
     EXPECT_TRUE(identical(a, b)) << spec;
@@ -198,7 +222,41 @@ TEST(Synthetic, DriftRedrawsTarget) {
   EXPECT_EQ(d.dim, 5u);
 }
 
+// Every row has exactly nnz distinct ascending features below d and unit norm; with flip = 0 the
+// label is the sign of <truth, x>; flip changes labels only (same draws), at about its rate.
+TEST(Synthetic, SparseRowsAndLabels) {
+  const Dataset clean = make_synthetic("sparse:n=3000,d=200000,nnz=30,seed=5");
+  const Dataset noisy = make_synthetic("sparse:n=3000,d=200000,nnz=30,seed=5,flip=0.2");
+  ASSERT_EQ(clean.size(), 3000u);
+  EXPECT_EQ(clean.dim, 200000u);
+  EXPECT_EQ(clean.idx, noisy.idx);
+  EXPECT_EQ(clean.val, noisy.val);
+  std::size_t flipped = 0, pos = 0;
+  for (std::size_t t = 0; t < clean.size(); ++t) {
+    const Example x = clean[t];
+    ASSERT_EQ(x.idx.size(), 30u);
+    for (std::size_t k = 1; k < x.idx.size(); ++k) ASSERT_LT(x.idx[k - 1], x.idx[k]);
+    ASSERT_LT(x.idx.back(), 200000u);
+    EXPECT_NEAR(x.sqnorm, 1.0, 1e-14);
+    double m = 0.0;
+    for (std::size_t k = 0; k < x.idx.size(); ++k) m += clean.truth[x.idx[k]] * x.val[k];
+    ASSERT_EQ(clean.y[t], m > 0.0 ? 1.0 : -1.0) << "row " << t;
+    flipped += clean.y[t] != noisy.y[t];
+    pos += clean.y[t] > 0;
+  }
+  EXPECT_NEAR(flipped / 3000.0, 0.2, 0.03);  // ~4 standard deviations (0.0073)
+  EXPECT_NEAR(pos / 3000.0, 0.5, 0.04);
+  // nnz = d: every feature, in order.
+  const Dataset full = make_sparse(3, 7, 7, 0.0, 1);
+  for (std::size_t t = 0; t < 3; ++t) EXPECT_EQ(full[t].idx.size(), 7u);
+}
+
 TEST(Synthetic, BadSpecsNameTheOption) {
+  EXPECT_NE(invalid_of([] { make_synthetic("sparse:d=10,nnz=11"); }).find("nnz must be in [1, d]"), std::string::npos);
+  EXPECT_NE(invalid_of([] { make_synthetic("sparse:nnz=0"); }).find("nnz must be in [1, d]"), std::string::npos);
+  EXPECT_NE(invalid_of([] { make_synthetic("sparse:d=0"); }).find("d must be in [1, 2^32]"), std::string::npos);
+  EXPECT_NE(invalid_of([] { make_synthetic("sparse:d=4294967297"); }).find("d must be in"), std::string::npos);
+  EXPECT_NE(invalid_of([] { make_synthetic("sparse:n=100000000,nnz=100"); }).find("n * nnz"), std::string::npos);
   EXPECT_NE(invalid_of([] { make_synthetic("dekel:d=3"); }).find("unknown key 'd'"), std::string::npos);
   EXPECT_NE(invalid_of([] { make_synthetic("dekel:n=abc"); }).find("n must be"), std::string::npos);
   EXPECT_NE(invalid_of([] { make_synthetic("dekel:n=0"); }).find("n must be >= 1"), std::string::npos);

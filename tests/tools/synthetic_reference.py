@@ -176,6 +176,32 @@ def drift(n, d, K, flip, seed):
     return out
 
 
+def sparse(n, d, nnz, flip, seed):
+    rng = Rng(seed)
+    u = unit_vector(rng, d)
+    out = []
+    for _ in range(n):
+        taken = set()
+        for j in range(d - nnz, d):  # Floyd's algorithm
+            c = rng.below(j + 1)
+            taken.add(j if c in taken else c)
+        ix = sorted(taken)
+        v = [1.0 - rng.uniform() for _ in range(nnz)]
+        s = 0.0
+        for a in v:
+            s += a * a
+        nrm = math.sqrt(s)
+        v = [a / nrm for a in v]
+        m = 0.0
+        for j, a in zip(ix, v):
+            m += u[j] * a
+        y = 1.0 if m > 0.0 else -1.0
+        if rng.uniform() < flip:
+            y = -y
+        out.append((ix, v, y))
+    return out, u
+
+
 def show(name, pts, k=3):
     print(f"// {name}")
     for x, y in pts[:k]:
@@ -204,3 +230,7 @@ if __name__ == "__main__":
     print("// drift row 10 (first after the redraw)")
     dr = drift(30, 3, 10, 0.1, 42)
     show("drift row 10", dr[10:], 1)
+    rows, u = sparse(4, 1000, 5, 0.3, 42)
+    print("// sparse n=4 d=1000 nnz=5 flip=0.3 seed=42: u[0], u[999]", repr(u[0]), repr(u[999]))
+    for ix, v, y in rows:
+        print("{{" + ", ".join(map(str, ix)) + "}, {" + ", ".join(repr(a) for a in v) + "}, " + repr(y) + "},")

@@ -1,0 +1,231 @@
+// The support set's two layouts (algorithms/support_set.hpp, docs/learners.md#layout): the same
+// bits in every kernel value and every round record whichever layout holds the supports (as the
+// SIMD paths are tested), the automatic choice by density, and memory that follows the non-zeros
+// (the 5-row file with feature index 10^7 of issue 16).
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <bit>
+#include <cstdint>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "algorithms/support_set.hpp"
+#include "core/random.hpp"
+#include "datasets/synthetic.hpp"
+#include "experiments/run.hpp"
+#include "test_util.hpp"
+
+using namespace plab;
+
+namespace {
+
+// Rows shaped like a9a (14 binary-ish features of 123, real values so sums depend on the order).
+Dataset a9a_like(std::size_t n, uint64_t seed) {
+  Rng rng(seed);
+  Dataset d;
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> x(123, 0.0);
+    for (int k = 0; k < 14; ++k) x[rng.below(123)] = rng.normal();
+    d.push_dense(x, rng.uniform() < 0.5 ? 1.0 : -1.0);
+  }
+  return d;
+}
+
+bool same_bits(double a, double b) { return std::bit_cast<uint64_t>(a) == std::bit_cast<uint64_t>(b); }
+
+const std::vector<Kernel>& kernels() {
+  static const std::vector<Kernel> k = {Kernel::linear(), Kernel::rbf(0.3), Kernel::poly(0.5, 1.0, 3)};
+  return k;
+}
+
+// Every query of the interface, bit for bit, on three sets holding the same supports.
+void expect_same_queries(const SupportSet& a, const SupportSet& b, const Dataset& probe) {
+  ASSERT_EQ(a.size(), b.size());
+  const std::size_t n = a.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_EQ(a.id(i), b.id(i));
+    ASSERT_TRUE(same_bits(a.sqnorm(i), b.sqnorm(i)));
+    const Example ra = a.row(i), rb = b.row(i);
+    ASSERT_TRUE(std::equal(ra.idx.begin(), ra.idx.end(), rb.idx.begin(), rb.idx.end()));
+  }
+  std::vector<Example> xs;
+  for (std::size_t q = 0; q < probe.size(); ++q) xs.push_back(probe[q]);
+  for (const Kernel& k : kernels()) {
+    SCOPED_TRACE(k.describe());
+    const std::size_t m = xs.size();
+    std::vector<double> ra(m * n + 1), rb(m * n + 1);
+    a.kernel_rows(k, xs.data(), m, ra.data(), n);
+    b.kernel_rows(k, xs.data(), m, rb.data(), n);
+    for (std::size_t j = 0; j < m * n; ++j) ASSERT_TRUE(same_bits(ra[j], rb[j])) << "entry " << j;
+    for (std::size_t q = 0; q < m; ++q) {
+      std::vector<double> row(n + 1), range(n + 1);
+      b.kernel_row(k, xs[q], row.data());
+      const std::size_t lo = n / 3, hi = n - n / 4;
+      b.kernel_range(k, xs[q], lo, hi, range.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_TRUE(same_bits(row[i], ra[q * n + i])) << "kernel_row, slot " << i;
+        ASSERT_TRUE(same_bits(b.kernel_one(k, xs[q], i), ra[q * n + i])) << "kernel_one, slot " << i;
+        if (i >= lo && i < hi) { ASSERT_TRUE(same_bits(range[i - lo], ra[q * n + i])) << "kernel_range, slot " << i; }
+      }
+    }
+  }
+}
+
+// Adds, removals (the last slot moves into the hole) and re-adds, the same on every layout.
+void exercise(const Dataset& d, std::size_t dim) {
+  SupportSet dense(dim, SupportLayout::dense), sparse(dim, SupportLayout::sparse), automatic(dim);
+  EXPECT_EQ(dense.layout(), SupportLayout::dense);
+  Rng rng(11);
+  Dataset probe;
+  for (std::size_t t = d.size() - 7; t < d.size(); ++t) {
+    const Example x = d[t];
+    probe.push_back(x.idx, x.val, x.y);
+  }
+  for (std::size_t t = 0; t + 7 < d.size(); ++t) {
+    for (SupportSet* s : {&dense, &sparse, &automatic}) s->add(d[t], static_cast<int64_t>(t + 1));
+    if (t % 5 == 4) {
+      const std::size_t i = rng.below(dense.size()), last = dense.size() - 1;
+      for (SupportSet* s : {&dense, &sparse, &automatic}) EXPECT_EQ(s->remove(i), last);
+    }
+    if (t % 37 == 0 || t + 8 == d.size()) {
+      expect_same_queries(dense, sparse, probe);
+      expect_same_queries(dense, automatic, probe);
+    }
+  }
+  EXPECT_EQ(dense.layout(), SupportLayout::dense);
+  EXPECT_EQ(sparse.layout(), SupportLayout::sparse);
+  EXPECT_EQ(sparse.nnz(), dense.nnz());
+}
+
+TEST(SupportLayout, SameBitsOnA9aLikeRows) { exercise(a9a_like(300, 1), 123); }
+
+TEST(SupportLayout, SameBitsOnHighDimensionalRows) { exercise(make_sparse(300, 5000, 60, 0.0, 2), 5000); }
+
+// Examples with features no support has, and supports beyond the dimension announced.
+TEST(SupportLayout, SameBitsWhenTheDimensionGrows) { exercise(make_sparse(200, 800, 90, 0.0, 3), 10); }
+
+// The automatic choice follows the measured density: dense for a9a's 14 of 123 features, sparse
+// for 500 of 1.3 million; a dense set that meets much sparser supports turns sparse at once.
+TEST(SupportLayout, AutomaticFollowsTheDensity) {
+  const Dataset a = a9a_like(50, 4), h = make_sparse(50, 1300000, 500, 0.0, 5);
+  SupportSet sa(123), sh(1300000);
+  for (std::size_t t = 0; t < 50; ++t) {
+    sa.add(a[t], static_cast<int64_t>(t));
+    sh.add(h[t], static_cast<int64_t>(t));
+    ASSERT_EQ(sa.layout(), SupportLayout::dense) << "t=" << t;
+    ASSERT_EQ(sh.layout(), SupportLayout::sparse) << "t=" << t;
+  }
+  // Density of sa: ~14/123; one support with feature 10^7 makes it ~1.4e-6 * 50 < half the threshold.
+  const std::vector<uint32_t> ix = {3, 10000000};
+  const std::vector<double> vx = {1.0, 2.0};
+  sa.add(Example{ix, vx, 5.0, 1.0}, 99);
+  EXPECT_EQ(sa.layout(), SupportLayout::sparse);
+  EXPECT_EQ(sa.dim(), 10000001u);
+}
+
+// Every registered learner writes the same records, bit for bit, with its supports held densely
+// or sparsely (the layout is a speed and memory choice only).
+TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
+  const Dataset d = make_sparse(500, 300, 12, 0.1, 6);
+  const auto order = make_order(d.size(), 3);
+  for (const auto& info : learners()) {
+    for (const Kernel& k : kernels()) {
+      if (info.name == "perceptron" && k.type != Kernel::Type::linear) continue;
+      SCOPED_TRACE(info.name + " " + k.describe());
+      LearnerOptions o;
+      o.kernel = k;
+      o.dim = d.dim;
+      if (info.uses("budget")) o.budget = 25;
+      if (info.uses("rho")) o.rho = 0.5;
+      if (info.uses("lambda")) o.lambda = 0.01;
+      if (info.uses("eta")) o.eta = 0.3;
+      std::vector<RunResult> runs;
+      for (const SupportLayout l : {SupportLayout::dense, SupportLayout::sparse}) {
+        set_support_layout_default(l);
+        auto L = make_learner(info.name, o);
+        runs.push_back(run_online(*L, d, order));
+      }
+      set_support_layout_default(SupportLayout::automatic);
+      ASSERT_EQ(runs[0].rounds.size(), runs[1].rounds.size());
+      for (std::size_t t = 0; t < runs[0].rounds.size(); ++t) {
+        const RoundRecord &p = runs[0].rounds[t], &q = runs[1].rounds[t];
+        const double a[] = {p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
+                            p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
+        const double b[] = {q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
+                            q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
+        for (std::size_t f = 0; f < std::size(a); ++f)
+          ASSERT_TRUE(same_bits(a[f], b[f])) << "round " << t + 1 << " field " << f << ": " << a[f] << " vs " << b[f];
+        ASSERT_EQ(p.update, q.update) << "round " << t + 1;
+        ASSERT_EQ(p.support_size, q.support_size) << "round " << t + 1;
+        ASSERT_EQ(p.removed, q.removed) << "round " << t + 1;
+      }
+    }
+  }
+}
+
+// Peak resident memory of `plab ARGS` run as a child process (wait4's rusage), in MB.
+double child_peak_mb(const std::vector<std::string>& args, int* status) {
+  const char* bin = std::getenv("PLAB_BIN");
+  if (!bin) bin = PLAB_BIN_PATH;
+  std::vector<char*> argv = {const_cast<char*>(bin)};
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    execv(bin, argv.data());
+    _exit(127);
+  }
+  rusage ru{};
+  wait4(pid, status, 0, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // kB on Linux
+}
+
+// Issue 16: a 5-row LIBSVM file whose largest feature index is 10^7 took 5.6 GB (1.9 GB with
+// --no-bounds) when the supports were stored densely. Memory now follows the non-zeros: the
+// whole `plab run` (reading, kernel Perceptron, comparator, bounds, trace) stays in a few MB above
+// the program's own size (measured: 10 MB).
+TEST(SupportLayout, FiveRowFileWithIndex1e7RunsInLittleMemory) {
+  test_util::TempDir dir("layout_mem");
+  const std::string data = (dir.p / "five.svm").string(), trace = (dir.p / "t.csv").string();
+  std::ofstream(data) << "+1 1:0.5 10000000:1\n-1 2:1 10000000:0.5\n+1 3:1\n-1 1:1 5:2\n+1 10000000:1\n";
+#if defined(__SANITIZE_ADDRESS__)
+  const double limit = 256.0;  // the sanitizer's shadow memory and quarantine
+#else
+  const double limit = 48.0;
+#endif
+  for (const std::string kernel : {"linear", "rbf"}) {
+    for (const std::string algo : {"kernel-perceptron", "projectron++"}) {
+      int status = 0;
+      const double mb =
+          child_peak_mb({"run", "--algo", algo, "--data", data, "--kernel", kernel, "--trace", trace}, &status);
+      ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << algo << " " << kernel << " failed";
+      EXPECT_LT(mb, limit) << algo << " " << kernel << ": peak resident memory " << mb << " MB";
+      EXPECT_NE(test_util::read_text(trace).find("\n5,"), std::string::npos) << "no round 5 in the trace";
+    }
+  }
+}
+
+TEST(SupportLayout, UnknownLayoutNameIsAnError) {
+  const std::string cmd = "PLAB_LAYOUT=diagonal " + std::string(PLAB_BIN_PATH) +
+                          " run --algo kernel-perceptron --data synthetic:xor:n=10 --no-bounds 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  test_util::CliResult r{0, ""};
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.output.append(buf, n);
+  const int st = pclose(p);
+  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("PLAB_LAYOUT must be dense, sparse or auto, not 'diagonal'"), std::string::npos) << r.output;
+}
+
+}  // namespace
