@@ -154,10 +154,10 @@ class MulticlassLearner : public Learner {
 
  private:
   void begin(const Example& x, int64_t t, const double* row, RoundRecord& r) {
-    const std::size_t y = label(x);
-    if (x.y != static_cast<double>(y) || y >= m_)
+    if (!(x.y >= 0.0 && x.y < static_cast<double>(m_)) || x.y != std::floor(x.y))
       throw std::invalid_argument("round " + std::to_string(t) + ": label " + std::to_string(x.y) +
                                   " is not a class index 0.." + std::to_string(m_ - 1));
+    const std::size_t y = label(x);
     f_.resize(m_);
     class_scores(row, f_.data());
     const std::size_t comp = competitor(f_.data(), y);

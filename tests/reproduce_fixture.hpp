@@ -26,14 +26,14 @@ inline void write_tiny_spec(const std::filesystem::path& dir, int permutations, 
 }
 
 // The deterministic files of a results folder (relative name -> content): every file except
-// timings, the run's report header and the lock.
+// timings, the run's report and its summary (figures.json: cell times, provenance) and the lock.
 inline std::map<std::string, std::string> deterministic_files(const std::filesystem::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     if (!e.is_regular_file()) continue;
     const std::string name = std::filesystem::relative(e.path(), dir).string();
     bool skip = false;
-    for (const char* s : {".time.json", "timings.csv", "cell_times.csv", "REPORT.md", ".lock"})
+    for (const char* s : {".time.json", "timings.csv", "cell_times.csv", "figures.json", "REPORT.md", ".lock"})
       skip = skip || name.find(s) != std::string::npos;
     if (!skip) out[name] = read_text(e.path());
   }

@@ -41,7 +41,12 @@ std::string run_error(const std::string& algo, const Dataset& d, const Kernel& k
   const LearnerInfo& info = learner_info(algo);
   if (info.uses("budget")) req.options.budget = 50;
   if (info.uses("rho")) req.options.rho = 0.5;
-  req.train = &d;
+  Dataset classes;  // multiclass learners: the ±1 labels as classes 0, 1
+  if (info.multiclass) {
+    classes = d;
+    index_classes(classes);
+  }
+  req.train = info.multiclass ? &classes : &d;
   req.order = make_order(d.size(), std::nullopt);
   req.bounds = false;
   try {

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "datasets/registry.hpp"
 #include "algorithms/support_set.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
@@ -141,6 +142,13 @@ TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
       LearnerOptions o;
       o.kernel = k;
       o.dim = d.dim;
+      Dataset dc;  // multiclass learners: the ±1 labels as classes 0, 1
+      if (info.multiclass) {
+        dc = d;
+        index_classes(dc);
+        o.classes = 2;
+      }
+      const Dataset& data = info.multiclass ? dc : d;
       if (info.uses("budget")) o.budget = 25;
       if (info.uses("rho")) o.rho = 0.5;
       if (info.uses("lambda")) o.lambda = 0.01;
@@ -149,7 +157,7 @@ TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
       for (const SupportLayout l : {SupportLayout::dense, SupportLayout::sparse}) {
         set_support_layout_default(l);
         auto L = make_learner(info.name, o);
-        runs.push_back(run_online(*L, d, order));
+        runs.push_back(run_online(*L, data, order));
       }
       set_support_layout_default(SupportLayout::automatic);
       ASSERT_EQ(runs[0].rounds.size(), runs[1].rounds.size());
