@@ -233,10 +233,10 @@ void run_reproduce(const ReproduceArgs& a, const std::string& out, const TreeSta
 void reproduce(ReproduceArgs a) {
   check_args(a);
   if (a.results.empty()) a.results = default_results_dir();
+  const std::string out = a.quick ? a.results + "/quick" : a.results;
+  if (a.plan) return print_plan(out);  // reads cell_times.csv, writes nothing: no provenance check
   const TreeState tree = tree_state(PLAB_SOURCE_DIR, git_revision());
   check_provenance(a, tree);
-  const std::string out = a.quick ? a.results + "/quick" : a.results;
-  if (a.plan) return print_plan(out);
   mpi::init();  // several ranks only under mpirun / srun (experiments/mpi_comm.hpp)
   if (mpi::rank() > 0) {  // compute what rank 0 hands out; rank 0 writes everything else
     const auto specs = load_specs(a);

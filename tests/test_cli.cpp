@@ -139,15 +139,7 @@ TEST(Cli, ProgressLinesAtPowersOfTwo) {
 namespace {
 // Runs plab in `dir` (the working directory decides what a bare name means).
 Result cli_in(const std::filesystem::path& dir, const std::string& args) {
-  const char* bin = std::getenv("PLAB_BIN");
-  const std::string cmd = "cd '" + dir.string() + "' && timeout 120 " + (bin ? bin : PLAB_BIN_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
+  return plab::test_util::run_shell("cd '" + dir.string() + "' && timeout 120 " + plab::test_util::plab_bin() + " " + args + " 2>&1");
 }
 nlohmann::json summary_of(const std::filesystem::path& p) { return nlohmann::json::parse(std::ifstream(p)); }
 }  // namespace
@@ -179,8 +171,7 @@ TEST(Cli, FifoAndProcessSubstitutionAreReadOnceAndHashed) {
   ASSERT_EQ(r.status, 0) << r.output;  // 124 = timeout: the FIFO was reopened
   EXPECT_EQ(summary_of(d.p / "s.json").at("data").at("sha256"), want);
   EXPECT_EQ(summary_of(d.p / "s.json").at("data").at("size"), 3);
-  const char* bin = std::getenv("PLAB_BIN");
-  const std::string cmd = "cd '" + d.p.string() + "' && timeout 120 bash -c \"" + (bin ? bin : PLAB_BIN_PATH) +
+  const std::string cmd = "cd '" + d.p.string() + "' && timeout 120 bash -c \"" + plab::test_util::plab_bin() +
                           " run --algo perceptron --data <(cat src.svm) --no-bounds --quiet --summary p.json\"";
   ASSERT_EQ(std::system(cmd.c_str()), 0);
   EXPECT_EQ(summary_of(d.p / "p.json").at("data").at("sha256"), want);

@@ -59,11 +59,14 @@ struct CliResult {
   std::string output;  // stdout + stderr
 };
 
-// Runs the built plab binary (PLAB_BIN_PATH from CMake, or $PLAB_BIN) with `args`.
-inline CliResult run_cli(const std::string& args) {
-  const char* bin = std::getenv("PLAB_BIN");  // override for testing another build
-  if (!bin) bin = PLAB_BIN_PATH;
-  const std::string cmd = std::string(bin) + " " + args + " 2>&1";
+// The plab binary under test: PLAB_BIN_PATH from CMake, or $PLAB_BIN (another build).
+inline std::string plab_bin() {
+  const char* bin = std::getenv("PLAB_BIN");
+  return bin ? bin : PLAB_BIN_PATH;
+}
+
+// Runs a shell command; its exit status and its stdout (add 2>&1 for stderr).
+inline CliResult run_shell(const std::string& cmd) {
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf;
@@ -72,5 +75,8 @@ inline CliResult run_cli(const std::string& args) {
   const int st = pclose(p);
   return {WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st), out};
 }
+
+// Runs the plab binary with `args` (stdout and stderr).
+inline CliResult run_cli(const std::string& args) { return run_shell(plab_bin() + " " + args + " 2>&1"); }
 
 }  // namespace plab::test_util
