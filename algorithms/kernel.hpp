@@ -1,7 +1,7 @@
 // Mercer kernels in the LIBSVM / DOGMA parameterisation (docs/conventions.md#kernels: gamma, never
 // sigma).
 //   linear      k(x,x') = <x,x'>
-//   poly        k(x,x') = (gamma <x,x'> + coef0)^degree
+//   poly        k(x,x') = (gamma <x,x'> + coef0)^degree, the power correctly rounded (poly_pow.hpp)
 //   rbf         k(x,x') = exp(-gamma ||x - x'||^2)
 // Every kernel is a function of (<x,x'>, ||x||^2, ||x'||^2), which lets the support set compute a
 // whole kernel row from one sparse-times-dense pass (see support_set.hpp).
@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "algorithms/poly_pow.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {
@@ -29,7 +30,7 @@ struct Kernel {
   double from_dot(double d, double sqa, double sqb) const {
     switch (type) {
       case Type::linear: return d;
-      case Type::poly: return std::pow(gamma * d + coef0, degree);
+      case Type::poly: return pow_int(gamma * d + coef0, degree);
       case Type::rbf: return std::exp(-gamma * std::max(0.0, sqa + sqb - 2.0 * d));
     }
     return 0.0;

@@ -1,0 +1,169 @@
+#include "algorithms/poly_pow.hpp"
+
+#include <immintrin.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "algorithms/simd.hpp"
+
+namespace plab {
+namespace {
+
+// The fast path answers only when every partial power lies in [kLo, kHi]: no underflow or
+// overflow in the products and their error terms, so the relative error bound holds.
+constexpr double kLo = 0x1p-900, kHi = 0x1p+1000;
+__extension__ typedef unsigned __int128 u128;  // GCC and clang; __extension__ keeps -Wpedantic quiet
+
+// (h, l) <- (h + l) a for a >= 0 with |l| <= ulp(h)/2. p1 + e1 = h a exactly (fma); t = e1 + l a
+// rounded once, |e1 + l a| <= 2^-52 |p1|, so the step's error is at most 2^-105 |p1| (1 + 2^-52);
+// (h, l) = Fast2Sum(p1, t) is exact (|p1| >= |t|). After p - 1 steps the relative error of h + l is
+// below (p - 1) 2^-104.9 < p 2^-104.
+inline void mul_dd(double& h, double& l, double a) {
+  const double p1 = h * a;
+  const double e1 = std::fma(h, a, -p1);
+  const double t = std::fma(l, a, e1);
+  h = p1 + t;
+  l = t - (h - p1);
+}
+
+// Half the spacing of the doubles at h (normal, > 0) on its smaller side: 2^(E - 53) for
+// h = 1.m 2^E, a quarter of that spacing when h = 2^E (the spacing below halves). Bit operations,
+// the same in the vector paths.
+inline double half_spacing(double h) {
+  uint64_t u;
+  std::memcpy(&u, &h, sizeof u);
+  const uint64_t expo = u & 0x7ff0000000000000ull;
+  double pow2;
+  std::memcpy(&pow2, &expo, sizeof pow2);
+  return pow2 * ((u & 0x000fffffffffffffull) ? 0x1p-53 : 0x1p-54);
+}
+
+// True when h is b^p correctly rounded: h in [kLo, kHi] and h + l is farther than twice the error
+// bound (p 2^-103 h) from the rounding boundaries on either side of h.
+inline bool certain(double h, double l, int p) {
+  if (!(h >= kLo && h <= kHi)) return false;
+  return std::fabs(l) + static_cast<double>(p) * 0x1p-103 * h < half_spacing(h);
+}
+
+double pow_scalar(double b, int p) {
+  if (p <= 1) return p == 1 ? b : 1.0;
+  const double a = std::fabs(b);
+  double h = a, l = 0.0;
+  for (int k = 1; k < p; ++k) mul_dd(h, l, a);
+  if (!certain(h, l, p)) return pow_int_exact(b, p);
+  return (b < 0.0 && (p & 1)) ? -h : h;
+}
+
+void row_scalar(double gamma, double coef0, int p, double* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = pow_scalar(gamma * out[i] + coef0, p);
+}
+
+// The vector paths run the same operations per lane and the same test (certain); a lane it does
+// not certify is computed by pow_int_exact, so every path gives the same bits.
+__attribute__((target("avx2,fma"))) void row_avx2(double gamma, double coef0, int p, double* out, std::size_t n) {
+  if (p <= 1) return row_scalar(gamma, coef0, p, out, n);
+  const __m256d g = _mm256_set1_pd(gamma), c = _mm256_set1_pd(coef0), sign = _mm256_set1_pd(-0.0),
+                zero = _mm256_setzero_pd(), lo = _mm256_set1_pd(kLo), hi = _mm256_set1_pd(kHi),
+                err = _mm256_set1_pd(static_cast<double>(p) * 0x1p-103);
+  const __m256i expo = _mm256_set1_epi64x(0x7ff0000000000000ll), mant = _mm256_set1_epi64x(0x000fffffffffffffll);
+  const __m256d h53 = _mm256_set1_pd(0x1p-53), h54 = _mm256_set1_pd(0x1p-54);
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const __m256d b = _mm256_add_pd(_mm256_mul_pd(g, _mm256_loadu_pd(out + i)), c);
+    const __m256d a = _mm256_andnot_pd(sign, b);
+    __m256d h = a, l = zero;
+    for (int k = 1; k < p; ++k) {  // mul_dd
+      const __m256d p1 = _mm256_mul_pd(h, a), e1 = _mm256_fmsub_pd(h, a, p1), t = _mm256_fmadd_pd(l, a, e1);
+      h = _mm256_add_pd(p1, t);
+      l = _mm256_sub_pd(t, _mm256_sub_pd(h, p1));
+    }
+    const __m256i hb = _mm256_castpd_si256(h);
+    const __m256d is_pow2 = _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(hb, mant), _mm256_setzero_si256()));
+    const __m256d half = _mm256_mul_pd(_mm256_castsi256_pd(_mm256_and_si256(hb, expo)), _mm256_blendv_pd(h53, h54, is_pow2));
+    const __m256d slack = _mm256_add_pd(_mm256_andnot_pd(sign, l), _mm256_mul_pd(err, h));
+    const __m256d ok = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(h, lo, _CMP_GE_OQ), _mm256_cmp_pd(h, hi, _CMP_LE_OQ)),
+                                     _mm256_cmp_pd(slack, half, _CMP_LT_OQ));
+    const __m256d r = (p & 1) ? _mm256_xor_pd(h, _mm256_and_pd(sign, b)) : h;
+    _mm256_storeu_pd(out + i, r);
+    const int mask = _mm256_movemask_pd(ok);
+    if (mask != 0xf) {
+      alignas(32) double bs[4];
+      _mm256_store_pd(bs, b);
+      for (int j = 0; j < 4; ++j)
+        if (!(mask >> j & 1)) out[i + j] = pow_int_exact(bs[j], p);
+    }
+  }
+  for (; i < n; ++i) out[i] = pow_scalar(gamma * out[i] + coef0, p);
+}
+
+void run_on(Simd isa, double gamma, double coef0, int p, double* out, std::size_t n) {
+  if (isa >= Simd::avx2) return row_avx2(gamma, coef0, p, out, n);
+  row_scalar(gamma, coef0, p, out, n);
+}
+
+}  // namespace
+
+double pow_int(double b, int p) {
+  if (p < 0) throw std::invalid_argument("pow_int: the degree must be >= 0");
+  return pow_scalar(b, p);
+}
+
+// b = M 2^E with M an odd integer < 2^53; b^p = M^p 2^(E p), M^p held exactly in 64-bit limbs, then
+// rounded to 53 bits (or to the subnormal grid 2^-1074) to nearest, ties to even.
+double pow_int_exact(double b, int p) {
+  if (p < 0) throw std::invalid_argument("pow_int_exact: the degree must be >= 0");
+  if (p == 0) return 1.0;
+  if (std::isnan(b) || std::isinf(b) || b == 0.0) return std::pow(b, p);  // exact by IEEE 754 rules
+  const bool negative = b < 0.0 && (p & 1);
+  int e;
+  const double f = std::frexp(std::fabs(b), &e);
+  uint64_t M = static_cast<uint64_t>(std::ldexp(f, 53));
+  int64_t E = e - 53;
+  while ((M & 1) == 0) { M >>= 1; ++E; }
+  std::vector<uint64_t> N{1};  // little-endian limbs
+  for (int k = 0; k < p; ++k) {
+    u128 carry = 0;
+    for (auto& limb : N) {
+      const u128 v = static_cast<u128>(limb) * M + carry;
+      limb = static_cast<uint64_t>(v);
+      carry = v >> 64;
+    }
+    if (carry) N.push_back(static_cast<uint64_t>(carry));
+  }
+  const int64_t EE = E * p;
+  const int64_t bits = static_cast<int64_t>(64 * N.size()) - __builtin_clzll(N.back());
+  auto bit = [&](int64_t i) { return i >= 0 && i < bits && ((N[static_cast<std::size_t>(i / 64)] >> (i % 64)) & 1); };
+  int64_t s = bits - 53;              // low bits to drop
+  if (EE + s < -1074) s = -1074 - EE;  // the subnormal grid
+  uint64_t q = 0;
+  if (s <= 0) {
+    q = N[0];  // fits in 53 bits: exact
+  } else {
+    for (int64_t i = std::min<int64_t>(bits - 1, s + 63); i >= s; --i) q = (q << 1) | (bit(i) ? 1 : 0);
+    bool below = false;  // any bit under the half bit
+    for (int64_t i = 0; i < s - 1 && i < bits && !below; ++i) below = bit(i);
+    if (bit(s - 1) && (below || (q & 1))) ++q;
+  }
+  const int64_t scale = std::max<int64_t>(s, 0) + EE;
+  const double r = scale > 2100 ? std::numeric_limits<double>::infinity()
+                                : std::ldexp(static_cast<double>(q), static_cast<int>(scale));
+  return negative ? -r : r;
+}
+
+void poly_from_dots(double gamma, double coef0, int p, double* out, std::size_t n) {
+  static const Simd isa = simd_path();
+  run_on(isa, gamma, coef0, p, out, n);
+}
+
+void poly_from_dots_on(const std::string& isa, double gamma, double coef0, int p, double* out, std::size_t n) {
+  const Simd s = simd_parse(isa);
+  if (s > simd_best()) throw std::invalid_argument("this CPU has no " + isa + " path");
+  run_on(s, gamma, coef0, p, out, n);
+}
+
+}  // namespace plab

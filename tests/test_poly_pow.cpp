@@ -1,0 +1,148 @@
+// The polynomial kernel's power (algorithms/poly_pow.hpp): correctly rounded b^p on every path,
+// against an independent exact-rational reference (tests/tools/poly_pow_reference.py ->
+// tests/data/poly_pow_fixtures.json), and the fast path against the exact one on random inputs.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algorithms/kernel.hpp"
+#include "algorithms/poly_pow.hpp"
+#include "algorithms/support_set.hpp"
+#include "core/random.hpp"
+
+using namespace plab;
+
+namespace {
+
+uint64_t test_seed(uint64_t fallback) {
+  const char* s = std::getenv("PLAB_TEST_SEED");
+  const uint64_t seed = s ? std::strtoull(s, nullptr, 10) : fallback;
+  std::printf("seed %llu (PLAB_TEST_SEED to replay)\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+double parse(const std::string& s) {
+  if (s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  return std::strtod(s.c_str(), nullptr);  // C99 hex floats, exact
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// <s, x> as SupportSet defines it: fma(x_j, s_j, .) from +0 over x's features in order.
+double chain_dot(const Example& x, const Example& s) {
+  double acc = 0.0;
+  for (std::size_t q = 0; q < x.idx.size(); ++q)
+    for (std::size_t k = 0; k < s.idx.size(); ++k)
+      if (s.idx[k] == x.idx[q]) acc = std::fma(x.val[q], s.val[k], acc);
+  return acc;
+}
+
+struct Case {
+  double b;
+  int p;
+  double want;
+};
+
+std::vector<Case> fixtures() {
+  std::ifstream f(std::string(PLAB_TEST_DATA) + "/poly_pow_fixtures.json");
+  if (!f) throw std::runtime_error("tests/data/poly_pow_fixtures.json is missing");
+  const auto j = nlohmann::json::parse(f);
+  std::vector<Case> out;
+  for (const auto& c : j.at("cases"))
+    out.push_back({parse(c.at("b").get<std::string>()), c.at("p").get<int>(), parse(c.at("pow").get<std::string>())});
+  return out;
+}
+
+}  // namespace
+
+// Both paths of pow_int equal the reference's correctly rounded power on every fixture: ties
+// (also on the subnormal grid), the inputs nearest a rounding boundary, overflow, underflow, signs.
+TEST(PolyPow, EqualsTheExactReferenceOnEveryFixture) {
+  const auto cases = fixtures();
+  ASSERT_GT(cases.size(), 1000u);
+  for (const auto& c : cases) {
+    EXPECT_TRUE(same_bits(pow_int(c.b, c.p), c.want)) << std::hexfloat << c.b << "^" << c.p << ": " << pow_int(c.b, c.p) << " want " << c.want;
+    EXPECT_TRUE(same_bits(pow_int_exact(c.b, c.p), c.want)) << std::hexfloat << "exact path " << c.b << "^" << c.p;
+  }
+  std::printf("%zu fixtures\n", cases.size());
+}
+
+// A whole row on every vector path the CPU has gives the reference's bits (gamma = 1, coef0 = 0
+// leave b as it is; the odd length gives every path a tail).
+TEST(PolyPow, RowsEqualTheReferenceOnEveryPath) {
+  const auto cases = fixtures();
+  for (const int p : {0, 1, 2, 3, 7, 13}) {
+    std::vector<double> in, want;
+    for (const auto& c : cases)
+      if (c.p == p) { in.push_back(c.b); want.push_back(c.want); }
+    if (in.size() % 2 == 0) { in.pop_back(); want.pop_back(); }
+    for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+      std::vector<double> out = in;
+      try {
+        poly_from_dots_on(isa, 1.0, 0.0, p, out.data(), out.size());
+      } catch (const std::invalid_argument&) {
+        std::printf("%s: not on this CPU, skipped\n", isa.c_str());
+        continue;
+      }
+      for (std::size_t i = 0; i < in.size(); ++i)
+        ASSERT_TRUE(same_bits(out[i], want[i])) << isa << " p " << p << std::hexfloat << " b " << in[i];
+    }
+  }
+}
+
+// On random inputs of every magnitude the fast path (when it answers) and the exact path agree
+// bit for bit, and both stay within one ulp of libm's pow (which is not always correctly rounded).
+TEST(PolyPow, FastPathEqualsExactPathOnRandomInputs) {
+  Rng rng(test_seed(4242));
+  int differ_from_libm = 0;
+  const int n = 200000;
+  for (int i = 0; i < n; ++i) {
+    const int p = 1 + static_cast<int>(rng.below(16));
+    const double b = (rng.below(4) == 0 ? -1.0 : 1.0) * std::ldexp(1.0 + rng.uniform(), static_cast<int>(rng.below(120)) - 60);
+    const double fast = pow_int(b, p), exact = pow_int_exact(b, p), libm = std::pow(b, p);
+    ASSERT_TRUE(same_bits(fast, exact)) << std::hexfloat << b << "^" << p;
+    if (!std::isfinite(libm)) continue;
+    const double gap = std::fabs(fast - libm);
+    ASSERT_LE(gap, std::fabs(std::nextafter(libm, 0.0) - libm) * 1.0000001) << std::hexfloat << b << "^" << p;
+    differ_from_libm += fast != libm;
+  }
+  std::printf("libm's pow differed in %d of %d cases (by one ulp)\n", differ_from_libm, n);
+}
+
+// The support set's poly rows (vectorised, blocked) equal Kernel::from_dot value by value, and the
+// kernel is the correctly rounded power of the rounded base.
+TEST(PolyPow, SupportRowsEqualTheKernelFormula) {
+  Rng rng(test_seed(77));
+  const Kernel k = Kernel::poly(0.37, 0.5, 7);
+  std::vector<std::vector<uint32_t>> idx(150);
+  std::vector<std::vector<double>> val(150);
+  std::vector<Example> ex;
+  for (std::size_t i = 0; i < idx.size(); ++i) {
+    for (uint32_t j = 0; j < 40; ++j)
+      if (rng.below(3) == 0) { idx[i].push_back(j); val[i].push_back(rng.uniform() * 2.0 - 0.5); }
+    double sq = 0.0;
+    for (double v : val[i]) sq += v * v;
+    ex.push_back({idx[i], val[i], sq, 0.0});
+  }
+  SupportSet sv(40);
+  for (std::size_t i = 0; i < 100; ++i) sv.add(ex[i], static_cast<int64_t>(i));
+  std::vector<double> rows(50 * 100);
+  sv.kernel_rows(k, ex.data() + 100, 50, rows.data(), 100);
+  for (std::size_t l = 0; l < 50; ++l)
+    for (std::size_t i = 0; i < 100; ++i) {
+      const double d = chain_dot(ex[100 + l], ex[i]);
+      const double want = k.from_dot(d, ex[i].sqnorm, ex[100 + l].sqnorm);
+      ASSERT_TRUE(same_bits(rows[l * 100 + i], want)) << l << "," << i;
+      ASSERT_TRUE(same_bits(want, pow_int_exact(0.37 * d + 0.5, 7)));
+    }
+}
