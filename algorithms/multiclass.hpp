@@ -71,29 +71,29 @@ class MulticlassLearner : public Learner {
     return r;
   }
 
-  // Kernel rows of a block of rounds against the supports at its start in one pass (the tiles of
-  // supports stay in cache across the block), extended by the supports added inside the block;
-  // after a removal the later rows are recomputed whole. SupportSet gives every kernel value the
-  // same bits by any of these paths, so the records equal round-by-round learning (tested).
+  // Kernel rows of a block of rounds against the supports at its start in one pass (the panels of
+  // supports stay in cache across the block), extended by the supports added inside the block and
+  // patched when one is removed (remove_support). SupportSet gives every kernel value the same bits
+  // by any of these paths, so the records equal round-by-round learning (tested).
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) final {
     constexpr std::size_t kLanes = 96;  // one DRAM pass over the supports per 96 rounds (MNIST: 100 MB of supports)
     for (std::size_t b = 0; b < n; b += kLanes) {
       const std::size_t k = std::min(kLanes, n - b), n0 = sv_.size(), ld = n0 + k;
       block_.resize(k * ld);
       sv_.kernel_rows(kernel_, xs + b, k, block_.data(), ld);
-      removed_ = false;
+      pending_ = {xs + b, block_.data(), ld, 0, k, n0};
       for (std::size_t l = 0; l < k; ++l) {
         const Example& x = xs[b + l];
         double* row = &block_[l * ld];
-        if (removed_) sv_.kernel_row(kernel_, x, row);
-        else
-          for (std::size_t i = n0; i < sv_.size(); ++i) row[i] = sv_.kernel_one(kernel_, x, i);
+        for (std::size_t i = pending_.valid; i < sv_.size(); ++i) row[i] = sv_.kernel_one(kernel_, x, i);
+        pending_.next = l + 1;
         RoundRecord& r = out[b + l];
         begin(x, t0 + static_cast<int64_t>(b + l), row, r);
         round(x, r.t, row, r);
         r.support_size = static_cast<int64_t>(sv_.size());
         r.f_norm2 = norm2_;
       }
+      pending_ = {};
     }
   }
 
@@ -104,13 +104,32 @@ class MulticlassLearner : public Learner {
 
   static std::size_t label(const Example& x) { return static_cast<std::size_t>(x.y); }
 
-  // f_c = sum_i coef(i,c) k_i for every class, i ascending (one fixed order per class).
+  // f_c = sum_i coef(i,c) k_i for every class, i ascending (one fixed order per class: each step a
+  // product rounded, then a sum rounded). Up to 16 classes the m sums live in registers (a loop
+  // over f in memory waits on store-to-load forwarding at every step: 3x slower on MNIST).
   void class_scores(const double* k, double* f) const {
+    switch (m_) {
+#define PLAB_SCORES(M) \
+  case M: return scores_fixed<M>(k, f);
+      PLAB_SCORES(2) PLAB_SCORES(3) PLAB_SCORES(4) PLAB_SCORES(5) PLAB_SCORES(6) PLAB_SCORES(7) PLAB_SCORES(8)
+      PLAB_SCORES(9) PLAB_SCORES(10) PLAB_SCORES(11) PLAB_SCORES(12) PLAB_SCORES(13) PLAB_SCORES(14)
+      PLAB_SCORES(15) PLAB_SCORES(16)
+#undef PLAB_SCORES
+      default: break;
+    }
     std::fill(f, f + m_, 0.0);
     for (std::size_t i = 0; i < sv_.size(); ++i) {
       const double* a = &coef_[i * m_];
       for (std::size_t c = 0; c < m_; ++c) f[c] += a[c] * k[i];
     }
+  }
+  template <std::size_t M>
+  void scores_fixed(const double* k, double* f) const {
+    double acc[M] = {};
+    const double* a = coef_.data();
+    for (std::size_t i = 0, n = sv_.size(); i < n; ++i, a += M)
+      for (std::size_t c = 0; c < M; ++c) acc[c] += a[c] * k[i];
+    std::copy_n(acc, M, f);
   }
   // First arg max over c != y (MATLAB max after setting f_y = -inf).
   std::size_t competitor(const double* f, std::size_t y) const {
@@ -141,7 +160,7 @@ class MulticlassLearner : public Learner {
     const std::size_t moved = sv_.remove(j);
     std::copy_n(&coef_[moved * m_], m_, &coef_[j * m_]);
     coef_.resize(coef_.size() - m_);
-    removed_ = true;
+    patch_pending(j, moved);
     return moved;
   }
 
@@ -172,9 +191,32 @@ class MulticlassLearner : public Learner {
     r.margin_error = !r.mistake && f_[y] < 1.0 + f_[comp];
   }
 
+  // The rows of the block's later rounds after slot j was removed and slot `moved` moved into it:
+  // a row that holds the moved slot's value takes it over; otherwise slot j's value is computed
+  // anew. Slots from `valid` on are filled at each round's start, so they need nothing.
+  void patch_pending(std::size_t j, std::size_t moved) {
+    Pending& p = pending_;
+    if (p.rows == nullptr || moved == j) {
+      if (p.valid > sv_.size()) p.valid = sv_.size();
+      return;
+    }
+    for (std::size_t l = p.next; l < p.end; ++l) {
+      double* row = p.rows + l * p.ld;
+      if (moved < p.valid) row[j] = row[moved];
+      else if (j < p.valid) row[j] = sv_.kernel_one(kernel_, p.xs[l], j);
+    }
+    if (p.valid > sv_.size()) p.valid = sv_.size();
+  }
+
+  struct Pending {
+    const Example* xs = nullptr;  // the block's examples
+    double* rows = nullptr;       // their kernel rows, ld apart
+    std::size_t ld = 0, next = 0, end = 0;  // rows next..end-1 are still to come
+    std::size_t valid = 0;        // slots 0..valid-1 hold their values in those rows
+  };
   mutable std::vector<double> row_;
   std::vector<double> block_;
-  bool removed_ = false;
+  Pending pending_;
 };
 
 // Multiclass kernel Perceptron (Crammer and Singer 2003, Fig. 2 with the max-score or the uniform

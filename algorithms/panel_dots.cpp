@@ -44,14 +44,13 @@ PLAB_DOTS_RUN(run_avx512, "avx512f,fma", __m512d, 8, _mm512_loadu_pd, _mm512_sto
 using RunFn = void (*)(const double*, const uint32_t*, const double*, std::size_t, std::size_t, double*);
 
 // Every round against chunk c before chunk c + 1, whose lines are prefetched meanwhile (a round
-// touches only its features' rows, too sparse for the hardware prefetcher; a prefetch past the
-// panel's last row is harmless: it never faults).
-void blocked(RunFn run, const double* panel, const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C,
-             double* out, std::size_t ld) {
+// touches only its features' rows, too sparse for the hardware prefetcher).
+void blocked(RunFn run, const double* panel, std::size_t rows, const Example* xs, std::size_t m, const uint32_t* cut,
+             std::size_t C, double* out, std::size_t ld) {
   constexpr std::size_t kChunkValues = kDotChunk * kPanelSupports;
   for (std::size_t c = 0; c < C; ++c) {
-    if (c + 1 < C)
-      for (std::size_t v = 0; v < kChunkValues; v += 8) __builtin_prefetch(panel + (c + 1) * kChunkValues + v);
+    const std::size_t next = (c + 1) * kChunkValues, stop = std::min(next + kChunkValues, rows * kPanelSupports);
+    for (std::size_t v = next; v < stop; v += 8) __builtin_prefetch(panel + v);
     for (std::size_t l = 0; l < m; ++l) {
       const uint32_t* k = cut + l * (C + 1) + c;
       if (k[0] != k[1]) run(panel, xs[l].idx.data(), xs[l].val.data(), k[0], k[1], out + l * ld);
@@ -69,17 +68,17 @@ RunFn fn(Simd isa) {
 
 }  // namespace
 
-void panel_dots(const double* panel, const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C,
-                double* out, std::size_t ld) {
+void panel_dots(const double* panel, std::size_t rows, const Example* xs, std::size_t m, const uint32_t* cut,
+                std::size_t C, double* out, std::size_t ld) {
   static const RunFn run = fn(simd_path());
-  blocked(run, panel, xs, m, cut, C, out, ld);
+  blocked(run, panel, rows, xs, m, cut, C, out, ld);
 }
 
-void panel_dots_on(const std::string& isa, const double* panel, const Example* xs, std::size_t m,
+void panel_dots_on(const std::string& isa, const double* panel, std::size_t rows, const Example* xs, std::size_t m,
                    const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
   const Simd s = simd_parse(isa);
   if (s > simd_best()) throw std::invalid_argument("this CPU has no " + isa + " path");
-  blocked(fn(s), panel, xs, m, cut, C, out, ld);
+  blocked(fn(s), panel, rows, xs, m, cut, C, out, ld);
 }
 
 }  // namespace plab

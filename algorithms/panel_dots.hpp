@@ -2,7 +2,7 @@
 // kernel row (SupportSet's dense layout, support_set.hpp; docs/learners.md#layout).
 //
 // Represents: a panel is kPanelSupports supports stored feature-major inside the panel:
-// panel[j * kPanelSupports + i] = feature j of support i, for j below the panel's feature capacity.
+// panel[j * kPanelSupports + i] = feature j of support i, for j < rows (the panel's feature capacity).
 // Requires: out[l * ld + i] (i < kPanelSupports) holds the partial sums of round l on entry (+0 the
 // first time); cut[l * (C + 1) + c] is the position in xs[l]'s features (ascending) of its first
 // feature at or past chunk c (chunks of kDotChunk features), cut[l * (C + 1) + C] its end.
@@ -23,11 +23,11 @@ namespace plab {
 inline constexpr std::size_t kPanelSupports = 32;  // 8 AVX2 (4 AVX-512) accumulators per round
 inline constexpr std::size_t kDotChunk = 96;  // 96 x 32 x 8 B = 24 KB of the 32 KB L1 (64 and 128: slower)
 
-void panel_dots(const double* panel, const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C,
-                double* out, std::size_t ld);
+void panel_dots(const double* panel, std::size_t rows, const Example* xs, std::size_t m, const uint32_t* cut,
+                std::size_t C, double* out, std::size_t ld);
 // The same on a named path ("scalar", "avx2", "avx512"; tests). Throws std::invalid_argument when
 // the CPU lacks it.
-void panel_dots_on(const std::string& isa, const double* panel, const Example* xs, std::size_t m,
+void panel_dots_on(const std::string& isa, const double* panel, std::size_t rows, const Example* xs, std::size_t m,
                    const uint32_t* cut, std::size_t C, double* out, std::size_t ld);
 
 }  // namespace plab

@@ -262,7 +262,7 @@ class SupportSet {
   void dots_panel(const Example* xs, std::size_t m, const uint32_t* cut, std::size_t i0, double* out,
                   std::size_t ld) const {
     for (std::size_t l = 0; l < m; ++l) std::fill_n(out + l * ld, kPanel, 0.0);
-    panel_dots(&cols_[at(0, i0)], xs, m, cut, chunks(), out, ld);
+    panel_dots(&cols_[at(0, i0)], dcap_, xs, m, cut, chunks(), out, ld);
   }
   // o[i - b] = <s_i, x> for b <= i < e (sparse): x's features in order, each one's list of supports.
   void sparse_dots(const Example& x, std::size_t b, std::size_t e, double* __restrict o) const {
