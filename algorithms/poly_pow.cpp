@@ -72,24 +72,16 @@ __attribute__((target("avx2,fma"))) void row_avx2(double gamma, double coef0, in
                 err = _mm256_set1_pd(static_cast<double>(p) * 0x1p-103);
   const __m256i expo = _mm256_set1_epi64x(0x7ff0000000000000ll), mant = _mm256_set1_epi64x(0x000fffffffffffffll);
   const __m256d h53 = _mm256_set1_pd(0x1p-53), h54 = _mm256_set1_pd(0x1p-54);
-  std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d b = _mm256_add_pd(_mm256_mul_pd(g, _mm256_loadu_pd(out + i)), c);
-    const __m256d a = _mm256_andnot_pd(sign, b);
-    __m256d h = a, l = zero;
-    for (int k = 1; k < p; ++k) {  // mul_dd
-      const __m256d p1 = _mm256_mul_pd(h, a), e1 = _mm256_fmsub_pd(h, a, p1), t = _mm256_fmadd_pd(l, a, e1);
-      h = _mm256_add_pd(p1, t);
-      l = _mm256_sub_pd(t, _mm256_sub_pd(h, p1));
-    }
+  // Eight values per step, in two independent register sets: the p - 1 steps are one dependency
+  // chain per value, so two chains in flight hide some of the latency (3.7 -> 3.1-3.4 ns a value).
+  auto finish = [&](std::size_t i, __m256d b, __m256d h, __m256d l) __attribute__((target("avx2,fma"))) {
     const __m256i hb = _mm256_castpd_si256(h);
     const __m256d is_pow2 = _mm256_castsi256_pd(_mm256_cmpeq_epi64(_mm256_and_si256(hb, mant), _mm256_setzero_si256()));
     const __m256d half = _mm256_mul_pd(_mm256_castsi256_pd(_mm256_and_si256(hb, expo)), _mm256_blendv_pd(h53, h54, is_pow2));
     const __m256d slack = _mm256_add_pd(_mm256_andnot_pd(sign, l), _mm256_mul_pd(err, h));
     const __m256d ok = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(h, lo, _CMP_GE_OQ), _mm256_cmp_pd(h, hi, _CMP_LE_OQ)),
                                      _mm256_cmp_pd(slack, half, _CMP_LT_OQ));
-    const __m256d r = (p & 1) ? _mm256_xor_pd(h, _mm256_and_pd(sign, b)) : h;
-    _mm256_storeu_pd(out + i, r);
+    _mm256_storeu_pd(out + i, (p & 1) ? _mm256_xor_pd(h, _mm256_and_pd(sign, b)) : h);
     const int mask = _mm256_movemask_pd(ok);
     if (mask != 0xf) {
       alignas(32) double bs[4];
@@ -97,6 +89,24 @@ __attribute__((target("avx2,fma"))) void row_avx2(double gamma, double coef0, in
       for (int j = 0; j < 4; ++j)
         if (!(mask >> j & 1)) out[i + j] = pow_int_exact(bs[j], p);
     }
+  };
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    const __m256d b0 = _mm256_add_pd(_mm256_mul_pd(g, _mm256_loadu_pd(out + i)), c);
+    const __m256d b1 = _mm256_add_pd(_mm256_mul_pd(g, _mm256_loadu_pd(out + i + 4)), c);
+    const __m256d a0 = _mm256_andnot_pd(sign, b0), a1 = _mm256_andnot_pd(sign, b1);
+    __m256d h0 = a0, l0 = zero, h1 = a1, l1 = zero;
+    for (int k = 1; k < p; ++k) {  // mul_dd on both
+      const __m256d p0 = _mm256_mul_pd(h0, a0), p1 = _mm256_mul_pd(h1, a1);
+      const __m256d t0 = _mm256_fmadd_pd(l0, a0, _mm256_fmsub_pd(h0, a0, p0));
+      const __m256d t1 = _mm256_fmadd_pd(l1, a1, _mm256_fmsub_pd(h1, a1, p1));
+      h0 = _mm256_add_pd(p0, t0);
+      h1 = _mm256_add_pd(p1, t1);
+      l0 = _mm256_sub_pd(t0, _mm256_sub_pd(h0, p0));
+      l1 = _mm256_sub_pd(t1, _mm256_sub_pd(h1, p1));
+    }
+    finish(i, b0, h0, l0);
+    finish(i + 4, b1, h1, l1);
   }
   for (; i < n; ++i) out[i] = pow_scalar(gamma * out[i] + coef0, p);
 }
