@@ -71,7 +71,7 @@ class MulticlassLearner : public Learner {
     return r;
   }
 
-  // Kernel rows of a block of rounds against the supports at its start in one pass (the panels of
+  // Kernel rows of a block of rounds against the supports at its start in one pass (the tiles of
   // supports stay in cache across the block), extended by the supports added inside the block and
   // patched when one is removed (remove_support). SupportSet gives every kernel value the same bits
   // by any of these paths, so the records equal round-by-round learning (tested).

@@ -11,17 +11,17 @@
 namespace plab {
 namespace {
 
-// One call per chunk: every round's features in chunk c against the panel, the kPanelSupports
+// One call per chunk: every round's features in chunk c against the tile, the kPanelSupports
 // sums of a round held in registers across its features (out in/out).
-void chunk_scalar(const double* panel, const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C,
-                  std::size_t c, double* out, std::size_t ld) {
+void chunk_scalar(const double* tile, std::size_t stride, const Example* xs, std::size_t m, const uint32_t* cut,
+                  std::size_t C, std::size_t c, double* out, std::size_t ld) {
   for (std::size_t l = 0; l < m; ++l) {
     const uint32_t* k = cut + l * (C + 1) + c;
     double acc[kPanelSupports];
     double* o = out + l * ld;
     std::copy_n(o, kPanelSupports, acc);
     for (std::size_t q = k[0]; q < k[1]; ++q) {
-      const double v = xs[l].val[q], *s = panel + static_cast<std::size_t>(xs[l].idx[q]) * kPanelSupports;
+      const double v = xs[l].val[q], *s = tile + static_cast<std::size_t>(xs[l].idx[q]) * stride;
       for (std::size_t i = 0; i < kPanelSupports; ++i) acc[i] = std::fma(v, s[i], acc[i]);
     }
     std::copy_n(acc, kPanelSupports, o);
@@ -30,9 +30,9 @@ void chunk_scalar(const double* panel, const Example* xs, std::size_t m, const u
 
 // AVX2: the 32 sums in 8 named registers (an array of vectors made GCC 12 bounce them through the
 // stack with 16-byte halves at every round: store-forwarding stalls, measured 10-15% slower).
-__attribute__((target("avx2,fma"))) void chunk_avx2(const double* panel, const Example* xs, std::size_t m,
-                                                    const uint32_t* cut, std::size_t C, std::size_t c, double* out,
-                                                    std::size_t ld) {
+__attribute__((target("avx2,fma"))) void chunk_avx2(const double* tile, std::size_t stride, const Example* xs,
+                                                    std::size_t m, const uint32_t* cut, std::size_t C, std::size_t c,
+                                                    double* out, std::size_t ld) {
   static_assert(kPanelSupports == 32);
   for (std::size_t l = 0; l < m; ++l) {
     const uint32_t* k = cut + l * (C + 1) + c;
@@ -46,7 +46,7 @@ __attribute__((target("avx2,fma"))) void chunk_avx2(const double* panel, const E
             a6 = _mm256_loadu_pd(o + 24), a7 = _mm256_loadu_pd(o + 28);
     for (std::size_t q = q0; q < q1; ++q) {
       const __m256d x = _mm256_set1_pd(val[q]);
-      const double* s = panel + static_cast<std::size_t>(idx[q]) * kPanelSupports;
+      const double* s = tile + static_cast<std::size_t>(idx[q]) * stride;
       a0 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s), a0);
       a1 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 4), a1);
       a2 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 8), a2);
@@ -61,18 +61,17 @@ __attribute__((target("avx2,fma"))) void chunk_avx2(const double* panel, const E
   }
 }
 
-using ChunkFn = void (*)(const double*, const Example*, std::size_t, const uint32_t*, std::size_t, std::size_t,
-                         double*, std::size_t);
+using ChunkFn = void (*)(const double*, std::size_t, const Example*, std::size_t, const uint32_t*, std::size_t,
+                         std::size_t, double*, std::size_t);
 
-// Every round against chunk c before chunk c + 1, whose lines are prefetched meanwhile (a round
-// touches only its features' rows, too sparse for the hardware prefetcher).
-void blocked(ChunkFn run, const double* panel, std::size_t rows, const Example* xs, std::size_t m, const uint32_t* cut,
-             std::size_t C, double* out, std::size_t ld) {
-  constexpr std::size_t kChunkValues = kDotChunk * kPanelSupports;
+// Every round against chunk c before chunk c + 1, whose rows are prefetched meanwhile (a round
+// touches only its own features' rows).
+void blocked(ChunkFn run, const double* tile, std::size_t stride, std::size_t rows, const Example* xs, std::size_t m,
+             const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
   for (std::size_t c = 0; c < C; ++c) {
-    const std::size_t next = (c + 1) * kChunkValues, stop = std::min(next + kChunkValues, rows * kPanelSupports);
-    for (std::size_t v = next; v < stop; v += 8) __builtin_prefetch(panel + v);
-    run(panel, xs, m, cut, C, c, out, ld);
+    for (std::size_t j = (c + 1) * kDotChunk; j < std::min((c + 2) * kDotChunk, rows); ++j)
+      for (std::size_t i = 0; i < kPanelSupports; i += 8) __builtin_prefetch(tile + j * stride + i);
+    run(tile, stride, xs, m, cut, C, c, out, ld);
   }
 }
 
@@ -81,17 +80,17 @@ ChunkFn fn(Simd isa) { return isa >= Simd::avx2 ? chunk_avx2 : chunk_scalar; }
 
 }  // namespace
 
-void panel_dots(const double* panel, std::size_t rows, const Example* xs, std::size_t m, const uint32_t* cut,
-                std::size_t C, double* out, std::size_t ld) {
+void panel_dots(const double* tile, std::size_t stride, std::size_t rows, const Example* xs, std::size_t m,
+                const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
   static const ChunkFn run = fn(simd_path());
-  blocked(run, panel, rows, xs, m, cut, C, out, ld);
+  blocked(run, tile, stride, rows, xs, m, cut, C, out, ld);
 }
 
-void panel_dots_on(const std::string& isa, const double* panel, std::size_t rows, const Example* xs, std::size_t m,
-                   const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
+void panel_dots_on(const std::string& isa, const double* tile, std::size_t stride, std::size_t rows,
+                   const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
   const Simd s = simd_parse(isa);
   if (s > simd_best()) throw std::invalid_argument("this CPU has no " + isa + " path");
-  blocked(fn(s), panel, rows, xs, m, cut, C, out, ld);
+  blocked(fn(s), tile, stride, rows, xs, m, cut, C, out, ld);
 }
 
 }  // namespace plab

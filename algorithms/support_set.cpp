@@ -1,6 +1,9 @@
 #include "algorithms/support_set.hpp"
 
+#include <sys/mman.h>
+
 #include <atomic>
+#include <new>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -24,6 +27,21 @@ std::atomic<SupportLayout>& current() {
 }
 
 }  // namespace
+
+void* huge_allocate(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  if (bytes < 2 * kHuge) {
+    if (void* p = std::malloc(bytes ? bytes : 1)) return p;
+    throw std::bad_alloc();
+  }
+  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, size);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the memory works the same
+#endif
+  return p;
+}
 
 SupportLayout support_layout_default() { return current().load(std::memory_order_relaxed); }
 void set_support_layout_default(SupportLayout layout) { current().store(layout, std::memory_order_relaxed); }

@@ -1,5 +1,5 @@
-// The dense dot-product kernel (algorithms/panel_dots.hpp) and the panel layout of SupportSet: every
-// path continues the fma chain over x's features in order, bit for bit.
+// The blocked dense dot-product kernel (algorithms/panel_dots.hpp) and SupportSet's dense rows:
+// every path continues the fma chain over x's features in order, bit for bit.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -60,14 +60,18 @@ double chain(const Example& x, const Example& s, double acc = 0.0) {
 }  // namespace
 
 // panel_dots on every path continues given partial sums over the chunks, skipping the features at
-// or past the panel's rows, exactly as the scalar chain does.
+// or past the tile's rows, exactly as the scalar chain does (a tile inside a wider row stride).
 TEST(PanelDots, EveryPathContinuesTheChain) {
   Rng rng(test_seed(31));
   const std::size_t rows = 250, dim = 300, m = 37, C = (rows + kDotChunk - 1) / kDotChunk;
   const Rows sup = random_rows(rng, kPanelSupports, rows, 0.3), xs = random_rows(rng, m, dim, 0.25);
-  std::vector<double> panel(rows * kPanelSupports, 0.0);
+  const std::size_t stride = kPanelSupports + 13, off = 5;  // the tile starts at column 5 of wider rows
+  std::vector<double> panel(rows * stride, 0.0);
+  for (double& v : panel) v = 1e300;  // the columns outside the tile must never be read into a sum
+  for (std::size_t j = 0; j < rows; ++j)
+    for (std::size_t i = 0; i < kPanelSupports; ++i) panel[j * stride + off + i] = 0.0;
   for (std::size_t i = 0; i < kPanelSupports; ++i)
-    for (std::size_t k = 0; k < sup.idx[i].size(); ++k) panel[sup.idx[i][k] * kPanelSupports + i] = sup.val[i][k];
+    for (std::size_t k = 0; k < sup.idx[i].size(); ++k) panel[sup.idx[i][k] * stride + off + i] = sup.val[i][k];
   std::vector<uint32_t> cut(m * (C + 1));
   for (std::size_t l = 0; l < m; ++l)
     for (std::size_t c = 0; c <= C; ++c) {
@@ -83,7 +87,7 @@ TEST(PanelDots, EveryPathContinuesTheChain) {
   for (const std::string isa : {"scalar", "avx2", "avx512"}) {
     std::vector<double> out = start;
     try {
-      panel_dots_on(isa, panel.data(), rows, xs.ex.data(), m, cut.data(), C, out.data(), ld);
+      panel_dots_on(isa, panel.data() + off, stride, rows, xs.ex.data(), m, cut.data(), C, out.data(), ld);
     } catch (const std::invalid_argument&) {
       std::printf("%s: not on this CPU, skipped\n", isa.c_str());
       continue;
@@ -102,9 +106,9 @@ TEST(PanelDots, EveryPathContinuesTheChain) {
   EXPECT_GE(checked, 1);
 }
 
-// SupportSet in the dense panel layout: rows of many rounds at once (the panel kernel), of one round
-// and single values agree bit for bit with the chain, across a partial last panel, a feature
-// capacity that grows (new features after the first supports) and removals.
+// SupportSet in the dense layout: rows of many rounds at once (the blocked kernel), of one round and
+// single values agree bit for bit with the chain, across a partial last tile, a dimension that grows
+// (new features after the first supports) and removals.
 TEST(PanelDots, SupportRowsAgreeAcrossGrowthAndRemovals) {
   Rng rng(test_seed(32));
   const Rows first = random_rows(rng, 70, 60, 0.3), later = random_rows(rng, 60, 500, 0.2), xs = random_rows(rng, 45, 520, 0.2);
