@@ -13,19 +13,13 @@
 #include "algorithms/panel_dots.hpp"
 #include "algorithms/support_set.hpp"
 #include "core/random.hpp"
+#include "tests/test_util.hpp"
 
 using namespace plab;
+using test_util::same_bits;
+using test_util::test_seed;
 
 namespace {
-
-uint64_t test_seed(uint64_t fallback) {
-  const char* s = std::getenv("PLAB_TEST_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 10) : fallback;
-  std::printf("seed %llu (PLAB_TEST_SEED to replay)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 struct Rows {
   std::vector<std::vector<uint32_t>> idx;

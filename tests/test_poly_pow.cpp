@@ -18,25 +18,19 @@
 #include "algorithms/poly_pow.hpp"
 #include "algorithms/support_set.hpp"
 #include "core/random.hpp"
+#include "tests/test_util.hpp"
 
 using namespace plab;
+using test_util::same_bits;
+using test_util::test_seed;
 
 namespace {
-
-uint64_t test_seed(uint64_t fallback) {
-  const char* s = std::getenv("PLAB_TEST_SEED");
-  const uint64_t seed = s ? std::strtoull(s, nullptr, 10) : fallback;
-  std::printf("seed %llu (PLAB_TEST_SEED to replay)\n", static_cast<unsigned long long>(seed));
-  return seed;
-}
 
 double parse(const std::string& s) {
   if (s == "inf") return std::numeric_limits<double>::infinity();
   if (s == "-inf") return -std::numeric_limits<double>::infinity();
   return std::strtod(s.c_str(), nullptr);  // C99 hex floats, exact
 }
-
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // <s, x> as SupportSet defines it: fma(x_j, s_j, .) from +0 over x's features in order.
 double chain_dot(const Example& x, const Example& s) {

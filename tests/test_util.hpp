@@ -8,8 +8,10 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,6 +20,18 @@
 #include "datasets/dataset.hpp"
 
 namespace plab::test_util {
+
+// The seed of a randomized test: PLAB_TEST_SEED when set, else `fallback`; printed, so that a failing
+// run can be replayed.
+inline uint64_t test_seed(uint64_t fallback) {
+  const char* s = std::getenv("PLAB_TEST_SEED");
+  const uint64_t seed = s ? std::strtoull(s, nullptr, 10) : fallback;
+  std::printf("seed %llu (PLAB_TEST_SEED to replay)\n", static_cast<unsigned long long>(seed));
+  return seed;
+}
+
+// a and b are the same double bit for bit (the sign of zero included).
+inline bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // The 1-d sequences of docs/bounds.md#fixtures: (x, y) pairs.
 inline Dataset seq1d(const std::vector<std::pair<double, double>>& s) {
