@@ -3,7 +3,10 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
+#include <numeric>
 #include <stdexcept>
 
 #include "algorithms/simd.hpp"
@@ -11,86 +14,195 @@
 namespace plab {
 namespace {
 
-// One call per chunk: every round's features in chunk c against the tile, the kPanelSupports
-// sums of a round held in registers across its features (out in/out).
-void chunk_scalar(const double* tile, std::size_t stride, const Example* xs, std::size_t m, const uint32_t* cut,
-                  std::size_t C, std::size_t c, double* out, std::size_t ld) {
-  for (std::size_t l = 0; l < m; ++l) {
-    const uint32_t* k = cut + l * (C + 1) + c;
-    double acc[kPanelSupports];
-    double* o = out + l * ld;
-    std::copy_n(o, kPanelSupports, acc);
-    for (std::size_t q = k[0]; q < k[1]; ++q) {
-      const double v = xs[l].val[q], *s = tile + static_cast<std::size_t>(xs[l].idx[q]) * stride;
-      for (std::size_t i = 0; i < kPanelSupports; ++i) acc[i] = std::fma(v, s[i], acc[i]);
+constexpr std::size_t R = kGroupRounds, W = kPanelSupports;
+
+// The features of x below `rows` (x's features are ascending).
+std::size_t features_below(const Example& x, std::size_t rows) {
+  return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
+}
+
+// The rounds in group order (lane[g R + r]), each group padded to R lanes with kNoRound.
+std::vector<uint32_t> greedy_lanes(const Example* xs, std::size_t m, std::size_t rows) {
+  std::vector<uint32_t> left(m), lanes;
+  std::iota(left.begin(), left.end(), 0u);
+  const std::size_t words = rows <= kGroupBitsetRows ? (rows + 63) / 64 : 0;
+  std::vector<uint64_t> bits(m * words), u(words);
+  for (std::size_t l = 0; l < m && words; ++l)
+    for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q)
+      bits[l * words + xs[l].idx[q] / 64] |= uint64_t{1} << (xs[l].idx[q] % 64);
+  while (!left.empty()) {
+    std::size_t pick = 0;  // a group starts at the lowest round left
+    for (std::size_t r = 0; r < R && !left.empty(); ++r) {
+      if (r > 0 && words) {  // the round whose features widen the union least
+        std::size_t least = std::numeric_limits<std::size_t>::max();
+        for (std::size_t p = 0; p < left.size(); ++p) {
+          std::size_t c = 0;
+          for (std::size_t w = 0; w < words; ++w) c += static_cast<std::size_t>(std::popcount(u[w] | bits[left[p] * words + w]));
+          if (c < least) { least = c; pick = p; }
+        }
+      }
+      const uint32_t l = left[pick];
+      for (std::size_t w = 0; w < words; ++w) u[w] = (r == 0 ? 0 : u[w]) | bits[l * words + w];
+      lanes.push_back(l);
+      left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
+      pick = 0;
     }
-    std::copy_n(acc, kPanelSupports, o);
+    while (lanes.size() % R) lanes.push_back(RoundGroups::kNoRound);
   }
+  return lanes;
 }
 
-// AVX2: the 32 sums in 8 named registers (an array of vectors made GCC 12 bounce them through the
-// stack with 16-byte halves at every round: store-forwarding stalls, measured 10-15% slower).
-__attribute__((target("avx2,fma"))) void chunk_avx2(const double* tile, std::size_t stride, const Example* xs,
-                                                    std::size_t m, const uint32_t* cut, std::size_t C, std::size_t c,
-                                                    double* out, std::size_t ld) {
-  static_assert(kPanelSupports == 32);
-  for (std::size_t l = 0; l < m; ++l) {
-    const uint32_t* k = cut + l * (C + 1) + c;
-    const std::size_t q0 = k[0], q1 = k[1];
-    if (q0 == q1) continue;
-    const uint32_t* idx = xs[l].idx.data();
-    const double* val = xs[l].val.data();
-    double* o = out + l * ld;
-    __m256d a0 = _mm256_loadu_pd(o), a1 = _mm256_loadu_pd(o + 4), a2 = _mm256_loadu_pd(o + 8),
-            a3 = _mm256_loadu_pd(o + 12), a4 = _mm256_loadu_pd(o + 16), a5 = _mm256_loadu_pd(o + 20),
-            a6 = _mm256_loadu_pd(o + 24), a7 = _mm256_loadu_pd(o + 28);
-    for (std::size_t q = q0; q < q1; ++q) {
-      const __m256d x = _mm256_set1_pd(val[q]);
-      const double* s = tile + static_cast<std::size_t>(idx[q]) * stride;
-      a0 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s), a0);
-      a1 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 4), a1);
-      a2 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 8), a2);
-      a3 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 12), a3);
-      a4 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 16), a4);
-      a5 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 20), a5);
-      a6 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 24), a6);
-      a7 = _mm256_fmadd_pd(x, _mm256_loadu_pd(s + 28), a7);
+// The lines of the next tile still to prefetch, one a step (spread over the tile's work: a burst
+// would overflow the outstanding-miss queues).
+struct Prefetch {
+  const double* next;
+  const std::size_t* line;
+  std::size_t k, end;
+  void step() {
+    if (k < end) __builtin_prefetch(next + line[k++]);
+  }
+};
+
+// One group against the tile: the R x W sums in registers (or arrays, scalar) across the union of
+// the group's features, stored to o[r] (o[r] = scratch for an empty lane).
+using GroupFn = void (*)(const double*, const RoundGroups&, std::size_t, double* const*, Prefetch&);
+
+void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, double* const* o, Prefetch&) {
+  double acc[R][W] = {};
+  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
+    const double *s = tile + g.offset[u], *x = &g.val[u * R];
+    for (std::size_t r = 0; r < R; ++r)
+      for (std::size_t i = 0; i < W; ++i) acc[r][i] = std::fma(x[r], s[i], acc[r][i]);
+  }
+  for (std::size_t r = 0; r < R; ++r) std::copy_n(acc[r], W, o[r]);
+}
+
+// AVX2 (16 registers): the tile in 4 passes of 8 columns, 4 lanes x 2 registers of sums each.
+#define PLAB_LANE2(r)                                        \
+  {                                                          \
+    const __m256d xr = _mm256_set1_pd(x[r]);                 \
+    a##r##0 = _mm256_fmadd_pd(xr, s0, a##r##0);              \
+    a##r##1 = _mm256_fmadd_pd(xr, s1, a##r##1);              \
+  }
+__attribute__((target("avx2,fma"))) void group_avx2(const double* tile, const RoundGroups& g, std::size_t gi,
+                                                    double* const* o, Prefetch& pf) {
+  static_assert(R == 4 && W % 8 == 0);
+  for (std::size_t c = 0; c < W; c += 8) {
+    __m256d a00 = _mm256_setzero_pd(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
+    for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
+      const double *s = tile + g.offset[u] + c, *x = &g.val[u * R];
+      pf.step();
+      const __m256d s0 = _mm256_loadu_pd(s), s1 = _mm256_loadu_pd(s + 4);
+      PLAB_LANE2(0) PLAB_LANE2(1) PLAB_LANE2(2) PLAB_LANE2(3)
     }
-    _mm256_storeu_pd(o, a0); _mm256_storeu_pd(o + 4, a1); _mm256_storeu_pd(o + 8, a2); _mm256_storeu_pd(o + 12, a3);
-    _mm256_storeu_pd(o + 16, a4); _mm256_storeu_pd(o + 20, a5); _mm256_storeu_pd(o + 24, a6); _mm256_storeu_pd(o + 28, a7);
+    _mm256_storeu_pd(o[0] + c, a00); _mm256_storeu_pd(o[0] + c + 4, a01);
+    _mm256_storeu_pd(o[1] + c, a10); _mm256_storeu_pd(o[1] + c + 4, a11);
+    _mm256_storeu_pd(o[2] + c, a20); _mm256_storeu_pd(o[2] + c + 4, a21);
+    _mm256_storeu_pd(o[3] + c, a30); _mm256_storeu_pd(o[3] + c + 4, a31);
   }
 }
+#undef PLAB_LANE2
 
-using ChunkFn = void (*)(const double*, std::size_t, const Example*, std::size_t, const uint32_t*, std::size_t,
-                         std::size_t, double*, std::size_t);
+// AVX-512: 4 lanes x 4 registers of sums (16 fma chains, enough to cover the fma latency on both
+// pipes), 4 loads of support values and 4 broadcasts per 16 fma.
+#define PLAB_LANE4(r)                                        \
+  {                                                          \
+    const __m512d xr = _mm512_set1_pd(x[r]);                 \
+    a##r##0 = _mm512_fmadd_pd(xr, s0, a##r##0);              \
+    a##r##1 = _mm512_fmadd_pd(xr, s1, a##r##1);              \
+    a##r##2 = _mm512_fmadd_pd(xr, s2, a##r##2);              \
+    a##r##3 = _mm512_fmadd_pd(xr, s3, a##r##3);              \
+  }
+#define PLAB_STORE4(r)                                                                             \
+  _mm512_storeu_pd(o[r], a##r##0); _mm512_storeu_pd(o[r] + 8, a##r##1);                            \
+  _mm512_storeu_pd(o[r] + 16, a##r##2); _mm512_storeu_pd(o[r] + 24, a##r##3);
+__attribute__((target("avx512f"))) void group_avx512(const double* tile, const RoundGroups& g, std::size_t gi,
+                                                     double* const* o, Prefetch& pf) {
+  static_assert(R == 4 && W == 32);
+  __m512d a00 = _mm512_setzero_pd(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00, a13 = a00,
+          a20 = a00, a21 = a00, a22 = a00, a23 = a00, a30 = a00, a31 = a00, a32 = a00, a33 = a00;
+  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
+    const double *s = tile + g.offset[u], *x = &g.val[u * R];
+    pf.step();
+    const __m512d s0 = _mm512_loadu_pd(s), s1 = _mm512_loadu_pd(s + 8), s2 = _mm512_loadu_pd(s + 16),
+                  s3 = _mm512_loadu_pd(s + 24);
+    PLAB_LANE4(0) PLAB_LANE4(1) PLAB_LANE4(2) PLAB_LANE4(3)
+  }
+  PLAB_STORE4(0) PLAB_STORE4(1) PLAB_STORE4(2) PLAB_STORE4(3)
+}
+#undef PLAB_LANE4
+#undef PLAB_STORE4
 
-// Every round against chunk c before chunk c + 1, whose rows are prefetched meanwhile (a round
-// touches only its own features' rows).
-void blocked(ChunkFn run, const double* tile, std::size_t stride, std::size_t rows, const Example* xs, std::size_t m,
-             const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
-  for (std::size_t c = 0; c < C; ++c) {
-    for (std::size_t j = (c + 1) * kDotChunk; j < std::min((c + 2) * kDotChunk, rows); ++j)
-      for (std::size_t i = 0; i < kPanelSupports; i += 8) __builtin_prefetch(tile + j * stride + i);
-    run(tile, stride, xs, m, cut, C, c, out, ld);
+GroupFn fn(Simd isa) { return isa == Simd::avx512 ? group_avx512 : isa == Simd::avx2 ? group_avx2 : group_scalar; }
+
+void run_groups(GroupFn run, const double* tile, const double* next, const RoundGroups& g, double* out,
+                std::size_t ld) {
+  double scratch[W];
+  Prefetch pf{next, g.line.data(), 0, next ? g.line.size() : 0};
+  for (std::size_t gi = 0; gi < g.groups(); ++gi) {
+    double* o[R];
+    for (std::size_t r = 0; r < R; ++r) {
+      const uint32_t l = g.lane[gi * R + r];
+      o[r] = l == RoundGroups::kNoRound ? scratch : out + l * ld;
+    }
+    run(tile, g, gi, o, pf);
   }
 }
-
-// AVX-512 machines run the AVX2 kernel (the same bits; no 8-wide variant was measured).
-ChunkFn fn(Simd isa) { return isa >= Simd::avx2 ? chunk_avx2 : chunk_scalar; }
 
 }  // namespace
 
-void panel_dots(const double* tile, std::size_t stride, std::size_t rows, const Example* xs, std::size_t m,
-                const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
-  static const ChunkFn run = fn(simd_path());
-  blocked(run, tile, stride, rows, xs, m, cut, C, out, ld);
+RoundGroups group_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride) {
+  RoundGroups g;
+  g.lane = greedy_lanes(xs, m, rows);
+  std::size_t nnz = 0;
+  for (std::size_t l = 0; l < m; ++l) nnz += xs[l].idx.size();
+  g.offset.reserve(nnz);
+  g.val.reserve(nnz * R);
+  for (std::size_t gi = 0; gi * R < g.lane.size(); ++gi) {
+    const uint32_t* at[R];  // each lane's next feature, [at, end) its features below rows
+    const uint32_t* end[R];
+    const double* v[R];
+    for (std::size_t r = 0; r < R; ++r) {
+      const uint32_t l = g.lane[gi * R + r];
+      at[r] = end[r] = nullptr;
+      v[r] = nullptr;
+      if (l == RoundGroups::kNoRound) continue;
+      at[r] = xs[l].idx.data();
+      end[r] = at[r] + features_below(xs[l], rows);
+      v[r] = xs[l].val.data();
+    }
+    for (;;) {  // merge the lanes' features: the smallest next one, each lane's value or 0
+      uint32_t j = std::numeric_limits<uint32_t>::max();
+      for (std::size_t r = 0; r < R; ++r)
+        if (at[r] != end[r]) j = std::min(j, *at[r]);
+      if (j == std::numeric_limits<uint32_t>::max()) break;
+      g.offset.push_back(static_cast<std::size_t>(j) * stride);
+      for (std::size_t r = 0; r < R; ++r) {
+        const bool has = at[r] != end[r] && *at[r] == j;
+        g.val.push_back(has ? *v[r] : 0.0);
+        at[r] += has;
+        v[r] += has;
+      }
+    }
+    g.begin.push_back(static_cast<uint32_t>(g.offset.size()));
+  }
+  std::vector<uint8_t> used(rows, 0);  // the dense layout holds rows x stride values: this is small beside it
+  for (const std::size_t o : g.offset) used[o / stride] = 1;
+  for (std::size_t j = 0; j < rows; ++j)
+    for (std::size_t i = 0; i < W && used[j]; i += 64 / sizeof(double)) g.line.push_back(j * stride + i);
+  return g;
 }
 
-void panel_dots_on(const std::string& isa, const double* tile, std::size_t stride, std::size_t rows,
-                   const Example* xs, std::size_t m, const uint32_t* cut, std::size_t C, double* out, std::size_t ld) {
+void panel_dots(const double* tile, const double* next, const RoundGroups& g, double* out, std::size_t ld) {
+  static const GroupFn run = fn(simd_path());
+  run_groups(run, tile, next, g, out, ld);
+}
+
+void panel_dots_on(const std::string& isa, const double* tile, const double* next, const RoundGroups& g, double* out,
+                   std::size_t ld) {
   const Simd s = simd_parse(isa);
   if (s > simd_best()) throw std::invalid_argument("this CPU has no " + isa + " path");
-  blocked(fn(s), tile, stride, rows, xs, m, cut, C, out, ld);
+  run_groups(fn(s), tile, next, g, out, ld);
 }
 
 }  // namespace plab

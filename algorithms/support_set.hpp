@@ -4,8 +4,8 @@
 // x with every support the values are also held in one of two layouts (docs/learners.md#layout):
 //  - dense, feature-major: column j of all supports is contiguous, so the dot products of a sparse
 //    x with every support are nnz(x) contiguous axpy passes (one cache-friendly sweep per feature:
-//    the hardware prefetcher follows them). A block of rounds goes through 32 supports at a time,
-//    feature chunk by feature chunk (panel_dots: the chunk stays in L1 across the rounds). Memory
+//    the hardware prefetcher follows them). A block of rounds goes through 32 supports at a time
+//    in groups of 4 rounds that share each load of a support value (panel_dots). Memory
 //    dim x capacity: it pays on low, dense dimensions (a9a, MNIST).
 //  - sparse, an inverted index: feature j -> the (slot, value) pairs of the supports that have j,
 //    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
@@ -148,8 +148,8 @@ class SupportSet {
     from_dots(k, x, b, e, out);
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
-  // dense layout the tiles of 32 supports are the outer loop, and from 4 examples on a tile is
-  // applied chunk by chunk of features (panel_dots), so each chunk stays in L1 across the examples.
+  // dense layout the tiles of 32 supports are the outer loop, and from 4 examples on each tile goes
+  // through the examples in groups of 4 (panel_dots), the tile staying in L2 across the groups.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
     dots_rows(xs, m, 0, n_, out, ld);
     for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], 0, n_, out + l * ld);
@@ -228,11 +228,11 @@ class SupportSet {
       return;
     }
     std::size_t i0 = b;
-    if (m >= 4 && i0 + kPanelSupports <= e) {  // a chunk read from L2 pays from a few rounds on
-      const std::vector<uint32_t> cut = chunk_cuts(xs, m);
+    if (m >= kGroupRounds && i0 + kPanelSupports <= e) {  // a support value loaded once for a group of rounds
+      const RoundGroups g = group_rounds(xs, m, dim_, ld_);
       for (; i0 + kPanelSupports <= e; i0 += kPanelSupports) {
-        for (std::size_t l = 0; l < m; ++l) std::fill_n(out + l * ld + (i0 - b), kPanelSupports, 0.0);
-        panel_dots(&cols_[i0], ld_, dim_, xs, m, cut.data(), chunks(), out + (i0 - b), ld);
+        const double* next = i0 + 2 * kPanelSupports <= e ? &cols_[i0 + kPanelSupports] : nullptr;
+        panel_dots(&cols_[i0], next, g, out + (i0 - b), ld);
       }
     }
     for (; i0 + 32 <= e; i0 += 32)
@@ -255,23 +255,6 @@ class SupportSet {
     }
     for (std::size_t i = 0; i < N; ++i) o[i] = acc[i];
   }
-  // cut[l * (C + 1) + c] = the first position in xs[l]'s features at or past feature c kDotChunk,
-  // for the C = chunks() chunks (the last cut also drops the features past dim).
-  std::vector<uint32_t> chunk_cuts(const Example* xs, std::size_t m) const {
-    const std::size_t C = chunks();
-    std::vector<uint32_t> cut(m * (C + 1));
-    for (std::size_t l = 0; l < m; ++l) {
-      const auto& idx = xs[l].idx;
-      std::size_t q = 0;
-      for (std::size_t c = 0; c <= C; ++c) {
-        const std::size_t lim = std::min(c * kDotChunk, dim_);
-        while (q < idx.size() && idx[q] < lim) ++q;
-        cut[l * (C + 1) + c] = static_cast<uint32_t>(q);
-      }
-    }
-    return cut;
-  }
-  std::size_t chunks() const { return (dim_ + kDotChunk - 1) / kDotChunk; }
   // o[i - b] = <s_i, x> for b <= i < e (sparse): x's features in order, each one's list of supports.
   void sparse_dots(const Example& x, std::size_t b, std::size_t e, double* __restrict o) const {
     std::fill(o, o + (e - b), 0.0);

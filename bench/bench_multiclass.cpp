@@ -8,7 +8,10 @@
 
 #include <memory>
 
+#include "algorithms/poly_pow.hpp"
 #include "algorithms/registry.hpp"
+#include "algorithms/simd.hpp"
+#include "core/random.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"
 #include "experiments/spec.hpp"
@@ -90,6 +93,46 @@ void BM_KernelRowsMnist(benchmark::State& st) {
                                              benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_KernelRowsMnist)->ArgsProduct({{2000, 19000}, {0, 1}})->Unit(benchmark::kMillisecond);
+
+// The power alone (poly_from_dots, p = 7) on a row of 19000 dots: arg 0/1/2 = scalar/avx2/avx512 path;
+// the dots give b = gamma <x,x'> + 1/2 in [0.5, 2.3], R4's MNIST range (k(x,x) in [0.022, 311]).
+// ns a value = 1e9 / items_per_second (the row's copy, ~150 KB from L2, is included).
+void BM_PolyFromDots(benchmark::State& st) {
+  const std::string isa = simd_name(static_cast<Simd>(st.range(0)));
+  if (static_cast<Simd>(st.range(0)) > simd_best()) { st.SkipWithError((isa + " not on this CPU").c_str()); return; }
+  const Kernel k = r4_kernel();
+  Rng rng(5);
+  std::vector<double> dots(19000), row(dots.size());
+  for (double& d : dots) d = rng.uniform() * 300.0;
+  for (auto _ : st) {
+    row = dots;
+    poly_from_dots_on(isa, k.gamma, k.coef0, k.degree, row.data(), row.size());
+    benchmark::DoNotOptimize(row.data());
+  }
+  st.SetItemsProcessed(static_cast<int64_t>(st.iterations() * row.size()));
+  st.SetLabel(isa);
+}
+BENCHMARK(BM_PolyFromDots)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
+
+// The grouping of a block of 96 MNIST rounds (paid once per kernel_rows call) and the fraction of
+// its fmas that are useful: sum nnz(x) / (4 |union| summed over the groups).
+void BM_GroupRoundsMnist(benchmark::State& st) {
+  const Dataset* d = mnist();
+  if (!d) { st.SkipWithError("mnist not found on the data search path"); return; }
+  std::vector<Example> xs;
+  double nnz = 0.0;
+  for (std::size_t l = 0; l < 96; ++l) {
+    xs.push_back((*d)[l]);
+    nnz += static_cast<double>(xs.back().idx.size());
+  }
+  RoundGroups g;
+  for (auto _ : st) {
+    g = group_rounds(xs.data(), xs.size(), d->dim, 20000);
+    benchmark::DoNotOptimize(g.val.data());
+  }
+  st.counters["useful"] = nnz / static_cast<double>(kGroupRounds * g.offset.size());
+}
+BENCHMARK(BM_GroupRoundsMnist)->Unit(benchmark::kMicrosecond);
 
 const bool kRegistered = [] {
   for (const auto& l : learners())

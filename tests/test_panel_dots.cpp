@@ -2,6 +2,7 @@
 // every path continues the fma chain over x's features in order, bit for bit.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -53,51 +54,87 @@ double chain(const Example& x, const Example& s, double acc = 0.0) {
 
 }  // namespace
 
-// panel_dots on every path continues given partial sums over the chunks, skipping the features at
-// or past the tile's rows, exactly as the scalar chain does (a tile inside a wider row stride).
-TEST(PanelDots, EveryPathContinuesTheChain) {
+// panel_dots on every path gives the chain over x's features below the tile's rows, for rounds in
+// groups with an empty lane (m = 37), on a tile inside a wider row stride, whose other columns are
+// never read into a sum nor written.
+TEST(PanelDots, EveryPathGivesTheChain) {
   Rng rng(test_seed(31));
-  const std::size_t rows = 250, dim = 300, m = 37, C = (rows + kDotChunk - 1) / kDotChunk;
+  const std::size_t rows = 250, dim = 300, m = 37;
   const Rows sup = random_rows(rng, kPanelSupports, rows, 0.3), xs = random_rows(rng, m, dim, 0.25);
   const std::size_t stride = kPanelSupports + 13, off = 5;  // the tile starts at column 5 of wider rows
-  std::vector<double> panel(rows * stride, 0.0);
-  for (double& v : panel) v = 1e300;  // the columns outside the tile must never be read into a sum
+  std::vector<double> panel(rows * stride, 1e300);
   for (std::size_t j = 0; j < rows; ++j)
     for (std::size_t i = 0; i < kPanelSupports; ++i) panel[j * stride + off + i] = 0.0;
   for (std::size_t i = 0; i < kPanelSupports; ++i)
     for (std::size_t k = 0; k < sup.idx[i].size(); ++k) panel[sup.idx[i][k] * stride + off + i] = sup.val[i][k];
-  std::vector<uint32_t> cut(m * (C + 1));
-  for (std::size_t l = 0; l < m; ++l)
-    for (std::size_t c = 0; c <= C; ++c) {
-      const std::size_t lim = std::min(c * kDotChunk, rows);
-      uint32_t q = 0;
-      while (q < xs.idx[l].size() && xs.idx[l][q] < lim) ++q;
-      cut[l * (C + 1) + c] = q;
-    }
+  const RoundGroups g = group_rounds(xs.ex.data(), m, rows, stride);
   const std::size_t ld = kPanelSupports + 3;
-  std::vector<double> start(m * ld);
-  for (double& v : start) v = rng.uniform();
   int checked = 0;
   for (const std::string isa : {"scalar", "avx2", "avx512"}) {
-    std::vector<double> out = start;
+    std::vector<double> out(m * ld, -7.0);
     try {
-      panel_dots_on(isa, panel.data() + off, stride, rows, xs.ex.data(), m, cut.data(), C, out.data(), ld);
+      panel_dots_on(isa, panel.data() + off, panel.data() + off, g, out.data(), ld);  // prefetching itself
     } catch (const std::invalid_argument&) {
       std::printf("%s: not on this CPU, skipped\n", isa.c_str());
       continue;
     }
     ++checked;
     for (std::size_t l = 0; l < m; ++l) {
-      // the features past the panel's rows are not part of the chain
-      Example x = xs.ex[l];
-      x.idx = x.idx.first(cut[l * (C + 1) + C]);
-      x.val = x.val.first(cut[l * (C + 1) + C]);
+      Example x = xs.ex[l];  // the features past the tile's rows are not part of the chain
+      std::size_t q = 0;
+      while (q < x.idx.size() && x.idx[q] < rows) ++q;
+      x.idx = x.idx.first(q);
+      x.val = x.val.first(q);
       for (std::size_t i = 0; i < kPanelSupports; ++i)
-        ASSERT_TRUE(same_bits(out[l * ld + i], chain(x, sup.ex[i], start[l * ld + i]))) << isa << " l " << l << " i " << i;
-      for (std::size_t i = kPanelSupports; i < ld; ++i) ASSERT_EQ(out[l * ld + i], start[l * ld + i]);  // untouched
+        ASSERT_TRUE(same_bits(out[l * ld + i], chain(x, sup.ex[i]))) << isa << " l " << l << " i " << i;
+      for (std::size_t i = kPanelSupports; i < ld; ++i) ASSERT_EQ(out[l * ld + i], -7.0);  // untouched
     }
   }
   EXPECT_GE(checked, 1);
+}
+
+// The groups: every round in exactly one lane, the padding lanes last in the last group, and each
+// group's features the ascending union of its rounds' features below `rows`, each value the
+// round's own (0 where it lacks the feature); by bitsets and, past kGroupBitsetRows, in order.
+TEST(PanelDots, GroupsHoldEveryRoundOnceWithItsFeatures) {
+  Rng rng(test_seed(33));
+  for (const std::size_t rows : {std::size_t{200}, kGroupBitsetRows + 100}) {
+    const std::size_t m = 23, stride = 41;
+    const Rows xs = random_rows(rng, m, rows + 50, 40.0 / static_cast<double>(rows));
+    const RoundGroups g = group_rounds(xs.ex.data(), m, rows, stride);
+    ASSERT_EQ(g.groups(), (m + kGroupRounds - 1) / kGroupRounds);
+    ASSERT_EQ(g.lane.size(), g.groups() * kGroupRounds);
+    std::vector<int> seen(m, 0);
+    for (std::size_t k = 0; k < g.lane.size(); ++k) {
+      if (g.lane[k] == RoundGroups::kNoRound) { EXPECT_GE(k, m) << "padding before the last group"; continue; }
+      ++seen[g.lane[k]];
+    }
+    for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(seen[l], 1) << "round " << l;
+    if (rows > kGroupBitsetRows)
+      for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(g.lane[l], l) << "rounds in order past the bitset limit";
+    for (std::size_t gi = 0; gi < g.groups(); ++gi) {
+      std::vector<uint32_t> want;
+      for (std::size_t r = 0; r < kGroupRounds; ++r)
+        if (const uint32_t l = g.lane[gi * kGroupRounds + r]; l != RoundGroups::kNoRound) {
+          for (uint32_t j : xs.idx[l])
+            if (j < rows) want.push_back(j);
+        }
+      std::sort(want.begin(), want.end());
+      want.erase(std::unique(want.begin(), want.end()), want.end());
+      ASSERT_EQ(g.begin[gi + 1] - g.begin[gi], want.size()) << "group " << gi;
+      for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
+        const uint32_t j = want[u - g.begin[gi]];
+        ASSERT_EQ(g.offset[u], static_cast<std::size_t>(j) * stride);
+        for (std::size_t r = 0; r < kGroupRounds; ++r) {
+          const uint32_t l = g.lane[gi * kGroupRounds + r];
+          double v = 0.0;
+          if (l != RoundGroups::kNoRound)
+            for (std::size_t k = 0; k < xs.idx[l].size(); ++k) if (xs.idx[l][k] == j) v = xs.val[l][k];
+          ASSERT_EQ(g.val[u * kGroupRounds + r], v) << "group " << gi << " feature " << j << " lane " << r;
+        }
+      }
+    }
+  }
 }
 
 // SupportSet in the dense layout: rows of many rounds at once (the blocked kernel), of one round and
@@ -130,4 +167,18 @@ TEST(PanelDots, SupportRowsAgreeAcrossGrowthAndRemovals) {
       ASSERT_TRUE(same_bits(sv.kernel_one(Kernel::linear(), xs.ex[l], i), want)) << "one l " << l << " i " << i;
     }
   }
+}
+
+// Greedy grouping by hand: rounds alternate between two disjoint feature sets, so the groups are
+// {0, 2, 4, 6} and {1, 3, 5, 7} (each group's union 10 features; in order it would be 20).
+TEST(PanelDots, GroupsGatherRoundsThatShareFeatures) {
+  std::vector<std::vector<uint32_t>> idx(8);
+  std::vector<double> ones(10, 1.0);
+  std::vector<Example> xs;
+  for (uint32_t l = 0; l < 8; ++l)
+    for (uint32_t j = 0; j < 10; ++j) idx[l].push_back((l % 2 ? 100u : 0u) + j);
+  for (uint32_t l = 0; l < 8; ++l) xs.push_back({idx[l], ones, 10.0, 0.0});
+  const RoundGroups g = group_rounds(xs.data(), 8, 200, 1);
+  EXPECT_EQ(g.lane, (std::vector<uint32_t>{0, 2, 4, 6, 1, 3, 5, 7}));
+  EXPECT_EQ(g.begin, (std::vector<uint32_t>{0, 10, 20}));
 }
