@@ -94,6 +94,51 @@ TEST(PolyPow, RowsEqualTheReferenceOnEveryPath) {
   }
 }
 
+// Random rows on every vector path give the scalar row's bits: every degree 0..15, every length
+// 0..599 (each path's tail and each of the AVX-512 path's register sets), any gamma and coef0,
+// R4-like dots and bases of every magnitude (overflow, underflow, subnormals), zeros, infinities,
+// NaN and the fixtures' bases (ties, near-ties: lanes certain() refuses) anywhere in the row.
+TEST(PolyPow, RowsOnEveryPathEqualTheScalarRowOnRandomInputs) {
+  Rng rng(test_seed(31));
+  const auto cases = fixtures();
+  const double special[] = {0.0, -0.0, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                            std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::denorm_min(),
+                            std::numeric_limits<double>::max(), -1.0, 1.0};
+  std::size_t compared[2] = {0, 0}, odd = 0;  // avx2, avx512; inputs from the fixtures or the specials
+  for (int trial = 0; trial < 1000; ++trial) {
+    const int p = static_cast<int>(rng.below(16));
+    const bool plain = trial % 2 == 0;  // gamma = 1, coef0 = 0: the fixtures' bases reach the power as they are
+    const double gamma = plain ? 1.0 : std::ldexp(1.0 + rng.uniform(), static_cast<int>(rng.below(16)) - 8);
+    const double coef0 = plain ? 0.0 : rng.uniform() - 0.25;
+    std::vector<double> in(rng.below(600));
+    for (double& d : in) {
+      const uint64_t kind = rng.below(8);
+      odd += kind <= 1;
+      if (kind == 0) d = cases[rng.below(cases.size())].b;
+      else if (kind == 1) d = special[rng.below(std::size(special))];
+      else if (kind == 2) d = rng.uniform() * 300.0;  // R4's dots
+      else d = (rng.below(4) == 0 ? -1.0 : 1.0) * std::ldexp(1.0 + rng.uniform(), static_cast<int>(rng.below(240)) - 120);
+    }
+    std::vector<double> want = in;
+    poly_from_dots_on("scalar", gamma, coef0, p, want.data(), want.size());
+    for (int s = 0; s < 2; ++s) {
+      const std::string isa = s == 0 ? "avx2" : "avx512";
+      std::vector<double> out = in;
+      try {
+        poly_from_dots_on(isa, gamma, coef0, p, out.data(), out.size());
+      } catch (const std::invalid_argument&) {
+        continue;
+      }
+      for (std::size_t i = 0; i < in.size(); ++i)
+        ASSERT_TRUE(same_bits(out[i], want[i])) << isa << " p " << p << " i " << i << std::hexfloat << " d " << in[i]
+                                                << " gamma " << gamma << " coef0 " << coef0 << ": " << out[i] << " want " << want[i];
+      compared[s] += in.size();
+    }
+  }
+  std::printf("values compared with the scalar row: avx2 %zu, avx512 %zu%s (%zu from the fixtures or specials)\n",
+              compared[0], compared[1], compared[1] ? "" : ", no AVX-512 on this CPU", odd);
+}
+
 // On random inputs of every magnitude the fast path (when it answers) and the exact path agree
 // bit for bit, and both stay within one ulp of libm's pow (which is not always correctly rounded).
 TEST(PolyPow, FastPathEqualsExactPathOnRandomInputs) {
