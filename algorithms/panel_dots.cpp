@@ -77,61 +77,45 @@ void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, doub
   for (std::size_t r = 0; r < R; ++r) std::copy_n(acc[r], W, o[r]);
 }
 
-// AVX2 (16 registers): the tile in 4 passes of 8 columns, 4 lanes x 2 registers of sums each.
-#define PLAB_LANE2(r)                                        \
-  {                                                          \
-    const __m256d xr = _mm256_set1_pd(x[r]);                 \
-    a##r##0 = _mm256_fmadd_pd(xr, s0, a##r##0);              \
-    a##r##1 = _mm256_fmadd_pd(xr, s1, a##r##1);              \
-  }
+// The R x Z register sums of one group on Z vectors of columns [c, c + Z lanes) of the tile: per
+// feature Z loads of support values and R broadcasts for R Z fma. (Arrays of vectors with constant
+// bounds, fully unrolled: GCC keeps them in registers; measured as fast as named registers.)
+#define PLAB_GROUP_KERNEL(V, LANES, ZERO, LOAD, SET1, FMA, STORE)                 \
+  V acc[R][Z];                                                                   \
+  _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r)                    \
+    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[r][z] = ZERO(); \
+  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {                 \
+    const double *s = tile + g.offset[u] + c, *x = &g.val[u * R];                \
+    pf.step();                                                                   \
+    V sv[Z];                                                                     \
+    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) sv[z] = LOAD(s + LANES * z); \
+    _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r) {                \
+      const V xr = SET1(x[r]);                                                   \
+      _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[r][z] = FMA(xr, sv[z], acc[r][z]); \
+    }                                                                            \
+  }                                                                              \
+  _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r)                    \
+    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) STORE(o[r] + c + LANES * z, acc[r][z]);
+
+// AVX2 (16 registers): the tile in 4 passes of 8 columns, 6 x 2 sums, 2 values and a broadcast.
 __attribute__((target("avx2,fma"))) void group_avx2(const double* tile, const RoundGroups& g, std::size_t gi,
                                                     double* const* o, Prefetch& pf) {
-  static_assert(R == 4 && W % 8 == 0);
-  for (std::size_t c = 0; c < W; c += 8) {
-    __m256d a00 = _mm256_setzero_pd(), a01 = a00, a10 = a00, a11 = a00, a20 = a00, a21 = a00, a30 = a00, a31 = a00;
-    for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
-      const double *s = tile + g.offset[u] + c, *x = &g.val[u * R];
-      pf.step();
-      const __m256d s0 = _mm256_loadu_pd(s), s1 = _mm256_loadu_pd(s + 4);
-      PLAB_LANE2(0) PLAB_LANE2(1) PLAB_LANE2(2) PLAB_LANE2(3)
-    }
-    _mm256_storeu_pd(o[0] + c, a00); _mm256_storeu_pd(o[0] + c + 4, a01);
-    _mm256_storeu_pd(o[1] + c, a10); _mm256_storeu_pd(o[1] + c + 4, a11);
-    _mm256_storeu_pd(o[2] + c, a20); _mm256_storeu_pd(o[2] + c + 4, a21);
-    _mm256_storeu_pd(o[3] + c, a30); _mm256_storeu_pd(o[3] + c + 4, a31);
+  constexpr std::size_t Z = 2;
+  for (std::size_t c = 0; c < W; c += 4 * Z) {
+    PLAB_GROUP_KERNEL(__m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd)
   }
 }
-#undef PLAB_LANE2
 
-// AVX-512: 4 lanes x 4 registers of sums (16 fma chains, enough to cover the fma latency on both
-// pipes), 4 loads of support values and 4 broadcasts per 16 fma.
-#define PLAB_LANE4(r)                                        \
-  {                                                          \
-    const __m512d xr = _mm512_set1_pd(x[r]);                 \
-    a##r##0 = _mm512_fmadd_pd(xr, s0, a##r##0);              \
-    a##r##1 = _mm512_fmadd_pd(xr, s1, a##r##1);              \
-    a##r##2 = _mm512_fmadd_pd(xr, s2, a##r##2);              \
-    a##r##3 = _mm512_fmadd_pd(xr, s3, a##r##3);              \
-  }
-#define PLAB_STORE4(r)                                                                             \
-  _mm512_storeu_pd(o[r], a##r##0); _mm512_storeu_pd(o[r] + 8, a##r##1);                            \
-  _mm512_storeu_pd(o[r] + 16, a##r##2); _mm512_storeu_pd(o[r] + 24, a##r##3);
+// AVX-512 (32 registers): 6 x 4 sums, 4 values and a broadcast; 24 fma chains cover the fma latency
+// on both pipes, and the 4 lines of support values a feature are loaded once for 24 fma (with 4
+// rounds a group, 16 fma, the loads from L2 held the kernel at ~73% of the fma peak; measured on
+// MNIST, docs/learners.md#layout).
 __attribute__((target("avx512f"))) void group_avx512(const double* tile, const RoundGroups& g, std::size_t gi,
                                                      double* const* o, Prefetch& pf) {
-  static_assert(R == 4 && W == 32);
-  __m512d a00 = _mm512_setzero_pd(), a01 = a00, a02 = a00, a03 = a00, a10 = a00, a11 = a00, a12 = a00, a13 = a00,
-          a20 = a00, a21 = a00, a22 = a00, a23 = a00, a30 = a00, a31 = a00, a32 = a00, a33 = a00;
-  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
-    const double *s = tile + g.offset[u], *x = &g.val[u * R];
-    pf.step();
-    const __m512d s0 = _mm512_loadu_pd(s), s1 = _mm512_loadu_pd(s + 8), s2 = _mm512_loadu_pd(s + 16),
-                  s3 = _mm512_loadu_pd(s + 24);
-    PLAB_LANE4(0) PLAB_LANE4(1) PLAB_LANE4(2) PLAB_LANE4(3)
-  }
-  PLAB_STORE4(0) PLAB_STORE4(1) PLAB_STORE4(2) PLAB_STORE4(3)
+  constexpr std::size_t Z = W / 8, c = 0;
+  PLAB_GROUP_KERNEL(__m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
 }
-#undef PLAB_LANE4
-#undef PLAB_STORE4
+#undef PLAB_GROUP_KERNEL
 
 GroupFn fn(Simd isa) { return isa == Simd::avx512 ? group_avx512 : isa == Simd::avx2 ? group_avx2 : group_scalar; }
 

@@ -4,7 +4,7 @@
 //
 // The rounds go through the tile in groups of kGroupRounds (RoundGroups): a group walks the union
 // of its rounds' features once, each support value is loaded once and used by every round of the
-// group (a register-blocked product: 4 rounds x 32 supports of sums held in registers), a round
+// group (a register-blocked product: 6 rounds x 32 supports of sums held in registers), a round
 // that lacks the feature contributing x_j = 0. The rounds are grouped by feature overlap, so that
 // few of those fmas multiply a zero.
 //
@@ -24,7 +24,7 @@
 namespace plab {
 
 inline constexpr std::size_t kPanelSupports = 32;  // one tile: 4 AVX-512 registers a round
-inline constexpr std::size_t kGroupRounds = 4;     // rounds sharing each load of a support value
+inline constexpr std::size_t kGroupRounds = 6;     // rounds sharing each load of a support value
 
 // Represents: a block of m rounds split into groups of up to kGroupRounds, each with the union of
 // its rounds' features below `rows` (ascending) and their values.

@@ -5,7 +5,7 @@
 //  - dense, feature-major: column j of all supports is contiguous, so the dot products of a sparse
 //    x with every support are nnz(x) contiguous axpy passes (one cache-friendly sweep per feature:
 //    the hardware prefetcher follows them). A block of rounds goes through 32 supports at a time
-//    in groups of 4 rounds that share each load of a support value (panel_dots). Memory
+//    in groups of 6 rounds that share each load of a support value (panel_dots). Memory
 //    dim x capacity: it pays on low, dense dimensions (a9a, MNIST).
 //  - sparse, an inverted index: feature j -> the (slot, value) pairs of the supports that have j,
 //    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
@@ -149,7 +149,7 @@ class SupportSet {
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
   // dense layout the tiles of 32 supports are the outer loop, and from 4 examples on each tile goes
-  // through the examples in groups of 4 (panel_dots), the tile staying in L2 across the groups.
+  // through the examples in groups of 6 (panel_dots), the tile staying in L2 across the groups.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
     dots_rows(xs, m, 0, n_, out, ld);
     for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], 0, n_, out + l * ld);
@@ -219,7 +219,7 @@ class SupportSet {
   }
 
   // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 32 supports (by
-  // panel_dots from 4 rounds on), then 4, then 1.
+  // panel_dots from kGroupRounds rounds on), then 4, then 1.
   void dots_rows(const Example* xs, std::size_t m, std::size_t b, std::size_t e, double* out,
                  std::size_t ld) const {
     if (e == b) return;  // cols_ may be empty: no pointer into it

@@ -110,8 +110,9 @@ TEST(PanelDots, GroupsHoldEveryRoundOnceWithItsFeatures) {
       ++seen[g.lane[k]];
     }
     for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(seen[l], 1) << "round " << l;
-    if (rows > kGroupBitsetRows)
+    if (rows > kGroupBitsetRows) {
       for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(g.lane[l], l) << "rounds in order past the bitset limit";
+    }
     for (std::size_t gi = 0; gi < g.groups(); ++gi) {
       std::vector<uint32_t> want;
       for (std::size_t r = 0; r < kGroupRounds; ++r)
@@ -169,16 +170,20 @@ TEST(PanelDots, SupportRowsAgreeAcrossGrowthAndRemovals) {
   }
 }
 
-// Greedy grouping by hand: rounds alternate between two disjoint feature sets, so the groups are
-// {0, 2, 4, 6} and {1, 3, 5, 7} (each group's union 10 features; in order it would be 20).
+// Greedy grouping by hand: 2R rounds alternate between two disjoint feature sets of 10, so the
+// groups are the even rounds and the odd ones (each union 10 features; taken in order, 20).
 TEST(PanelDots, GroupsGatherRoundsThatShareFeatures) {
-  std::vector<std::vector<uint32_t>> idx(8);
+  const uint32_t R = kGroupRounds, m = 2 * R;
+  std::vector<std::vector<uint32_t>> idx(m);
   std::vector<double> ones(10, 1.0);
   std::vector<Example> xs;
-  for (uint32_t l = 0; l < 8; ++l)
+  std::vector<uint32_t> want;
+  for (uint32_t l = 0; l < m; ++l)
     for (uint32_t j = 0; j < 10; ++j) idx[l].push_back((l % 2 ? 100u : 0u) + j);
-  for (uint32_t l = 0; l < 8; ++l) xs.push_back({idx[l], ones, 10.0, 0.0});
-  const RoundGroups g = group_rounds(xs.data(), 8, 200, 1);
-  EXPECT_EQ(g.lane, (std::vector<uint32_t>{0, 2, 4, 6, 1, 3, 5, 7}));
+  for (uint32_t l = 0; l < m; ++l) xs.push_back({idx[l], ones, 10.0, 0.0});
+  for (uint32_t l = 0; l < m; l += 2) want.push_back(l);
+  for (uint32_t l = 1; l < m; l += 2) want.push_back(l);
+  const RoundGroups g = group_rounds(xs.data(), m, 200, 1);
+  EXPECT_EQ(g.lane, want);
   EXPECT_EQ(g.begin, (std::vector<uint32_t>{0, 10, 20}));
 }
