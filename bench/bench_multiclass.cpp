@@ -2,8 +2,8 @@
 // with R4's polynomial kernel of degree 7 (experiments/specs/R4.json), in file order, and the kernel
 // rows alone. The kernel row of x against S costs nnz(x) |S| fma (dense feature-major supports, sparse x:
 // MNIST has ~150 non-zero pixels of 784); the counters count those useful fma per second, to compare
-// with the core's measured peak (bench_projectron's BM_FmaPeakAvx2: 50.3 GFLOP/s = 25.1 GFMA/s on the
-// Zen 3 dev box, 2 x 4-wide fma a cycle at 3.1 GHz). Measured numbers: docs/learners.md#layout.
+// with the core's measured peak (bench_projectron's BM_FmaPeakAvx512: 143 GFLOP/s = 71.6 GFMA/s on
+// the Zen 5 dev VM, 2 x 8-wide fma a cycle at ~4.5 GHz). Measured numbers: docs/learners.md#layout.
 #include <benchmark/benchmark.h>
 
 #include <memory>
