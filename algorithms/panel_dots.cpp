@@ -21,15 +21,20 @@ std::size_t features_below(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
-// The rounds in group order (lane[g R + r]), each group padded to R lanes with kNoRound.
-std::vector<uint32_t> greedy_lanes(const Example* xs, std::size_t m, std::size_t rows) {
-  std::vector<uint32_t> left(m), lanes;
-  std::iota(left.begin(), left.end(), 0u);
-  const std::size_t words = rows <= kGroupBitsetRows ? (rows + 63) / 64 : 0;
-  std::vector<uint64_t> bits(m * words), u(words);
+// Feature sets as bitsets, `words` 64-bit words a round (rows <= kGroupBitsetRows), else none.
+std::vector<uint64_t> feature_bits(const Example* xs, std::size_t m, std::size_t rows, std::size_t words) {
+  std::vector<uint64_t> bits(m * words);
   for (std::size_t l = 0; l < m && words; ++l)
     for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q)
       bits[l * words + xs[l].idx[q] / 64] |= uint64_t{1} << (xs[l].idx[q] % 64);
+  return bits;
+}
+
+// The rounds in group order (lane[g R + r]), each group padded to R lanes with kNoRound.
+std::vector<uint32_t> greedy_lanes(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
+  std::vector<uint32_t> left(m), lanes;
+  std::iota(left.begin(), left.end(), 0u);
+  std::vector<uint64_t> u(words);
   while (!left.empty()) {
     std::size_t pick = 0;  // a group starts at the lowest round left
     for (std::size_t r = 0; r < R && !left.empty(); ++r) {
@@ -50,6 +55,57 @@ std::vector<uint32_t> greedy_lanes(const Example* xs, std::size_t m, std::size_t
     while (lanes.size() % R) lanes.push_back(RoundGroups::kNoRound);
   }
   return lanes;
+}
+
+// Group gi's union and values from the bitsets: the lanes' values scattered into dense[r rows + j]
+// (zero again on return), the union's features by its bits in ascending order.
+void union_by_bits(const Example* xs, std::size_t rows, std::size_t stride, const std::vector<uint64_t>& bits,
+                   std::size_t words, std::size_t gi, std::vector<double>& dense, RoundGroups& g) {
+  uint64_t u[kGroupBitsetRows / 64] = {};
+  for (std::size_t r = 0; r < R; ++r) {
+    const uint32_t l = g.lane[gi * R + r];
+    if (l == RoundGroups::kNoRound) continue;
+    for (std::size_t w = 0; w < words; ++w) u[w] |= bits[l * words + w];
+    for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q) dense[r * rows + xs[l].idx[q]] = xs[l].val[q];
+  }
+  for (std::size_t w = 0; w < words; ++w)
+    for (uint64_t b = u[w]; b; b &= b - 1) {
+      const std::size_t j = w * 64 + static_cast<std::size_t>(std::countr_zero(b));
+      g.offset.push_back(j * stride);
+      for (std::size_t r = 0; r < R; ++r) {
+        g.val.push_back(dense[r * rows + j]);
+        dense[r * rows + j] = 0.0;
+      }
+    }
+}
+
+// The same by merging the lanes' sorted features (no bitsets: rows > kGroupBitsetRows).
+void union_by_merge(const Example* xs, std::size_t rows, std::size_t stride, std::size_t gi, RoundGroups& g) {
+  const uint32_t* at[R];  // each lane's next feature, [at, end) its features below rows
+  const uint32_t* end[R];
+  const double* v[R];
+  for (std::size_t r = 0; r < R; ++r) {
+    const uint32_t l = g.lane[gi * R + r];
+    at[r] = end[r] = nullptr;
+    v[r] = nullptr;
+    if (l == RoundGroups::kNoRound) continue;
+    at[r] = xs[l].idx.data();
+    end[r] = at[r] + features_below(xs[l], rows);
+    v[r] = xs[l].val.data();
+  }
+  for (;;) {  // the smallest next feature, each lane's value or 0
+    uint32_t j = std::numeric_limits<uint32_t>::max();
+    for (std::size_t r = 0; r < R; ++r)
+      if (at[r] != end[r]) j = std::min(j, *at[r]);
+    if (j == std::numeric_limits<uint32_t>::max()) break;
+    g.offset.push_back(static_cast<std::size_t>(j) * stride);
+    for (std::size_t r = 0; r < R; ++r) {
+      const bool has = at[r] != end[r] && *at[r] == j;
+      g.val.push_back(has ? *v[r] : 0.0);
+      at[r] += has;
+      v[r] += has;
+    }
+  }
 }
 
 // The lines of the next tile still to prefetch, one a step (spread over the tile's work: a burst
@@ -137,37 +193,17 @@ void run_groups(GroupFn run, const double* tile, const double* next, const Round
 
 RoundGroups group_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride) {
   RoundGroups g;
-  g.lane = greedy_lanes(xs, m, rows);
+  const std::size_t words = rows <= kGroupBitsetRows ? (rows + 63) / 64 : 0;
+  const std::vector<uint64_t> bits = feature_bits(xs, m, rows, words);
+  g.lane = greedy_lanes(m, bits, words);
   std::size_t nnz = 0;
   for (std::size_t l = 0; l < m; ++l) nnz += xs[l].idx.size();
   g.offset.reserve(nnz);
   g.val.reserve(nnz * R);
+  std::vector<double> dense(words ? R * rows : 0, 0.0);
   for (std::size_t gi = 0; gi * R < g.lane.size(); ++gi) {
-    const uint32_t* at[R];  // each lane's next feature, [at, end) its features below rows
-    const uint32_t* end[R];
-    const double* v[R];
-    for (std::size_t r = 0; r < R; ++r) {
-      const uint32_t l = g.lane[gi * R + r];
-      at[r] = end[r] = nullptr;
-      v[r] = nullptr;
-      if (l == RoundGroups::kNoRound) continue;
-      at[r] = xs[l].idx.data();
-      end[r] = at[r] + features_below(xs[l], rows);
-      v[r] = xs[l].val.data();
-    }
-    for (;;) {  // merge the lanes' features: the smallest next one, each lane's value or 0
-      uint32_t j = std::numeric_limits<uint32_t>::max();
-      for (std::size_t r = 0; r < R; ++r)
-        if (at[r] != end[r]) j = std::min(j, *at[r]);
-      if (j == std::numeric_limits<uint32_t>::max()) break;
-      g.offset.push_back(static_cast<std::size_t>(j) * stride);
-      for (std::size_t r = 0; r < R; ++r) {
-        const bool has = at[r] != end[r] && *at[r] == j;
-        g.val.push_back(has ? *v[r] : 0.0);
-        at[r] += has;
-        v[r] += has;
-      }
-    }
+    if (words) union_by_bits(xs, rows, stride, bits, words, gi, dense, g);
+    else union_by_merge(xs, rows, stride, gi, g);
     g.begin.push_back(static_cast<uint32_t>(g.offset.size()));
   }
   std::vector<uint8_t> used(rows, 0);  // the dense layout holds rows x stride values: this is small beside it
