@@ -234,6 +234,12 @@ class SupportSet {
         const double* next = i0 + 2 * kPanelSupports <= e ? &cols_[i0 + kPanelSupports] : nullptr;
         panel_dots(&cols_[i0], next, g, out + (i0 - b), ld);
       }
+      if (i0 < e && i0 + kPanelSupports <= ld_) {  // a last partial tile: the columns past it are
+        std::vector<double> tail(m * kPanelSupports);  // supports or zeros, finite, and dropped here
+        panel_dots(&cols_[i0], nullptr, g, tail.data(), kPanelSupports);
+        for (std::size_t l = 0; l < m; ++l) std::copy_n(&tail[l * kPanelSupports], e - i0, out + l * ld + (i0 - b));
+        i0 = e;
+      }
     }
     for (; i0 + 32 <= e; i0 += 32)
       for (std::size_t l = 0; l < m; ++l) dots_tile<32>(xs[l], i0, out + l * ld + (i0 - b));
