@@ -42,7 +42,9 @@ CliResult sh(const std::string& cmd) {
 
 TEST(ReproduceMpi, ThreeRanksWriteTheBytesOfOneProcess) {
   TempDir tmp("mpi_same");
-  write_tiny_spec(tmp.p / "specs", 4);
+  // Cells long enough (about 0.1 s) that ranks 1 and 2 get some even when they start slowly on a
+  // loaded machine (400-row cells can all be done by then).
+  write_tiny_spec(tmp.p / "specs", 4, 20000);
   const auto one = run_cli(reproduce_args(tmp.p / "specs", tmp.p / "one", 2));
   ASSERT_EQ(one.status, 0) << one.output;
   const auto three = sh(mpirun(3) + reproduce_args(tmp.p / "specs", tmp.p / "three", 1));
