@@ -115,6 +115,30 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
     const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 26, iters);
     consider(r.first, r.second);
   }
+  // Samples, then Brent between the neighbours of the lowest: every segment's midpoint, 401
+  // log-spaced points from s_max down to 1e-6 s_max and 101 evenly spaced ones. Nothing changes
+  // where f is quasi-convex on each segment; Projectron++ JMLR Thm 4 is not (its square root
+  // switches on inside a segment), and one Brent run there can miss the lower side
+  // (docs/bounds.md#infimum).
+  std::vector<double> smp(pts);
+  for (std::size_t i = 0; i + 1 < pts.size(); ++i) smp.push_back(0.5 * (pts[i] + pts[i + 1]));
+  for (int i = 0; i <= 400 && std::isfinite(s_max); ++i) smp.push_back(s_max * std::pow(1e-6, i / 400.0));
+  for (int i = 1; i <= 100 && std::isfinite(s_max); ++i) smp.push_back(s_max * i / 100.0);
+  std::sort(smp.begin(), smp.end());
+  smp.erase(std::unique(smp.begin(), smp.end()), smp.end());
+  std::size_t low = 0;
+  double low_v = kInf;
+  for (std::size_t i = 0; i < smp.size(); ++i) {
+    const double v = safe(f, smp[i]);
+    consider(smp[i], v);
+    if (v < low_v) { low_v = v; low = i; }
+  }
+  const double a = smp[low > 0 ? low - 1 : 0], b = smp[std::min(low + 1, smp.size() - 1)];
+  if (std::isfinite(low_v) && b > a) {
+    std::uintmax_t iters = 60;
+    const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 26, iters);
+    consider(r.first, r.second);
+  }
   return best;
 }
 
