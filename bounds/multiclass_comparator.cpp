@@ -54,6 +54,24 @@ double margin_of(const double* s, std::size_t m, std::size_t y) {
   return s[y] - other;
 }
 
+// out = A B with out(i, r) = sum over k ascending of A(i, k) B(k, r), each product rounded, then
+// each sum: the same bits on every machine. (Eigen's product blocks its sums by the cache sizes it
+// reads from the CPU, so another machine orders them differently: R4K's comparator moved in the
+// 16th digit between two machines, and the bounds optimised over it in the 9th.)
+template <class MA, class MB, class MO>
+void fixed_product(const MA& A, const MB& B, MO& out) {
+  const Eigen::Index n = A.rows(), K = A.cols(), m = B.cols();
+  std::vector<double> acc(static_cast<std::size_t>(m));
+  for (Eigen::Index i = 0; i < n; ++i) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (Eigen::Index k = 0; k < K; ++k) {
+      const double a = A(i, k);
+      for (Eigen::Index r = 0; r < m; ++r) acc[static_cast<std::size_t>(r)] += a * B(k, r);
+    }
+    for (Eigen::Index r = 0; r < m; ++r) out(i, r) = acc[static_cast<std::size_t>(r)];
+  }
+}
+
 // Rows of `rows` as a SupportSet (its columns give the fast kernel rows).
 SupportSet support_of(const Dataset& data, const std::vector<std::size_t>& rows) {
   SupportSet sv(data.dim);
@@ -225,13 +243,14 @@ MulticlassSvmFit fit_multiclass_svm(const Dataset& data, const std::vector<std::
   for (std::size_t row : fit.rows) st.y.push_back(label(data, row));
   const RowMat K = n ? gram(data, fit.rows, k) : RowMat();
   degenerate_rows(st, K, opt.C);
-  st.S = K * st.alpha;  // zero unless degenerate rows (whose K rows are zero)
+  st.S = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
+  fixed_product(K, st.alpha, st.S);  // zero unless degenerate rows (whose K rows are zero)
   double v = n ? INFINITY : 0.0;
   while (fit.epochs < opt.max_epochs && v >= opt.eps) {
     v = dual_epoch(st, K, opt.C, opt.eps, rng);
     ++fit.epochs;
   }
-  st.S.noalias() = K * st.alpha;  // exact scores: no drift from the incremental updates
+  fixed_product(K, st.alpha, st.S);  // exact scores: no drift from the incremental updates
   fit.max_violation = n ? max_violation(st, K, opt.C) : 0.0;
   fit.converged = fit.max_violation < opt.eps;
   objectives(st, opt.C, fit);
@@ -263,7 +282,8 @@ std::vector<double> multiclass_margins(const MulticlassSvmFit& fit, const Datase
   RowMat scores(static_cast<Eigen::Index>(kBlock), static_cast<Eigen::Index>(m));
   kernel_blocks(sv, k, data, order, [&](std::size_t b, std::size_t cnt, const double* blk) {
     const Eigen::Map<const RowMat> Kb(blk, static_cast<Eigen::Index>(cnt), static_cast<Eigen::Index>(sv.size()));
-    scores.topRows(static_cast<Eigen::Index>(cnt)).noalias() = Kb * alpha;  // u_r(x_t) = sum_i alpha_ir k(x_i, x_t)
+    auto top = scores.topRows(static_cast<Eigen::Index>(cnt));
+    fixed_product(Kb, alpha, top);  // u_r(x_t) = sum_i alpha_ir k(x_i, x_t)
     for (std::size_t l = 0; l < cnt; ++l)
       margins[b + l] = margin_of(scores.data() + l * m, m, label(data, order[b + l]));
   });
