@@ -130,7 +130,8 @@ void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, doub
     for (std::size_t r = 0; r < R; ++r)
       for (std::size_t i = 0; i < W; ++i) acc[r][i] = std::fma(x[r], s[i], acc[r][i]);
   }
-  for (std::size_t r = 0; r < R; ++r) std::copy_n(acc[r], W, o[r]);
+  for (std::size_t r = 0; r < R; ++r)
+    for (std::size_t i = 0; i < W; ++i) o[r][i] = acc[r][i] + 0.0;  // -0 reads +0 (panel_dots.hpp)
 }
 
 // The R x Z register sums of one group on Z vectors of columns [c, c + Z lanes) of the tile: per
@@ -142,7 +143,7 @@ void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, doub
     _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[r][z] = ZERO(); \
   for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {                 \
     const double *s = tile + g.offset[u] + c, *x = &g.val[u * R];                \
-    pf.step();                                                                   \
+    if (c == 0) pf.step(); /* one line a step, not one a pass over the columns */ \
     V sv[Z];                                                                     \
     _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) sv[z] = LOAD(s + LANES * z); \
     _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r) {                \
@@ -151,7 +152,8 @@ void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, doub
     }                                                                            \
   }                                                                              \
   _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r)                    \
-    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) STORE(o[r] + c + LANES * z, acc[r][z]);
+    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z)                  \
+      STORE(o[r] + c + LANES * z, FMA(ZERO(), ZERO(), acc[r][z])); /* -0 reads +0 */
 
 // AVX2 (16 registers): the tile in 4 passes of 8 columns, 6 x 2 sums, 2 values and a broadcast.
 __attribute__((target("avx2,fma"))) void group_avx2(const double* tile, const RoundGroups& g, std::size_t gi,
@@ -204,12 +206,15 @@ RoundGroups group_rounds(const Example* xs, std::size_t m, std::size_t rows, std
   for (std::size_t gi = 0; gi * R < g.lane.size(); ++gi) {
     if (words) union_by_bits(xs, rows, stride, bits, words, gi, dense, g);
     else union_by_merge(xs, rows, stride, gi, g);
-    g.begin.push_back(static_cast<uint32_t>(g.offset.size()));
+    g.begin.push_back(g.offset.size());
   }
   std::vector<uint8_t> used(rows, 0);  // the dense layout holds rows x stride values: this is small beside it
   for (const std::size_t o : g.offset) used[o / stride] = 1;
   for (std::size_t j = 0; j < rows; ++j)
-    for (std::size_t i = 0; i < W && used[j]; i += 64 / sizeof(double)) g.line.push_back(j * stride + i);
+    for (std::size_t i = 0; i < W && used[j]; i += 64 / sizeof(double)) {
+      g.line.push_back(j * stride + i);
+      if (i + 64 / sizeof(double) >= W && stride % (64 / sizeof(double))) g.line.push_back(j * stride + W - 1);  // a 5th line
+    }
   return g;
 }
 

@@ -9,10 +9,11 @@
 // few of those fmas multiply a zero.
 //
 // Why a zero term leaves the bits alone: fma(0, s, acc) = acc + (+-0) exactly, which is acc for a
-// finite s and acc != 0, and +0 for acc = +0 (a chain from +0 never holds -0: +0 + (-0) = +0). So
-// each sum is the chain acc = fma(x_j, s_ij, acc) from +0 over x's own features in order, the same
-// bits whatever the grouping, the instruction set or the number of rounds (the loaders refuse
-// non-finite values, docs/inputs.md).
+// finite s and acc != 0. Only a zero's sign can differ (a chain that underflowed to -0 turns +0 at
+// such a term), and every dot path ends with + 0.0, which makes each zero +0. So each sum is the
+// chain acc = fma(x_j, s_ij, acc) from +0 over x's own features in order, then + 0.0: the same bits
+// whatever the grouping, the instruction set or the number of rounds.
+// Requires: finite support values and x (the loaders refuse others, docs/inputs.md; 0 * inf = NaN).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -34,8 +35,8 @@ inline constexpr std::size_t kGroupRounds = 6;     // rounds sharing each load o
 // is empty). line holds the offsets of the 64-byte lines of every row some group uses, ascending.
 struct RoundGroups {
   static constexpr uint32_t kNoRound = UINT32_MAX;
-  std::vector<uint32_t> lane, begin{0};
-  std::vector<std::size_t> offset, line;
+  std::vector<uint32_t> lane;
+  std::vector<std::size_t> begin{0}, offset, line;
   std::vector<double> val;
   std::size_t groups() const { return begin.size() - 1; }
 };
@@ -43,7 +44,8 @@ struct RoundGroups {
 // Groups the m rounds xs[0..m) for tiles of `rows` feature rows `stride` values apart. Greedy and
 // deterministic: a group starts at the lowest round left and takes, one at a time, the round that
 // adds the fewest new features (the lowest on ties; feature sets compared as bitsets when rows <=
-// kGroupBitsetRows, else the rounds are taken in order).
+// kGroupBitsetRows, else the rounds are taken in order). Cost O(m^2 rows / 64): callers pass
+// blocks of at most 96 rounds.
 inline constexpr std::size_t kGroupBitsetRows = 8192;
 RoundGroups group_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride);
 

@@ -11,10 +11,11 @@
 //    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
 // The layout follows the measured density nnz / (n dim) of the supports (kDenseDensity below);
 // PLAB_LAYOUT=dense|sparse forces one (tests compare them). Both give the same bits: <s_i, x> is
-// the chain fma(x_j, s_ij, .) from +0 over x's features in order; the sparse layout skips the
-// terms with s_ij = 0, which leave the sum as it is (a + (+-0) = a for a != 0, +0 + (+-0) = +0;
-// only an underflow to -0 could make the two differ, in the sign of a zero, which no later sum
-// from +0 can see).
+// the chain fma(x_j, s_ij, .) from +0 over x's features in order, then + 0.0; the sparse layout
+// skips the terms with s_ij = 0 and the grouped dense kernel adds terms with x_j = 0, which leave
+// a sum as it is (a + (+-0) = a for a != 0) except for the sign of a zero: a chain that underflows
+// to -0 turns +0 at such a term, and the final + 0.0 makes every zero +0 on every path.
+// Requires: finite values in every support and x (the loaders refuse others; 0 * inf is NaN).
 //
 // KernelExpansion: f = sum_i alpha_i k(s_i, .) over a SupportSet; every kernel learner owns one.
 #pragma once
@@ -148,7 +149,7 @@ class SupportSet {
     from_dots(k, x, b, e, out);
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
-  // dense layout the tiles of 32 supports are the outer loop, and from 4 examples on each tile goes
+  // dense layout the tiles of 32 supports are the outer loop, and from kGroupRounds examples on each tile goes
   // through the examples in groups of 6 (panel_dots), the tile staying in L2 across the groups.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
     dots_rows(xs, m, 0, n_, out, ld);
@@ -259,7 +260,7 @@ class SupportSet {
       const double* __restrict c = &cols_[j * ld_ + i0];
       for (std::size_t i = 0; i < N; ++i) acc[i] = std::fma(v, c[i], acc[i]);
     }
-    for (std::size_t i = 0; i < N; ++i) o[i] = acc[i];
+    for (std::size_t i = 0; i < N; ++i) o[i] = acc[i] + 0.0;  // -0 (an underflow) reads +0 on every path
   }
   // o[i - b] = <s_i, x> for b <= i < e (sparse): x's features in order, each one's list of supports.
   void sparse_dots(const Example& x, std::size_t b, std::size_t e, double* __restrict o) const {
@@ -272,6 +273,7 @@ class SupportSet {
       for (const Entry& p : it->second)
         if (all || (p.slot >= b && p.slot < e)) o[p.slot - b] = std::fma(v, p.val, o[p.slot - b]);
     }
+    for (std::size_t i = 0; i < e - b; ++i) o[i] += 0.0;  // -0 (an underflow) reads +0 on every path
   }
   // <s_i, x> from the sorted index lists of both (sparse; x's features in order).
   double merge_dot(const Example& x, std::size_t i) const {
@@ -283,7 +285,7 @@ class SupportSet {
       while (k < si.size() && si[k] < x.idx[q]) ++k;
       if (k < si.size() && si[k] == x.idx[q]) acc = std::fma(x.val[q], sv[k], acc);
     }
-    return acc;
+    return acc + 0.0;  // -0 (an underflow) reads +0 on every path
   }
   // out[i - b]: <s_i, x> -> k(s_i, x) for b <= i < e.
   void from_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {

@@ -81,7 +81,7 @@ SupportSet support_of(const Dataset& data, const std::vector<std::size_t>& rows)
 }
 
 // out(b, j) = k(s_j, x_{rows[b]}) for every support j, in blocks of rounds (SupportSet::kernel_rows
-// keeps a tile of support columns in L1 across the block). Calls sink(first, count, block).
+// loads each tile of support values once for a group of the block's rounds). Calls sink(first, count, block).
 constexpr std::size_t kBlock = 64;
 void kernel_blocks(const SupportSet& sv, const Kernel& k, const Dataset& data, const std::vector<std::size_t>& rows,
                    const std::function<void(std::size_t, std::size_t, const double*)>& sink) {

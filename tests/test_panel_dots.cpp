@@ -185,5 +185,37 @@ TEST(PanelDots, GroupsGatherRoundsThatShareFeatures) {
   for (uint32_t l = 1; l < m; l += 2) want.push_back(l);
   const RoundGroups g = group_rounds(xs.data(), m, 200, 1);
   EXPECT_EQ(g.lane, want);
-  EXPECT_EQ(g.begin, (std::vector<uint32_t>{0, 10, 20}));
+  EXPECT_EQ(g.begin, (std::vector<std::size_t>{0, 10, 20}));
+}
+
+// A dot product that underflows to -0 (2^-600 x -2^-600) reads +0 by every path: the grouped kernel
+// adds the other rounds' zero terms (-0 + (+0) = +0), so every path ends with + 0.0. Also a dense
+// support set whose capacity is not a multiple of 8 (reserve(37): the partial tile cannot be read
+// past the columns, so it takes the per-round path) gives the chain's bits.
+TEST(PanelDots, UnderflowToMinusZeroAndOddCapacityGiveTheSameBitsEverywhere) {
+  const std::vector<uint32_t> f0{0}, f1{1};
+  const std::vector<double> tiny{0x1p-600}, minus_tiny{-0x1p-600}, one{1.0};
+  for (const SupportLayout layout : {SupportLayout::dense, SupportLayout::sparse}) {
+    SupportSet sv(2, layout);
+    sv.add({f0, minus_tiny, 0.0, 0.0}, 0);  // ||x||^2 underflows too (a linear kernel does not read it)
+    std::vector<Example> xs{{f0, tiny, 0.0, 0.0}};
+    for (int l = 0; l < 5; ++l) xs.push_back({f1, one, 1.0, 0.0});
+    std::vector<double> block(xs.size());
+    sv.kernel_rows(Kernel::linear(), xs.data(), xs.size(), block.data(), 1);
+    std::vector<double> row(sv.size(), 1.0);
+    sv.kernel_row(Kernel::linear(), xs[0], row.data());
+    EXPECT_TRUE(same_bits(block[0], 0.0)) << "block";
+    EXPECT_TRUE(same_bits(row[0], 0.0)) << "row";
+    EXPECT_TRUE(same_bits(sv.kernel_one(Kernel::linear(), xs[0], 0), 0.0)) << "one";
+  }
+  Rng rng(test_seed(34));
+  const Rows sup = random_rows(rng, 37, 40, 0.3), xs = random_rows(rng, 12, 40, 0.3);
+  SupportSet sv(40, SupportLayout::dense);
+  sv.reserve(37);
+  for (std::size_t i = 0; i < sup.ex.size(); ++i) sv.add(sup.ex[i], static_cast<int64_t>(i));
+  std::vector<double> block(xs.ex.size() * sv.size());
+  sv.kernel_rows(Kernel::linear(), xs.ex.data(), xs.ex.size(), block.data(), sv.size());
+  for (std::size_t l = 0; l < xs.ex.size(); ++l)
+    for (std::size_t i = 0; i < sv.size(); ++i)
+      ASSERT_TRUE(same_bits(block[l * sv.size() + i], chain(xs.ex[l], sup.ex[i]) + 0.0)) << "l " << l << " i " << i;
 }
