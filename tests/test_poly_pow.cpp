@@ -3,12 +3,14 @@
 // tests/data/poly_pow_fixtures.json), and the fast path against the exact one on random inputs.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <new>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
@@ -24,7 +26,28 @@ using namespace plab;
 using test_util::same_bits;
 using test_util::test_seed;
 
+// Which path answered: pow_int_exact holds its integer power in a std::vector (at least one heap
+// allocation a call), the fast path and the vector rows allocate nothing, so the allocations
+// counted around a call tell whether certain() refused. This program's operator new counts them
+// (noinline: GCC 12 inlines a replaced delete and then reports its free() as -Wmismatched-new-delete).
+static std::atomic<long> g_allocations{0};
+__attribute__((noinline)) void* operator new(std::size_t n) {
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  if (void* q = std::malloc(n ? n : 1)) return q;
+  throw std::bad_alloc();
+}
+__attribute__((noinline)) void operator delete(void* q) noexcept { std::free(q); }
+__attribute__((noinline)) void operator delete(void* q, std::size_t) noexcept { std::free(q); }
+
 namespace {
+
+// Heap allocations made by f().
+template <class F>
+long allocations_in(F&& f) {
+  const long before = g_allocations.load(std::memory_order_relaxed);
+  f();
+  return g_allocations.load(std::memory_order_relaxed) - before;
+}
 
 double parse(const std::string& s) {
   if (s == "inf") return std::numeric_limits<double>::infinity();
@@ -45,6 +68,7 @@ struct Case {
   double b;
   int p;
   double want;
+  bool refuse;  // the fast path must hand it to pow_int_exact (a tie, or a quarter spacing above 2^k)
 };
 
 std::vector<Case> fixtures() {
@@ -53,7 +77,8 @@ std::vector<Case> fixtures() {
   const auto j = nlohmann::json::parse(f);
   std::vector<Case> out;
   for (const auto& c : j.at("cases"))
-    out.push_back({parse(c.at("b").get<std::string>()), c.at("p").get<int>(), parse(c.at("pow").get<std::string>())});
+    out.push_back({parse(c.at("b").get<std::string>()), c.at("p").get<int>(), parse(c.at("pow").get<std::string>()),
+                   c.value("refuse", false)});
   return out;
 }
 
@@ -92,6 +117,64 @@ TEST(PolyPow, RowsEqualTheReferenceOnEveryPath) {
         ASSERT_TRUE(same_bits(out[i], want[i])) << isa << " p " << p << std::hexfloat << " b " << in[i];
     }
   }
+}
+
+// certain() on every path refuses where the documented test must (docs/learners.md#poly-power):
+// exact ties, and powers rounding to h = 2^k that lie a quarter of the spacing above 2^k or more (the
+// spacing below 2^k is half the one above, and the test takes the smaller side). The results are
+// right either way; this is what tells the half-spacing constants 2^-53 / 2^-54 apart (swapping
+// them, or 2^-53 at a power of two too, certifies those). Rows of 8 copies: one full vector step.
+TEST(PolyPow, CertaintyTestRefusesTiesAndQuarterSpacingAbovePowersOfTwo) {
+  int refused = 0, at_pow2 = 0;
+  for (const auto& c : fixtures()) {
+    if (!c.refuse) continue;
+    ++refused;
+    int e;
+    at_pow2 += std::frexp(std::fabs(c.want), &e) == 0.5;
+    double got = 0.0;
+    EXPECT_GE(allocations_in([&] { got = pow_int(c.b, c.p); }), 1) << "pow_int certified " << std::hexfloat << c.b << "^" << c.p;
+    EXPECT_TRUE(same_bits(got, c.want));
+    for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+      std::vector<double> row(8, c.b);
+      long n = 0;
+      try {
+        n = allocations_in([&] { poly_from_dots_on(isa, 1.0, 0.0, c.p, row.data(), row.size()); });
+      } catch (const std::invalid_argument&) {
+        continue;
+      }
+      EXPECT_GE(n, 8) << isa << " certified lanes of " << std::hexfloat << c.b << "^" << c.p;
+      for (const double v : row) EXPECT_TRUE(same_bits(v, c.want)) << isa;
+    }
+  }
+  EXPECT_GE(refused, 40);
+  EXPECT_GE(at_pow2, 4);
+  std::printf("%d fixtures refused on every path (%d rounding to a power of two)\n", refused, at_pow2);
+}
+
+// ... and it is not stricter than it must be: on ordinary random bases (powers in 2^-900..2^900,
+// none near a boundary but by chance ~p 2^-50 ulp) every path answers by the fast path, no
+// pow_int_exact (a test taking the quarter spacing at every h refuses about half of them).
+TEST(PolyPow, FastPathAnswersOrdinaryInputsOnEveryPath) {
+  Rng rng(test_seed(555));
+  long fallbacks[4] = {0, 0, 0, 0}, values = 0;  // pow_int, then the rows
+  const std::string isas[4] = {"pow_int", "scalar", "avx2", "avx512"};
+  for (int p = 2; p <= 15; ++p) {
+    std::vector<double> in(1000);
+    for (double& d : in)
+      d = (rng.below(4) == 0 ? -1.0 : 1.0) * std::ldexp(1.0 + rng.uniform(), static_cast<int>(rng.below(120)) - 60);
+    values += static_cast<long>(in.size());
+    fallbacks[0] += allocations_in([&] { for (const double b : in) (void)pow_int(b, p); });
+    for (int s = 1; s < 4; ++s) {
+      std::vector<double> out = in;
+      try {
+        fallbacks[s] += allocations_in([&] { poly_from_dots_on(isas[s], 1.0, 0.0, p, out.data(), out.size()); });
+      } catch (const std::invalid_argument&) {
+      }
+    }
+  }
+  for (int s = 0; s < 4; ++s) EXPECT_LE(fallbacks[s], values / 1000) << isas[s] << ": pow_int_exact allocated " << fallbacks[s] << " times";
+  std::printf("allocations (pow_int_exact) on %ld ordinary values: pow_int %ld, rows scalar %ld, avx2 %ld, avx512 %ld\n",
+              values, fallbacks[0], fallbacks[1], fallbacks[2], fallbacks[3]);
 }
 
 // Random rows on every vector path give the scalar row's bits: every degree 0..15, every length
