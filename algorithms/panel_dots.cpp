@@ -14,14 +14,14 @@
 namespace plab {
 namespace {
 
-constexpr std::size_t R = kGroupRounds, W = kPanelSupports;
+constexpr std::size_t W = kPanelSupports, F = kPanelRows;
 
 // The features of x below `rows` (x's features are ascending).
 std::size_t features_below(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
-// Feature sets as bitsets, `words` 64-bit words a round (rows <= kGroupBitsetRows), else none.
+// Feature sets as bitsets, `words` 64-bit words a round (rows <= kPairBitsetRows), else none.
 std::vector<uint64_t> feature_bits(const Example* xs, std::size_t m, std::size_t rows, std::size_t words) {
   std::vector<uint64_t> bits(m * words);
   for (std::size_t l = 0; l < m && words; ++l)
@@ -30,204 +30,203 @@ std::vector<uint64_t> feature_bits(const Example* xs, std::size_t m, std::size_t
   return bits;
 }
 
-// The rounds in group order (lane[g R + r]), each group padded to R lanes with kNoRound.
-std::vector<uint32_t> greedy_lanes(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
+// |A xor B| of two bitsets: the zeros a pair's union adds. The popcnt instruction when the CPU has
+// it (the portable build's std::popcount is a dozen instructions: 3x slower pairing on MNIST).
+std::size_t differ(const uint64_t* a, const uint64_t* b, std::size_t words) {
+  std::size_t d = 0;
+  for (std::size_t w = 0; w < words; ++w) d += static_cast<std::size_t>(std::popcount(a[w] ^ b[w]));
+  return d;
+}
+__attribute__((target("popcnt"))) std::size_t differ_popcnt(const uint64_t* a, const uint64_t* b, std::size_t words) {
+  std::size_t d = 0;
+  for (std::size_t w = 0; w < words; ++w) d += static_cast<std::size_t>(__builtin_popcountll(a[w] ^ b[w]));
+  return d;
+}
+
+// The rounds in pair order (lane[2 q + r]), an odd m's last pair padded with kNoRound.
+std::vector<uint32_t> pair_lanes(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
+  static const auto diff = __builtin_cpu_supports("popcnt") ? differ_popcnt : differ;
   std::vector<uint32_t> left(m), lanes;
   std::iota(left.begin(), left.end(), 0u);
-  std::vector<uint64_t> u(words);
-  while (!left.empty()) {
-    std::size_t pick = 0;  // a group starts at the lowest round left
-    for (std::size_t r = 0; r < R && !left.empty(); ++r) {
-      if (r > 0 && words) {  // the round whose features widen the union least
-        std::size_t least = std::numeric_limits<std::size_t>::max();
-        for (std::size_t p = 0; p < left.size(); ++p) {
-          std::size_t c = 0;
-          for (std::size_t w = 0; w < words; ++w) c += static_cast<std::size_t>(std::popcount(u[w] | bits[left[p] * words + w]));
-          if (c < least) { least = c; pick = p; }
-        }
-      }
-      const uint32_t l = left[pick];
-      for (std::size_t w = 0; w < words; ++w) u[w] = (r == 0 ? 0 : u[w]) | bits[l * words + w];
-      lanes.push_back(l);
-      left.erase(left.begin() + static_cast<std::ptrdiff_t>(pick));
-      pick = 0;
+  for (std::size_t f = 0; f < left.size(); f += 2) {  // left[0..f) are paired, left[f] is the lowest left
+    lanes.push_back(left[f]);
+    if (f + 1 == left.size()) break;
+    std::size_t pick = f + 1, least = std::numeric_limits<std::size_t>::max();
+    for (std::size_t p = f + 1; p < left.size() && words; ++p) {
+      const std::size_t d = diff(&bits[left[f] * words], &bits[left[p] * words], words);
+      if (d < least) { least = d; pick = p; }
     }
-    while (lanes.size() % R) lanes.push_back(RoundGroups::kNoRound);
+    lanes.push_back(left[pick]);
+    std::rotate(left.begin() + static_cast<std::ptrdiff_t>(f) + 1, left.begin() + static_cast<std::ptrdiff_t>(pick),
+                left.begin() + static_cast<std::ptrdiff_t>(pick) + 1);  // the rest stays ascending
   }
+  if (lanes.size() % 2) lanes.push_back(RoundPairs::kNoRound);
   return lanes;
 }
 
-// Group gi's union and values from the bitsets: the lanes' values scattered into dense[r rows + j]
-// (zero again on return), the union's features by its bits in ascending order.
-void union_by_bits(const Example* xs, std::size_t rows, std::size_t stride, const std::vector<uint64_t>& bits,
-                   std::size_t words, std::size_t gi, std::vector<double>& dense, RoundGroups& g) {
-  uint64_t u[kGroupBitsetRows / 64] = {};
-  for (std::size_t r = 0; r < R; ++r) {
-    const uint32_t l = g.lane[gi * R + r];
-    if (l == RoundGroups::kNoRound) continue;
-    for (std::size_t w = 0; w < words; ++w) u[w] |= bits[l * words + w];
-    for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q) dense[r * rows + xs[l].idx[q]] = xs[l].val[q];
+// One round's values, read without a branch: value(j) is x_j for the features j of the round taken
+// in ascending order (a cursor that moves on a match), 0 for the others.
+struct Cursor {
+  const uint32_t* idx = nullptr;
+  const double* val = nullptr;
+  std::size_t k = 0, n = 0;
+  Cursor(const Example* x, std::size_t rows) {
+    static constexpr uint32_t kNone = UINT32_MAX;
+    static constexpr double kZero = 0.0;
+    n = x ? features_below(*x, rows) : 0;
+    idx = n ? x->idx.data() : &kNone;
+    val = n ? x->val.data() : &kZero;
   }
-  for (std::size_t w = 0; w < words; ++w)
-    for (uint64_t b = u[w]; b; b &= b - 1) {
-      const std::size_t j = w * 64 + static_cast<std::size_t>(std::countr_zero(b));
-      g.offset.push_back(j * stride);
-      for (std::size_t r = 0; r < R; ++r) {
-        g.val.push_back(dense[r * rows + j]);
-        dense[r * rows + j] = 0.0;
-      }
-    }
-}
-
-// The same by merging the lanes' sorted features (no bitsets: rows > kGroupBitsetRows).
-void union_by_merge(const Example* xs, std::size_t rows, std::size_t stride, std::size_t gi, RoundGroups& g) {
-  const uint32_t* at[R];  // each lane's next feature, [at, end) its features below rows
-  const uint32_t* end[R];
-  const double* v[R];
-  for (std::size_t r = 0; r < R; ++r) {
-    const uint32_t l = g.lane[gi * R + r];
-    at[r] = end[r] = nullptr;
-    v[r] = nullptr;
-    if (l == RoundGroups::kNoRound) continue;
-    at[r] = xs[l].idx.data();
-    end[r] = at[r] + features_below(xs[l], rows);
-    v[r] = xs[l].val.data();
-  }
-  for (;;) {  // the smallest next feature, each lane's value or 0
-    uint32_t j = std::numeric_limits<uint32_t>::max();
-    for (std::size_t r = 0; r < R; ++r)
-      if (at[r] != end[r]) j = std::min(j, *at[r]);
-    if (j == std::numeric_limits<uint32_t>::max()) break;
-    g.offset.push_back(static_cast<std::size_t>(j) * stride);
-    for (std::size_t r = 0; r < R; ++r) {
-      const bool has = at[r] != end[r] && *at[r] == j;
-      g.val.push_back(has ? *v[r] : 0.0);
-      at[r] += has;
-      v[r] += has;
-    }
-  }
-}
-
-// The lines of the next tile still to prefetch, one a step (spread over the tile's work: a burst
-// would overflow the outstanding-miss queues).
-struct Prefetch {
-  const double* next;
-  const std::size_t* line;
-  std::size_t k, end;
-  void step() {
-    if (k < end) __builtin_prefetch(next + line[k++]);
+  double value(uint32_t j) {
+    const std::size_t at = std::min(k, n ? n - 1 : 0);  // past the end: the last, never a match
+    const bool has = k < n && idx[at] == j;
+    k += has;
+    return has ? val[at] : 0.0;
   }
 };
 
-// One group against the tile: the R x W sums in registers (or arrays, scalar) across the union of
-// the group's features, stored to o[r] (o[r] = scratch for an empty lane).
-using GroupFn = void (*)(const double*, const RoundGroups&, std::size_t, double* const*, Prefetch&);
+// The tile through every pair, chunk by chunk (panel_dots.hpp); sums in g.sums(), then copied to
+// out with + 0.0 (-0 reads +0). Z vectors of LANES columns a round, the tile in W / (LANES Z)
+// passes over each chunk (one for AVX-512; AVX2's 16 registers hold 2 x 4 sums).
+#define PLAB_PAIR_KERNEL(V, LANES, ZERO, LOAD, SET1, FMA, STORE)                                                  \
+  const std::size_t P = g.pairs();                                                                               \
+  double* sum = g.sums();                                                                                        \
+  for (std::size_t k = 0; k < 2 * P * W; k += LANES) STORE(sum + k, ZERO());                                     \
+  for (std::size_t c = 0; c < g.chunks; ++c) {                                                                   \
+    const std::size_t* b = &g.at[c * P];                                                                         \
+    const double* pre = c + 1 < g.chunks ? tile : next; /* the next chunk's rows, or the next tile's first */    \
+    const std::size_t pc = c + 1 < g.chunks ? c + 1 : 0, step = g.pf_step[pc];                                   \
+    std::size_t pk = g.line_at[pc];                                                                              \
+    const std::size_t pend = pre ? g.line_at[pc + 1] : pk;                                                       \
+    for (std::size_t h = 0; h < W; h += LANES * Z)                                                               \
+      for (std::size_t q = 0; q < P; ++q) {                                                                      \
+        for (std::size_t k = 0; h == 0 && k < step && pk < pend; ++k) __builtin_prefetch(pre + g.line[pk++]);   \
+        if (b[q] == b[q + 1]) continue;                                                                          \
+        double* o = sum + 2 * q * W + h;                                                                         \
+        V acc[2][Z];                                                                                             \
+        _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) {                                            \
+          acc[0][z] = LOAD(o + LANES * z);                                                                       \
+          acc[1][z] = LOAD(o + W + LANES * z);                                                                   \
+        }                                                                                                        \
+        for (std::size_t u = b[q]; u < b[q + 1]; ++u) {                                                          \
+          const double* s = tile + g.offset[u] + h;                                                              \
+          const V x0 = SET1(g.val[2 * u]), x1 = SET1(g.val[2 * u + 1]);                                          \
+          V sv[Z]; /* loaded first: loads folded into both fmas would be issued twice */                          \
+          _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) sv[z] = LOAD(s + LANES * z);               \
+          _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[0][z] = FMA(x0, sv[z], acc[0][z]);     \
+          _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[1][z] = FMA(x1, sv[z], acc[1][z]);     \
+        }                                                                                                        \
+        _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) {                                            \
+          STORE(o + LANES * z, acc[0][z]);                                                                       \
+          STORE(o + W + LANES * z, acc[1][z]);                                                                   \
+        }                                                                                                        \
+      }                                                                                                          \
+  }                                                                                                              \
+  for (std::size_t k = 0; k < 2 * P; ++k)                                                                        \
+    if (const uint32_t l = g.lane[k]; l != RoundPairs::kNoRound)                                                 \
+      for (std::size_t i = 0; i < W; i += LANES) STORE(out + l * ld + i, FMA(ZERO(), ZERO(), LOAD(sum + k * W + i)));
 
-void group_scalar(const double* tile, const RoundGroups& g, std::size_t gi, double* const* o, Prefetch&) {
-  double acc[R][W] = {};
-  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
-    const double *s = tile + g.offset[u], *x = &g.val[u * R];
-    for (std::size_t r = 0; r < R; ++r)
-      for (std::size_t i = 0; i < W; ++i) acc[r][i] = std::fma(x[r], s[i], acc[r][i]);
-  }
-  for (std::size_t r = 0; r < R; ++r)
-    for (std::size_t i = 0; i < W; ++i) o[r][i] = acc[r][i] + 0.0;  // -0 reads +0 (panel_dots.hpp)
+using PairFn = void (*)(const double*, const double*, const RoundPairs&, double*, std::size_t);
+
+void pairs_scalar(const double* tile, const double*, const RoundPairs& g, double* out, std::size_t ld) {
+  const std::size_t P = g.pairs();
+  double* sum = g.sums();
+  std::fill_n(sum, 2 * P * W, 0.0);
+  for (std::size_t c = 0; c < g.chunks; ++c)
+    for (std::size_t q = 0; q < P; ++q)
+      for (std::size_t u = g.at[c * P + q]; u < g.at[c * P + q + 1]; ++u)
+        for (std::size_t r = 0; r < 2; ++r)
+          for (std::size_t i = 0; i < W; ++i)
+            sum[(2 * q + r) * W + i] = std::fma(g.val[2 * u + r], tile[g.offset[u] + i], sum[(2 * q + r) * W + i]);
+  for (std::size_t k = 0; k < 2 * P; ++k)
+    if (const uint32_t l = g.lane[k]; l != RoundPairs::kNoRound)
+      for (std::size_t i = 0; i < W; ++i) out[l * ld + i] = sum[k * W + i] + 0.0;  // -0 reads +0
 }
 
-// The R x Z register sums of one group on Z vectors of columns [c, c + Z lanes) of the tile: per
-// feature Z loads of support values and R broadcasts for R Z fma. (Arrays of vectors with constant
-// bounds, fully unrolled: GCC keeps them in registers; measured as fast as named registers.)
-#define PLAB_GROUP_KERNEL(V, LANES, ZERO, LOAD, SET1, FMA, STORE)                 \
-  V acc[R][Z];                                                                   \
-  _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r)                    \
-    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[r][z] = ZERO(); \
-  for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {                 \
-    const double *s = tile + g.offset[u] + c, *x = &g.val[u * R];                \
-    if (c == 0) pf.step(); /* one line a step, not one a pass over the columns */ \
-    V sv[Z];                                                                     \
-    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) sv[z] = LOAD(s + LANES * z); \
-    _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r) {                \
-      const V xr = SET1(x[r]);                                                   \
-      _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z) acc[r][z] = FMA(xr, sv[z], acc[r][z]); \
-    }                                                                            \
-  }                                                                              \
-  _Pragma("GCC unroll 8") for (std::size_t r = 0; r < R; ++r)                    \
-    _Pragma("GCC unroll 8") for (std::size_t z = 0; z < Z; ++z)                  \
-      STORE(o[r] + c + LANES * z, FMA(ZERO(), ZERO(), acc[r][z])); /* -0 reads +0 */
-
-// AVX2 (16 registers): the tile in 4 passes of 8 columns, 6 x 2 sums, 2 values and a broadcast.
-__attribute__((target("avx2,fma"))) void group_avx2(const double* tile, const RoundGroups& g, std::size_t gi,
-                                                    double* const* o, Prefetch& pf) {
-  constexpr std::size_t Z = 2;
-  for (std::size_t c = 0; c < W; c += 4 * Z) {
-    PLAB_GROUP_KERNEL(__m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd)
-  }
+__attribute__((target("avx2,fma"))) void pairs_avx2(const double* tile, const double* next, const RoundPairs& g,
+                                                    double* out, std::size_t ld) {
+  constexpr std::size_t Z = 4;
+  PLAB_PAIR_KERNEL(__m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd)
 }
 
-// AVX-512 (32 registers): 6 x 4 sums, 4 values and a broadcast; 24 fma chains cover the fma latency
-// on both pipes, and the 4 lines of support values a feature are loaded once for 24 fma (with 4
-// rounds a group, 16 fma, the loads from L2 held the kernel at ~73% of the fma peak; measured on
-// MNIST, docs/learners.md#layout).
-__attribute__((target("avx512f"))) void group_avx512(const double* tile, const RoundGroups& g, std::size_t gi,
-                                                     double* const* o, Prefetch& pf) {
-  constexpr std::size_t Z = W / 8, c = 0;
-  PLAB_GROUP_KERNEL(__m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
+__attribute__((target("avx512f"))) void pairs_avx512(const double* tile, const double* next, const RoundPairs& g,
+                                                     double* out, std::size_t ld) {
+  constexpr std::size_t Z = 8;
+  PLAB_PAIR_KERNEL(__m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
 }
-#undef PLAB_GROUP_KERNEL
+#undef PLAB_PAIR_KERNEL
 
-GroupFn fn(Simd isa) { return isa == Simd::avx512 ? group_avx512 : isa == Simd::avx2 ? group_avx2 : group_scalar; }
-
-void run_groups(GroupFn run, const double* tile, const double* next, const RoundGroups& g, double* out,
-                std::size_t ld) {
-  double scratch[W];
-  Prefetch pf{next, g.line.data(), 0, next ? g.line.size() : 0};
-  for (std::size_t gi = 0; gi < g.groups(); ++gi) {
-    double* o[R];
-    for (std::size_t r = 0; r < R; ++r) {
-      const uint32_t l = g.lane[gi * R + r];
-      o[r] = l == RoundGroups::kNoRound ? scratch : out + l * ld;
-    }
-    run(tile, g, gi, o, pf);
-  }
-}
+PairFn fn(Simd isa) { return isa == Simd::avx512 ? pairs_avx512 : isa == Simd::avx2 ? pairs_avx2 : pairs_scalar; }
 
 }  // namespace
 
-RoundGroups group_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride) {
-  RoundGroups g;
-  const std::size_t words = rows <= kGroupBitsetRows ? (rows + 63) / 64 : 0;
-  const std::vector<uint64_t> bits = feature_bits(xs, m, rows, words);
-  g.lane = greedy_lanes(m, bits, words);
-  std::size_t nnz = 0;
-  for (std::size_t l = 0; l < m; ++l) nnz += xs[l].idx.size();
-  g.offset.reserve(nnz);
-  g.val.reserve(nnz * R);
-  std::vector<double> dense(words ? R * rows : 0, 0.0);
-  for (std::size_t gi = 0; gi * R < g.lane.size(); ++gi) {
-    if (words) union_by_bits(xs, rows, stride, bits, words, gi, dense, g);
-    else union_by_merge(xs, rows, stride, gi, g);
-    g.begin.push_back(g.offset.size());
-  }
-  std::vector<uint8_t> used(rows, 0);  // the dense layout holds rows x stride values: this is small beside it
-  for (const std::size_t o : g.offset) used[o / stride] = 1;
-  for (std::size_t j = 0; j < rows; ++j)
-    for (std::size_t i = 0; i < W && used[j]; i += 64 / sizeof(double)) {
-      g.line.push_back(j * stride + i);
-      if (i + 64 / sizeof(double) >= W && stride % (64 / sizeof(double))) g.line.push_back(j * stride + W - 1);  // a 5th line
+double* RoundPairs::sums() const {
+  const std::size_t need = 2 * pairs() * W + 8;
+  if (acc.size() < need) acc.assign(need, 0.0);
+  const auto a = reinterpret_cast<std::uintptr_t>(acc.data());
+  return acc.data() + (64 - a % 64) % 64 / sizeof(double);
+}
+
+RoundPairs pair_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride) {
+  static_assert(F == 64, "a chunk's rows are one 64-bit word of a feature bitset");
+  RoundPairs g;
+  const std::size_t words = (rows + 63) / 64, pair_words = rows <= kPairBitsetRows ? words : 0;
+  const std::vector<uint64_t> bits = feature_bits(xs, m, rows, pair_words);
+  g.lane = pair_lanes(m, bits, pair_words);
+  const std::size_t P = g.pairs();
+  g.chunks = words;
+  // Each pair's union as a bitset (its word c = its features in chunk c), then its entries placed
+  // chunk-major (a chunk's pass reads them in order).
+  std::vector<uint64_t> u(P * words, 0), used(words, 0);
+  for (std::size_t k = 0; k < 2 * P; ++k)
+    if (const uint32_t l = g.lane[k]; l != RoundPairs::kNoRound) {
+      uint64_t* uq = &u[k / 2 * words];
+      if (pair_words) for (std::size_t w = 0; w < words; ++w) uq[w] |= bits[l * words + w];
+      else for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q) uq[xs[l].idx[q] / 64] |= uint64_t{1} << (xs[l].idx[q] % 64);
     }
+  g.at.assign(g.chunks * P + 1, 0);
+  for (std::size_t c = 0, k = 0; c < g.chunks; ++c)
+    for (std::size_t q = 0; q < P; ++q, ++k) g.at[k + 1] = g.at[k] + static_cast<std::size_t>(std::popcount(u[q * words + c]));
+  g.offset.resize(g.at.back());
+  g.val.resize(2 * g.at.back());
+  for (std::size_t q = 0; q < P; ++q) {
+    Cursor a(g.lane[2 * q] == RoundPairs::kNoRound ? nullptr : &xs[g.lane[2 * q]], rows);
+    Cursor b(g.lane[2 * q + 1] == RoundPairs::kNoRound ? nullptr : &xs[g.lane[2 * q + 1]], rows);
+    for (std::size_t c = 0; c < words; ++c) {
+      used[c] |= u[q * words + c];
+      std::size_t pos = g.at[c * P + q];
+      for (uint64_t f = u[q * words + c]; f; f &= f - 1, ++pos) {
+        const uint32_t j = static_cast<uint32_t>(c * 64 + static_cast<std::size_t>(std::countr_zero(f)));
+        g.offset[pos] = j * stride;
+        g.val[2 * pos] = a.value(j);
+        g.val[2 * pos + 1] = b.value(j);
+      }
+    }
+  }
+  for (std::size_t c = 0; c < g.chunks; ++c) {
+    g.line_at.push_back(g.line.size());
+    for (uint64_t f = used[c]; f; f &= f - 1) {
+      const std::size_t j = c * 64 + static_cast<std::size_t>(std::countr_zero(f));
+      for (std::size_t i = 0; i < W; i += 8) g.line.push_back(j * stride + i);
+      if ((j * stride) % 8) g.line.push_back(j * stride + W - 1);  // a row that starts mid-line spans 9 lines
+    }
+    g.pf_step.push_back(P ? (g.line.size() - g.line_at.back() + P - 1) / P : 0);
+  }
+  g.line_at.push_back(g.line.size());
+  g.pf_step.push_back(0);
   return g;
 }
 
-void panel_dots(const double* tile, const double* next, const RoundGroups& g, double* out, std::size_t ld) {
-  static const GroupFn run = fn(simd_path());
-  run_groups(run, tile, next, g, out, ld);
+void panel_dots(const double* tile, const double* next, const RoundPairs& g, double* out, std::size_t ld) {
+  static const PairFn run = fn(simd_path());
+  run(tile, next, g, out, ld);
 }
 
-void panel_dots_on(const std::string& isa, const double* tile, const double* next, const RoundGroups& g, double* out,
+void panel_dots_on(const std::string& isa, const double* tile, const double* next, const RoundPairs& g, double* out,
                    std::size_t ld) {
   const Simd s = simd_parse(isa);
   if (s > simd_best()) throw std::invalid_argument("this CPU has no " + isa + " path");
-  run_groups(fn(s), tile, next, g, out, ld);
+  fn(s)(tile, next, g, out, ld);
 }
 
 }  // namespace plab

@@ -4,8 +4,8 @@
 // x with every support the values are also held in one of two layouts (docs/learners.md#layout):
 //  - dense, feature-major: column j of all supports is contiguous, so the dot products of a sparse
 //    x with every support are nnz(x) contiguous axpy passes (one cache-friendly sweep per feature:
-//    the hardware prefetcher follows them). A block of rounds goes through 32 supports at a time
-//    in groups of 6 rounds that share each load of a support value (panel_dots). Memory
+//    the hardware prefetcher follows them). A block of rounds goes through 64 supports at a time
+//    in pairs of rounds that share each load of a support value (panel_dots). Memory
 //    dim x capacity: it pays on low, dense dimensions (a9a, MNIST).
 //  - sparse, an inverted index: feature j -> the (slot, value) pairs of the supports that have j,
 //    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
@@ -149,8 +149,8 @@ class SupportSet {
     from_dots(k, x, b, e, out);
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
-  // dense layout the tiles of 32 supports are the outer loop, and from kGroupRounds examples on each tile goes
-  // through the examples in groups of 6 (panel_dots), the tile staying in L2 across the groups.
+  // dense layout the tiles of 64 supports are the outer loop, and from 2 examples on each tile goes
+  // through the examples in pairs, chunk by chunk of its rows (panel_dots).
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
     dots_rows(xs, m, 0, n_, out, ld);
     for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], 0, n_, out + l * ld);
@@ -219,8 +219,8 @@ class SupportSet {
       index_[rows_idx_[i][k]].push_back({static_cast<uint32_t>(i), rows_val_[i][k]});
   }
 
-  // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 32 supports (by
-  // panel_dots from kGroupRounds rounds on), then 4, then 1.
+  // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 64 supports (by
+  // panel_dots from 2 rounds on), then 32, 4 and 1.
   void dots_rows(const Example* xs, std::size_t m, std::size_t b, std::size_t e, double* out,
                  std::size_t ld) const {
     if (e == b) return;  // cols_ may be empty: no pointer into it
@@ -229,8 +229,8 @@ class SupportSet {
       return;
     }
     std::size_t i0 = b;
-    if (m >= kGroupRounds && i0 + kPanelSupports <= e) {  // a support value loaded once for a group of rounds
-      const RoundGroups g = group_rounds(xs, m, dim_, ld_);
+    if (m >= 2 && i0 + kPanelSupports <= e) {  // a support value loaded once for a pair of rounds
+      const RoundPairs g = pair_rounds(xs, m, dim_, ld_);
       for (; i0 + kPanelSupports <= e; i0 += kPanelSupports) {
         const double* next = i0 + 2 * kPanelSupports <= e ? &cols_[i0 + kPanelSupports] : nullptr;
         panel_dots(&cols_[i0], next, g, out + (i0 - b), ld);

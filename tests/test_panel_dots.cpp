@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -55,8 +56,8 @@ double chain(const Example& x, const Example& s, double acc = 0.0) {
 }  // namespace
 
 // panel_dots on every path gives the chain over x's features below the tile's rows, for rounds in
-// groups with an empty lane (m = 37), on a tile inside a wider row stride, whose other columns are
-// never read into a sum nor written.
+// pairs with an empty lane (m = 37), over chunks with a partial last one (250 rows), on a tile
+// inside a wider row stride, whose other columns are never read into a sum nor written.
 TEST(PanelDots, EveryPathGivesTheChain) {
   Rng rng(test_seed(31));
   const std::size_t rows = 250, dim = 300, m = 37;
@@ -67,7 +68,7 @@ TEST(PanelDots, EveryPathGivesTheChain) {
     for (std::size_t i = 0; i < kPanelSupports; ++i) panel[j * stride + off + i] = 0.0;
   for (std::size_t i = 0; i < kPanelSupports; ++i)
     for (std::size_t k = 0; k < sup.idx[i].size(); ++k) panel[sup.idx[i][k] * stride + off + i] = sup.val[i][k];
-  const RoundGroups g = group_rounds(xs.ex.data(), m, rows, stride);
+  const RoundPairs g = pair_rounds(xs.ex.data(), m, rows, stride);
   const std::size_t ld = kPanelSupports + 3;
   int checked = 0;
   for (const std::string isa : {"scalar", "avx2", "avx512"}) {
@@ -93,47 +94,62 @@ TEST(PanelDots, EveryPathGivesTheChain) {
   EXPECT_GE(checked, 1);
 }
 
-// The groups: every round in exactly one lane, the padding lanes last in the last group, and each
-// group's features the ascending union of its rounds' features below `rows`, each value the
-// round's own (0 where it lacks the feature); by bitsets and, past kGroupBitsetRows, in order.
-TEST(PanelDots, GroupsHoldEveryRoundOnceWithItsFeatures) {
+// The pairs: every round in exactly one lane, the padding lane last, and each pair's entries, chunk
+// after chunk, the ascending union of its rounds' features below `rows`, each in its chunk, each
+// value the round's own (0 where it lacks the feature); paired by bitsets and, past
+// kPairBitsetRows, in order. Every row an entry reads has its lines in its chunk's prefetch list.
+TEST(PanelDots, PairsHoldEveryRoundOnceWithItsFeatures) {
   Rng rng(test_seed(33));
-  for (const std::size_t rows : {std::size_t{200}, kGroupBitsetRows + 100}) {
+  for (const std::size_t rows : {std::size_t{200}, kPairBitsetRows + 100}) {
     const std::size_t m = 23, stride = 41;
     const Rows xs = random_rows(rng, m, rows + 50, 40.0 / static_cast<double>(rows));
-    const RoundGroups g = group_rounds(xs.ex.data(), m, rows, stride);
-    ASSERT_EQ(g.groups(), (m + kGroupRounds - 1) / kGroupRounds);
-    ASSERT_EQ(g.lane.size(), g.groups() * kGroupRounds);
+    const RoundPairs g = pair_rounds(xs.ex.data(), m, rows, stride);
+    const std::size_t P = (m + 1) / 2;
+    ASSERT_EQ(g.pairs(), P);
+    ASSERT_EQ(g.chunks, (rows + kPanelRows - 1) / kPanelRows);
+    ASSERT_EQ(g.at.size(), g.chunks * P + 1);
+    EXPECT_EQ(g.at.front(), 0u);
+    EXPECT_EQ(g.at.back(), g.offset.size());
+    EXPECT_EQ(g.val.size(), 2 * g.offset.size());
+    EXPECT_TRUE(std::is_sorted(g.at.begin(), g.at.end()));
     std::vector<int> seen(m, 0);
     for (std::size_t k = 0; k < g.lane.size(); ++k) {
-      if (g.lane[k] == RoundGroups::kNoRound) { EXPECT_GE(k, m) << "padding before the last group"; continue; }
+      if (g.lane[k] == RoundPairs::kNoRound) { EXPECT_EQ(k, g.lane.size() - 1) << "padding before the last lane"; continue; }
       ++seen[g.lane[k]];
     }
     for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(seen[l], 1) << "round " << l;
-    if (rows > kGroupBitsetRows) {
+    if (rows > kPairBitsetRows) {
       for (std::size_t l = 0; l < m; ++l) EXPECT_EQ(g.lane[l], l) << "rounds in order past the bitset limit";
     }
-    for (std::size_t gi = 0; gi < g.groups(); ++gi) {
+    for (std::size_t q = 0; q < P; ++q) {
       std::vector<uint32_t> want;
-      for (std::size_t r = 0; r < kGroupRounds; ++r)
-        if (const uint32_t l = g.lane[gi * kGroupRounds + r]; l != RoundGroups::kNoRound) {
+      for (std::size_t r = 0; r < 2; ++r)
+        if (const uint32_t l = g.lane[2 * q + r]; l != RoundPairs::kNoRound) {
           for (uint32_t j : xs.idx[l])
             if (j < rows) want.push_back(j);
         }
       std::sort(want.begin(), want.end());
       want.erase(std::unique(want.begin(), want.end()), want.end());
-      ASSERT_EQ(g.begin[gi + 1] - g.begin[gi], want.size()) << "group " << gi;
-      for (std::size_t u = g.begin[gi]; u < g.begin[gi + 1]; ++u) {
-        const uint32_t j = want[u - g.begin[gi]];
-        ASSERT_EQ(g.offset[u], static_cast<std::size_t>(j) * stride);
-        for (std::size_t r = 0; r < kGroupRounds; ++r) {
-          const uint32_t l = g.lane[gi * kGroupRounds + r];
-          double v = 0.0;
-          if (l != RoundGroups::kNoRound)
-            for (std::size_t k = 0; k < xs.idx[l].size(); ++k) if (xs.idx[l][k] == j) v = xs.val[l][k];
-          ASSERT_EQ(g.val[u * kGroupRounds + r], v) << "group " << gi << " feature " << j << " lane " << r;
+      std::size_t got = 0;
+      for (std::size_t c = 0; c < g.chunks; ++c)
+        for (std::size_t u = g.at[c * P + q]; u < g.at[c * P + q + 1]; ++u, ++got) {
+          ASSERT_LT(got, want.size()) << "pair " << q;
+          const uint32_t j = want[got];
+          ASSERT_EQ(g.offset[u], static_cast<std::size_t>(j) * stride) << "pair " << q << " entry " << got;
+          ASSERT_EQ(j / kPanelRows, c) << "feature " << j << " in chunk " << c;
+          const std::size_t line = j * stride;  // its first line is in the chunk's prefetch list
+          EXPECT_TRUE(std::find(g.line.begin() + static_cast<std::ptrdiff_t>(g.line_at[c]),
+                                g.line.begin() + static_cast<std::ptrdiff_t>(g.line_at[c + 1]), line) !=
+                      g.line.begin() + static_cast<std::ptrdiff_t>(g.line_at[c + 1]));
+          for (std::size_t r = 0; r < 2; ++r) {
+            const uint32_t l = g.lane[2 * q + r];
+            double v = 0.0;
+            if (l != RoundPairs::kNoRound)
+              for (std::size_t k = 0; k < xs.idx[l].size(); ++k) if (xs.idx[l][k] == j) v = xs.val[l][k];
+            ASSERT_EQ(g.val[2 * u + r], v) << "pair " << q << " feature " << j << " lane " << r;
+          }
         }
-      }
+      ASSERT_EQ(got, want.size()) << "pair " << q;
     }
   }
 }
@@ -155,7 +171,7 @@ TEST(PanelDots, SupportRowsAgreeAcrossGrowthAndRemovals) {
     kept.pop_back();
   }
   ASSERT_EQ(sv.layout(), SupportLayout::dense);
-  ASSERT_NE(sv.size() % 32, 0u);
+  ASSERT_NE(sv.size() % kPanelSupports, 0u);
   const std::size_t n = sv.size(), m = xs.ex.size();
   std::vector<double> block(m * n), one(n);
   sv.kernel_rows(Kernel::linear(), xs.ex.data(), m, block.data(), n);
@@ -170,26 +186,37 @@ TEST(PanelDots, SupportRowsAgreeAcrossGrowthAndRemovals) {
   }
 }
 
-// Greedy grouping by hand: 2R rounds alternate between two disjoint feature sets of 10, so the
-// groups are the even rounds and the odd ones (each union 10 features; taken in order, 20).
-TEST(PanelDots, GroupsGatherRoundsThatShareFeatures) {
-  const uint32_t R = kGroupRounds, m = 2 * R;
-  std::vector<std::vector<uint32_t>> idx(m);
+// Greedy pairing by hand (rows 200: 4 chunks of 64 rows, the last of 8): rounds 0 = {0..9},
+// 1 = {100..109}, 2 = {0..8, 50}, 3 = 4 = {100..109}. Round 0 differs from 2 by 2 features and
+// from 1, 3, 4 by 20: pair (0, 2); round 1 differs from 3 and 4 by 0: the lower, pair (1, 3); round
+// 4 is left alone. Pair 0's union {0..9, 50} is 11 entries in chunk 0; pairs 1 and 2 have 10 each
+// in chunk 1.
+TEST(PanelDots, PairsGatherRoundsThatShareFeatures) {
+  std::vector<std::vector<uint32_t>> idx(5);
+  for (uint32_t j = 0; j < 10; ++j) {
+    idx[0].push_back(j);
+    idx[1].push_back(100 + j);
+    if (j < 9) idx[2].push_back(j);
+  }
+  idx[2].push_back(50);
+  idx[3] = idx[4] = idx[1];
   std::vector<double> ones(10, 1.0);
   std::vector<Example> xs;
-  std::vector<uint32_t> want;
-  for (uint32_t l = 0; l < m; ++l)
-    for (uint32_t j = 0; j < 10; ++j) idx[l].push_back((l % 2 ? 100u : 0u) + j);
-  for (uint32_t l = 0; l < m; ++l) xs.push_back({idx[l], ones, 10.0, 0.0});
-  for (uint32_t l = 0; l < m; l += 2) want.push_back(l);
-  for (uint32_t l = 1; l < m; l += 2) want.push_back(l);
-  const RoundGroups g = group_rounds(xs.data(), m, 200, 1);
-  EXPECT_EQ(g.lane, want);
-  EXPECT_EQ(g.begin, (std::vector<std::size_t>{0, 10, 20}));
+  for (const auto& f : idx) xs.push_back({f, std::span<const double>(ones.data(), f.size()), 10.0, 0.0});
+  const RoundPairs g = pair_rounds(xs.data(), xs.size(), 200, 1);
+  EXPECT_EQ(g.lane, (std::vector<uint32_t>{0, 2, 1, 3, 4, RoundPairs::kNoRound}));
+  EXPECT_EQ(g.at, (std::vector<std::size_t>{0, 11, 11, 11, 11, 21, 31, 31, 31, 31, 31, 31, 31}));
+  EXPECT_EQ(g.val[2 * 9], 1.0);  // feature 9: round 0 has it,
+  EXPECT_EQ(g.val[2 * 9 + 1], 0.0);  // round 2 does not
+  EXPECT_EQ(g.offset[10], 50u);
+  EXPECT_EQ(g.val[2 * 10], 0.0);
+  EXPECT_EQ(g.val[2 * 10 + 1], 1.0);
 }
 
-// A dot product that underflows to -0 (2^-600 x -2^-600) reads +0 by every path: the grouped kernel
-// adds the other rounds' zero terms (-0 + (+0) = +0), so every path ends with + 0.0. Also a dense
+// A dot product that underflows to -0 (2^-600 x -2^-600) reads +0 by every path: the paired kernel
+// may add the other round's zero terms (-0 + (+0) = +0), so every path ends with + 0.0. 70 supports
+// (the first with the tiny value, the others 1 on feature 1), so the block goes through the paired
+// kernel and a partial tile, and rounds with and without a zero term. Also a dense
 // support set whose capacity is not a multiple of 8 (reserve(37): the partial tile cannot be read
 // past the columns, so it takes the per-round path) gives the chain's bits.
 TEST(PanelDots, UnderflowToMinusZeroAndOddCapacityGiveTheSameBitsEverywhere) {
@@ -198,13 +225,16 @@ TEST(PanelDots, UnderflowToMinusZeroAndOddCapacityGiveTheSameBitsEverywhere) {
   for (const SupportLayout layout : {SupportLayout::dense, SupportLayout::sparse}) {
     SupportSet sv(2, layout);
     sv.add({f0, minus_tiny, 0.0, 0.0}, 0);  // ||x||^2 underflows too (a linear kernel does not read it)
-    std::vector<Example> xs{{f0, tiny, 0.0, 0.0}};
+    for (int i = 1; i < 70; ++i) sv.add({f1, one, 1.0, 0.0}, i);
+    std::vector<Example> xs{{f0, tiny, 0.0, 0.0}, {f0, tiny, 0.0, 0.0}};  // a pair with no zero term
     for (int l = 0; l < 5; ++l) xs.push_back({f1, one, 1.0, 0.0});
-    std::vector<double> block(xs.size());
-    sv.kernel_rows(Kernel::linear(), xs.data(), xs.size(), block.data(), 1);
-    std::vector<double> row(sv.size(), 1.0);
+    xs.push_back({f0, tiny, 0.0, 0.0});  // paired with a round on feature 1: a zero term
+    const std::size_t n = sv.size();
+    std::vector<double> block(xs.size() * n);
+    sv.kernel_rows(Kernel::linear(), xs.data(), xs.size(), block.data(), n);
+    std::vector<double> row(n, 1.0);
     sv.kernel_row(Kernel::linear(), xs[0], row.data());
-    EXPECT_TRUE(same_bits(block[0], 0.0)) << "block";
+    for (const std::size_t l : {0, 1, 7}) EXPECT_TRUE(same_bits(block[l * n], 0.0)) << "block, round " << l;
     EXPECT_TRUE(same_bits(row[0], 0.0)) << "row";
     EXPECT_TRUE(same_bits(sv.kernel_one(Kernel::linear(), xs[0], 0), 0.0)) << "one";
   }
