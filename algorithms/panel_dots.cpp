@@ -86,9 +86,10 @@ struct Cursor {
 };
 
 // The tile through every pair, chunk by chunk (panel_dots.hpp); sums in g.sums(), then copied to
-// out with + 0.0 (-0 reads +0). Z vectors of LANES columns a round, the tile in W / (LANES Z)
-// passes over each chunk (one for AVX-512; AVX2's 16 registers hold 2 x 4 sums).
-#define PLAB_PAIR_KERNEL(V, LANES, ZERO, LOAD, SET1, FMA, STORE)                                                  \
+// out with + 0.0 (-0 reads +0), by streaming stores when streams(g, out, ld). Z vectors of LANES
+// columns a round, the tile in W / (LANES Z) passes over each chunk (one for AVX-512; AVX2's 16
+// registers hold 2 x 4 sums).
+#define PLAB_PAIR_KERNEL(V, LANES, ZERO, LOAD, SET1, FMA, STORE, STREAM)                                          \
   const std::size_t P = g.pairs();                                                                               \
   double* sum = g.sums();                                                                                        \
   for (std::size_t k = 0; k < 2 * P * W; k += LANES) STORE(sum + k, ZERO());                                     \
@@ -122,9 +123,21 @@ struct Cursor {
         }                                                                                                        \
       }                                                                                                          \
   }                                                                                                              \
+  const bool stream = streams(g, out, ld);                                                                       \
   for (std::size_t k = 0; k < 2 * P; ++k)                                                                        \
-    if (const uint32_t l = g.lane[k]; l != RoundPairs::kNoRound)                                                 \
-      for (std::size_t i = 0; i < W; i += LANES) STORE(out + l * ld + i, FMA(ZERO(), ZERO(), LOAD(sum + k * W + i)));
+    if (const uint32_t l = g.lane[k]; l == RoundPairs::kNoRound) continue;                                       \
+    else if (stream) for (std::size_t i = 0; i < W; i += LANES) STREAM(out + l * ld + i, FMA(ZERO(), ZERO(), LOAD(sum + k * W + i))); \
+    else for (std::size_t i = 0; i < W; i += LANES) STORE(out + l * ld + i, FMA(ZERO(), ZERO(), LOAD(sum + k * W + i))); \
+  if (stream) _mm_sfence(); /* streaming stores are weakly ordered: visible before we return */
+
+}  // namespace
+
+bool streams(const RoundPairs& g, const double* out, std::size_t ld) {
+  return reinterpret_cast<std::uintptr_t>(out) % 64 == 0 && ld % 8 == 0 &&
+         g.lane.size() * ld * sizeof(double) >= kStreamBytes;
+}
+
+namespace {
 
 using PairFn = void (*)(const double*, const double*, const RoundPairs&, double*, std::size_t);
 
@@ -146,13 +159,13 @@ void pairs_scalar(const double* tile, const double*, const RoundPairs& g, double
 __attribute__((target("avx2,fma"))) void pairs_avx2(const double* tile, const double* next, const RoundPairs& g,
                                                     double* out, std::size_t ld) {
   constexpr std::size_t Z = 4;
-  PLAB_PAIR_KERNEL(__m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd)
+  PLAB_PAIR_KERNEL(__m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_storeu_pd, _mm256_stream_pd)
 }
 
 __attribute__((target("avx512f"))) void pairs_avx512(const double* tile, const double* next, const RoundPairs& g,
                                                      double* out, std::size_t ld) {
   constexpr std::size_t Z = 8;
-  PLAB_PAIR_KERNEL(__m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd)
+  PLAB_PAIR_KERNEL(__m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_storeu_pd, _mm512_stream_pd)
 }
 #undef PLAB_PAIR_KERNEL
 

@@ -59,6 +59,14 @@ RoundPairs pair_rounds(const Example* xs, std::size_t m, std::size_t rows, std::
 // out[l * ld + i] = <s_i, xs[l]> for i < kPanelSupports and every round l of g, where
 // tile[j * stride + i] = feature j of support i (the stride g was made for). `next`, when not null,
 // is the next tile: the first chunk's rows are prefetched from it during the last chunk.
+// Whether panel_dots writes out by streaming (non-temporal) stores: when the rows are 64-byte
+// aligned (out and ld) and the block's rows, m ld doubles, reach kStreamBytes. Rows that large
+// leave the caches before they are read anyway, and a store that misses the cache first reads its
+// line from memory (measured on MNIST, 96 rounds x 19000 supports = 14.6 MB: 7% faster streamed;
+// 2000 supports, 1.5-3 MB: 1-3% slower streamed; docs/learners.md#layout). The bits are the same.
+inline constexpr std::size_t kStreamBytes = std::size_t{8} << 20;
+bool streams(const RoundPairs& g, const double* out, std::size_t ld);
+
 void panel_dots(const double* tile, const double* next, const RoundPairs& g, double* out, std::size_t ld);
 // The same on a named path ("scalar", "avx2", "avx512"; tests). Throws std::invalid_argument when
 // the CPU lacks it.

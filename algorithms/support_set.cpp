@@ -30,8 +30,8 @@ std::atomic<SupportLayout>& current() {
 
 void* huge_allocate(std::size_t bytes) {
   constexpr std::size_t kHuge = std::size_t{2} << 20;
-  if (bytes < 2 * kHuge) {
-    if (void* p = std::malloc(bytes ? bytes : 1)) return p;
+  if (bytes < 2 * kHuge) {  // 64-byte aligned (rows panel_dots may stream)
+    if (void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + (bytes ? 0 : 64))) return p;
     throw std::bad_alloc();
   }
   const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge;

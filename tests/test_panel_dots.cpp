@@ -57,7 +57,8 @@ double chain(const Example& x, const Example& s, double acc = 0.0) {
 
 // panel_dots on every path gives the chain over x's features below the tile's rows, for rounds in
 // pairs with an empty lane (m = 37), over chunks with a partial last one (250 rows), on a tile
-// inside a wider row stride, whose other columns are never read into a sum nor written.
+// inside a wider row stride, whose other columns are never read into a sum nor written; into rows
+// stored plainly and into rows it streams (streaming stores, panel_dots.hpp).
 TEST(PanelDots, EveryPathGivesTheChain) {
   Rng rng(test_seed(31));
   const std::size_t rows = 250, dim = 300, m = 37;
@@ -69,28 +70,31 @@ TEST(PanelDots, EveryPathGivesTheChain) {
   for (std::size_t i = 0; i < kPanelSupports; ++i)
     for (std::size_t k = 0; k < sup.idx[i].size(); ++k) panel[sup.idx[i][k] * stride + off + i] = sup.val[i][k];
   const RoundPairs g = pair_rounds(xs.ex.data(), m, rows, stride);
-  const std::size_t ld = kPanelSupports + 3;
   int checked = 0;
-  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
-    std::vector<double> out(m * ld, -7.0);
-    try {
-      panel_dots_on(isa, panel.data() + off, panel.data() + off, g, out.data(), ld);  // prefetching itself
-    } catch (const std::invalid_argument&) {
-      std::printf("%s: not on this CPU, skipped\n", isa.c_str());
-      continue;
+  // Rows stored plainly (ld = 67), and rows that panel_dots streams (aligned, m ld >= kStreamBytes).
+  const std::size_t wide = (kStreamBytes / (g.lane.size() * sizeof(double)) + 8) / 8 * 8;
+  for (const std::size_t ld : {kPanelSupports + 3, wide})
+    for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+      std::vector<double, HugePageAllocator<double>> out(m * ld, -7.0);  // 64-byte aligned
+      ASSERT_EQ(streams(g, out.data(), ld), ld == wide) << ld;
+      try {
+        panel_dots_on(isa, panel.data() + off, panel.data() + off, g, out.data(), ld);  // prefetching itself
+      } catch (const std::invalid_argument&) {
+        std::printf("%s: not on this CPU, skipped\n", isa.c_str());
+        continue;
+      }
+      ++checked;
+      for (std::size_t l = 0; l < m; ++l) {
+        Example x = xs.ex[l];  // the features past the tile's rows are not part of the chain
+        std::size_t q = 0;
+        while (q < x.idx.size() && x.idx[q] < rows) ++q;
+        x.idx = x.idx.first(q);
+        x.val = x.val.first(q);
+        for (std::size_t i = 0; i < kPanelSupports; ++i)
+          ASSERT_TRUE(same_bits(out[l * ld + i], chain(x, sup.ex[i]))) << isa << " ld " << ld << " l " << l << " i " << i;
+        for (std::size_t i = kPanelSupports; i < ld; ++i) ASSERT_EQ(out[l * ld + i], -7.0) << ld;  // untouched
+      }
     }
-    ++checked;
-    for (std::size_t l = 0; l < m; ++l) {
-      Example x = xs.ex[l];  // the features past the tile's rows are not part of the chain
-      std::size_t q = 0;
-      while (q < x.idx.size() && x.idx[q] < rows) ++q;
-      x.idx = x.idx.first(q);
-      x.val = x.val.first(q);
-      for (std::size_t i = 0; i < kPanelSupports; ++i)
-        ASSERT_TRUE(same_bits(out[l * ld + i], chain(x, sup.ex[i]))) << isa << " l " << l << " i " << i;
-      for (std::size_t i = kPanelSupports; i < ld; ++i) ASSERT_EQ(out[l * ld + i], -7.0);  // untouched
-    }
-  }
   EXPECT_GE(checked, 1);
 }
 
