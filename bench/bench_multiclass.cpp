@@ -116,14 +116,14 @@ void BM_PolyFromDots(benchmark::State& st) {
 }
 BENCHMARK(BM_PolyFromDots)->DenseRange(0, 2)->Unit(benchmark::kMicrosecond);
 
-// The pairing of a block of 96 MNIST rounds (paid once per kernel_rows call) and the fraction of
-// its fmas that are useful: sum nnz(x) / (2 |union| summed over the pairs).
+// The pairing of a block of kBlockRounds MNIST rounds (paid once per kernel_rows call) and the
+// fraction of its fmas that are useful: sum nnz(x) / (2 |union| summed over the pairs).
 void BM_PairRoundsMnist(benchmark::State& st) {
   const Dataset* d = mnist();
   if (!d) { st.SkipWithError("mnist not found on the data search path"); return; }
   std::vector<Example> xs;
   double nnz = 0.0;
-  for (std::size_t l = 0; l < 96; ++l) {
+  for (std::size_t l = 0; l < MulticlassLearner::kBlockRounds; ++l) {
     xs.push_back((*d)[l]);
     nnz += static_cast<double>(xs.back().idx.size());
   }
