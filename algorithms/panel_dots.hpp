@@ -52,13 +52,10 @@ struct RoundPairs {
 // deterministic: the lowest round left takes the round left whose feature set differs least from
 // its own (fewest features in one but not the other; the lowest on ties), compared as bitsets
 // when rows <= kPairBitsetRows, else rounds are paired in order. Cost O(m^2 rows / 64 + nnz):
-// callers pass blocks of at most 96 rounds.
+// callers pass blocks of at most 192 rounds (MNIST: 109 us).
 inline constexpr std::size_t kPairBitsetRows = 8192;
 RoundPairs pair_rounds(const Example* xs, std::size_t m, std::size_t rows, std::size_t stride);
 
-// out[l * ld + i] = <s_i, xs[l]> for i < kPanelSupports and every round l of g, where
-// tile[j * stride + i] = feature j of support i (the stride g was made for). `next`, when not null,
-// is the next tile: the first chunk's rows are prefetched from it during the last chunk.
 // Whether panel_dots writes out by streaming (non-temporal) stores: when the rows are 64-byte
 // aligned (out and ld) and the block's rows, m ld doubles, reach kStreamBytes. Rows that large
 // leave the caches before they are read anyway, and a store that misses the cache first reads its
@@ -67,6 +64,9 @@ RoundPairs pair_rounds(const Example* xs, std::size_t m, std::size_t rows, std::
 inline constexpr std::size_t kStreamBytes = std::size_t{8} << 20;
 bool streams(const RoundPairs& g, const double* out, std::size_t ld);
 
+// out[l * ld + i] = <s_i, xs[l]> for i < kPanelSupports and every round l of g, where
+// tile[j * stride + i] = feature j of support i (the stride g was made for). `next`, when not null,
+// is the next tile: the first chunk's rows are prefetched from it during the last chunk.
 void panel_dots(const double* tile, const double* next, const RoundPairs& g, double* out, std::size_t ld);
 // The same on a named path ("scalar", "avx2", "avx512"; tests). Throws std::invalid_argument when
 // the CPU lacks it.

@@ -33,7 +33,7 @@
 namespace plab {
 
 // Allocates large blocks (>= 4 MB) aligned to 2 MB and asks the kernel for transparent huge pages
-// before first touch (Linux madvise; elsewhere plain aligned memory). The dense layout's feature
+// before first touch (Linux madvise; elsewhere plain aligned memory), smaller ones 64-byte aligned. The dense layout's feature
 // rows are a stride apart, so a block of rounds touches ~100 rows at once: with 4 KB pages that is
 // 100 TLB entries (measured on MNIST: kernel rows and the PA-I pass 1.4-1.5x faster on huge pages).
 void* huge_allocate(std::size_t bytes);  // std::bad_alloc on failure; release with std::free
