@@ -544,11 +544,14 @@ def extract_panel(panel, paths, runs, legend, maps, notes):
                                  "curve": 0})
                 continue
             clip = pieces[0]["clip"]
+            ends = [ch["pts"][0] for ch in cv] + [ch["pts"][-1] for ch in cv]
             for q in pts:
-                on_clip = clip is not None and (min(abs(q[0] - clip[0]), abs(q[0] - clip[2])) < EPS or
-                                                min(abs(q[1] - clip[1]), abs(q[1] - clip[3])) < EPS)
+                edges = "" if clip is None else "".join(
+                    n for n, hit in (("L", abs(q[0] - clip[0]) < EPS), ("R", abs(q[0] - clip[2]) < EPS),
+                                     ("B", abs(q[1] - clip[1]) < EPS), ("T", abs(q[1] - clip[3]) < EPS)) if hit)
                 rows.append({"series": e["series"], "element": "line", "idx": cv[0]["first_idx"], "pdf": q,
-                             "curve": ci if len(curves) > 1 else 0, "on_clip": on_clip})
+                             "curve": ci if len(curves) > 1 else 0, "on_clip": edges,
+                             "chain_end": any(q is u for u in ends)})
     # Annotation "Size of the support set = N±s".
     for r in runs:
         m = re.match(r"^Size of the support set = ([\d.]+)\s*\u00b1\s*([\d.]+)$", r["text"])
@@ -616,10 +619,17 @@ def finish_rows(panel, rows, legend, maps, notes):
         every = bool(marks) and all(marked(r["pdf"]) for r in inner)
         for r in lines:
             if r["on_clip"] and not marked(r["pdf"]):
-                item = {"series": r["series"], "element": "line", "curve": r["curve"],
+                item = {"series": r["series"], "element": "line", "curve": r["curve"], "clip_edge": r["on_clip"],
                         "x_data": float(fmt(fx(r["pdf"][0]))), "y_data": float(fmt(fy(r["pdf"][1])))}
                 if every:
                     item["why"] = "clip intersection (no marker; the series has one on every other vertex): dropped"
+                    clipped.append(item)
+                    r["drop"] = True
+                elif r["chain_end"] and r["on_clip"] != "L":
+                    # A drawn piece that ends on the top, bottom or right clip edge was cut there: the
+                    # line went on outside the axes. (The left limit is the smallest budget in Figs 8/9,
+                    # so a left-edge end may be a real point.)
+                    item["why"] = "clip intersection (end of a drawn piece on the %s clip edge): dropped" % r["on_clip"]
                     clipped.append(item)
                     r["drop"] = True
                 else:
