@@ -424,7 +424,7 @@ def chains_from(pieces):
         for q in c[1:]:
             if not same(q, dedup[-1]):
                 dedup.append(q)
-        out.append({"pts": dedup, "first_idx": min(ix)})
+        out.append({"pts": dedup, "first_idx": min(ix), "merged": len(c) - len(dedup)})
     return sorted(out, key=lambda c: c["first_idx"])
 
 
@@ -533,6 +533,9 @@ def extract_panel(panel, paths, runs, legend, maps, notes):
         if e["dash"] != dc:
             raise SystemExit("Fig %d%s: %s drawn with %r, legend %r" % (panel["figure"], panel["panel"], e["series"], dc, e["dash"]))
         chains = chains_from(pieces)
+        merged = sum(ch["merged"] for ch in chains)
+        if merged:
+            notes.append("%s: %d repeated consecutive vertices (same drawing-grid position) written once" % (e["series"], merged))
         horizontal = all(abs(q[1] - ch["pts"][0][1]) < EPS for ch in chains for q in ch["pts"])
         curves = group_curves(chains)
         for ci, cv in enumerate(curves):
@@ -577,11 +580,14 @@ def finish_rows(panel, rows, legend, maps, notes):
             notes.append("refline %s: drawn past the axes box (to x=%.6g beyond the %s edge, clip box edge); "
                          "row written at the axes edge x=%.6g, the true end is not in the drawing"
                          % (r["series"], fx(x), "right" if x > ax[2] else "left", fx(xc)))
-            clipped.append({"series": r["series"], "element": "refline", "x_pdf": round(x, 4), "y_pdf": round(y, 4)})
+            clipped.append({"series": r["series"], "element": "refline", "x_pdf": round(x, 4), "y_pdf": round(y, 4),
+                            "why": "reference line cut by the clip box past the axes: row kept at the axes edge"})
             r["pdf"] = (xc, y)
             r["clipped"] = True
         elif outside:
-            clipped.append({"series": r["series"], "element": r["element"], "x_pdf": round(x, 4), "y_pdf": round(y, 4)})
+            clipped.append({"series": r["series"], "element": r["element"], "x_pdf": round(x, 4), "y_pdf": round(y, 4),
+                            "x_data": float(fmt(fx(x))), "y_data": float(fmt(fy(y))),
+                            "why": "outside the axes box (a line's cut on the clip box just beyond it): dropped"})
             continue
         if r["element"] == "errorbar" and (r["pdf_lo"] < ax[1] - TOL or r["pdf_hi"] > ax[3] + TOL):
             notes.append("errorbar %s at x=%.6g: bar end outside the axes" % (r["series"], fx(x)))
