@@ -12,7 +12,6 @@ all three of which are needed here). See experiments/published/jmlr2009/README.m
 import argparse
 import csv
 import hashlib
-import io
 import json
 import math
 import os
@@ -172,7 +171,7 @@ def same(a, b):
 
 
 def text_runs(chars):
-    """Consecutive horizontal characters on one baseline -> (text, x0, y0, x1, y1, size, font)."""
+    """Consecutive horizontal characters on one baseline -> dicts with text, bbox, baseline, size."""
     runs, cur = [], None
     for c in chars:
         if c.matrix[1] != 0 or c.matrix[0] <= 0:
@@ -380,8 +379,6 @@ def parse_legend(panel, paths, runs):
         if name is None:
             raise SystemExit("Fig %d%s: unknown legend text %r" % (panel["figure"], panel["panel"], r["text"]))
         cy = (r["y0"] + r["y1"]) / 2
-        samples = [p for p in items if shape(p) == "ml" and p["sc"] != (0.0, 0.0, 0.0) or
-                   (shape(p) == "ml" and p["dash"])]
         samples = [p for p in items if shape(p) == "ml" and abs(pts_of(p)[0][1] - pts_of(p)[1][1]) < EPS
                    and pts_of(p)[1][0] < r["x0"] and abs(pts_of(p)[0][0] - pts_of(p)[1][0]) > 5
                    and abs(pts_of(p)[0][1] - cy) < 3 and p["lw"] > 0.3]
