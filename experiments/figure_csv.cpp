@@ -148,6 +148,20 @@ void write_published_csv(const Spec& s, const json& rows, const std::string& fdi
   write_file_atomic(fdir + "/published.csv", pub.str());
 }
 
+void write_paper_points_csv(const Spec& s, const json& points, const std::string& fdir) {
+  if (points.empty()) return;
+  std::ostringstream out;
+  out << "figure,plot,series,element,curve,x,paper,paper_spread,ours_mean,ours_std,tolerance,deviation,within\n";
+  for (const auto& p : points) {
+    auto num = [&](const char* k) { return p[k].is_number() ? csv_number(p[k].get<double>()) : std::string(); };
+    out << s.figure << "," << csv_field(p["plot"]) << "," << csv_field(p["series"]) << "," << p["element"].get<std::string>()
+        << "," << p["curve"] << "," << num("x") << "," << num("paper") << "," << num("paper_spread") << ","
+        << num("ours_mean") << "," << num("ours_std") << "," << num("tolerance") << "," << num("deviation") << ","
+        << (p["within"].is_number() ? std::to_string(p["within"].get<int>()) : std::string()) << "\n";
+  }
+  write_file_atomic(fdir + "/paper_points.csv", out.str());
+}
+
 void write_claims_csv(const Spec& s, const json& claims, const std::string& fdir) {
   std::ostringstream out;
   out << "figure,claim,point,check,lhs,lhs_value,op,rhs,rhs_value,tol,passes,margin\n";

@@ -47,25 +47,33 @@ Stat x_of(const Spec& s, const Group& g, const std::string& xm) {
 
 PlotSeries final_one(const Spec& s, const FigurePlot& p, const PlotSeriesSpec& sr, const std::vector<Group>& groups,
                      const std::string& ds) {
-  const std::string xm = sr.x.value_or(p.x), ym = sr.y.value_or(p.y);
   PlotSeries se;
   se.style = sr.style.value_or("xyerrorbars");
-  std::vector<std::tuple<double, double, double, double>> pts;
   for (const Group* g : select(groups, sr.sel, ds)) {
     se.title = sr.title.value_or(g->label);
     se.color_key = sr.color.value_or(g->algo);
-    const Stat x = x_of(s, *g, xm), y = metric_of(*g, ym);
-    if (y.n == 0) continue;
-    pts.emplace_back(x.mean * p.x_scale, y.mean * p.y_scale, y.std * p.y_scale, x.std * p.x_scale);
   }
-  std::sort(pts.begin(), pts.end());
-  for (const auto& [a, b, c, d] : pts) {
-    se.x.push_back(a); se.y.push_back(b); se.yerr.push_back(c); se.xerr.push_back(d);
+  for (const FinalPoint& q : final_points(s, sr.sel, sr.x.value_or(p.x), sr.y.value_or(p.y), groups, ds)) {
+    se.x.push_back(q.x * p.x_scale); se.y.push_back(q.y * p.y_scale);
+    se.yerr.push_back(q.y_std * p.y_scale); se.xerr.push_back(q.x_std * p.x_scale);
   }
   return se;
 }
 
 }  // namespace
+
+std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const std::string& xm, const std::string& ym,
+                                     const std::vector<Group>& groups, const std::string& ds) {
+  std::vector<FinalPoint> pts;
+  for (const Group* g : select(groups, sel, ds)) {
+    const Stat x = x_of(s, *g, xm), y = metric_of(*g, ym);
+    if (y.n > 0) pts.push_back({x.mean, y.mean, y.std, x.std});
+  }
+  std::sort(pts.begin(), pts.end(), [](const FinalPoint& a, const FinalPoint& b) {
+    return std::tie(a.x, a.y, a.y_std, a.x_std) < std::tie(b.x, b.y, b.y_std, b.x_std);
+  });
+  return pts;
+}
 
 std::vector<PlotSeries> curve_series(const FigurePlot& p, const std::vector<Group>& groups, const std::string& ds) {
   std::vector<PlotSeries> series;
@@ -106,7 +114,7 @@ std::vector<PlotSeries> final_series(const Spec& s, const FigurePlot& p, const s
 }
 
 std::vector<std::string> write_plots(const Spec& s, const std::vector<Group>& groups, const std::string& fdir,
-                                     bool draw) {
+                                     bool draw, const PaperPanels& paper) {
   std::vector<std::string> images;
   for (const auto& p : s.plots) {
     const std::string ds = p.dataset.value_or(s.datasets.empty() ? "" : s.datasets[0].id);
@@ -119,6 +127,8 @@ std::vector<std::string> write_plots(const Spec& s, const std::vector<Group>& gr
     if (p.type == FigurePlot::Type::profile) series = profile_series(p, groups, p.dataset.value_or(""));
     else if (p.type == FigurePlot::Type::curve) series = curve_series(p, groups, ds);
     else series = final_series(s, p, groups, ds);
+    if (const auto it = paper.panels.find(p.id); it != paper.panels.end())
+      for (auto& se : paper_series(p, it->second)) series.push_back(std::move(se));
     plot(ps, series, fdir + "/" + p.id, draw);
     images.push_back(s.figure + "/" + p.id);
   }

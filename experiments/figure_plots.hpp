@@ -7,18 +7,29 @@
 #include <vector>
 
 #include "experiments/aggregate.hpp"
+#include "experiments/paper_curves.hpp"
 #include "experiments/plot.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {
 
+// One point of a final plot's series: means and standard deviations over permutations, unscaled.
+struct FinalPoint {
+  double x = 0.0, y = 0.0, y_std = 0.0, x_std = 0.0;
+};
+// The points of the groups `sel` selects in data set `ds`, x metric `xm` and y metric `ym`
+// (point:K, dataset:K or a metric), sorted by x; groups without a y value are left out.
+std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const std::string& xm, const std::string& ym,
+                                     const std::vector<Group>& groups, const std::string& ds);
+
 std::vector<PlotSeries> curve_series(const FigurePlot& p, const std::vector<Group>& groups, const std::string& ds);
 std::vector<PlotSeries> final_series(const Spec& s, const FigurePlot& p, const std::vector<Group>& groups,
                                      const std::string& ds);
 
-// Writes <fdir>/<plot id>.gp/.dat for every plot and, with `draw`, its .png/.svg; returns the
-// image names "<FIG>/<plot id>" (relative to the results directory).
+// Writes <fdir>/<plot id>.gp/.dat for every plot and, with `draw`, its .png/.svg, the paper's
+// series of `paper` drawn beside ours; returns the image names "<FIG>/<plot id>" (relative to the
+// results directory).
 std::vector<std::string> write_plots(const Spec& s, const std::vector<Group>& groups, const std::string& fdir,
-                                     bool draw);
+                                     bool draw, const PaperPanels& paper);
 
 }  // namespace plab

@@ -56,6 +56,10 @@ std::string using_clause(const std::string& style) {
   if (style == "xyerrorbars") return " using 1:2:4:3 with xyerrorlines lw 2 pt 7 ps 0.8 ";
   if (style == "points") return " using 1:2 with points pt 7 ps 0.8 ";
   if (style == "linespoints") return " using 1:2 with linespoints lw 2 pt 7 ps 0.8 ";
+  // The paper's digitized series (experiments/paper_curves.hpp): thin dashes and open markers.
+  if (style == "paper_lines") return " using 1:2 with lines dt 3 lw 1.2 ";
+  if (style == "paper_points") return " using 1:2 with points pt 6 ps 1.0 ";
+  if (style == "paper_errorbars") return " using 1:2:3 with yerrorbars pt 6 ps 1.0 lw 1 ";
   return " using 1:2 with lines lw 2 ";
 }
 
@@ -64,7 +68,7 @@ std::string plot_command(const std::vector<PlotSeries>& series) {
   for (std::size_t i = 0; i < series.size(); ++i) {
     const auto& s = series[i];
     cmd << (i ? ", \\\n     " : "plot ") << "data index " << i << using_clause(s.style) << "lc rgb '"
-        << plot_color(s.color_key) << "'" << " title " << quote(s.title);
+        << plot_color(s.color_key) << "'" << (s.title.empty() ? std::string(" notitle") : " title " + quote(s.title));
   }
   return cmd.str() + "\n";
 }

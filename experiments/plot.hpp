@@ -14,6 +14,8 @@ struct PlotSeries {
   std::string title;
   std::string color_key;        // algorithm name: the same algorithm has the same colour everywhere
   std::string style = "lines";  // lines | points | linespoints | errorbars | xyerrorbars | hline
+                                // | paper_lines | paper_points | paper_errorbars (dashed, open)
+                                // an empty title leaves the series out of the key
   std::vector<double> x, y, yerr, xerr;  // errors may be empty
 };
 

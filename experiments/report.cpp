@@ -7,6 +7,7 @@
 #include "core/file_io.hpp"
 #include "experiments/figure_csv.hpp"
 #include "experiments/figure_plots.hpp"
+#include "experiments/paper_curves.hpp"
 #include "experiments/report_md.hpp"
 #include "experiments/report_summary.hpp"
 #include "experiments/verdicts.hpp"
@@ -16,8 +17,24 @@ namespace plab {
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, const std::string& dir, bool draw) {
+namespace {
+
+// One row per published point of every plot with paper data (docs/report.md#paper-curves).
+json judge_paper(const Spec& s, const std::vector<Group>& groups, const PaperPanels& panels, const std::string& fdir) {
+  json rows = json::array(), points = json::array();
+  for (const auto& p : s.plots)
+    if (const auto it = panels.panels.find(p.id); it != panels.panels.end())
+      for (auto& r : judge_paper_plot(s, p, it->second, groups, &points)) rows.push_back(std::move(r));
+  write_paper_points_csv(s, points, fdir);
+  return rows;
+}
+
+}  // namespace
+
+FigureOutputs write_figure(const Spec& spec, const std::vector<Group>& groups, const std::string& dir, bool draw) {
   FigureOutputs out;
+  const PaperPanels panels = read_paper_panels(spec);
+  const Spec s = with_paper_values(spec, panels);
   const std::string fdir = dir + "/" + s.figure;
   fs::create_directories(fdir);
   const json sgroups = write_finals(s, groups, fdir);
@@ -28,12 +45,15 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
   out.claims = json::array();
   for (const auto& c : s.claims) out.claims.push_back(evaluate_claim(c, groups));
   write_claims_csv(s, out.claims, fdir);
+  out.paper = judge_paper(s, groups, panels, fdir);
+  out.paper_missing = panels.missing;
   json claims_sum = json::array();
   for (const auto& c : out.claims) claims_sum.push_back({{"claim", c["claim"]}, {"verdict", c["verdict"]}});
   out.summary = {{"figure", s.figure}, {"permutations", s.permutations}, {"limit", s.limit},
                  {"groups", sgroups}, {"claims", claims_sum}};
+  if (!out.paper.empty()) out.summary["paper"] = out.paper;
   write_json_atomic(fdir + "/summary.json", out.summary);
-  out.images = write_plots(s, groups, fdir, draw);
+  out.images = write_plots(s, groups, fdir, draw, panels);
   return out;
 }
 

@@ -23,6 +23,8 @@ struct FigureOutputs {
   nlohmann::json summary;        // deterministic (what --check compares)
   nlohmann::json published;      // rows: paper value, ours, deviation, verdict
   nlohmann::json claims;         // rows: claim, numbers, verdict
+  nlohmann::json paper;          // rows: one per paper series of a plot (experiments/paper_curves.hpp)
+  std::map<std::string, std::string> paper_missing;  // plot id -> why its paper data is absent
   std::vector<std::string> images;  // relative to the results dir, without extension
   std::string extra_markdown;       // e.g. the T7 tightness table (experiments/theory_figures.hpp)
 };

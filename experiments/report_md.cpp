@@ -78,6 +78,30 @@ void published_table(std::ostream& md, const std::string& fig, const json& rows)
   }
 }
 
+// One row per paper series of a plot: points within ours over judged (docs/report.md#paper-curves).
+void paper_table(std::ostream& md, const std::string& fig, const FigureOutputs& o) {
+  if (o.paper.empty() && o.paper_missing.empty()) return;
+  md << "\n### The paper's plotted points beside ours\n\nDigitized from the paper's figures "
+        "(experiments/published/); every point: [`" << fig << "/paper_points.csv`](" << fig << "/paper_points.csv). "
+        "A point is within when |ours − paper| ≤ 2·√(s_ours² + s_paper²) + the digitization precision "
+        "(docs/report.md#paper-curves).\n\n| plot | paper series | ours | points | judged | within | largest "
+        "deviation (at x) | verdict |\n|---|---|---|---|---|---|---|---|\n";
+  for (std::size_t i = 0; i < o.paper.size(); ++i) {
+    const json& r = o.paper[i];
+    const std::string dev = r["max_deviation"].is_number() ? format_g(r["max_deviation"].get<double>(), 4) + " (" +
+                                                                 format_g(r["at_x"].get<double>(), 6) + ")"
+                                                           : "–";
+    const std::string note = r.contains("note") ? "; " + r["note"].get<std::string>() : "";
+    md << "| <a name=\"" << row_anchor(fig, "paper", i + 1) << "\"></a>" << r["plot"].get<std::string>() << " | "
+       << table_cell(r["series"].get<std::string>()) << " | " << table_cell(r["algorithm"].get<std::string>()) << " | "
+       << r["points"] << " | " << r["judged"] << " | " << r["within"] << " | " << dev << " | "
+       << table_cell(r["verdict"].get<std::string>() + note, 240) << " |\n";
+  }
+  for (const auto& [plot, why] : o.paper_missing)
+    md << "| <a name=\"" << row_anchor(fig, "paper") << "\"></a>" << plot << " | – | – | – | – | – | – | "
+       << table_cell("paper data missing: " + why) << " |\n";
+}
+
 // One line per claim: the verdict, the points passing and the point closest to failing; every
 // comparison is in <FIG>/claims.csv (docs/report.md#claims).
 void claims_table(std::ostream& md, const std::string& fig, const json& claims) {
@@ -148,6 +172,7 @@ void figure_section(std::ostream& md, const Spec& s, const std::vector<Group>& g
   md << o.extra_markdown;
   finals_table(md, gs);
   published_table(md, s.figure, o.published);
+  paper_table(md, s.figure, o);
   claims_table(md, s.figure, o.claims);
   bounds_table(md, s.figure, gs);
   failed_cells(md, s.figure, gs);
@@ -173,7 +198,8 @@ std::string report_markdown(const std::vector<Spec>& specs, const std::vector<st
   md << "# Reproduction report — " << tree.describe() << "\n\n" << header << "\n";
   md << "## <a name=\"summary\"></a>Summary\n\n" << summary_table(rows, {"", "#"}) << "\n"
      << problem_list(rows, {"", "#"}) << "\n";
-  md << "Published numbers count when the spec gives a tolerance; bound rows are one per bound, group and "
+  md << "Published numbers count when the spec gives a tolerance; published points are the paper's plotted points "
+        "judged against ours (docs/report.md#paper-curves); bound rows are one per bound, group and "
         "permutation (docs/report.md). Values are mean ± sample standard deviation over the permutations "
         "(n − 1 denominator). Errors are online error rates (mistakes / rounds) unless named test errors. Times are "
         "the C++ learning time of one run (one core), beside the paper's MATLAB times.\n\n";

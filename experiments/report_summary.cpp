@@ -43,6 +43,26 @@ std::string fraction(std::size_t k, std::size_t n) {
   return k < n ? "**" + f + "**" : f;
 }
 
+// Paper points and series (docs/report.md#paper-curves); a series not matched, or a plot whose
+// paper data are missing, is a problem.
+void summarize_paper(const std::string& figure, const FigureOutputs& out, FigureSummary& f) {
+  for (std::size_t i = 0; i < out.paper.size(); ++i) {
+    const json& r = out.paper[i];
+    const std::size_t judged = r.value("judged", std::size_t{0}), within = r.value("within", std::size_t{0});
+    f.paper_judged += judged;
+    f.paper_within += within;
+    if (judged == 0) continue;
+    ++f.paper_series_judged;
+    if (within == judged) { ++f.paper_series_matched; continue; }
+    f.problems.push_back({row_anchor(figure, "paper", i + 1),
+                          "paper curve " + r.value("plot", "") + " " + r.value("series", "") + ": " +
+                              std::to_string(within) + "/" + std::to_string(judged) + " points within, largest deviation " +
+                              format_g(r["max_deviation"].get<double>(), 4) + " at x = " + format_g(r["at_x"].get<double>(), 6)});
+  }
+  for (const auto& [plot, why] : out.paper_missing)
+    f.problems.push_back({row_anchor(figure, "paper"), "paper data of plot " + plot + " missing: " + why});
+}
+
 }  // namespace
 
 bool figure_before(const std::string& a, const std::string& b) { return order_key(a) < order_key(b); }
@@ -87,6 +107,7 @@ FigureSummary summarize_figure(const Spec& s, const std::vector<Group>& groups, 
     f.problems.push_back({row_anchor(s.figure, "claim", i + 1), "claim \"" + table_cell(c.value("claim", ""), 120) +
                                                                   "\": " + v + (nums.empty() ? "" : ": " + nums)});
   }
+  summarize_paper(s.figure, out, f);
   std::size_t row = 0;
   for (const auto& g : groups) {
     const std::size_t finished = g.values.empty() ? 0 : g.values.begin()->second.size();
@@ -122,6 +143,8 @@ json to_json(const FigureSummary& f) {
           {"thumbnail", f.thumbnail},
           {"published", {{"matched", f.published_matched}, {"judged", f.published_judged}}},
           {"claims", {{"confirmed", f.claims_confirmed}, {"total", f.claims_total}}},
+          {"paper_points", {{"within", f.paper_within}, {"judged", f.paper_judged},
+                            {"series_matched", f.paper_series_matched}, {"series_judged", f.paper_series_judged}}},
           {"bound_rows", {{"held", f.bound_held}, {"total", f.bound_rows}, {"vacuous", f.bound_vacuous}}},
           {"cells", {{"total", f.cells}, {"failed", f.cells_failed}, {"seconds", f.seconds}}},
           {"problems", problems}};
@@ -137,6 +160,10 @@ FigureSummary figure_summary_from_json(const json& j) {
   f.published_judged = count("published", "judged");
   f.claims_confirmed = count("claims", "confirmed");
   f.claims_total = count("claims", "total");
+  f.paper_within = count("paper_points", "within");
+  f.paper_judged = count("paper_points", "judged");
+  f.paper_series_matched = count("paper_points", "series_matched");
+  f.paper_series_judged = count("paper_points", "series_judged");
   f.bound_held = count("bound_rows", "held");
   f.bound_rows = count("bound_rows", "total");
   f.bound_vacuous = count("bound_rows", "vacuous");
@@ -147,10 +174,20 @@ FigureSummary figure_summary_from_json(const json& j) {
   return f;
 }
 
+namespace {
+
+std::string paper_points_cell(const FigureSummary& f) {
+  if (f.paper_judged == 0) return "–";
+  return fraction(f.paper_within, f.paper_judged) + " (" + fraction(f.paper_series_matched, f.paper_series_judged) +
+         " series)";
+}
+
+}  // namespace
+
 std::string summary_table(const std::vector<FigureSummary>& rows, const SummaryLinks& l) {
   std::ostringstream md;
-  md << "| figure | what it shows | published numbers matched | claims confirmed | bound rows held | plot | "
-        "cells, learning time |\n|---|---|---|---|---|---|---|\n";
+  md << "| figure | what it shows | published numbers matched | published points matched | claims confirmed | "
+        "bound rows held | plot | cells, learning time |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& f : rows) {
     const std::string bounds =
         f.bound_rows == 0 ? "–"
@@ -165,7 +202,8 @@ std::string summary_table(const std::vector<FigureSummary>& rows, const SummaryL
                                                                  : "") +
                                                  ", " + fmt::format("{:.1f} s", f.seconds);
     md << "| [" << f.figure << "](" << l.anchors << f.figure << ") | " << table_cell(f.title, 160) << " | "
-       << fraction(f.published_matched, f.published_judged) << " | " << fraction(f.claims_confirmed, f.claims_total)
+       << fraction(f.published_matched, f.published_judged) << " | " << paper_points_cell(f) << " | "
+       << fraction(f.claims_confirmed, f.claims_total)
        << " | " << bounds << " | " << thumb << " | " << cells << " |\n";
   }
   return md.str();

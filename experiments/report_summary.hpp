@@ -24,13 +24,16 @@ struct FigureSummary {
   std::string thumbnail;  // first image, relative to the results directory, without extension ("" = none)
   std::size_t published_matched = 0, published_judged = 0;  // judged: has a tolerance (or no result)
   std::size_t claims_confirmed = 0, claims_total = 0;
+  // The paper's plotted points (docs/report.md#paper-curves): judged points within ours, and
+  // series matched (every judged point within) over series with a judged point.
+  std::size_t paper_within = 0, paper_judged = 0, paper_series_matched = 0, paper_series_judged = 0;
   std::size_t bound_rows = 0, bound_held = 0, bound_vacuous = 0;  // one row per (group, bound, permutation)
   std::size_t cells = 0, cells_failed = 0;
   double seconds = 0.0;  // learning time summed over the figure's finished cells
   std::vector<SummaryItem> problems;
 };
 
-// The anchor of a row of the report: "R1-published-3", "R1-claim-2", "R1-bound-7", "R1-failed"
+// The anchor of a row of the report: "R1-published-3", "R1-claim-2", "R1-bound-7", "R1-paper-2", "R1-failed"
 // (i counts from 1 in table order; 0 = no number).
 std::string row_anchor(const std::string& figure, const std::string& kind, std::size_t i = 0);
 

@@ -86,6 +86,16 @@ struct PlotSeriesSpec {
   std::optional<std::string> metric;      // profile: a metric drawn as a horizontal line
 };
 
+// The paper's digitized data of a plot (experiments/paper_curves.hpp): drawn beside ours and
+// judged point by point (docs/report.md#paper-curves).
+struct PaperPlotSpec {
+  std::string file;                           // panel CSV as written, relative to the spec's folder
+  std::string path;                           // resolved against the spec's folder
+  std::map<std::string, std::string> series;  // paper series -> our algorithm id
+  std::string annotation;                     // algorithm id the support-size annotation is judged against
+  std::string annotation_note;                // how that attribution was inferred
+};
+
 struct FigurePlot {
   enum class Type { curve, final, profile };
   Type type = Type::curve;
@@ -105,11 +115,20 @@ struct FigurePlot {
   std::string x = "support_size", y = "online_error";
   // final and profile
   std::vector<PlotSeriesSpec> series;
+  std::optional<PaperPlotSpec> paper;
+};
+
+// A published number read from a plot's digitized data instead of typed: the support-size
+// annotation, a reference line's y or right end (refline_end: where the paper stopped drawing
+// it), or a line's last vertex.
+struct PaperRef {
+  std::string plot, series, element;  // element: annotation | refline | refline_end | line
 };
 
 struct PublishedSpec {
   Selector sel;  // algorithm, dataset?, point?, metric
   double value = 0.0;
+  std::optional<PaperRef> paper;  // the value (and std of an annotation) come from the paper's data
   std::optional<double> std, tol, tol_abs;
   std::string source, note;
 };

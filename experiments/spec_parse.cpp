@@ -1,5 +1,6 @@
 // parse_spec: spec JSON -> typed Spec, strictly (docs/specs.md is the format).
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -379,7 +380,33 @@ void parse_curve_fields(const Node& n, FigurePlot& p, const Spec& s) {
 }
 
 const std::vector<std::string> kPlotCommon = {"id", "type", "dataset", "title", "xlabel", "ylabel", "key",
-                                              "logx", "logy", "xrange", "yrange", "x_scale", "y_scale"};
+                                              "logx", "logy", "xrange", "yrange", "x_scale", "y_scale", "paper"};
+
+// {"file": CSV relative to the spec's folder, "series": {paper series: algorithm id},
+//  "annotation": {"algorithm": id, "note": how the attribution was inferred}}
+PaperPlotSpec parse_paper_plot(const Node& n, const Spec& s) {
+  n.object().allow_keys({"file", "series", "annotation"});
+  PaperPlotSpec pp;
+  if (!n.has("file")) n.fail("missing key \"file\"");
+  pp.file = n.child("file").text();
+  const std::string dir = std::filesystem::path(s.source).parent_path().string();
+  pp.path = dir.empty() ? pp.file : dir + "/" + pp.file;
+  if (n.has("series"))
+    for (const auto& k : n.child("series").object().keys()) {
+      const Node v = n.child("series").child(k);
+      check_algorithm_id(v, s, false);
+      pp.series[k] = v.text();
+    }
+  if (n.has("annotation")) {
+    const Node a = n.child("annotation");
+    a.object().allow_keys({"algorithm", "note"});
+    if (!a.has("algorithm")) a.fail("missing key \"algorithm\"");
+    check_algorithm_id(a.child("algorithm"), s, false);
+    pp.annotation = a.child("algorithm").text();
+    pp.annotation_note = a.text("note", "");
+  }
+  return pp;
+}
 
 std::vector<std::string> plot_keys(FigurePlot::Type t) {
   std::vector<std::string> k = kPlotCommon;
@@ -413,6 +440,10 @@ FigurePlot parse_plot(const Node& n, const Spec& s) {
   if (n.has("y")) p.y = check_metric(n.child("y"), true);
   if (n.has("series"))
     for (const auto& e : n.child("series").elements()) p.series.push_back(parse_series(e, s, p.type));
+  if (n.has("paper")) {
+    if (p.type == FigurePlot::Type::profile) n.child("paper").fail("a profile plot has no paper data");
+    p.paper = parse_paper_plot(n.child("paper"), s);
+  }
   return p;
 }
 
@@ -426,6 +457,24 @@ std::vector<FigurePlot> parse_plots(const Node& n, const Spec& s) {
   return out;
 }
 
+// "value": {"plot": id, "series": paper series, "element": annotation | refline | line}
+PaperRef parse_paper_ref(const Node& n, const Spec& s) {
+  n.allow_keys({"plot", "series", "element"});
+  for (const char* k : {"plot", "element"})
+    if (!n.has(k)) n.fail(std::string("missing key \"") + k + "\"");
+  PaperRef r;
+  r.plot = n.child("plot").text();
+  std::vector<std::string> with_paper;
+  for (const auto& p : s.plots)
+    if (p.paper) with_paper.push_back(p.id);
+  if (std::find(with_paper.begin(), with_paper.end(), r.plot) == with_paper.end())
+    n.child("plot").fail_unknown("plot with paper data", r.plot, with_paper);
+  r.element = n.child("element").choice("paper element", {"annotation", "refline", "refline_end", "line"});
+  r.series = n.text("series", "");
+  if (r.series.empty() && r.element != "annotation") n.fail("missing key \"series\"");
+  return r;
+}
+
 std::vector<PublishedSpec> parse_published(const Node& n, const Spec& s) {
   std::vector<PublishedSpec> out;
   for (const auto& e : n.elements()) {
@@ -433,7 +482,8 @@ std::vector<PublishedSpec> parse_published(const Node& n, const Spec& s) {
     PublishedSpec p;
     p.sel = parse_selector(e, s, true);
     if (!e.has("value")) e.fail("missing key \"value\"");
-    p.value = e.child("value").number();
+    if (e.child("value").json().is_object()) p.paper = parse_paper_ref(e.child("value"), s);
+    else p.value = e.child("value").number();
     p.std = e.opt_number("std");
     p.tol = e.opt_number("tol");
     p.tol_abs = e.opt_number("tol_abs");
