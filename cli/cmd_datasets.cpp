@@ -1,4 +1,5 @@
 // `plab datasets`: the registry with where each set was found and whether its checksums match.
+#include <algorithm>
 #include <cstdio>
 #include <fmt/format.h>
 
@@ -33,7 +34,12 @@ void list_datasets(const DatasetsArgs& a) {
   std::size_t bad = 0, missing = 0;
   for (const DatasetInfo* info : sel) {
     const DatasetStatus st = dataset_status(*info, a.verify);
-    std::string check = st.root.empty() ? "-" : !a.verify ? "skipped" : st.bad_files.empty() ? "ok" : "MISMATCH";
+    const bool pinned = std::all_of(info->files.begin(), info->files.end(), [](const DatasetFile& f) { return !f.sha256.empty(); });
+    std::string check = st.root.empty()       ? "-"
+                        : !a.verify           ? "skipped"
+                        : !st.bad_files.empty() ? "MISMATCH"
+                        : pinned              ? "ok"
+                                              : "unpinned";
     std::string rows;
     if (a.load && !st.root.empty() && st.bad_files.empty()) {
       try {

@@ -78,6 +78,7 @@ std::vector<Spec> load_specs(const ReproduceArgs& a) {
   std::vector<std::string> wanted = a.figures;
   for (const auto& f : files) {
     Spec s = load_spec(f.string(), a.quick);
+    drop_unavailable_data(s, a.quick);
     if (!a.figures.empty()) {
       auto it = std::find(wanted.begin(), wanted.end(), s.figure);
       if (it == wanted.end()) continue;
@@ -99,6 +100,7 @@ std::vector<Spec> load_specs(const ReproduceArgs& a) {
         const fs::path f = fs::path(a.specs) / (src + ".json");
         if (!fs::exists(f)) throw std::invalid_argument(specs[i].figure + ": source figure '" + src + "' has no spec " + f.string());
         specs.push_back(load_spec(f.string(), a.quick));
+        drop_unavailable_data(specs.back(), a.quick);
       }
   }
   return specs;

@@ -12,7 +12,7 @@ namespace plab {
 
 struct DatasetFile {
   std::string path;    // relative to a data root, e.g. "a9a/a9a.xz"
-  std::string sha256;  // of the file as stored
+  std::string sha256;  // of the file as stored ("" = not pinned: a set we never had a copy of)
 };
 
 struct DatasetInfo {

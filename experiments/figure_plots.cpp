@@ -128,7 +128,7 @@ std::vector<std::string> write_plots(const Spec& s, const std::vector<Group>& gr
     else if (p.type == FigurePlot::Type::curve) series = curve_series(p, groups, ds);
     else series = final_series(s, p, groups, ds);
     if (const auto it = paper.panels.find(p.id); it != paper.panels.end())
-      for (auto& se : paper_series(p, it->second)) series.push_back(std::move(se));
+      for (auto& se : paper_series(s, p, it->second)) series.push_back(std::move(se));
     plot(ps, series, fdir + "/" + p.id, draw);
     images.push_back(s.figure + "/" + p.id);
   }

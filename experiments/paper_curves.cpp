@@ -188,7 +188,8 @@ Judged judge_annotation(const PaperPoint& q, const FigurePlot& p, const std::vec
   return r;
 }
 
-std::string series_verdict(std::size_t judged, std::size_t within, std::size_t outside, bool ours) {
+std::string series_verdict(std::size_t judged, std::size_t within, std::size_t outside, bool ours, bool data) {
+  if (!data) return "not judged (data not available)";
   if (!ours) return "not judged (no series of ours)";
   if (judged == 0) return outside ? "not judged (outside our range)" : "not judged (no result)";
   return within == judged ? "matched" : "not matched";
@@ -237,7 +238,7 @@ PaperPanels read_paper_panels(const Spec& s) {
   return out;
 }
 
-std::vector<PlotSeries> paper_series(const FigurePlot& p, const PaperPanel& panel) {
+std::vector<PlotSeries> paper_series(const Spec& s, const FigurePlot& p, const PaperPanel& panel) {
   std::map<std::tuple<std::string, std::string, int>, PlotSeries> by;  // (series, element, curve)
   std::vector<std::tuple<std::string, std::string, int>> order;
   for (const auto& q : panel.points) {
@@ -248,7 +249,7 @@ std::vector<PlotSeries> paper_series(const FigurePlot& p, const PaperPanel& pane
     if (fresh) {
       order.push_back(key);
       const auto m = p.paper->series.find(q.series);
-      se.color_key = m == p.paper->series.end() ? q.series : m->second;
+      se.color_key = m == p.paper->series.end() ? q.series : s.algorithm(m->second).algo;
       se.style = q.element == "marker" ? "paper_points" : q.element == "errorbar" ? "paper_errorbars" : "paper_lines";
     }
     se.x.push_back(q.x * p.x_scale);
@@ -328,7 +329,7 @@ json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& pane
     }
     json row = {{"plot", p.id},   {"series", key.series + (key.annotation ? " (support-size annotation)" : "")},
                 {"algorithm", algo}, {"points", n}, {"judged", judged}, {"within", within}, {"outside", outside},
-                {"verdict", series_verdict(judged, within, outside, !algo.empty())}};
+                {"verdict", series_verdict(judged, within, outside, !algo.empty(), !s.unavailable.count(ds))}};
     row["max_deviation"] = worst >= 0 ? json(worst) : json();
     row["at_x"] = worst >= 0 ? json(at_x) : json();
     if (key.annotation && !p.paper->annotation_note.empty()) row["note"] = p.paper->annotation_note;

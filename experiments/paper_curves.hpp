@@ -49,8 +49,8 @@ PaperPanels read_paper_panels(const Spec& s);
 Spec with_paper_values(Spec s, const PaperPanels& panels);
 
 // The paper's series of one plot as plot series (dashed, muted, "paper: <series>" in the key), in
-// the plot's units (x_scale, y_scale).
-std::vector<PlotSeries> paper_series(const FigurePlot& p, const PaperPanel& panel);
+// the plot's units (x_scale, y_scale), coloured as the learner each is judged against.
+std::vector<PlotSeries> paper_series(const Spec& s, const FigurePlot& p, const PaperPanel& panel);
 
 // Judges every published point of a plot against our groups: one row per paper series
 // ({"plot","series","algorithm","points","judged","within","outside","max_deviation","at_x",

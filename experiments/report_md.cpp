@@ -15,6 +15,9 @@ using nlohmann::json;
 namespace {
 
 void settings(std::ostream& md, const Spec& s) {
+  for (const auto& [id, why] : s.unavailable)
+    md << "<a name=\"" << row_anchor(s.figure, "data-" + id) << "\"></a>**Data not available: `" << id << "`** (" << why
+       << "); the paper's curves are drawn alone.\n\n";
   if (s.datasets.empty()) return;  // a table of other figures' runs (T7) has no runs of its own
   md << "Settings: " << s.permutations << " permutation(s)"
      << (s.limit ? ", first " + std::to_string(s.limit) + " rounds" : ", all rounds") << ". Data: ";

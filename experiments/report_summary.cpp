@@ -108,6 +108,8 @@ FigureSummary summarize_figure(const Spec& s, const std::vector<Group>& groups, 
                                                                   "\": " + v + (nums.empty() ? "" : ": " + nums)});
   }
   summarize_paper(s.figure, out, f);
+  for (const auto& [id, why] : s.unavailable)
+    f.problems.push_back({row_anchor(s.figure, "data-" + id), "data not available: " + id + " (" + why + ")"});
   std::size_t row = 0;
   for (const auto& g : groups) {
     const std::size_t finished = g.values.empty() ? 0 : g.values.begin()->second.size();

@@ -1,7 +1,5 @@
 #include "experiments/spec.hpp"
 
-#include "algorithms/registry.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "core/random.hpp"
+#include "datasets/registry.hpp"
 
 namespace plab {
 
@@ -249,6 +248,24 @@ std::vector<Cell> expand_independent(const Spec& s) {
     out.insert(out.end(), c.begin(), c.end());
   }
   return out;
+}
+
+void drop_unavailable_data(Spec& s, bool quick) {
+  std::vector<DatasetSpec> kept;
+  for (auto& d : s.datasets) {
+    std::string why;
+    if (d.optional && quick) {
+      why = "quick mode runs only the data every machine has";
+    } else if (d.optional) {
+      const DatasetInfo* info = find_dataset_info(d.data);
+      if (!info) why = "'" + d.data + "' is not a registry data set";
+      else if (dataset_status(*info, false).root.empty())
+        why = "'" + d.data + "' is not on the data search path (download: " + info->url + ")";
+    }
+    if (why.empty()) kept.push_back(std::move(d));
+    else s.unavailable[d.id] = why;
+  }
+  s.datasets = std::move(kept);
 }
 
 }  // namespace plab

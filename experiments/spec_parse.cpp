@@ -61,7 +61,7 @@ KernelSpec parse_kernel(const Node& n) {
 }
 
 DatasetSpec parse_dataset(const Node& n) {
-  n.object().allow_keys({"id", "data", "labels", "test", "order", "kernel"});
+  n.object().allow_keys({"id", "data", "labels", "test", "order", "kernel", "optional"});
   DatasetSpec d;
   if (!n.has("id")) n.fail("missing key \"id\"");
   d.id = n.child("id").text();
@@ -71,6 +71,7 @@ DatasetSpec parse_dataset(const Node& n) {
   d.test = n.text("test", "");
   if (n.has("order")) d.order = n.child("order").choice("order", {"shuffle", "given"});
   if (n.has("kernel")) d.kernel = parse_kernel(n.child("kernel"));
+  d.optional = n.flag("optional", false);
   return d;
 }
 

@@ -171,7 +171,7 @@ TEST(PaperCurves, PaperSeriesAreDashedAndTitledOnce) {
   const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
   FigurePlot p = f.spec.plots[0];
   p.y_scale = 100;
-  const auto series = paper_series(p, panel);
+  const auto series = paper_series(f.spec, p, panel);
   ASSERT_EQ(series.size(), 2u);  // RBP's error bars, PA-I's reference line (annotations are text)
   EXPECT_EQ(series[0].title, "paper: RBP");
   EXPECT_EQ(series[0].style, "paper_errorbars");
