@@ -22,12 +22,15 @@ nlohmann::json kernel_json(const Kernel& k) {
   return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
 }
 
-// The multiclass comparator of a request, computed once per (data, order, kernel, kind, C, seed) in
-// the process: the cells of a figure that share a data set and a permutation share it (on MNIST it
-// costs as much as a Projectron++ pass). It is a pure function of that key, so sharing changes no bit.
-std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::string& kind, const RunRequest& req) {
+// A comparator of a request, computed once per (data, order, kernel, kind, C, seed) in the
+// process: the cells of a figure that share a data set and a permutation share it (on MNIST the
+// multiclass one costs as much as a Projectron++ pass; the binary SVM on its 3000-row subsample
+// costs more than most budget learners' runs). It is a pure function of that key, so sharing
+// changes no bit.
+template <class T, class Make>
+std::shared_ptr<const T> memo_comparator(const std::string& kind, const RunRequest& req, const Make& make) {
   static std::mutex m;
-  static std::map<std::string, std::shared_ptr<const MulticlassComparator>> memo;
+  static std::map<std::string, std::shared_ptr<const T>> memo;
   std::string order;
   for (std::size_t i : req.order) order += std::to_string(i) + ",";
   const Kernel& k = req.options.kernel;
@@ -39,12 +42,17 @@ std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::str
     std::lock_guard<std::mutex> lock(m);
     if (auto it = memo.find(key); it != memo.end()) return it->second;
   }
-  auto U = std::make_shared<const MulticlassComparator>(
-      make_multiclass_comparator(kind, *req.train, req.order, k, req.train->classes.size(), req.comparator.svm_C,
-                                 derive_seed(req.comparator.seed, 0xC0)));
+  auto value = std::make_shared<const T>(make());
   std::lock_guard<std::mutex> lock(m);
   if (memo.size() >= 32) memo.clear();  // a figure's permutations; bounded memory
-  return memo.emplace(key, U).first->second;
+  return memo.emplace(key, value).first->second;
+}
+
+std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::string& kind, const RunRequest& req) {
+  return memo_comparator<MulticlassComparator>(kind, req, [&] {
+    return make_multiclass_comparator(kind, *req.train, req.order, req.options.kernel, req.train->classes.size(),
+                                      req.comparator.svm_C, derive_seed(req.comparator.seed, 0xC0));
+  });
 }
 
 // Puts the comparator's scores (multiclass: margins) into column g; non-finite ones stop the run.
@@ -72,9 +80,11 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   }
   if (kind == "auto")
     kind = !req.train->truth.empty() && req.options.kernel.type == Kernel::Type::linear ? "truth" : "svm";
-  const Comparator g = make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
-                                       derive_seed(req.comparator.seed, 0xC0));
-  return fill_g(req, run, g.name, g.norm, g.scores);
+  const auto g = memo_comparator<Comparator>(kind, req, [&] {
+    return make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
+                           derive_seed(req.comparator.seed, 0xC0));
+  });
+  return fill_g(req, run, g->name, g->norm, g->scores);
 }
 
 }  // namespace

@@ -176,7 +176,7 @@ TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
   Fixture f;
   const std::string md = report_markdown(f.specs, f.groups, f.outs, TreeState{"abc123", true, {}}, "header\n");
   EXPECT_EQ(md.substr(0, md.find('\n')), "# Reproduction report — commit `abc123` (clean tree)");
-  const std::string row = "| [FIX](#FIX) | a fixture figure | **1/3** | **2/4** | **3/4**, 1 vacuous | "
+  const std::string row = "| [FIX](#FIX) | a fixture figure | **1/3** | – | **2/4** | **3/4**, 1 vacuous | "
                           "<a href=\"#FIX\"><img src=\"FIX/err.png\" alt=\"FIX\" width=\"120\"></a> | "
                           "7 cells (**1 failed**), 3.0 s |";
   EXPECT_NE(md.find(row), std::string::npos) << md.substr(0, 1500);
@@ -196,6 +196,34 @@ TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
   EXPECT_NE(md.find("<a name=\"FIX-claim-2\"></a>A makes fewer than 110 mistakes | **not confirmed**, "
                     "A mistakes 120 < 110 ✗ |"),
             std::string::npos);
+}
+
+// Paper series (docs/report.md#paper-curves): points within over judged, series matched over
+// series with a judged point; a series not matched and an unavailable data set are problems.
+TEST(ReportSummary, PaperPointsAndUnavailableDataAreCountedAndListed) {
+  Fixture f;
+  Spec s = f.specs[0];
+  s.unavailable["news20"] = "not on the data search path";
+  FigureOutputs out = f.outs[0];
+  out.paper = json::array({{{"plot", "err"}, {"series", "RBP"}, {"judged", 4}, {"within", 3}, {"max_deviation", 0.02},
+                            {"at_x", 150.0}},
+                           {{"plot", "err"}, {"series", "PA-I"}, {"judged", 2}, {"within", 2}},
+                           {{"plot", "err"}, {"series", "MRBP"}, {"judged", 0}, {"within", 0}}});
+  const FigureSummary sum = summarize_figure(s, f.groups[0], out);
+  EXPECT_EQ(sum.paper_within, 5u);
+  EXPECT_EQ(sum.paper_judged, 6u);
+  EXPECT_EQ(sum.paper_series_matched, 1u);
+  EXPECT_EQ(sum.paper_series_judged, 2u);
+  std::vector<std::string> texts;
+  for (const auto& p : sum.problems) texts.push_back(p.anchor + ": " + p.text);
+  EXPECT_NE(std::find(texts.begin(), texts.end(),
+                      "FIX-paper-1: paper curve err RBP: 3/4 points within, largest deviation 0.02 at x = 150"),
+            texts.end());
+  EXPECT_NE(std::find(texts.begin(), texts.end(), "FIX-data-news20: data not available: news20 (not on the data search path)"),
+            texts.end());
+  const std::string table = summary_table({sum}, {"", "#"});
+  EXPECT_NE(table.find("| **5/6** (**1/2** series) |"), std::string::npos) << table;
+  EXPECT_EQ(to_json(figure_summary_from_json(to_json(sum))), to_json(sum));
 }
 
 TEST(ReportSummary, ClaimCellsNameTheTightestPointAndTheCsvHoldsEveryPoint) {
