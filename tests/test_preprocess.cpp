@@ -125,7 +125,7 @@ TEST(Preprocess, SpecKeyReachesTheCellAndItsKey) {
   EXPECT_EQ(with.datasets[0].preprocess, "unit-norm");
   const Spec without = spec("");
   EXPECT_EQ(without.datasets[0].preprocess, "none");
-  const auto cw = expand_cells(with), cn = expand_cells(without);
+  const auto cw = expand_independent(with), cn = expand_independent(without);
   ASSERT_EQ(cw.size(), 1u);
   ASSERT_EQ(cn.size(), 1u);
   EXPECT_EQ(cw[0].canonical().at("preprocess"), "unit-norm");
