@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "datasets/preprocess.hpp"
+#include "experiments/runner.hpp"
 #include "experiments/spec.hpp"
 
 using namespace plab;
@@ -131,4 +132,24 @@ TEST(Preprocess, SpecKeyReachesTheCellAndItsKey) {
   EXPECT_EQ(cw[0].canonical().at("preprocess"), "unit-norm");
   EXPECT_FALSE(cn[0].canonical().contains("preprocess"));  // keys of every other figure unchanged
   EXPECT_THROW(spec(R"(, "preprocess": "unit-norm,none")"), std::invalid_argument);
+}
+
+TEST(Preprocess, CellDataArePreprocessedOnce) {
+  const auto cells = [](const std::string& pre) {
+    return expand_independent(parse_spec(nlohmann::json::parse(R"({"figure": "F", "permutations": 1,
+      "datasets": [{"id": "d", "data": "synthetic:dekel:n=20", "test": "halves")" + pre + R"(}],
+      "algorithms": [{"id": "p", "algo": "kernel-perceptron"}]})"), false, "inline"));
+  };
+  DataCache cache;
+  const CellData unit = cache.get(cells(R"(, "preprocess": "unit-norm")")[0]);
+  const CellData raw = cache.get(cells("")[0]);  // same data, labels and test: a separate cache entry
+  ASSERT_EQ(unit.train->size(), 10u);
+  ASSERT_EQ(unit.test->size(), 10u);
+  bool raw_not_unit = false;
+  for (std::size_t t = 0; t < 10; ++t) {
+    EXPECT_NEAR(unit.train->sqnorm[t], 1.0, 1e-15);
+    EXPECT_NEAR(unit.test->sqnorm[t], 1.0, 1e-15);  // the test half too
+    raw_not_unit |= std::abs(raw.train->sqnorm[t] - 1.0) > 1e-3;
+  }
+  EXPECT_TRUE(raw_not_unit);
 }
