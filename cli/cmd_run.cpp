@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_flags.hpp"
+#include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/pipeline.hpp"
 #include "experiments/trace.hpp"
@@ -19,6 +20,7 @@ namespace {
 struct RunArgs {
   std::string algo, data, test, labels, trace, summary, kernel = "linear";
   std::string format = "auto", header, label_column;  // header / label_column "" = not given
+  std::string preprocess = "none";                    // docs/conventions.md#preprocess
   double gamma = 1.0, coef0 = 0.0;
   int degree = 2;
   std::size_t limit = 0;
@@ -86,7 +88,7 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
                   {"size", req.train->size()}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
-                  {"source", dataset_source(a.data)}};
+                  {"source", dataset_source(a.data)}, {"preprocess", a.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
@@ -136,12 +138,15 @@ RunReport run_or_explain(const RunRequest& req) {
 
 void run(const RunArgs& a) {
   const LoadOptions load = load_options(a);
-  const Dataset data = load_dataset(a.data, load);
+  const Preprocess pre = Preprocess::parse(a.preprocess);
+  Dataset data = load_dataset(a.data, load);
   print_source(a, a.data, data);
+  apply_preprocess(data, pre);
   std::optional<Dataset> test;
   if (!a.test.empty()) {
     test = load_dataset(a.test, load);
     print_source(a, a.test, *test);
+    apply_preprocess(*test, pre);
   }
   RunRequest req;
   req.algo = a.algo;
@@ -188,6 +193,10 @@ void register_run_command(CLI::App& app) {
                 "CSV/TSV first line: auto (a header only when every cell is non-numeric text) | yes | no [auto]");
   c->add_option("--label-column", a->label_column,
                 "CSV/TSV label column: last | first | N (1-based) | NAME (from the header) [last]");
+  c->add_option("--preprocess", a->preprocess,
+                "Input preprocessing, applied to training and test rows after loading: none | pm1-to-01 "
+                "((x+1)/2 on every feature) | unit-norm (x/||x||), or a comma-separated list applied left to right "
+                "(docs/conventions.md#preprocess)")->capture_default_str();
   c->add_option("--kernel", a->kernel, "linear | poly | rbf")->capture_default_str();
   c->add_option("--gamma", a->gamma, "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree")->capture_default_str();
   c->add_option("--degree", a->degree, "Polynomial degree")->capture_default_str();

@@ -23,7 +23,8 @@ void settings(std::ostream& md, const Spec& s) {
      << (s.limit ? ", first " + std::to_string(s.limit) + " rounds" : ", all rounds") << ". Data: ";
   for (const auto& d : s.datasets)
     md << "`" << d.id << "` = `" << d.data << "`" << (d.labels.empty() ? "" : " labels `" + d.labels + "`")
-       << (d.test.empty() ? "" : " test `" + d.test + "`") << " kernel `" << d.kernel.raw.dump() << "` order "
+       << (d.test.empty() ? "" : " test `" + d.test + "`")
+       << (d.preprocess == "none" ? "" : " preprocess `" + d.preprocess + "`") << " kernel `" << d.kernel.raw.dump() << "` order "
        << d.order << "; ";
   md << "\n\nAlgorithms: ";
   for (const auto& a : s.algorithms) md << "`" << a.id << "` = " << a.algo << " " << a.params_json().dump() << "; ";

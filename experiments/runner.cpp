@@ -26,6 +26,7 @@
 #include "core/sha256.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
+#include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/norma_metrics.hpp"
 #include "experiments/pipeline.hpp"
@@ -58,11 +59,17 @@ Dataset slice(const Dataset& d, std::size_t b, std::size_t e, const std::string&
 }  // namespace
 
 CellData DataCache::get(const Cell& c) {
-  const std::string k = c.data + "\n" + c.labels + "\n" + c.test;
+  const std::string k = c.data + "\n" + c.labels + "\n" + c.test + "\n" + c.preprocess;
   std::lock_guard<std::mutex> lock(m_);  // loads are serialised; each happens once
   if (auto it = cache_.find(k); it != cache_.end()) return it->second;
   const LabelMap labels = c.labels.empty() ? LabelMap{} : LabelMap::parse(c.labels);
-  auto full = std::make_shared<Dataset>(load_dataset(c.data, labels));
+  const Preprocess pre = Preprocess::parse(c.preprocess, "");
+  auto load = [&](const std::string& spec) {  // docs/conventions.md#preprocess: before the halves split
+    Dataset d = load_dataset(spec, labels);
+    apply_preprocess(d, pre);
+    return d;
+  };
+  auto full = std::make_shared<Dataset>(load(c.data));
   CellData d;
   if (c.test == "halves") {
     const std::size_t h = full->size() / 2;  // DOGMA demo: first half trains, second half tests
@@ -71,7 +78,7 @@ CellData DataCache::get(const Cell& c) {
     d.sha = full->sha256 + "/halves";
   } else {
     d.train = full;
-    if (!c.test.empty()) d.test = std::make_shared<Dataset>(load_dataset(c.test, labels));
+    if (!c.test.empty()) d.test = std::make_shared<Dataset>(load(c.test));
     d.sha = full->sha256 + "/" + (d.test ? d.test->sha256 : std::string());
   }
   cache_[k] = d;

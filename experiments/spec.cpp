@@ -144,6 +144,7 @@ json Cell::canonical() const {
             {"options", options},    {"curve_points", curve_points}};
   if (!bounds.is_null()) j["bounds"] = bounds;  // absent when off: keys of bound-less cells unchanged
   if (!analysis.is_null()) j["analysis"] = analysis;  // likewise
+  if (preprocess != "none") j["preprocess"] = preprocess;  // likewise
   return j;
 }
 
@@ -192,7 +193,7 @@ Cell make_cell(const Spec& s, const AlgoSpec& a, const DatasetSpec& ds, int p, s
   c.learner_seed = derive_seed(c.perm_seed, fnv1a(a.id + c.point.dump()));
   c.data = substitute(ds.data, p, c.perm_seed);
   c.test = ds.test == "halves" ? ds.test : substitute(ds.test, p, c.perm_seed);
-  c.labels = ds.labels; c.order = ds.order; c.kernel = ds.kernel.raw;
+  c.labels = ds.labels; c.order = ds.order; c.kernel = ds.kernel.raw; c.preprocess = ds.preprocess;
   c.limit = s.limit; c.curve_points = s.curve_points;
   c.bounds = s.bounds ? s.bounds->raw : json();
   c.analysis = s.analysis.raw;

@@ -42,6 +42,7 @@ struct DatasetSpec {
   std::string labels;             // LabelMap spec ("" = binary)
   std::string test;               // "" | "halves" (train first half, test second half) | data spec
   std::string order = "shuffle";  // shuffle (seeded permutation) | given (file order)
+  std::string preprocess = "none";  // Preprocess::name() (datasets/preprocess.hpp)
   KernelSpec kernel;
   // The paper's data we may not have (news20, vehicle, TIMIT): when its registry set is not on
   // the data search path the figure reports "data not available" instead of failing
@@ -226,6 +227,7 @@ struct Cell {
   nlohmann::json point;            // grid labels, e.g. {"eta": 0.1} ({} when no grid)
   nlohmann::json options;          // resolved learner options
   std::string data, test, labels, order;
+  std::string preprocess = "none"; // the data set's preprocessing (Preprocess::name())
   nlohmann::json kernel;           // the data set's KernelSpec::raw
   std::size_t limit = 0, curve_points = 300;
   uint64_t perm_seed = 0, learner_seed = 0;

@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "core/nearest.hpp"
+#include "datasets/preprocess.hpp"
 #include "experiments/spec.hpp"
 #include "experiments/spec_reader.hpp"
 
@@ -60,8 +61,17 @@ KernelSpec parse_kernel(const Node& n) {
   return k;
 }
 
+// The canonical name of a valid preprocessing (docs/conventions.md#preprocess).
+std::string parse_preprocess(const Node& n) {
+  try {
+    return Preprocess::parse(n.text(), "").name();
+  } catch (const std::invalid_argument& e) {
+    n.fail(e.what());
+  }
+}
+
 DatasetSpec parse_dataset(const Node& n) {
-  n.object().allow_keys({"id", "data", "labels", "test", "order", "kernel", "optional"});
+  n.object().allow_keys({"id", "data", "labels", "test", "order", "preprocess", "kernel", "optional"});
   DatasetSpec d;
   if (!n.has("id")) n.fail("missing key \"id\"");
   d.id = n.child("id").text();
@@ -70,6 +80,7 @@ DatasetSpec parse_dataset(const Node& n) {
   d.labels = n.text("labels", "");
   d.test = n.text("test", "");
   if (n.has("order")) d.order = n.child("order").choice("order", {"shuffle", "given"});
+  if (n.has("preprocess")) d.preprocess = parse_preprocess(n.child("preprocess"));
   if (n.has("kernel")) d.kernel = parse_kernel(n.child("kernel"));
   d.optional = n.flag("optional", false);
   return d;

@@ -127,6 +127,34 @@ TEST(Cli, TestErrorOfEachHypothesis) {
   EXPECT_EQ(fe.size(), 1u) << fe;
   EXPECT_TRUE(fe.contains("last")) << fe;
 }
+// --preprocess (docs/conventions.md#preprocess). Linear Perceptron on (3,4)+, (-6,-8)-: round 1 is a
+// mistake (score 0) and stores x_1, round 2 scores <x_1,x_2> < 0, correct; so ||f||^2 = ||x_1||^2:
+// 25 as read, 1 after unit-norm ((0.6, 0.8)).
+TEST(Cli, PreprocessIsAppliedAndRecorded) {
+  const auto tr = temp_file("pre_train.svm", "+1 1:3 2:4\n-1 1:-6 2:-8\n");
+  const std::string summary = temp_file("pre.json", "");
+  const std::string base = "run --algo kernel-perceptron --kernel linear --no-bounds --quiet --data " + tr + " --summary " + summary;
+  ASSERT_EQ(cli(base).status, 0);
+  auto js = nlohmann::json::parse(std::ifstream(summary));
+  EXPECT_EQ(js.at("data").at("preprocess"), "none");
+  EXPECT_EQ(js.at("results").at("mistakes"), 1);
+  EXPECT_DOUBLE_EQ(js.at("results").at("f_norm2").get<double>(), 25.0);
+  const Result r = cli(base + " --preprocess unit-norm");
+  ASSERT_EQ(r.status, 0) << r.output;
+  js = nlohmann::json::parse(std::ifstream(summary));
+  EXPECT_EQ(js.at("data").at("preprocess"), "unit-norm");
+  EXPECT_EQ(js.at("results").at("mistakes"), 1);
+  EXPECT_DOUBLE_EQ(js.at("results").at("f_norm2").get<double>(), 1.0);
+}
+TEST(Cli, BadPreprocessingIsExit2NamingTheOption) {
+  const auto tr = temp_file("pre_bad.svm", "+1 1:3 2:4\n-1 1:-0.5 2:0.25\n");
+  const Result r = cli("run --algo kernel-perceptron --data " + tr + " --preprocess unit_norm");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--preprocess: unknown preprocessing 'unit_norm'"), std::string::npos) << r.output;
+  const Result o = cli("run --algo kernel-perceptron --data " + tr + " --preprocess pm1-to-01");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("row 1: feature 1 = 3 is outside [-1, 1]"), std::string::npos) << o.output;
+}
 TEST(Cli, ProgressLinesAtPowersOfTwo) {
   const Result r = cli("run --algo perceptron --data synthetic:dekel:n=100 --no-bounds");
   ASSERT_EQ(r.status, 0) << r.output;
