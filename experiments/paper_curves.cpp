@@ -120,16 +120,24 @@ Ours ours_of(const Spec& s, const FigurePlot& p, const std::string& algo_id, con
   return o;
 }
 
-// Standard deviation over the paper's curves of one series at x (those that cover x; 0 if < 2).
-double curves_spread(const std::vector<PaperPoint>& pts, const std::string& series, double x) {
-  std::map<int, std::pair<std::vector<double>, std::vector<double>>> curves;
+// The paper's curves of one series as functions of x (line vertices by curve number; a curve whose
+// x goes back is not a function of x and is left out).
+using PaperCurves = std::vector<std::pair<std::vector<double>, std::vector<double>>>;
+PaperCurves paper_curves(const std::vector<PaperPoint>& pts, const std::string& series) {
+  std::map<int, std::pair<std::vector<double>, std::vector<double>>> by;
   for (const auto& q : pts)
-    if (q.series == series && q.element == "line") { curves[q.curve].first.push_back(q.x); curves[q.curve].second.push_back(q.y); }
+    if (q.series == series && q.element == "line") { by[q.curve].first.push_back(q.x); by[q.curve].second.push_back(q.y); }
+  PaperCurves out;
+  for (auto& [c, xy] : by)
+    if (std::is_sorted(xy.first.begin(), xy.first.end())) out.push_back(std::move(xy));
+  return out;
+}
+
+// Standard deviation over the curves that cover x (0 with fewer than two: one curve is a mean).
+double curves_spread(const PaperCurves& curves, double x) {
   std::vector<double> at;
-  for (auto& [c, xy] : curves) {
-    if (!std::is_sorted(xy.first.begin(), xy.first.end())) continue;  // not a function of x
-    if (auto v = interpolate(xy.first, xy.second, x)) at.push_back(*v);
-  }
+  for (const auto& [xs, ys] : curves)
+    if (auto v = interpolate(xs, ys, x)) at.push_back(*v);
   return at.size() < 2 ? 0.0 : mean_std(at).std;
 }
 
@@ -305,6 +313,7 @@ json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& pane
     const auto m = p.paper->series.find(key.series);
     const std::string algo = key.annotation ? p.paper->annotation : m == p.paper->series.end() ? "" : m->second;
     const Ours ours = algo.empty() || key.annotation ? Ours{} : ours_of(s, p, algo, groups, ds);
+    const PaperCurves curves = paper_curves(panel.points, key.series);
     std::size_t n = 0, judged = 0, within = 0, outside = 0;
     double worst = -1.0, at_x = kNaN;
     for (const auto& q : panel.points) {
@@ -315,7 +324,7 @@ json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& pane
       } else if (key.annotation) {
         r = judge_annotation(q, p, groups, ds);
       } else if (!ours.x.empty()) {
-        const double spread = q.element == "errorbar" ? 0.5 * (q.hi - q.lo) : curves_spread(panel.points, key.series, q.x);
+        const double spread = q.element == "errorbar" ? 0.5 * (q.hi - q.lo) : curves_spread(curves, q.x);
         r = judge_point(q, ours, spread, panel);
       }
       const double paper_y = key.annotation ? q.x : q.y;

@@ -133,6 +133,24 @@ TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
   EXPECT_NEAR(points[5]["tolerance"].get<double>(), 2 * std::sqrt(125.0) + 0.5, 1e-12);
 }
 
+// Several curves of one series (one per permutation, Figures 8-9): s_paper is their std at x.
+TEST(PaperCurves, TheSpreadOfSeveralPaperCurvesIsTheirStdAtX) {
+  Fixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
+                                   "8,b,RBP,line,1,100,0.3,,,\n8,b,RBP,line,1,200,0.2,,,\n");
+  f.add("rbp", 100, 0, 0.30, 0.01);
+  f.add("rbp", 200, 0, 0.20, 0.02);
+  f.groups[0].point = {{"budget", 100}};
+  f.groups[1].point = {{"budget", 200}};
+  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
+  json points = json::array();
+  judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  // x = 100: the curves give 0.2 and 0.3, std sqrt(2 * 0.05^2) = 0.0707; ours 0.30 +- 0.01 at our
+  // first point (no slope there): tol = 2 sqrt(0.01^2 + 0.005) + 0.001.
+  EXPECT_NEAR(points[0]["paper_spread"].get<double>(), std::sqrt(0.005), 1e-12);
+  EXPECT_NEAR(points[0]["tolerance"].get<double>(), 2 * std::sqrt(0.0001 + 0.005) + 0.001, 1e-12);
+  EXPECT_EQ(points[0]["within"], 1);  // |0.30 - 0.2| = 0.1 < 0.1438
+}
+
 TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
   Fixture f(std::string(kHeader) + "6,a,RBP,line,0,150,0.25,,,\n6,a,RBP,line,0,50,0.9,,,\n6,a,RBP,marker,0,200,0.17,,,\n",
             "curve");
