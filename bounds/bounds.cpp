@@ -632,6 +632,27 @@ void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Roun
 
 }  // namespace
 
+namespace {
+
+// A row that does not apply carries no value, parameter or vacuity (issue 30: uniform-update rows
+// kept theirs and "vacuous": true).
+void mark_not_applicable(BoundResult& b, const std::string& why) {
+  b.applicable = false;
+  b.holds = true;
+  b.vacuous = false;
+  b.value = b.param = kNone;
+  b.why_not = why;
+}
+
+// An applicable row whose value is not finite is a numeric failure: n/a, never a verdict or a
+// JSON null (docs/bounds.md#non-finite).
+void overflow_rows_not_applicable(std::vector<BoundResult>& rs) {
+  for (BoundResult& b : rs)
+    if (b.applicable && !std::isfinite(b.value)) mark_not_applicable(b, "the bound's value overflows (" + fmt(b.value) + ")");
+}
+
+}  // namespace
+
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts) {
   std::vector<BoundResult> out;
   const LearnerInfo& learner = learner_info(facts.algo, "bounds: algo");
@@ -651,6 +672,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
   }
   if (!learner.multiclass) {
     for (const BoundFamily family : learner.bounds) family_bounds(out, family, rounds, facts);
+    overflow_rows_not_applicable(out);
     return out;
   }
   // Multiclass runs: the binary families on the Kesler construction (docs/bounds.md#multiclass).
@@ -665,13 +687,10 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
       BoundResult& b = out[i];
       b.note = "multiclass (Kesler)" + (b.note.empty() ? std::string() : "; " + b.note);
       if (b.tag == "R" || b.tag == "V") b.tag = b.id == "novikoff" ? "R" : "D";  // CS03 recalled; the rest derived
-      if (!why.empty()) {
-        b.applicable = false;
-        b.holds = true;
-        b.why_not = why;
-      }
+      if (!why.empty()) mark_not_applicable(b, why);
     }
   }
+  overflow_rows_not_applicable(out);
   return out;
 }
 

@@ -65,9 +65,15 @@ TEST(ScaleInvariance, ScaledCopiesGiveTheSameInfimumAndScaledParameter) {
       const BoundResult& a = row(base, id);
       const BoundResult& b = row(got, id);
       ASSERT_TRUE(b.applicable) << id << " at " << lam << ": " << b.why_not;
-      EXPECT_NEAR(b.value, a.value, 1e-9 * a.value) << id << " at scale " << lam;
+      // A check row is evaluated at the argmin of its all-T form, located to 2^-26 relative
+      // (docs/bounds.md#infimum), so its value moves to first order: 1e-7; an infimum moves to
+      // second order: 1e-9 (the suite's reference tolerance).
+      const double tol = a.kind == "check" ? 1e-7 : 1e-9;
+      EXPECT_NEAR(b.value, a.value, tol * a.value) << id << " at scale " << lam;
       // rho = 1/s scales with the data (argmin located to 2^-26 relative, docs/bounds.md#infimum).
-      if (a.kind != "check") EXPECT_NEAR(b.param / lam, a.param, 1e-6 * a.param) << id << " at " << lam;
+      if (a.kind != "check") {
+        EXPECT_NEAR(b.param / lam, a.param, 1e-6 * a.param) << id << " at " << lam;
+      }
       EXPECT_EQ(b.holds, a.holds) << id;
     }
   }
@@ -82,8 +88,11 @@ TEST(ScaleInvariance, PowerOfTwoScalesGiveIdenticalBits) {
   const auto a = evaluate_bounds(scaled(tr.rounds, 0x1p100), f);
   const auto b = evaluate_bounds(scaled(tr.rounds, 0x1p-300), f);
   ASSERT_EQ(a.size(), b.size());
-  for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i].applicable) EXPECT_EQ(a[i].value, b[i].value) << a[i].id;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i].applicable) {
+      EXPECT_EQ(a[i].value, b[i].value) << a[i].id;
+    }
+  }
 }
 
 // Issue 30 item 1: squared norms of 1e-340 flush to 0 and the Perceptron errs on every round; it

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/trace.hpp"
 #include "tests/test_util.hpp"
@@ -263,7 +264,7 @@ TEST_F(TraceChecks, ProjectronPlusPlusMistakeWithoutUpdate) {
 
 TEST_F(TraceChecks, MulticlassTraceRelabelledAsBinary) {
   const std::string data = (dir->p / "three.svm").string(), p = (dir->p / "mc.csv").string();
-  std::ofstream(data) << "1 1:1 2:0.1\n2 1:-1 2:0.2\n3 2:1\n1 1:0.9\n2 1:-0.8 2:0.1\n3 2:1.2 1:0\n";
+  std::ofstream(data) << "1 1:1 2:0.1\n2 1:-1 2:0.2\n3 2:1\n1 1:0.9\n2 1:-0.8 2:0.1\n3 1:0 2:1.2\n";
   std::ofstream(data, std::ios::app) << "1 1:1.1\n2 1:-1.2\n3 2:0.9\n";
   const auto r = plab::test_util::run_cli("run --algo multiclass-perceptron --data " + data + " --quiet --trace " + p);
   ASSERT_EQ(r.status, 0) << r.output;
