@@ -150,6 +150,20 @@ void check_writable(const std::string& dir) {
   if (::unlink(probe.c_str()) != 0) throw sys_error(probe, "cannot remove", errno);
 }
 
+namespace {
+// The pid in a held lock file; a lock just taken may not hold it yet: read again for up to
+// 200 ms, "" when still empty.
+std::string lock_owner(const std::string& path) {
+  for (int i = 0; i < 100; ++i) {
+    std::ifstream in(path);
+    std::string pid;
+    if (std::getline(in, pid) && !pid.empty()) return pid;
+    ::usleep(2000);
+  }
+  return "";
+}
+}  // namespace
+
 FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
   const std::string path = dir + "/" + kFolderLockName;
   make_parent(fs::path(path));
@@ -157,18 +171,19 @@ FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
   if (fd_ < 0) throw sys_error(path, "cannot open the lock file", errno);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw sys_error(path, "cannot lock", errno);
-    std::ifstream in(path);
-    std::string pid;
-    std::getline(in, pid);
+    const std::string pid = lock_owner(path);
     if (log)
-      *log << "plab reproduce: waiting for the lock on " << dir << " held by pid " << (pid.empty() ? "?" : pid)
+      *log << "plab reproduce: waiting for the lock on " << dir << " held by "
+           << (pid.empty() ? "another process (its pid not yet written)" : "pid " + pid)
            << " (another plab reproduce in this results folder; " << path << ")\n"
            << std::flush;
     while (::flock(fd_, LOCK_EX) != 0)
       if (errno != EINTR) throw sys_error(path, "cannot lock", errno);
   }
+  // The pid first, then the length: a waiter never reads an emptied file (issue 30: "pid ?").
   const std::string me = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()))
+  if (::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()) ||
+      ::ftruncate(fd_, static_cast<off_t>(me.size())) != 0)
     throw sys_error(path, "cannot write the lock file", errno);
 }
 

@@ -3,6 +3,8 @@
 // found before any cell, one run per folder (lock), two writers of one cell, and the default
 // --results resolved at run time.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <memory>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -194,3 +197,20 @@ TEST(ResultsFolder, DefaultResultsFolderIsResolvedAtRunTime) {
 }
 
 }  // namespace
+
+// Issue 30 item 7: a lock taken but whose pid is not written yet was reported "held by pid ?".
+TEST(ResultsFolder, LockWithoutItsPidYetSaysSoNotQuestionMark) {
+  TempDir tmp("rf_lock_nopid");
+  const std::string path = (tmp.p / kFolderLockName).string();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);  // empty, locked: the moment before the pid
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  std::ostringstream log;
+  std::thread waiter([&] { FolderLock lock(tmp.p.string(), &log); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the waiter reads for 200 ms, then waits
+  ::close(fd);  // releases the flock
+  waiter.join();
+  EXPECT_NE(log.str().find("held by another process (its pid not yet written)"), std::string::npos) << log.str();
+  EXPECT_EQ(log.str().find("pid ?"), std::string::npos) << log.str();
+  EXPECT_EQ(read_text(path), std::to_string(::getpid()) + "\n");
+}
