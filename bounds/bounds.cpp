@@ -561,7 +561,7 @@ std::vector<std::string> family_ids(BoundFamily family) {
 std::string round_numeric_problem(const RoundRecord& r, const RunFacts& f) {
   const auto bad = [](double v) { return std::isinf(v); };
   if (!std::isfinite(r.score)) return "score f(x_t) = " + fmt(r.score);
-  if (!std::isfinite(r.g)) return "comparator score g(x_t) = " + fmt(r.g);
+  if (!std::isfinite(r.g)) return std::isnan(r.g) ? "comparator score g(x_t) absent" : "comparator score g(x_t) = " + fmt(r.g);
   if (bad(r.kxx)) return "k(x_t,x_t) = " + fmt(r.kxx);
   if (std::isnan(r.kxx) && std::isnan(f.kxx_max)) return "k(x_t,x_t) absent (and no r2 in the metadata)";
   // |g(x_t)| <= ||g0|| sqrt(k(x_t,x_t)) (no comparator has a bias): k = 0 next to g != 0, or a
