@@ -214,3 +214,20 @@ TEST(ResultsFolder, LockWithoutItsPidYetSaysSoNotQuestionMark) {
   EXPECT_EQ(log.str().find("pid ?"), std::string::npos) << log.str();
   EXPECT_EQ(read_text(path), std::to_string(::getpid()) + "\n");
 }
+
+// Issue 30 item 7: a run of named figures rewrote REPORT.md with only those, without a word.
+TEST(ResultsFolder, ReportOfNamedFiguresSaysSoOnItsFirstLine) {
+  TempDir tmp("rf_named");
+  write_tiny_spec(tmp.p / "specs", 1, 60);
+  const fs::path r = tmp.p / "results";
+  const auto named = run_cli(tiny_run(tmp.p / "specs", r) + " TINY");
+  ASSERT_EQ(named.status, 0) << named.output;
+  const std::string md = read_text(r / "REPORT.md");
+  const std::string first = md.substr(0, md.find('\n'));
+  EXPECT_NE(first.find("— only the figures named on the command line (TINY); the others are not in this file"),
+            std::string::npos) << first;
+  const auto all = run_cli(tiny_run(tmp.p / "specs", r));
+  ASSERT_EQ(all.status, 0) << all.output;
+  const std::string md2 = read_text(r / "REPORT.md");
+  EXPECT_EQ(md2.substr(0, md2.find('\n')).find("only the figures"), std::string::npos) << md2.substr(0, 200);
+}
