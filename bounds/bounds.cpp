@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 #include "algorithms/registry.hpp"
@@ -20,20 +21,39 @@ using bounds::MarginProfile;
 using bounds::Sum;
 using Fn = bounds::BoundFn;
 
-RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
-  RunFacts f;
-  if (!meta.is_object()) return f;
-  const auto number = [](const nlohmann::json& j, const char* k, double def) {
-    return j.is_object() && j.contains(k) && j.at(k).is_number() ? j.at(k).get<double>() : def;
-  };
-  f.algo = meta.value("algo", f.algo);
-  if (meta.contains("options")) options_from_json(f.options, meta["options"], "trace metadata: options");
-  if (meta.contains("comparator") && meta["comparator"].is_object()) {
-    f.comparator = meta["comparator"].value("name", f.comparator);
-    f.g_norm = number(meta["comparator"], "norm", f.g_norm);
+namespace {
+
+// meta[key] when present, after checking its JSON type; a wrong type names the key
+// (docs/inputs.md#trace-checks).
+const nlohmann::json* typed(const nlohmann::json& obj, const char* key, const std::string& at,
+                            nlohmann::json::value_t want) {
+  if (!obj.contains(key)) return nullptr;
+  const nlohmann::json& v = obj.at(key);
+  const bool ok = want == nlohmann::json::value_t::number_float ? v.is_number() : v.type() == want;
+  if (!ok) {
+    const char* what = want == nlohmann::json::value_t::string   ? "a string"
+                       : want == nlohmann::json::value_t::object ? "an object"
+                                                                 : "a number";
+    throw std::invalid_argument("trace metadata: \"" + at + key + "\" must be " + what + ", got " +
+                                v.dump().substr(0, 80));
   }
-  f.kxx_max = number(meta, "r2", f.kxx_max);
-  f.f_norm2_exact = number(meta, "f_norm2_exact", f.f_norm2_exact);
+  return &v;
+}
+
+}  // namespace
+
+RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
+  using T = nlohmann::json::value_t;
+  RunFacts f;
+  if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + meta.dump().substr(0, 80));
+  if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
+  if (const auto* v = typed(meta, "options", "", T::object)) options_from_json(f.options, *v, "trace metadata: options");
+  if (const auto* cmp = typed(meta, "comparator", "", T::object)) {
+    if (const auto* v = typed(*cmp, "name", "comparator.", T::string)) f.comparator = v->get<std::string>();
+    if (const auto* v = typed(*cmp, "norm", "comparator.", T::number_float)) f.g_norm = v->get<double>();
+  }
+  if (const auto* v = typed(meta, "r2", "", T::number_float)) f.kxx_max = v->get<double>();
+  if (const auto* v = typed(meta, "f_norm2_exact", "", T::number_float)) f.f_norm2_exact = v->get<double>();
   return f;
 }
 
@@ -48,7 +68,31 @@ struct RunData {
   double r2 = 0.0, r2_I = 0.0, S2_I = 0.0, kxx_min = kInf;
   double fT = 0.0;
   bool have_g = true;
+  int unit_exp = 0;  // margins, r and ||f_T|| are in units of 2^unit_exp (docs/bounds.md#scale)
 };
+
+// Exponent e of the unit 2^e of the data's own scale r = sqrt(max k(x,x)): the power of two
+// nearest r, or 0 while r is within 2^(+-8) of 1 (where the search is accurate in absolute units
+// and ordinary runs keep their bits). Powers of two rescale exactly (docs/bounds.md#scale).
+int unit_exponent(double r2) {
+  if (!(r2 > 0) || !std::isfinite(r2)) return 0;
+  const int e = std::ilogb(r2) / 2;
+  return std::abs(e) <= 8 ? 0 : e;
+}
+
+// Expresses the Perceptron quantities of d in units of the data's scale: margins and norms by
+// 2^-e, squared norms by 2^-2e, all exact (docs/bounds.md#scale).
+void to_data_units(RunData& d) {
+  const int e = unit_exponent(d.r2);
+  d.unit_exp = e;
+  if (e == 0) return;
+  for (double& m : d.m_all) m = std::ldexp(m, -e);
+  for (double& m : d.m_mist) m = std::ldexp(m, -e);
+  d.r2 = std::ldexp(d.r2, -2 * e);
+  d.r2_I = std::ldexp(d.r2_I, -2 * e);
+  d.S2_I = std::ldexp(d.S2_I, -2 * e);
+  d.fT = std::ldexp(d.fT, -e);
+}
 
 RunData collect(const Rounds& R, std::size_t n, const RunFacts& f) {
   RunData d;
@@ -111,10 +155,10 @@ void not_applicable(Ctx& c, BoundResult b, const std::string& why) {
   c.out.push_back(std::move(b));
 }
 
-// Parameter as reported: rho/gamma = 1/s, c = s/||g0||.
-double report_param(const std::string& pname, double s, double g_norm) {
-  if (pname == "c") return g_norm > 0 ? s / g_norm : kNone;
-  return s > 0 ? 1.0 / s : kInf;
+// Parameter as reported: rho/gamma = 1/s, c = s/||g0||, s back from units 2^e (docs/bounds.md#scale).
+double report_param(const std::string& pname, double s, double g_norm, int e) {
+  if (pname == "c") return g_norm > 0 ? std::ldexp(s, -e) / g_norm : kNone;
+  return s > 0 ? std::ldexp(1.0 / s, e) : kInf;
 }
 
 // Vacuous (docs/bounds.md#vacuous): no better than one mistake per covered round, or the
@@ -129,9 +173,13 @@ double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>
                   bool pwl = false) {
   auto mn = bounds::minimize_segments([&](double s) { return fn(s, Sum::prefix); }, breaks, s_max, pwl);
   if (std::isfinite(mn.value)) mn = bounds::polish_minimum(fn, breaks, s_max, mn);
+  if (!std::isfinite(mn.value)) {  // a numeric failure is n/a, never a verdict (docs/bounds.md#non-finite)
+    not_applicable(c, std::move(b), "no finite value of the bound on the search range (overflow)");
+    return 0.0;
+  }
   b.applicable = true;
   b.value = mn.value;
-  b.param = report_param(b.param_name, mn.s, c.f.g_norm);
+  b.param = report_param(b.param_name, mn.s, c.f.g_norm, c.d.unit_exp);
   b.holds = bounds::within(b.empirical, b.value);
   b.vacuous = vacuous(b, !(mn.s > 0));
   c.out.push_back(std::move(b));
@@ -142,15 +190,19 @@ double predictive(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>
 void check_row(Ctx& c, BoundResult b, const Fn& fn, const std::vector<double>& breaks, double s_max,
                double s_at) {
   const auto g = bounds::check_grid(fn, breaks, s_max, b.empirical);
-  b.applicable = true;
   b.value = fn(s_at, Sum::direct);
-  b.param = report_param(b.param_name, s_at, c.f.g_norm);
+  if (std::isnan(b.value)) {  // docs/bounds.md#non-finite
+    b.value = kNone;
+    return not_applicable(c, std::move(b), "the bound is not a number at the reported parameter (overflow)");
+  }
+  b.applicable = true;
+  b.param = report_param(b.param_name, s_at, c.f.g_norm, c.d.unit_exp);
   b.holds = g.holds && bounds::within(b.empirical, b.value);
   b.vacuous = vacuous(b, !(s_at > 0));
   if (!g.holds) {
     std::ostringstream os;
     os << "grid minimum " << g.worst_value << " at " << b.param_name << "="
-       << report_param(b.param_name, g.worst_s, c.f.g_norm);
+       << report_param(b.param_name, g.worst_s, c.f.g_norm, c.d.unit_exp);
     b.note += (b.note.empty() ? "" : "; ") + os.str();
   }
   c.out.push_back(std::move(b));
@@ -163,21 +215,22 @@ std::string fmt(double v) { return format_g(v, 6); }
 void novikoff_rows(Ctx& c, const MarginProfile& PT, const MarginProfile& PI) {
   const RunData& d = c.d;
   const double r = std::sqrt(d.r2), rI = std::sqrt(d.r2_I), SI = std::sqrt(d.S2_I);
-  const double rho = PT.min_margin(), rhoI = PI.min_margin();
+  const double rho = PT.min_margin(), rhoI = PI.min_margin();  // in units 2^unit_exp
+  const auto real = [&](double m) { return std::ldexp(m, d.unit_exp); };
   BoundResult n0 = make(c, "novikoff", "rho");
   BoundResult n2 = make(c, "novikoff_n2", "rho");
   BoundResult n1 = make(c, "novikoff_n1", "rho");
   if (rho > 0 && c.f.g_norm > 0) {
-    n0.applicable = true; n0.param = rho; n0.value = bounds::novikoff(r, rho);
+    n0.applicable = true; n0.param = real(rho); n0.value = bounds::novikoff(r, rho);
     n0.holds = bounds::within(n0.empirical, n0.value);
     n0.vacuous = vacuous(n0, false);
     c.out.push_back(n0);
   } else {
-    not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(rho) + ")");
+    not_applicable(c, n0, "comparator does not separate all rounds (min margin " + fmt(real(rho)) + ")");
   }
   if (rhoI > 0 && c.f.g_norm > 0) {
     n2.applicable = n1.applicable = true;
-    n2.param = n1.param = rhoI;
+    n2.param = n1.param = real(rhoI);
     n2.value = bounds::novikoff(rI, rhoI);
     n1.value = bounds::novikoff_n1(SI, rhoI);
     n2.holds = bounds::within(n2.empirical, n2.value);
@@ -187,7 +240,7 @@ void novikoff_rows(Ctx& c, const MarginProfile& PT, const MarginProfile& PI) {
     c.out.push_back(n2);
     c.out.push_back(n1);
   } else {
-    const std::string why = "comparator does not separate the update rounds (min margin " + fmt(rhoI) + ")";
+    const std::string why = "comparator does not separate the update rounds (min margin " + fmt(real(rhoI)) + ")";
     not_applicable(c, n2, why);
     not_applicable(c, n1, why);
   }
@@ -198,14 +251,15 @@ void blum_rows(Ctx& c, const MarginProfile& PT, const std::vector<double>& bT, d
   const RunData& d = c.d;
   BoundResult be = make(c, "blum_exact", "gamma");
   BoundResult bs = make(c, "blum_simplified", "gamma");
-  if (d.T > 0 && std::abs(d.r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
+  const double r2 = std::ldexp(d.r2, 2 * d.unit_exp);  // k(x,x) as recorded (kxx_min is never rescaled)
+  if (d.T > 0 && std::abs(r2 - 1.0) <= 1e-9 && std::abs(d.kxx_min - 1.0) <= 1e-9) {
     const double T = static_cast<double>(d.T);
     predictive(c, be, [&](double s, Sum h) { return s > 0 ? bounds::blum_exact(1.0 / s, PT.l1(s, h) / s) : T; }, bT, smax);
     predictive(c, bs, [&](double s, Sum h) { return s > 0 ? bounds::blum_simplified(1.0 / s, PT.l1(s, h) / s) : 2.0 * T; },
                bT, smax);
   } else {
     const std::string why = "Blum's algorithm runs on normalised inputs; this run has k(x,x) in [" +
-                            fmt(d.kxx_min) + ", " + fmt(d.r2) + "]";
+                            fmt(d.kxx_min) + ", " + fmt(r2) + "]";
     not_applicable(c, be, why);
     not_applicable(c, bs, why);
   }
@@ -472,7 +526,8 @@ std::size_t perceptron_prefix(const Rounds& R) {
 // (family perceptron) or the longest such prefix (family perceptron_prefix).
 void perceptron_family(std::vector<BoundResult>& out, const Rounds& rounds, const RunFacts& facts, bool prefix) {
   const std::size_t n = prefix ? perceptron_prefix(rounds) : rounds.size();
-  const RunData d = collect(rounds, n, facts);
+  RunData d = collect(rounds, n, facts);
+  to_data_units(d);  // the Perceptron bounds are scale-free; other families read absolute eta, rho
   Ctx c{facts, d, out, "", prefix};  // a budget learner's prefix length is known only after the run
   if (n < rounds.size()) c.note = "Perceptron prefix: rounds 1.." + std::to_string(n);
   if (!prefix && perceptron_prefix(rounds) < rounds.size())
@@ -501,20 +556,32 @@ std::vector<std::string> family_ids(BoundFamily family) {
   return ids;
 }
 
+// Why round r cannot be evaluated in floating point ("" when it can): k(x_t,x_t) absent, not
+// finite, or underflowed next to a non-zero score (docs/bounds.md#non-finite, #underflow).
+std::string round_numeric_problem(const RoundRecord& r, const RunFacts& f) {
+  const auto bad = [](double v) { return std::isinf(v); };
+  if (!std::isfinite(r.score)) return "score f(x_t) = " + fmt(r.score);
+  if (!std::isfinite(r.g)) return std::isnan(r.g) ? "comparator score g(x_t) absent" : "comparator score g(x_t) = " + fmt(r.g);
+  if (bad(r.kxx)) return "k(x_t,x_t) = " + fmt(r.kxx);
+  if (std::isnan(r.kxx) && std::isnan(f.kxx_max)) return "k(x_t,x_t) absent (and no r2 in the metadata)";
+  // |g(x_t)| <= ||g0|| sqrt(k(x_t,x_t)) (no comparator has a bias): k = 0 next to g != 0, or a
+  // subnormal k, is an underflow, not data.
+  const bool lost = r.kxx != 0.0 ? std::abs(r.kxx) < std::numeric_limits<double>::min() : r.g != 0.0;
+  if (lost) return "k(x_t,x_t) = " + fmt(r.kxx) + " underflows (next to g(x_t) = " + fmt(r.g) + ")";
+  if (bad(r.f_norm2) || bad(r.delta_norm) || bad(r.pk2) || bad(r.tau)) return "a norm of the update is infinite";
+  if (f.g_norm > 0 && !std::isfinite(r.y * r.g / f.g_norm)) return "unit margin y g(x_t)/||g0|| overflows";
+  return "";
+}
+
 // "" when every input the bounds read is finite, else what is not (docs/bounds.md#non-finite).
 // NaN marks an absent optional field; scores, comparator scores and norms are never absent.
 std::string non_finite_input(const Rounds& R, const RunFacts& f) {
-  const auto bad = [](double v) { return std::isinf(v); };
+  if (!f.bad_input.empty()) return f.bad_input;
   if (!std::isfinite(f.g_norm)) return "comparator norm ||g0|| = " + fmt(f.g_norm);
-  if (bad(f.kxx_max) || bad(f.f_norm2_exact)) return "r^2 or ||f_T||^2 of the run is infinite";
-  for (std::size_t i = 0; i < R.size(); ++i) {
-    const RoundRecord& r = R[i];
-    const std::string at = " at round " + std::to_string(i + 1);
-    if (!std::isfinite(r.score)) return "score f(x_t) = " + fmt(r.score) + at;
-    if (!std::isfinite(r.g)) return "comparator score g(x_t) = " + fmt(r.g) + at;
-    if (bad(r.kxx)) return "k(x_t,x_t) = " + fmt(r.kxx) + at;
-    if (bad(r.f_norm2) || bad(r.delta_norm) || bad(r.pk2) || bad(r.tau)) return "a norm of the update is infinite" + at;
-  }
+  if (std::isinf(f.kxx_max) || std::isinf(f.f_norm2_exact)) return "r^2 or ||f_T||^2 of the run is infinite";
+  for (std::size_t i = 0; i < R.size(); ++i)
+    if (const std::string why = round_numeric_problem(R[i], f); !why.empty())
+      return why + " at round " + std::to_string(i + 1);
   return "";
 }
 
@@ -565,11 +632,34 @@ void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Roun
 
 }  // namespace
 
+namespace {
+
+// A row that does not apply carries no value, parameter or vacuity (issue 30: uniform-update rows
+// kept theirs and "vacuous": true).
+void mark_not_applicable(BoundResult& b, const std::string& why) {
+  b.applicable = false;
+  b.holds = true;
+  b.vacuous = false;
+  b.value = b.param = kNone;
+  b.why_not = why;
+}
+
+// An applicable row whose value is not finite is a numeric failure: n/a, never a verdict or a
+// JSON null (docs/bounds.md#non-finite).
+void overflow_rows_not_applicable(std::vector<BoundResult>& rs) {
+  for (BoundResult& b : rs)
+    if (b.applicable && !std::isfinite(b.value)) mark_not_applicable(b, "the bound's value overflows (" + fmt(b.value) + ")");
+}
+
+}  // namespace
+
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts) {
   std::vector<BoundResult> out;
   const LearnerInfo& learner = learner_info(facts.algo, "bounds: algo");
-  bool have_g = !rounds.empty();
-  for (const auto& r : rounds) if (std::isnan(r.g)) { have_g = false; break; }
+  // No comparator at all: one row. A score missing on some rounds only names the round
+  // (non_finite_input, every row n/a).
+  bool have_g = false;
+  for (const auto& r : rounds) if (!std::isnan(r.g)) { have_g = true; break; }
   if (!have_g) {
     BoundResult b;
     b.id = "all";
@@ -582,6 +672,7 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
   }
   if (!learner.multiclass) {
     for (const BoundFamily family : learner.bounds) family_bounds(out, family, rounds, facts);
+    overflow_rows_not_applicable(out);
     return out;
   }
   // Multiclass runs: the binary families on the Kesler construction (docs/bounds.md#multiclass).
@@ -596,13 +687,10 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
       BoundResult& b = out[i];
       b.note = "multiclass (Kesler)" + (b.note.empty() ? std::string() : "; " + b.note);
       if (b.tag == "R" || b.tag == "V") b.tag = b.id == "novikoff" ? "R" : "D";  // CS03 recalled; the rest derived
-      if (!why.empty()) {
-        b.applicable = false;
-        b.holds = true;
-        b.why_not = why;
-      }
+      if (!why.empty()) mark_not_applicable(b, why);
     }
   }
+  overflow_rows_not_applicable(out);
   return out;
 }
 

@@ -12,6 +12,7 @@
 //   "r2":          optional max_t k(x_t,x_t); otherwise derived from the column kxx.
 //   "f_norm2_exact": optional ||f_T||^2 = alpha^T K alpha recomputed at the end of the run; used
 //                  for ||f_T|| instead of the last record's running f_norm2.
+// A key of the wrong JSON type throws std::invalid_argument naming it (docs/inputs.md#trace-checks).
 //
 // Which bounds apply: the bound families of the learner's registry entry
 // (algorithms/registry.cpp); this documents the choice:
@@ -69,6 +70,9 @@ struct RunFacts {
   double f_norm2_exact = kNone;            // ||f_T||^2 recomputed from the coefficients
   std::string comparator = "none";         // comparator whose scores g0(x_t) are in RoundRecord::g
   double g_norm = 0.0;                     // ||g0||
+  // Set by the trace reader: where the trace holds a non-finite value ("FILE:LINE: column 'kxx'
+  // = nan"); every row is then n/a with this reason (docs/bounds.md#non-finite).
+  std::string bad_input;
 
   static RunFacts from_meta(const nlohmann::json& meta);
 };

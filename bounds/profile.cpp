@@ -40,6 +40,12 @@ MarginProfile::MarginProfile(const std::vector<double>& margins, const std::vect
   }
 }
 
+namespace {
+// max(0, v) that keeps a NaN (std::max(0.0, NaN) is 0: an overflow would read as a zero loss,
+// docs/bounds.md#non-finite).
+double nonneg(double v) { return std::isnan(v) ? v : std::max(0.0, v); }
+}  // namespace
+
 std::size_t MarginProfile::active(double s) const {
   // m s < 1 is monotone along the ascending margins for s >= 0.
   const auto it = std::partition_point(m_.begin(), m_.end(), [s](double m) { return m * s < 1.0; });
@@ -56,17 +62,17 @@ double MarginProfile::direct(double s, int power) const {
     comp += std::abs(sum) >= std::abs(term) ? (sum - t) + term : (term - t) + sum;
     sum = t;
   }
-  return std::max(0.0, sum + comp);
+  return nonneg(sum + comp);
 }
 double MarginProfile::l1(double s, Sum how) const {
   if (how == Sum::direct) return direct(s, 1);
   const std::size_t k = active(s);
-  return std::max(0.0, p0_[k] - s * p1_[k]);
+  return nonneg(p0_[k] - s * p1_[k]);
 }
 double MarginProfile::l2sq(double s, Sum how) const {
   if (how == Sum::direct) return direct(s, 2);
   const std::size_t k = active(s);
-  return std::max(0.0, p0_[k] - 2.0 * s * p1_[k] + s * s * p2_[k]);
+  return nonneg(p0_[k] - 2.0 * s * p1_[k] + s * s * p2_[k]);
 }
 double MarginProfile::l2(double s, Sum how) const { return std::sqrt(l2sq(s, how)); }
 double MarginProfile::min_margin() const { return m_.empty() ? kInf : m_.front(); }

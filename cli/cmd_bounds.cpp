@@ -18,7 +18,7 @@ struct BoundsArgs {
 
 void run_bounds(const BoundsArgs& a) {
   const Trace tr = read_trace(a.trace);
-  const RunFacts facts = RunFacts::from_meta(tr.meta);
+  const RunFacts facts = trace_facts(tr);
   const auto results = evaluate_bounds(tr.rounds, facts);
   std::cout << "bounds for " << a.trace << " (algo " << facts.algo << ", comparator " << facts.comparator
             << ", ||g0|| = " << facts.g_norm << ", T = " << tr.rounds.size() << ")\n";

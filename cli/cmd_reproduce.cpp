@@ -274,7 +274,9 @@ void run_reproduce(const ReproduceArgs& a, const std::string& out, const TreeSta
   const auto outcomes = run_specs(specs, ro, &st);
   write_cell_times(out + "/cell_times.csv", outcomes);
   const Figures f = write_figures(specs, outcomes, out, !a.no_plots);
-  const json figures = write_report(out, specs, f.groups, f.outs, tree, report_header(a, st));
+  std::string named;  // a run of named figures writes a REPORT.md of those only, and says so
+  for (const auto& fig : a.figures) named += (named.empty() ? "" : " ") + fig;
+  const json figures = write_report(out, specs, f.groups, f.outs, tree, report_header(a, st), named);
   if (!a.readme.empty()) {
     write_file_atomic(a.readme, replace_readme_block(read_text_file(a.readme), readme_block(figures), a.readme));
     std::cerr << "plab reproduce: figure table of " << a.readme << " rewritten\n";

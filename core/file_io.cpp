@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -48,9 +49,31 @@ bool write_all(int fd, const std::string& content) {
 
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::string& content) {
-  const fs::path p(path);
-  make_parent(p);
+namespace {
+
+// The file a chain of symbolic links ends at (path itself when it is no link), so that the
+// atomic rename replaces the link's target, not the link (docs/inputs.md#outputs).
+std::string link_target(std::string p) {
+  for (int hops = 0; hops < 40; ++hops) {
+    std::error_code ec;
+    if (!fs::is_symlink(fs::symlink_status(p, ec)) || ec) return p;
+    const fs::path to = fs::read_symlink(p, ec);
+    if (ec) throw std::runtime_error(p + ": cannot read symbolic link: " + ec.message());
+    p = (to.is_absolute() ? to : fs::path(p).parent_path() / to).string();
+  }
+  throw std::runtime_error(p + ": too many levels of symbolic links");
+}
+
+// Writes content through an open-for-writing of path (a FIFO or a device): nothing to rename.
+void write_through(const std::string& path, int fd, const std::string& content) {
+  int err = write_all(fd, content) ? 0 : errno;
+  if (fd > 2 && ::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) throw sys_error(path, "write failed", err);
+}
+
+// Writes to a new file in path's folder, then renames it onto path.
+void write_renamed(const std::string& path, const std::string& content) {
+  make_parent(fs::path(path));
   // Unique per process and per call: two writers of one path never share a temporary.
   static std::atomic<uint64_t> serial{0};
   const std::string tmp = path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(serial++);
@@ -68,6 +91,20 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     ::unlink(tmp.c_str());
     throw sys_error(path, "cannot rename into place", err);
   }
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  if (path == "-") return write_through("standard output", STDOUT_FILENO, content);
+  // A FIFO or a character device (also behind a link, /dev/stdout) is written to, never replaced.
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw sys_error(path, "cannot open for writing", errno);
+    return write_through(path, fd, content);
+  }
+  write_renamed(link_target(path), content);
 }
 
 void write_json_atomic(const std::string& path, const nlohmann::json& j) {
@@ -113,6 +150,20 @@ void check_writable(const std::string& dir) {
   if (::unlink(probe.c_str()) != 0) throw sys_error(probe, "cannot remove", errno);
 }
 
+namespace {
+// The pid in a held lock file; a lock just taken may not hold it yet: read again for up to
+// 200 ms, "" when still empty.
+std::string lock_owner(const std::string& path) {
+  for (int i = 0; i < 100; ++i) {
+    std::ifstream in(path);
+    std::string pid;
+    if (std::getline(in, pid) && !pid.empty()) return pid;
+    ::usleep(2000);
+  }
+  return "";
+}
+}  // namespace
+
 FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
   const std::string path = dir + "/" + kFolderLockName;
   make_parent(fs::path(path));
@@ -120,18 +171,19 @@ FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
   if (fd_ < 0) throw sys_error(path, "cannot open the lock file", errno);
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     if (errno != EWOULDBLOCK) throw sys_error(path, "cannot lock", errno);
-    std::ifstream in(path);
-    std::string pid;
-    std::getline(in, pid);
+    const std::string pid = lock_owner(path);
     if (log)
-      *log << "plab reproduce: waiting for the lock on " << dir << " held by pid " << (pid.empty() ? "?" : pid)
+      *log << "plab reproduce: waiting for the lock on " << dir << " held by "
+           << (pid.empty() ? "another process (its pid not yet written)" : "pid " + pid)
            << " (another plab reproduce in this results folder; " << path << ")\n"
            << std::flush;
     while (::flock(fd_, LOCK_EX) != 0)
       if (errno != EINTR) throw sys_error(path, "cannot lock", errno);
   }
+  // The pid first, then the length: a waiter never reads an emptied file (issue 30: "pid ?").
   const std::string me = std::to_string(::getpid()) + "\n";
-  if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()))
+  if (::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()) ||
+      ::ftruncate(fd_, static_cast<off_t>(me.size())) != 0)
     throw sys_error(path, "cannot write the lock file", errno);
 }
 

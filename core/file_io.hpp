@@ -9,7 +9,9 @@
 namespace plab {
 
 // Writes to path atomically (temporary file "<path>.tmp.<pid>.<serial>" in the same directory,
-// then rename); creates missing parent directories. Two writers of one path each rename a
+// then rename); creates missing parent directories. A symbolic link is followed and its final
+// target replaced atomically; a FIFO or character device (also behind links: /dev/stdout) is
+// written through, never replaced; "-" is standard output (docs/inputs.md#outputs). Two writers of one path each rename a
 // complete file, so a reader sees one of them whole, never a mix. Throws std::runtime_error
 // naming the path and the system's reason (no space, permission denied, read-only file system).
 void write_file_atomic(const std::string& path, const std::string& content);

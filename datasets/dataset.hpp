@@ -24,13 +24,26 @@ struct DataError : std::runtime_error {
 // (docs/bounds.md#non-finite).
 inline constexpr double kMaxSqnorm = std::numeric_limits<double>::max() / 4.0;
 
-inline bool row_sqnorm_ok(double sqnorm) { return std::isfinite(sqnorm) && sqnorm <= kMaxSqnorm; }
-// Throws DataError naming `where` when a row's squared norm is not finite or too large.
-inline void check_row_sqnorm(double sqnorm, const std::string& where) {
-  if (!row_sqnorm_ok(sqnorm))
-    throw DataError(where + ": squared norm ||x||^2 " +
-                    (std::isfinite(sqnorm) ? "exceeds max double / 4" : "is not finite (overflows to inf)") +
-                    "; feature values this large cannot be used, rescale the data");
+// Smallest squared norm a row with a non-zero feature may have: from 2^-969 = 2^-1022 * 2^53 up,
+// every product that can move ||x||^2 (or a kernel value or score of that scale) by one rounding
+// step is a normal number, so no digit is lost to underflow; below it ||x||^2 and the scores
+// flush towards 0 and a Perceptron errs on every round (docs/bounds.md#underflow).
+inline constexpr double kMinSqnorm = 0x1p-969;
+
+// `nonzero`: the row has a non-zero feature (an all-zero row has ||x||^2 = 0 exactly).
+inline bool row_sqnorm_ok(double sqnorm, bool nonzero = false) {
+  return std::isfinite(sqnorm) && sqnorm <= kMaxSqnorm && !(nonzero && sqnorm < kMinSqnorm);
+}
+// Throws DataError naming `where` when a row's squared norm is not finite, too large, or
+// underflows (docs/bounds.md#non-finite, docs/bounds.md#underflow).
+inline void check_row_sqnorm(double sqnorm, const std::string& where, bool nonzero = false) {
+  if (row_sqnorm_ok(sqnorm, nonzero)) return;
+  if (std::isfinite(sqnorm) && sqnorm < kMinSqnorm)
+    throw DataError(where + ": squared norm ||x||^2 underflows (a non-zero row needs ||x||^2 >= 2^-969 ~ 2e-292); feature values this "
+                    "small lose their digits, rescale the data (the bounds do not depend on the scale)");
+  throw DataError(where + ": squared norm ||x||^2 " +
+                  (std::isfinite(sqnorm) ? "exceeds max double / 4" : "is not finite (overflows to inf)") +
+                  "; feature values this large cannot be used, rescale the data");
 }
 
 // A view of one example; valid as long as the Dataset (or the owner of the arrays) lives.
@@ -71,17 +84,19 @@ struct Dataset {
     // results were computed with (a separate loop is vectorised without fma, 1 ulp apart).
     const std::size_t nnz = idx.size(), old_dim = dim;
     double s = 0.0;
+    bool nonzero = false;
     for (std::size_t k = 0; k < ix.size(); ++k) {
       idx.push_back(ix[k]);
       val.push_back(vx[k]);
       s += vx[k] * vx[k];
+      nonzero = nonzero || vx[k] != 0.0;
       if (ix[k] + 1 > dim) dim = ix[k] + 1;
     }
-    if (!row_sqnorm_ok(s)) {
+    if (!row_sqnorm_ok(s, nonzero)) {
       idx.resize(nnz);
       val.resize(nnz);
       dim = old_dim;
-      check_row_sqnorm(s, where.empty() ? "row " + std::to_string(size() + 1) : where);
+      check_row_sqnorm(s, where.empty() ? "row " + std::to_string(size() + 1) : where, nonzero);
     }
     rowptr.push_back(idx.size());
     y.push_back(label);

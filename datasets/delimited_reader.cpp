@@ -1,5 +1,6 @@
 // Strict CSV/TSV reader: one example per line, one column holds the label, the rest are features.
 // Header detection and the label column are explicit (docs/inputs.md#csv-and-tsv).
+#include <cctype>
 #include <cmath>
 #include <functional>
 #include <stdexcept>
@@ -41,6 +42,22 @@ bool is_header(const std::string& line, const std::vector<std::size_t>& starts, 
 
 // The 0-based label column from --label-column (last | first | 1-based number | header name).
 // `where`: the first data row; `header_at`: the header line (names are looked up there).
+// --label-column last/first next to a header that names another column "label" or "class" is
+// ambiguous: refused rather than read with the wrong label (docs/inputs.md#csv-and-tsv).
+void check_named_label(const std::string& spec, std::size_t chosen, const std::string& header_line,
+                       const std::vector<std::size_t>& header_starts, const std::string& header_at) {
+  if (spec != "last" && spec != "first") return;
+  for (std::size_t k = 0; k < header_starts.size(); ++k) {
+    std::string c(cell(header_line, header_starts, k));
+    for (char& ch : c) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if ((c == "label" || c == "class") && k != chosen)
+      throw DataError(header_at + ": the header names column " + std::to_string(k + 1) + " " +
+                      detail::quote(cell(header_line, header_starts, k)) + ", but --label-column " + spec +
+                      " reads column " + std::to_string(chosen + 1) + "; pass --label-column " +
+                      detail::quote(cell(header_line, header_starts, k)) + " (or a column number)");
+  }
+}
+
 std::size_t label_index(const std::string& spec, std::size_t n, const std::string& header_line,
                         const std::vector<std::size_t>& header_starts, const std::string& where,
                         const std::string& header_at) {
@@ -125,6 +142,7 @@ Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout&
       if (ncols < 2)
         throw DataError(where(0) + ": only one column (expected features and a label separated by '" + sep_name(sep) + "')");
       label = label_index(layout.label_column, ncols, header_line, header_starts, where(0), header_at);
+      check_named_label(layout.label_column, label, header_line, header_starts, header_at);
     } else if (starts.size() != ncols) {
       throw DataError(where(0) + ": expected " + std::to_string(ncols) + " columns, got " + std::to_string(starts.size()));
     }

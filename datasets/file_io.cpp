@@ -86,6 +86,7 @@ std::string decoder_diagnosis(const std::exception& e) {
   if (const auto* g = dynamic_cast<const io::gzip_error*>(&e)) {
     if (g->error() == io::gzip::zlib_error && g->zlib_error_code() == io::zlib::buf_error) return "truncated";
     if (g->error() == io::gzip::bad_header) return "corrupt (not gzip data: bad header)";
+    if (g->error() == io::gzip::bad_footer) return "truncated (the file ends inside the gzip trailer)";
     if (g->error() == io::gzip::bad_crc || g->error() == io::gzip::bad_length) return "corrupt (checksum mismatch)";
     return "corrupt (zlib error " + std::to_string(g->zlib_error_code()) + ")";
   }

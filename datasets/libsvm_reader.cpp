@@ -132,7 +132,7 @@ std::string read_libsvm(const std::string& path, const LabelMap& labels,
     }
     double sq = 0.0;
     for (double v : val) sq += v * v;
-    check_row_sqnorm(sq, path + ":" + std::to_string(lineno));
+    check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
     sink(idx, val, y);
     ++rows;
   }

@@ -28,11 +28,24 @@ inline Number parse_number(std::string_view s, double& out) {
 inline bool parse_double_token(std::string_view s, double& out) { return parse_number(s, out) == Number::ok; }
 
 // A token as echoed in a message: quoted, at most kEchoMax characters (a 100 MB bad token must
-// not become a 100 MB message), with its full length when cut.
+// not become a 100 MB message), with its full length when cut; control bytes (CR, NUL, ESC, ...)
+// are written as \xNN so that a message never carries raw binary (docs/inputs.md#text-formats).
 inline constexpr std::size_t kEchoMax = 80;
+inline std::string escape_controls(std::string_view s) {
+  std::string out;
+  for (const char ch : s) {
+    const auto u = static_cast<unsigned char>(ch);
+    if (u >= 0x20 && u != 0x7f) { out += ch; continue; }
+    const char* hex = "0123456789abcdef";
+    out += "\\x";
+    out += hex[u >> 4];
+    out += hex[u & 15];
+  }
+  return out;
+}
 inline std::string quote(std::string_view tok) {
-  if (tok.size() <= kEchoMax) return "'" + std::string(tok) + "'";
-  return "'" + std::string(tok.substr(0, kEchoMax)) + "...' (" + std::to_string(tok.size()) + " characters)";
+  if (tok.size() <= kEchoMax) return "'" + escape_controls(tok) + "'";
+  return "'" + escape_controls(tok.substr(0, kEchoMax)) + "...' (" + std::to_string(tok.size()) + " characters)";
 }
 
 // The message for a value token that is not a usable finite number, or "" when it is one.

@@ -58,12 +58,13 @@ FigureOutputs write_figure(const Spec& spec, const std::vector<Group>& groups, c
 }
 
 json write_report(const std::string& dir, const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
-                  const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header) {
+                  const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header,
+                  const std::string& named) {
   const json provenance = {
       {"revision", tree.revision}, {"clean", tree.clean}, {"changes", tree.changes}, {"describe", tree.describe()}};
   const json figures = figures_json(report_summaries(specs, groups, outs), provenance);
   write_json_atomic(dir + "/figures.json", figures);
-  write_file_atomic(dir + "/REPORT.md", report_markdown(specs, groups, outs, tree, header));
+  write_file_atomic(dir + "/REPORT.md", report_markdown(specs, groups, outs, tree, header, named));
   return figures;
 }
 

@@ -38,7 +38,7 @@ FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, cons
 // returns figures.json. `header` is the report's line on how and when it was made.
 nlohmann::json write_report(const std::string& dir, const std::vector<Spec>& specs,
                             const std::vector<std::vector<Group>>& groups, const std::vector<FigureOutputs>& outs,
-                            const TreeState& tree, const std::string& header);
+                            const TreeState& tree, const std::string& header, const std::string& named = "");
 
 // Differences between a summary and its reference (integers exactly, reals within 1e-9
 // relative; keys named "seconds" ignored). Empty = identical.

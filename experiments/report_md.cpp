@@ -196,10 +196,13 @@ std::vector<FigureSummary> report_summaries(const std::vector<Spec>& specs,
 }
 
 std::string report_markdown(const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
-                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header) {
+                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header,
+                            const std::string& named) {
   std::ostringstream md;
   const std::vector<FigureSummary> rows = report_summaries(specs, groups, outs);
-  md << "# Reproduction report — " << tree.describe() << "\n\n" << header << "\n";
+  md << "# Reproduction report — " << tree.describe()
+     << (named.empty() ? "" : " — only the figures named on the command line (" + named + "); the others are not in this file")
+     << "\n\n" << header << "\n";
   md << "## <a name=\"summary\"></a>Summary\n\n" << summary_table(rows, {"", "#"}) << "\n"
      << problem_list(rows, {"", "#"}) << "\n";
   md << "Published numbers count when the spec gives a tolerance; published points are the paper's plotted points "

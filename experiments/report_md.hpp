@@ -19,7 +19,10 @@ std::vector<FigureSummary> report_summaries(const std::vector<Spec>& specs,
                                             const std::vector<std::vector<Group>>& groups,
                                             const std::vector<FigureOutputs>& outs);
 // The Markdown text of the report; `header` follows the first line (how and when it was made).
+// `named`: the figures a run named on its command line ("" for all); the first line then says the
+// report holds only those (docs/report.md).
 std::string report_markdown(const std::vector<Spec>& specs, const std::vector<std::vector<Group>>& groups,
-                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header);
+                            const std::vector<FigureOutputs>& outs, const TreeState& tree, const std::string& header,
+                            const std::string& named = "");
 
 }  // namespace plab

@@ -13,7 +13,9 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
+#include "core/format.hpp"
 #include "datasets/text_parse.hpp"
 
 namespace plab {
@@ -24,6 +26,7 @@ struct Column {
   std::string name;
   std::function<std::string(const RoundRecord&)> get;
   std::function<void(RoundRecord&, const std::string&)> set;
+  bool real = false;  // a double field: a non-empty cell that reads as NaN or inf is non-finite
 };
 
 std::string fmt_real(double v) {
@@ -53,7 +56,7 @@ UpdateKind parse_kind(const std::string& s) {
 }
 
 #define PLAB_REAL(f) Column{#f, [](const RoundRecord& r) { return fmt_real(r.f); }, \
-                            [](RoundRecord& r, const std::string& s) { r.f = parse_real(s); }}
+                            [](RoundRecord& r, const std::string& s) { r.f = parse_real(s); }, true}
 #define PLAB_INT(f, empty) Column{#f, [](const RoundRecord& r) { \
     return r.f == (empty) ? std::string() : std::to_string(r.f); }, \
     [](RoundRecord& r, const std::string& s) { r.f = parse_int(s, empty); }}
@@ -148,98 +151,192 @@ void split_cells(const std::string& line, std::vector<std::string>& cells) {
   }
 }
 
+// What the metadata says the rows must satisfy (docs/inputs.md#trace-invariants).
+struct RowRules {
+  bool multiclass = false;       // y is a class index, score = f_y - f_competitor
+  bool binary_labels = true;     // y is -1 or +1 (not NORMA regression / novelty)
+  bool update_on_mistake = false;  // every mistake changes f (Perceptron, Projectron families)
+  double g_norm = 0.0, kxx_max = kNone;
+};
+
+RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
+  RowRules r;
+  r.multiclass = info.multiclass;
+  r.binary_labels = !info.multiclass && f.options.task == "classification";
+  for (BoundFamily b : info.bounds)
+    r.update_on_mistake = r.update_on_mistake || b == BoundFamily::perceptron || b == BoundFamily::projectron ||
+                          b == BoundFamily::projectron_pp;
+  r.g_norm = f.g_norm;
+  r.kxx_max = f.kxx_max;
+  return r;
+}
+
+// The metadata's own numbers: norms are >= 0 (docs/inputs.md#trace-invariants).
+std::string meta_contradiction(const RunFacts& f) {
+  const auto neg = [](double v) { return v < 0.0; };
+  if (neg(f.g_norm)) return "metadata \"comparator.norm\" = " + format_g(f.g_norm, 6) + ": a norm is >= 0";
+  if (neg(f.kxx_max)) return "metadata \"r2\" = " + format_g(f.kxx_max, 6) + ": max k(x,x) is >= 0";
+  if (neg(f.f_norm2_exact))
+    return "metadata \"f_norm2_exact\" = " + format_g(f.f_norm2_exact, 6) + ": a squared norm is >= 0";
+  return "";
+}
+
+// The first invariant of one round that its own cells contradict, as "column 'c': what"
+// ("" when none); non-finite values are left to the bounds, which give n/a
+// (docs/inputs.md#trace-invariants).
+std::string row_contradiction(const RoundRecord& r, const RowRules& k) {
+  const auto g6 = [](double v) { return format_g(v, 17); };
+  if (k.binary_labels && r.y != 1.0 && r.y != -1.0)
+    return "column 'y': label " + g6(r.y) + " in a binary trace (labels are -1 or +1; a multiclass trace?)";
+  if (k.multiclass && !(r.y >= 0.0 && r.y == std::floor(r.y)))
+    return "column 'y': class " + g6(r.y) + " is not a class index 0, 1, 2, ...";
+  if (r.kxx < 0.0) return "column 'kxx': k(x_t,x_t) = " + g6(r.kxx) + " < 0 (a kernel has k(x,x) >= 0)";
+  const double ys = k.multiclass ? r.score : r.y * r.score;
+  if ((k.binary_labels || k.multiclass) && std::isfinite(ys) && r.mistake != (ys <= 0.0))
+    return std::string("column 'mistake': ") + (r.mistake ? "1" : "0") + " but " + (k.multiclass ? "score" : "y * score") +
+           " = " + g6(ys) + (r.mistake ? " > 0" : " <= 0") + " (a mistake is y f(x_t) <= 0)";
+  if (k.update_on_mistake && r.mistake && !changed(r.update))
+    return "column 'update': " + std::string(to_string(r.update)) + " on a mistake round, but this algorithm updates on every mistake";
+  const double kxx = std::isnan(r.kxx) ? k.kxx_max : r.kxx;
+  // Cauchy-Schwarz: |g(x)| <= ||g0|| sqrt(k(x,x)); multiclass margins: ||z_t|| = sqrt(2 k(x,x)).
+  const double cs = k.g_norm * std::sqrt((k.multiclass ? 2.0 : 1.0) * kxx);
+  if (std::isfinite(r.g) && std::isfinite(cs) && std::abs(r.g) > cs * (1.0 + 1e-6) + 1e-300)
+    return "column 'g': |g(x_t)| = " + g6(std::abs(r.g)) + " exceeds ||g0|| sqrt(k(x_t,x_t)) = " + g6(cs) +
+           " (metadata comparator norm " + g6(k.g_norm) + ")";
+  return "";
+}
+
+}  // namespace
+
+RunFacts trace_facts(const Trace& tr) {
+  RunFacts f = RunFacts::from_meta(tr.meta);
+  f.bad_input = tr.non_finite;
+  return f;
+}
+
+namespace {
+
+// State of one read_trace: the metadata line fixes what the header and the rows must hold.
+struct TraceReader {
+  std::string path;
+  std::size_t lineno = 0;
+  Trace tr;
+  std::vector<const Column*> order;
+  std::vector<std::string> cells;
+  std::map<std::string, std::size_t> position;  // column name -> index in the header
+  FamilyColumns need;
+  RowRules rules;
+  int64_t declared_T = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw DataError(path + ":" + std::to_string(lineno) + ": " + what);
+  }
+  const std::string& cell_of(const std::string& name) const { return cells[position.at(name)]; }
+  const std::string& algo() const { return tr.meta["algo"].get_ref<const std::string&>(); }
+  void metadata(const std::string& line);
+  void header();
+  void row();
+};
+
+// Line 1: the metadata says what the rows must be (docs/inputs.md#trace-checks).
+void TraceReader::metadata(const std::string& line) {
+  if (line.rfind("# ", 0) != 0)
+    fail("no metadata line (expected '# {json}' as written by plab run --trace; without it the algorithm, "
+         "comparator and round count are unknown)");
+  try { tr.meta = nlohmann::json::parse(line.substr(2)); } catch (const std::exception& e) {
+    fail(std::string("metadata is not valid JSON: ") + e.what());
+  }
+  if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
+    fail("metadata has no \"algo\"");
+  const LearnerInfo* info = find_learner(algo());
+  if (!info) fail("unknown algorithm " + detail::quote(algo()) + " in the metadata");
+  if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())
+    fail("metadata has no \"rounds\" (the declared number of rounds T)");
+  declared_T = tr.meta["rounds"].get<int64_t>();
+  RunFacts facts;
+  try { facts = RunFacts::from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
+  if (const std::string bad = meta_contradiction(facts); !bad.empty()) fail(bad);
+  rules = row_rules(*info, facts);
+  need.columns = kCommonColumns;
+  for (BoundFamily f : info->bounds) {
+    const FamilyColumns fc = family_columns(f);
+    need.columns.insert(need.columns.end(), fc.columns.begin(), fc.columns.end());
+    need.on_mistake.insert(need.on_mistake.end(), fc.on_mistake.begin(), fc.on_mistake.end());
+  }
+}
+
+void TraceReader::header() {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Column* c = nullptr;
+    for (const auto& col : columns()) if (col.name == cells[i]) c = &col;
+    if (!c) fail("column " + std::to_string(i + 1) + ": unknown column " + detail::quote(cells[i]));
+    if (!position.emplace(cells[i], i).second) fail("column " + std::to_string(i + 1) + ": duplicated column " + detail::quote(cells[i]));
+    order.push_back(c);
+  }
+  if (cells[0] != "t") fail("column 1: header must start with column t");
+  for (const auto& name : need.columns)
+    if (!position.count(name)) fail("missing column '" + name + "' (the bounds of " + algo() + " read it)");
+}
+
+void TraceReader::row() {
+  if (cells.size() != order.size())
+    fail("expected " + std::to_string(order.size()) + " cells, got " + std::to_string(cells.size()));
+  RoundRecord r;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    try { order[i]->set(r, cells[i]); } catch (const std::exception&) {
+      fail("column '" + order[i]->name + "': bad value " + detail::quote(cells[i]));
+    }
+    // A written NaN or inf is a value, not an absent cell: the bounds give n/a naming it.
+    if (order[i]->real && !cells[i].empty() && tr.non_finite.empty() && !std::isfinite(parse_real(cells[i])))
+      tr.non_finite = path + ":" + std::to_string(lineno) + ": column '" + order[i]->name + "' = " + detail::quote(cells[i]);
+  }
+  for (const char* flag : {"mistake", "margin_error"})
+    if (position.count(flag) && cell_of(flag) != "0" && cell_of(flag) != "1")
+      fail(std::string("column '") + flag + "': expected 0 or 1, got " + detail::quote(cell_of(flag)));
+  for (const char* real : {"y", "score"})
+    if (cell_of(real).empty()) fail(std::string("column '") + real + "': empty");
+  const int64_t want = static_cast<int64_t>(tr.rounds.size()) + 1;
+  if (r.t != want)
+    fail("column 't': round " + std::to_string(r.t) + " where round " + std::to_string(want) +
+         " was expected (rounds must be 1, 2, ..., T in order)");
+  if (r.t > declared_T)
+    fail("column 't': round " + std::to_string(r.t) + " beyond the " + std::to_string(declared_T) +
+         " rounds the metadata declares");
+  if (r.mistake)
+    for (const auto& name : need.on_mistake)
+      if (cell_of(name).empty())
+        fail("column '" + name + "': empty on a mistake round, but " + algo() +
+             " records it on every mistake (rows of another algorithm?)");
+  if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
+  tr.rounds.push_back(r);
+}
+
 }  // namespace
 
 Trace read_trace(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError(path + ": cannot open trace for reading");
-  Trace tr;
+  TraceReader rd;
+  rd.path = path;
   std::string line;
-  std::size_t lineno = 0;
-  std::vector<const Column*> order;
-  std::vector<std::string> cells;
-  std::map<std::string, std::size_t> position;  // column name -> index in the header
-  FamilyColumns need;
-  int64_t declared_T = 0;
-  const auto fail = [&](const std::string& what) {
-    throw DataError(path + ":" + std::to_string(lineno) + ": " + what);
-  };
   while (std::getline(in, line)) {
-    ++lineno;
+    ++rd.lineno;
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF
-    if (lineno == 1) {  // the metadata line says what the rows must be (docs/inputs.md#trace-checks)
-      if (line.rfind("# ", 0) != 0)
-        fail("no metadata line (expected '# {json}' as written by plab run --trace; without it the algorithm, "
-             "comparator and round count are unknown)");
-      try { tr.meta = nlohmann::json::parse(line.substr(2)); } catch (const std::exception& e) {
-        fail(std::string("metadata is not valid JSON: ") + e.what());
-      }
-      if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
-        fail("metadata has no \"algo\"");
-      const std::string algo = tr.meta["algo"].get<std::string>();
-      const LearnerInfo* info = find_learner(algo);
-      if (!info) fail("unknown algorithm " + detail::quote(algo) + " in the metadata");
-      if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())
-        fail("metadata has no \"rounds\" (the declared number of rounds T)");
-      declared_T = tr.meta["rounds"].get<int64_t>();
-      need.columns = kCommonColumns;
-      for (BoundFamily f : info->bounds) {
-        const FamilyColumns fc = family_columns(f);
-        need.columns.insert(need.columns.end(), fc.columns.begin(), fc.columns.end());
-        need.on_mistake.insert(need.on_mistake.end(), fc.on_mistake.begin(), fc.on_mistake.end());
-      }
+    if (rd.lineno == 1) {
+      rd.metadata(line);
       continue;
     }
-    if (line.empty()) fail("empty line");
-    split_cells(line, cells);
-    if (order.empty()) {  // header
-      for (std::size_t i = 0; i < cells.size(); ++i) {
-        const Column* c = nullptr;
-        for (const auto& col : columns()) if (col.name == cells[i]) c = &col;
-        if (!c) fail("column " + std::to_string(i + 1) + ": unknown column " + detail::quote(cells[i]));
-        if (!position.emplace(cells[i], i).second) fail("column " + std::to_string(i + 1) + ": duplicated column " + detail::quote(cells[i]));
-        order.push_back(c);
-      }
-      if (cells[0] != "t") fail("column 1: header must start with column t");
-      for (const auto& name : need.columns)
-        if (!position.count(name))
-          fail("missing column '" + name + "' (the bounds of " + tr.meta["algo"].get<std::string>() + " read it)");
-      continue;
-    }
-    if (cells.size() != order.size())
-      fail("expected " + std::to_string(order.size()) + " cells, got " + std::to_string(cells.size()));
-    RoundRecord r;
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      try { order[i]->set(r, cells[i]); } catch (const std::exception&) {
-        fail("column '" + order[i]->name + "': bad value " + detail::quote(cells[i]));
-      }
-    }
-    const auto cell_of = [&](const std::string& name) -> const std::string& { return cells[position.at(name)]; };
-    for (const char* flag : {"mistake", "margin_error"})
-      if (position.count(flag) && cell_of(flag) != "0" && cell_of(flag) != "1")
-        fail(std::string("column '") + flag + "': expected 0 or 1, got " + detail::quote(cell_of(flag)));
-    for (const char* real : {"y", "score"})
-      if (cell_of(real).empty()) fail(std::string("column '") + real + "': empty");
-    const int64_t want = static_cast<int64_t>(tr.rounds.size()) + 1;
-    if (r.t != want)
-      fail("column 't': round " + std::to_string(r.t) + " where round " + std::to_string(want) +
-           " was expected (rounds must be 1, 2, ..., T in order)");
-    if (r.t > declared_T)
-      fail("column 't': round " + std::to_string(r.t) + " beyond the " + std::to_string(declared_T) +
-           " rounds the metadata declares");
-    if (r.mistake)
-      for (const auto& name : need.on_mistake)
-        if (cell_of(name).empty())
-          fail("column '" + name + "': empty on a mistake round, but " + tr.meta["algo"].get<std::string>() +
-               " records it on every mistake (rows of another algorithm?)");
-    tr.rounds.push_back(r);
+    if (line.empty()) rd.fail("empty line");
+    split_cells(line, rd.cells);
+    if (rd.order.empty()) rd.header();
+    else rd.row();
   }
-  if (lineno == 0) throw DataError(path + ": empty trace");
-  if (order.empty()) fail("no header line");
-  if (static_cast<int64_t>(tr.rounds.size()) != declared_T)
-    fail("the trace ends after " + std::to_string(tr.rounds.size()) + " rounds, but the metadata declares " +
-         std::to_string(declared_T) + " (truncated file?)");
-  return tr;
+  if (rd.lineno == 0) throw DataError(path + ": empty trace");
+  if (rd.order.empty()) rd.fail("no header line");
+  if (static_cast<int64_t>(rd.tr.rounds.size()) != rd.declared_T)
+    rd.fail("the trace ends after " + std::to_string(rd.tr.rounds.size()) + " rounds, but the metadata declares " +
+            std::to_string(rd.declared_T) + " (truncated file?)");
+  return std::move(rd.tr);
 }
 
 }  // namespace plab

@@ -22,10 +22,16 @@ void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds
 struct Trace {
   nlohmann::json meta;
   std::vector<RoundRecord> rounds;
+  std::string non_finite;  // "FILE:LINE: column 'c' = 'nan'": the first NaN/inf written in a cell
 };
 // Reads a trace and checks it against its metadata (docs/inputs.md#trace-checks): a known
 // algorithm, the columns its bounds read, rounds 1..T with T as declared. Throws DataError
 // "path:line: column 'c': what" on anything else.
+// Every invariant the trace's own cells allow is checked (docs/inputs.md#trace-invariants).
 Trace read_trace(const std::string& path);
+// The run facts of a trace: its metadata, and its first non-finite cell as the reason every
+// bound is n/a (docs/bounds.md#non-finite).
+struct RunFacts;
+RunFacts trace_facts(const Trace& tr);
 
 }  // namespace plab

@@ -368,8 +368,10 @@ TEST(ReproduceCli, ReadmeTableIsRewrittenFromTheRunsSummary) {
   EXPECT_EQ(current_readme_block(text), readme_block(*figures));
   EXPECT_EQ(text.substr(text.size() - 5), "tail\n");
   const std::string report = read_text(d.p / "quick" / "REPORT.md");
+  // Provenance first; this run named T6, so the line also says the report holds only T6.
   EXPECT_EQ(report.substr(0, report.find('\n')),
-            "# Reproduction report — " + figures->at("provenance")["describe"].get<std::string>());
+            "# Reproduction report — " + figures->at("provenance")["describe"].get<std::string>() +
+                " — only the figures named on the command line (T6); the others are not in this file");
 }
 
 TEST(ReproduceCli, ReadmeWithoutMarkersIsRejectedBeforeAnyCellRuns) {

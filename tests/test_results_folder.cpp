@@ -3,6 +3,8 @@
 // found before any cell, one run per folder (lock), two writers of one cell, and the default
 // --results resolved at run time.
 #include <gtest/gtest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include <memory>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -194,3 +197,37 @@ TEST(ResultsFolder, DefaultResultsFolderIsResolvedAtRunTime) {
 }
 
 }  // namespace
+
+// Issue 30 item 7: a lock taken but whose pid is not written yet was reported "held by pid ?".
+TEST(ResultsFolder, LockWithoutItsPidYetSaysSoNotQuestionMark) {
+  TempDir tmp("rf_lock_nopid");
+  const std::string path = (tmp.p / kFolderLockName).string();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);  // empty, locked: the moment before the pid
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::flock(fd, LOCK_EX), 0);
+  std::ostringstream log;
+  std::thread waiter([&] { FolderLock lock(tmp.p.string(), &log); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(600));  // the waiter reads for 200 ms, then waits
+  ::close(fd);  // releases the flock
+  waiter.join();
+  EXPECT_NE(log.str().find("held by another process (its pid not yet written)"), std::string::npos) << log.str();
+  EXPECT_EQ(log.str().find("pid ?"), std::string::npos) << log.str();
+  EXPECT_EQ(read_text(path), std::to_string(::getpid()) + "\n");
+}
+
+// Issue 30 item 7: a run of named figures rewrote REPORT.md with only those, without a word.
+TEST(ResultsFolder, ReportOfNamedFiguresSaysSoOnItsFirstLine) {
+  TempDir tmp("rf_named");
+  write_tiny_spec(tmp.p / "specs", 1, 60);
+  const fs::path r = tmp.p / "results";
+  const auto named = run_cli(tiny_run(tmp.p / "specs", r) + " TINY");
+  ASSERT_EQ(named.status, 0) << named.output;
+  const std::string md = read_text(r / "REPORT.md");
+  const std::string first = md.substr(0, md.find('\n'));
+  EXPECT_NE(first.find("— only the figures named on the command line (TINY); the others are not in this file"),
+            std::string::npos) << first;
+  const auto all = run_cli(tiny_run(tmp.p / "specs", r));
+  ASSERT_EQ(all.status, 0) << all.output;
+  const std::string md2 = read_text(r / "REPORT.md");
+  EXPECT_EQ(md2.substr(0, md2.find('\n')).find("only the figures"), std::string::npos) << md2.substr(0, 200);
+}

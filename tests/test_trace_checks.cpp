@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/trace.hpp"
 #include "tests/test_util.hpp"
@@ -191,4 +192,111 @@ TEST_F(TraceChecks, CliExitsNonZeroNamingFileAndLine) {
   EXPECT_NE(r.output.find(p + ":40: the trace ends after 38 rounds"), std::string::npos) << r.output;
   const auto ok = plab::test_util::run_cli("bounds --trace " + write("cli_ok.csv", join(perceptron, "\r\n")));
   EXPECT_EQ(ok.status, 0) << ok.output;
+}
+
+// --- Issue 30 items 3, 4 and 6: traces that contradict themselves, non-finite cells, metadata types
+// (docs/inputs.md#trace-invariants). Each damaged copy was accepted (exit 0) before.
+namespace {
+
+// Line `at` of the trace with column `col` set to `value`.
+std::vector<std::string> with_cell(std::vector<std::string> ls, std::size_t at, const std::string& col,
+                                   const std::string& value) {
+  const auto h = cells(ls[1]);
+  const auto k = static_cast<std::size_t>(std::find(h.begin(), h.end(), col) - h.begin());
+  auto c = cells(ls[at]);
+  c.at(k) = value;
+  std::string row;
+  for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
+  ls[at] = row;
+  return ls;
+}
+std::vector<std::string> with_meta(std::vector<std::string> ls, const std::string& pointer, const nlohmann::json& v) {
+  auto meta = nlohmann::json::parse(ls[0].substr(2));
+  meta[nlohmann::json::json_pointer(pointer)] = v;
+  ls[0] = "# " + meta.dump();
+  return ls;
+}
+// The first trace line (index into the lines, >= 2) whose round has mistake == m.
+std::size_t line_with_mistake(const std::vector<std::string>& ls, bool m) {
+  const auto h = cells(ls[1]);
+  const auto k = static_cast<std::size_t>(std::find(h.begin(), h.end(), "mistake") - h.begin());
+  for (std::size_t i = 2; i < ls.size(); ++i)
+    if (cells(ls[i])[k] == (m ? "1" : "0")) return i;
+  throw std::runtime_error("no such round");
+}
+std::string at_line(std::size_t i) { return ":" + std::to_string(i + 1) + ": "; }
+
+}  // namespace
+
+TEST_F(TraceChecks, LabelsOfABinaryTraceAreMinusOneOrOne) {
+  for (const std::string y : {"0.5", "2", "0"})
+    refused("y" + y + ".csv", join(with_cell(perceptron, 7, "y", y)),
+            {":8: ", "column 'y': label " + y + " in a binary trace"});
+}
+
+TEST_F(TraceChecks, MistakeFlagMustAgreeWithTheRowsOwnScore) {
+  const std::size_t m = line_with_mistake(perceptron, true), ok = line_with_mistake(perceptron, false);
+  refused("flip1.csv", join(with_cell(perceptron, m, "mistake", "0")), {at_line(m), "column 'mistake': 0 but y * score"});
+  refused("flip0.csv", join(with_cell(perceptron, ok, "mistake", "1")), {at_line(ok), "column 'mistake': 1 but y * score"});
+}
+
+TEST_F(TraceChecks, NegativeKernelDiagonalAndNorms) {
+  refused("kxx.csv", join(with_cell(perceptron, 9, "kxx", "-1")), {":10: ", "column 'kxx'", "< 0"});
+  refused("gnorm.csv", join(with_meta(perceptron, "/comparator/norm", -1.0)), {":1: ", "comparator.norm", ">= 0"});
+  refused("fexact.csv", join(with_meta(perceptron, "/f_norm2_exact", -2.0)), {":1: ", "f_norm2_exact", ">= 0"});
+}
+
+// |g(x_t)| <= ||g0|| sqrt(k(x_t,x_t)): a norm of 0 (or far too small) next to non-zero scores.
+TEST_F(TraceChecks, ComparatorNormInconsistentWithTheGColumn) {
+  refused("g0.csv", join(with_meta(perceptron, "/comparator/norm", 0.0)), {":3: ", "column 'g'", "exceeds ||g0||"});
+  refused("gbig.csv", join(with_cell(perceptron, 4, "g", "-1e308")), {":5: ", "column 'g'"});
+}
+
+TEST_F(TraceChecks, ProjectronPlusPlusMistakeWithoutUpdate) {
+  const std::string p = (dir->p / "pp.csv").string();
+  const auto r = plab::test_util::run_cli("run --algo projectron++ --data synthetic:dekel:n=60,seed=2 --kernel rbf "
+                                          "--gamma 1 --eta 0.3 --quiet --trace " + p);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto pp = lines_of(plab::test_util::read_text(p));
+  const std::size_t m = line_with_mistake(pp, true);
+  refused("ppnone.csv", join(with_cell(pp, m, "update", "none")), {at_line(m), "column 'update': none on a mistake"});
+}
+
+TEST_F(TraceChecks, MulticlassTraceRelabelledAsBinary) {
+  const std::string data = (dir->p / "three.svm").string(), p = (dir->p / "mc.csv").string();
+  std::ofstream(data) << "1 1:1 2:0.1\n2 1:-1 2:0.2\n3 2:1\n1 1:0.9\n2 1:-0.8 2:0.1\n3 1:0 2:1.2\n";
+  std::ofstream(data, std::ios::app) << "1 1:1.1\n2 1:-1.2\n3 2:0.9\n";
+  const auto r = plab::test_util::run_cli("run --algo multiclass-perceptron --data " + data + " --quiet --trace " + p);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto mc = lines_of(plab::test_util::read_text(p));
+  EXPECT_EQ(plab::read_trace(write("mc_ok.csv", join(mc))).rounds.size(), 9u);
+  refused("mc_as_binary.csv", join(with_meta(mc, "/algo", "perceptron")), {"column 'y'", "in a binary trace"});
+}
+
+// Item 4: a written nan is a value, not an absent cell: every row n/a naming line and column.
+TEST_F(TraceChecks, NonFiniteCellGivesNotApplicableNamingTheLine) {
+  for (const std::string col : {"kxx", "g", "score"}) {
+    const std::string p = write("nan_" + col + ".csv", join(with_cell(perceptron, 11, col, "nan")));
+    const auto tr = plab::read_trace(p);
+    const auto rs = plab::evaluate_bounds(tr.rounds, plab::trace_facts(tr));
+    EXPECT_FALSE(plab::any_hard_violation(rs));
+    for (const auto& b : rs) {
+      EXPECT_FALSE(b.applicable) << col << " " << b.id;
+      EXPECT_NE(b.why_not.find(p + ":12: column '" + col + "' = 'nan'"), std::string::npos) << b.why_not;
+    }
+    const auto cli = plab::test_util::run_cli("bounds --trace " + p + " --strict");
+    EXPECT_EQ(cli.status, 0) << cli.output;
+    EXPECT_EQ(cli.output.find("VIOLATED"), std::string::npos) << cli.output;
+  }
+}
+
+// Item 6: metadata of the wrong type escaped as nlohmann::json::type_error, exit 1.
+TEST_F(TraceChecks, MetadataOfTheWrongTypeIsTypedAndLocated) {
+  refused("cname.csv", join(with_meta(perceptron, "/comparator/name", 1.0)), {":1: ", "\"comparator.name\" must be a string, got 1.0"});
+  refused("cnorm.csv", join(with_meta(perceptron, "/comparator/norm", "big")), {":1: ", "\"comparator.norm\" must be a number"});
+  refused("cobj.csv", join(with_meta(perceptron, "/comparator", 3)), {":1: ", "\"comparator\" must be an object"});
+  refused("r2.csv", join(with_meta(perceptron, "/r2", nlohmann::json::array())), {":1: ", "\"r2\" must be a number"});
+  refused("opts.csv", join(with_meta(perceptron, "/options", "x")), {":1: ", "\"options\" must be an object"});
+  const auto cli = plab::test_util::run_cli("bounds --trace " + write("cli_cname.csv", join(with_meta(perceptron, "/comparator/name", 1.0))));
+  EXPECT_EQ(cli.status, 2) << cli.output;
 }
