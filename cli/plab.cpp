@@ -1,4 +1,5 @@
 // plab: the command-line front end (LIBSVM-style: small, flat, one binary).
+#include <filesystem>
 #include <iostream>
 
 #include "bounds/bounds.hpp"
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const std::invalid_argument& e) {
     std::cerr << "plab: invalid argument: " << e.what() << "\n";
+    return 2;
+  } catch (const std::filesystem::filesystem_error& e) {  // e.g. a folder without search permission
+    std::cerr << "plab: cannot access " << e.path1().string() << ": " << e.code().message() << "\n";
     return 2;
   } catch (const std::exception& e) {
     std::cerr << "plab: error: " << e.what() << "\n";

@@ -20,15 +20,15 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::runtime_error sys_error(const std::string& path, const std::string& what, int err) {
-  return std::runtime_error(path + ": " + what + ": " + std::strerror(err));
+WriteError sys_error(const std::string& path, const std::string& what, int err) {
+  return WriteError(path + ": " + what + ": " + std::strerror(err));
 }
 
 void make_parent(const fs::path& p) {
   if (!p.has_parent_path()) return;
   std::error_code ec;
   fs::create_directories(p.parent_path(), ec);
-  if (ec) throw std::runtime_error(p.parent_path().string() + ": cannot create folder: " + ec.message());
+  if (ec) throw WriteError(p.parent_path().string() + ": cannot create folder: " + ec.message());
 }
 
 // Writes all of content to fd; false (errno set) on failure.

@@ -4,16 +4,23 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
+#include <stdexcept>
 #include <string>
 
 namespace plab {
+
+// A file could not be written (no space, read-only file system, file too large, ...): the
+// environment's failure, not the data's. plab reproduce stops at the first one (runner.hpp).
+struct WriteError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 // Writes to path atomically (temporary file "<path>.tmp.<pid>.<serial>" in the same directory,
 // then rename); creates missing parent directories. A symbolic link is followed and its final
 // target replaced atomically; a FIFO or character device (also behind links: /dev/stdout) is
 // written through, never replaced; "-" is standard output (docs/inputs.md#outputs). Two writers of one path each rename a
 // complete file, so a reader sees one of them whole, never a mix. Throws std::runtime_error
-// naming the path and the system's reason (no space, permission denied, read-only file system).
+// (WriteError) naming the path and the system's reason (no space, permission denied, read-only file system).
 void write_file_atomic(const std::string& path, const std::string& content);
 // The same for a JSON document (two-space indentation, trailing newline).
 void write_json_atomic(const std::string& path, const nlohmann::json& j);

@@ -278,6 +278,9 @@ std::optional<std::size_t> injected_failure_after() {
 // Every rank expands the same stages in the same order (derived parameters from the same
 // results), so a cell is named across ranks by its index in the stage's batch (and its key).
 class StageRunner {
+  std::atomic<bool> write_failed_{false};  // a cell file could not be written: stop (compute_one)
+  std::string write_error_;                // the first write error
+
  public:
   StageRunner(const std::vector<Spec>& specs, const RunnerOptions& opt) : specs_(specs), opt_(opt) {
     for (const auto& s : specs) stages_.push_back(s.stages());
@@ -378,6 +381,9 @@ class StageRunner {
       write_json_atomic(opt_.cells_dir + "/" + o->key + ".json", doc);
       o->doc = std::move(doc);
       o->seconds = secs;
+    } catch (const WriteError& e) {  // the disk, not the cell: stop at the first one (no more work to lose)
+      o->error = e.what();
+      if (!write_failed_.exchange(true)) write_error_ = e.what();  // read after the threads join
     } catch (const std::exception& e) {
       o->error = e.what();
     }
@@ -441,7 +447,7 @@ class StageRunner {
         CellOutcome* o;
         {
           std::lock_guard<std::mutex> lock(m);
-          if (!(o = take(0))) return;
+          if (write_failed_ || !(o = take(0))) return;
         }
         compute_one(o);
         std::lock_guard<std::mutex> lock(m);
@@ -460,6 +466,10 @@ class StageRunner {
       mpi::abort(kExitError);
     }
     for (auto& t : pool) t.join();
+    if (write_failed_)
+      throw WriteError(fmt::format("{}; stopped at the first write error with {} cell(s) of stage {} not computed "
+                                   "(every finished cell is kept in {}: free space, then rerun the same command "
+                                   "to resume)", write_error_, queue.size(), stage, opt_.cells_dir));
   }
 
   // Rank 0 with other ranks: answers their requests until every cell of the stage is done.

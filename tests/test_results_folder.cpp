@@ -55,6 +55,53 @@ TEST(ResultsFolder, WriteErrorsGiveTheSystemReason) {
   // Permission denied and read-only file systems: UnwritableFolderIsFoundBeforeAnyCell.
 }
 
+// A full disk, here a file-size limit (RLIMIT_FSIZE; SIGXFSZ ignored, so write() fails with
+// EFBIG), stops the run at the first cell file it cannot write, naming it: the other cells are not
+// computed only to fail in turn.
+TEST(ResultsFolder, FirstWriteErrorStopsTheRunNamingTheFile) {
+  TempDir tmp("rf_full");
+  write_tiny_spec(tmp.p / "specs", 6);  // stage 0: 6 Perceptron + 12 RBP cells
+  const std::string cmd = std::string("sh -c 'trap \"\" XFSZ; ulimit -f 2; exec ") + PLAB_BIN_PATH +
+                          " reproduce --specs " + (tmp.p / "specs").string() + " --results " + (tmp.p / "r").string() +
+                          " --no-plots --jobs 1' 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 1) << out;
+  EXPECT_NE(out.find((tmp.p / "r" / "cells").string()), std::string::npos) << out;
+  EXPECT_NE(out.find("File too large; stopped at the first write error with 17 cell(s) of stage 0 not computed"),
+            std::string::npos)
+      << out;
+  std::size_t done = 0;
+  for (std::size_t k = out.find("cells done"); k != std::string::npos; k = out.find("cells done", k + 1)) ++done;
+  EXPECT_EQ(done, 1u) << out;
+}
+
+// A data file in a folder without search permission: a message naming the path, exit 2, not a raw
+// std::filesystem error (root reads anywhere: run it as nobody then).
+TEST(ResultsFolder, DataBehindAFolderWithoutPermissionNamesThePath) {
+  TempDir tmp("rf_perm");
+  fs::create_directories(tmp.p / "closed");
+  std::ofstream(tmp.p / "closed" / "x.svm") << "+1 1:1\n";
+  const bool root = ::geteuid() == 0;
+  if (root && std::system("command -v setpriv >/dev/null") != 0) GTEST_SKIP() << "root without setpriv";
+  fs::permissions(tmp.p, fs::perms::all);
+  fs::permissions(tmp.p / "closed", fs::perms::none);
+  const std::string prefix = root ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  FILE* p = popen((prefix + PLAB_BIN_PATH + " run --algo perceptron --data " + (tmp.p / "closed" / "x.svm").string() +
+                   " 2>&1").c_str(), "r");
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  EXPECT_EQ(WEXITSTATUS(pclose(p)), 2) << out;
+  EXPECT_NE(out.find("plab: cannot access " + (tmp.p / "closed" / "x.svm").string() + ": Permission denied"),
+            std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("filesystem error"), std::string::npos) << out;
+  fs::permissions(tmp.p / "closed", fs::perms::all);
+}
+
 TEST(ResultsFolder, StaleTemporariesAreRemovedEverywhereButInANestedResultsFolder) {
   TempDir tmp("rf_tmp");
   const fs::path r = tmp.p / "results";
