@@ -4,7 +4,7 @@
 //   published.csv  every published number of the spec, ours beside it, deviation, verdict
 //   timings.csv    learning time per group (the only non-deterministic file), paper's times
 //   claims.csv     every comparison of every claim, point by point (docs/report.md#claims)
-//   paper_points.csv  every point of the paper's digitized plots beside ours (docs/report.md#paper-curves)
+//   paper_points.csv.gz  every point of the paper's digitized plots beside ours (docs/report.md#paper-curves)
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -24,7 +24,7 @@ nlohmann::json write_finals(const Spec& s, const std::vector<Group>& groups, con
 void write_timings(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
 void write_curves(const Spec& s, const std::vector<Group>& groups, const std::string& fdir);
 void write_published_csv(const Spec& s, const nlohmann::json& rows, const std::string& fdir);
-// paper_points.csv: every published point of the paper's plots, ours beside it
+// paper_points.csv.gz: every published point of the paper's plots, ours beside it
 // (experiments/paper_curves.hpp; not written when the figure has no paper data).
 void write_paper_points_csv(const Spec& s, const nlohmann::json& points, const std::string& fdir);
 // claims.csv from evaluate_claim rows (claim numbered from 1, as the report's anchors).

@@ -86,7 +86,7 @@ void published_table(std::ostream& md, const std::string& fig, const json& rows)
 void paper_table(std::ostream& md, const std::string& fig, const FigureOutputs& o) {
   if (o.paper.empty() && o.paper_missing.empty()) return;
   md << "\n### The paper's plotted points beside ours\n\nDigitized from the paper's figures "
-        "(experiments/published/); every point: [`" << fig << "/paper_points.csv`](" << fig << "/paper_points.csv). "
+        "(experiments/published/); every point: [`" << fig << "/paper_points.csv.gz`](" << fig << "/paper_points.csv.gz). "
         "A point is within when |ours − paper| ≤ 2·√(s_ours² + s_paper²) + the digitization precision "
         "(docs/report.md#paper-curves).\n\n| plot | paper series | ours | points | judged | within | largest "
         "deviation (at x) | verdict |\n|---|---|---|---|---|---|---|---|\n";
@@ -182,7 +182,7 @@ void figure_section(std::ostream& md, const Spec& s, const std::vector<Group>& g
   failed_cells(md, s.figure, gs);
   md << "\nFiles: `" << s.figure << "/finals.csv`, `" << s.figure << "/published.csv`, `" << s.figure
      << "/claims.csv`, `" << s.figure << "/timings.csv`, `" << s.figure << "/curves_*.csv`, `" << s.figure
-     << "/summary.json`.\n\n";
+     << "/summary.json`" << (o.paper.empty() ? "" : ", `" + s.figure + "/paper_points.csv.gz`") << ".\n\n";
 }
 
 }  // namespace

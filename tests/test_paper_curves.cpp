@@ -2,9 +2,12 @@
 // fixtures: every expected number below is computed by hand from the rule in the docs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 
+#include "experiments/figure_csv.hpp"
 #include "experiments/paper_curves.hpp"
 #include "test_util.hpp"
 
@@ -149,6 +152,30 @@ TEST(PaperCurves, TheSpreadOfSeveralPaperCurvesIsTheirStdAtX) {
   EXPECT_NEAR(points[0]["paper_spread"].get<double>(), std::sqrt(0.005), 1e-12);
   EXPECT_NEAR(points[0]["tolerance"].get<double>(), 2 * std::sqrt(0.0001 + 0.005) + 0.001, 1e-12);
   EXPECT_EQ(points[0]["within"], 1);  // |0.30 - 0.2| = 0.1 < 0.1438
+}
+
+// The per-point evidence is a gzip file (Figures 6-7: 25000 points), identical for identical input.
+TEST(PaperCurves, EveryPointGoesToACompressedCsv) {
+  Fixture f(final_panel());
+  f.add("rbp", 100, 0, 0.30, 0.01);
+  f.add("rbp", 200, 0, 0.20, 0.02);
+  f.add("pa1", 1000, 10, 0.10, 0.005);
+  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
+  json points = json::array();
+  judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  write_paper_points_csv(f.spec, points, (f.dir.p / "a").string());
+  write_paper_points_csv(f.spec, points, (f.dir.p / "b").string());
+  const std::string gz = (f.dir.p / "a" / "paper_points.csv.gz").string();
+  EXPECT_EQ(test_util::read_text(gz), test_util::read_text(f.dir.p / "b" / "paper_points.csv.gz"));
+  FILE* p = popen(("gzip -dc " + gz).c_str(), "r");
+  std::string text;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
+  ASSERT_EQ(pclose(p), 0);
+  EXPECT_EQ(text.substr(0, text.find('\n')),
+            "figure,plot,series,element,curve,x,paper,paper_spread,ours_mean,ours_std,tolerance,deviation,within");
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);  // header + 6 points
+  EXPECT_NE(text.find("F,pl,RBP,errorbar,0,190,0.3,0.01,"), std::string::npos) << text;
 }
 
 TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
