@@ -19,15 +19,15 @@ plot data index 0 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron (
      data index 5 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron (B = 200)", \
      data index 6 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP (B = 200)", \
      data index 7 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron (B = 200)", \
-     data index 8 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 9 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 10 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 11 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 12 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 13 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 14 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 15 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 16 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title ""
+     data index 8 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 9 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 10 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 11 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 12 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 13 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 14 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 15 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 16 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle
 set terminal svg size 900,620 font 'sans,11' background '#ffffff'
 set output "drift_window_error.svg"
 plot data index 0 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron (no budget)", \
@@ -38,13 +38,13 @@ plot data index 0 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron (
      data index 5 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron (B = 200)", \
      data index 6 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP (B = 200)", \
      data index 7 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron (B = 200)", \
-     data index 8 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 9 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 10 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 11 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 12 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 13 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 14 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 15 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title "", \
-     data index 16 using 1:2 with lines lw 2 lc rgb '#aaaaaa' title ""
+     data index 8 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 9 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 10 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 11 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 12 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 13 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 14 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 15 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle, \
+     data index 16 using 1:2 with lines lw 2 lc rgb '#aaaaaa' notitle
 unset output
