@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <tuple>
+#include <utility>
 
 #include "core/format.hpp"
 #include "core/sha256.hpp"
@@ -174,6 +175,15 @@ const DatasetInfo* find_dataset_info(const std::string& name) {
   return nullptr;
 }
 
+namespace {
+std::string& build_data_dir() {
+  static std::string dir;  // function-local: set from other objects' static initialisers
+  return dir;
+}
+}  // namespace
+
+void set_build_data_dir(std::string dir) { build_data_dir() = std::move(dir); }
+
 std::vector<std::string> data_search_path() {
   std::vector<std::string> out;
   if (const char* env = std::getenv("PLAB_DATA")) {
@@ -185,7 +195,7 @@ std::vector<std::string> data_search_path() {
       pos = c + 1;
     }
   }
-  out.push_back((fs::path(PLAB_SOURCE_DIR) / "../shared/datasets").lexically_normal().string());
+  if (!build_data_dir().empty()) out.push_back(build_data_dir());
   out.push_back("../shared/datasets");
   return out;
 }

@@ -1,6 +1,8 @@
 // Named data sets, the data search path, and generated (synthetic) data.
-// Search path: every directory in $PLAB_DATA (colon-separated), then ../shared/datasets next to
-// the source tree, then ../shared/datasets relative to the working directory.
+// Search path: every directory in $PLAB_DATA (colon-separated), then the build's data directory
+// if one was set (this build's own programs set ../shared/datasets next to the source tree:
+// experiments/build_tree.cpp; the installed library sets none), then ../shared/datasets relative
+// to the working directory.
 #pragma once
 #include <optional>
 #include <string>
@@ -36,6 +38,8 @@ struct DatasetStatus {
 
 const std::vector<DatasetInfo>& dataset_registry();
 std::vector<std::string> data_search_path();
+// Sets the build's data directory of data_search_path ("" = none, the default).
+void set_build_data_dir(std::string dir);
 const DatasetInfo* find_dataset_info(const std::string& name);  // nullptr if not registered
 
 // The first directory of `search_path` holding every file of `info`; throws DataError listing
