@@ -55,6 +55,19 @@ struct Fixture {
     spec = parse_spec(j, false, (dir.p / "F.json").string());
   }
 
+  // RBP at budgets 100 (0.30 +- 0.01) and 200 (0.20 +- 0.02).
+  void add_rbp_budgets() {
+    add("rbp", 100, 0, 0.30, 0.01);
+    add("rbp", 200, 0, 0.20, 0.02);
+    groups[groups.size() - 2].point = {{"budget", 100}};
+    groups.back().point = {{"budget", 200}};
+  }
+
+  json judge(json* points) const {
+    const PaperPanel panel = read_paper_panel(spec.plots[0].paper->path);
+    return judge_paper_plot(spec, spec.plots[0], panel, groups, points);
+  }
+
   void add(const std::string& algo, double support, double support_std, double err, double err_std) {
     Group g;
     g.dataset = "d"; g.algo_id = algo; g.algo = algo; g.label = algo;
@@ -100,14 +113,10 @@ TEST(PaperCurves, MalformedPanelsNameFileAndLine) {
 
 TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
   Fixture f(final_panel());
-  f.add("rbp", 100, 0, 0.30, 0.01);
-  f.add("rbp", 200, 0, 0.20, 0.02);
+  f.add_rbp_budgets();
   f.add("pa1", 1000, 10, 0.10, 0.005);
-  f.groups[0].point = {{"budget", 100}};
-  f.groups[1].point = {{"budget", 200}};
-  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
   json points = json::array();
-  const json rows = judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  const json rows = f.judge(&points);
   ASSERT_EQ(rows.size(), 3u);
   // RBP at x = 150: ours 0.25 +- 0.015, s_paper 0.01, slope -0.001 per support:
   // tol = 2 sqrt(0.015^2 + 0.01^2) + 0.001 + 0.001 * 2 = 0.0390555; |dev| = 0.01: within.
@@ -140,13 +149,9 @@ TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
 TEST(PaperCurves, TheSpreadOfSeveralPaperCurvesIsTheirStdAtX) {
   Fixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
                                    "8,b,RBP,line,1,100,0.3,,,\n8,b,RBP,line,1,200,0.2,,,\n");
-  f.add("rbp", 100, 0, 0.30, 0.01);
-  f.add("rbp", 200, 0, 0.20, 0.02);
-  f.groups[0].point = {{"budget", 100}};
-  f.groups[1].point = {{"budget", 200}};
-  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
+  f.add_rbp_budgets();
   json points = json::array();
-  judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  f.judge(&points);
   // x = 100: the curves give 0.2 and 0.3, std sqrt(2 * 0.05^2) = 0.0707; ours 0.30 +- 0.01 at our
   // first point (no slope there): tol = 2 sqrt(0.01^2 + 0.005) + 0.001.
   EXPECT_NEAR(points[0]["paper_spread"].get<double>(), std::sqrt(0.005), 1e-12);
@@ -157,12 +162,10 @@ TEST(PaperCurves, TheSpreadOfSeveralPaperCurvesIsTheirStdAtX) {
 // The per-point evidence is a gzip file (Figures 6-7: 25000 points), identical for identical input.
 TEST(PaperCurves, EveryPointGoesToACompressedCsv) {
   Fixture f(final_panel());
-  f.add("rbp", 100, 0, 0.30, 0.01);
-  f.add("rbp", 200, 0, 0.20, 0.02);
+  f.add_rbp_budgets();
   f.add("pa1", 1000, 10, 0.10, 0.005);
-  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
   json points = json::array();
-  judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  f.judge(&points);
   write_paper_points_csv(f.spec, points, (f.dir.p / "a").string());
   write_paper_points_csv(f.spec, points, (f.dir.p / "b").string());
   const std::string gz = (f.dir.p / "a" / "paper_points.csv.gz").string();
@@ -184,9 +187,8 @@ TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
   f.add("rbp", 0, 0, 0, 0);
   f.groups[0].t = {100, 200};
   f.groups[0].curves["online_error"] = {{0.3, 0.02, 5}, {0.2, 0.01, 5}};
-  const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
   json points = json::array();
-  const json rows = judge_paper_plot(f.spec, f.spec.plots[0], panel, f.groups, &points);
+  const json rows = f.judge(&points);
   // x = 150: ours 0.25 +- 0.015; tol = 2 * 0.015 + 0.001 + 0.001 * 2.
   EXPECT_NEAR(points[0]["tolerance"].get<double>(), 0.033, 1e-12);
   EXPECT_EQ(points[0]["within"], 1);
