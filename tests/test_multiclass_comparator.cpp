@@ -2,7 +2,7 @@
 // analytic solution and an independent brute force, its KKT conditions and duality gap recomputed
 // here with Kernel::operator(), margins against a direct evaluation, determinism, "zero", errors.
 // Random problems use PLAB_TEST_SEED (printed) or a fixed seed. PLAB_LONG_TESTS=1 also times the
-// comparator on USPS and the full MNIST (data from $PLAB_DATA or /work/shared/datasets).
+// comparator on USPS and the full MNIST (data from the data search path, datasets/registry.hpp).
 #include <gtest/gtest.h>
 
 #include <Eigen/Dense>
@@ -21,6 +21,7 @@
 #include "bounds/multiclass_comparator.hpp"
 #include "core/random.hpp"
 #include "datasets/readers.hpp"
+#include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
@@ -430,9 +431,11 @@ Dataset unit_rows(const Dataset& in) {
   return out;
 }
 
-std::string data_root() {
-  const char* e = std::getenv("PLAB_DATA");
-  return e ? std::string(e) : std::string("/work/shared/datasets");
+// The first directory of the data search path that holds `file` ("" when none does).
+std::string data_root_with(const std::string& file) {
+  for (const auto& r : data_search_path())
+    if (std::filesystem::exists(r + "/" + file)) return r;
+  return "";
 }
 
 void time_comparator(const std::string& name, const Dataset& d, int degree) {
@@ -465,10 +468,11 @@ TEST(MulticlassComparatorTiming, UspsAndFullMnist) {
   if (!env || std::string(env) != "1") GTEST_SKIP() << "set PLAB_LONG_TESTS=1";
   LabelMap digits;
   digits.regression = true;  // keep the digit: class index 0..9
-  const std::string root = data_root();
-  if (!std::filesystem::exists(root + "/usps/zip.train.gz")) GTEST_SKIP() << "no USPS under " << root;
+  std::string root = data_root_with("usps/zip.train.gz");
+  if (root.empty()) GTEST_SKIP() << "no USPS on the data search path";
   time_comparator("usps", unit_rows(load_usps(root + "/usps/zip.train.gz", digits)), 13);
-  if (!std::filesystem::exists(root + "/mnist/train-images-idx3-ubyte.gz")) GTEST_SKIP() << "no MNIST under " << root;
+  root = data_root_with("mnist/train-images-idx3-ubyte.gz");
+  if (root.empty()) GTEST_SKIP() << "no MNIST on the data search path";
   time_comparator("mnist", unit_rows(load_idx(root + "/mnist/train-images-idx3-ubyte.gz",
                                               root + "/mnist/train-labels-idx1-ubyte.gz", digits)), 7);
 }
