@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kernel.hpp"
+#include "numerics/kernel.hpp"
 #include "algorithms/options.hpp"
 #include "algorithms/round_record.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {

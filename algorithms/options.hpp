@@ -11,7 +11,7 @@
 #include <variant>
 #include <vector>
 
-#include "algorithms/kernel.hpp"
+#include "numerics/kernel.hpp"
 
 namespace plab {
 

@@ -70,7 +70,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
-#include "algorithms/panel_solve.hpp"
+#include "numerics/panel_solve.hpp"
 
 namespace plab {
 

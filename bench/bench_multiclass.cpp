@@ -9,9 +9,9 @@
 #include <memory>
 
 #include "algorithms/multiclass.hpp"
-#include "algorithms/poly_pow.hpp"
+#include "numerics/poly_pow.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 #include "core/random.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run.hpp"

@@ -17,7 +17,7 @@
 #include "algorithms/learner.hpp"
 #include "algorithms/registry.hpp"
 #include "datasets/dataset.hpp"
-#include "algorithms/panel_solve.hpp"
+#include "numerics/panel_solve.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"
 

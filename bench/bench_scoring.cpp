@@ -5,7 +5,7 @@
 #include <benchmark/benchmark.h>
 
 #include "core/random.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 
 using namespace plab;
 

@@ -7,7 +7,7 @@
 
 #include "algorithms/perceptron.hpp"
 #include "core/random.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 
 namespace plab {
 namespace {

@@ -6,7 +6,7 @@
 #include <functional>
 #include <stdexcept>
 
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 #include "core/random.hpp"
 
 namespace plab {

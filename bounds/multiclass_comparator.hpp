@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kernel.hpp"
+#include "numerics/kernel.hpp"
 #include "bounds/comparator.hpp"
 #include "datasets/dataset.hpp"
 

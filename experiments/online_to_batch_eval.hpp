@@ -12,7 +12,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "algorithms/kernel.hpp"
+#include "numerics/kernel.hpp"
 #include "algorithms/round_record.hpp"
 #include "datasets/dataset.hpp"
 

@@ -1,4 +1,4 @@
-// The Projectron's block solve (algorithms/panel_solve.hpp, projectron.hpp): the claims that make
+// The Projectron's block solve (numerics/panel_solve.hpp, projectron.hpp): the claims that make
 // its speed safe. Every check is an exact (bitwise) comparison between two computations of the
 // same quantity, or a comparison with a brute-force recomputation; seeds are printed and
 // PLAB_TEST_SEED overrides them.
@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/panel_solve.hpp"
+#include "numerics/panel_solve.hpp"
 #include "algorithms/registry.hpp"
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"
 #include "experiments/run.hpp"

@@ -1,4 +1,4 @@
-// The fixed-operation exp (algorithms/fast_exp.cpp): accuracy against long double expl, the same
+// The fixed-operation exp (numerics/fast_exp.cpp): accuracy against long double expl, the same
 // bits on every vector path, and whole runs that do not depend on the path (PLAB_SIMD). Seeds are
 // printed and PLAB_TEST_SEED overrides them.
 #include <gtest/gtest.h>
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/fast_exp.hpp"
+#include "numerics/fast_exp.hpp"
 #include "core/random.hpp"
 
 using namespace plab;

@@ -1,4 +1,4 @@
-// The blocked dense dot-product kernel (algorithms/panel_dots.hpp) and SupportSet's dense rows:
+// The blocked dense dot-product kernel (numerics/panel_dots.hpp) and SupportSet's dense rows:
 // every path continues the fma chain over x's features in order, bit for bit.
 #include <gtest/gtest.h>
 
@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/panel_dots.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/panel_dots.hpp"
+#include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "tests/test_util.hpp"
 

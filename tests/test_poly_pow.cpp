@@ -1,4 +1,4 @@
-// The polynomial kernel's power (algorithms/poly_pow.hpp): correctly rounded b^p on every path,
+// The polynomial kernel's power (numerics/poly_pow.hpp): correctly rounded b^p on every path,
 // against an independent exact-rational reference (tests/tools/poly_pow_reference.py ->
 // tests/data/poly_pow_fixtures.json), and the fast path against the exact one on random inputs.
 #include <gtest/gtest.h>
@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/kernel.hpp"
-#include "algorithms/poly_pow.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/kernel.hpp"
+#include "numerics/poly_pow.hpp"
+#include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "tests/test_util.hpp"
 

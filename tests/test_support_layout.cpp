@@ -1,4 +1,4 @@
-// The support set's two layouts (algorithms/support_set.hpp, docs/learners.md#layout): the same
+// The support set's two layouts (numerics/support_set.hpp, docs/learners.md#layout): the same
 // bits in every kernel value and every round record whichever layout holds the supports (as the
 // SIMD paths are tested), the automatic choice by density, and memory that follows the non-zeros
 // (the 5-row file with feature index 10^7 of issue 16).
@@ -16,7 +16,7 @@
 
 #include "algorithms/registry.hpp"
 #include "datasets/registry.hpp"
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
 #include "experiments/run.hpp"

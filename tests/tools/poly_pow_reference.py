@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the polynomial kernel's power (algorithms/poly_pow.hpp): b^p rounded
+"""Independent reference for the polynomial kernel's power (numerics/poly_pow.hpp): b^p rounded
 to the nearest double, ties to even, by exact rational arithmetic (Python's int / int true
 division rounds correctly). Stdlib only. Writes tests/data/poly_pow_fixtures.json (hex floats)
 with: the R4 kernels' ranges, a wide range of magnitudes (subnormal and overflowing results),

@@ -1,4 +1,4 @@
-#include "algorithms/support_set.hpp"
+#include "numerics/support_set.hpp"
 
 #include <sys/mman.h>
 

@@ -1,4 +1,4 @@
-#include "algorithms/panel_dots.hpp"
+#include "numerics/panel_dots.hpp"
 
 #include <immintrin.h>
 
@@ -9,7 +9,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 
 namespace plab {
 namespace {

@@ -26,9 +26,9 @@
 #include <unordered_map>
 #include <vector>
 
-#include "algorithms/fast_exp.hpp"
-#include "algorithms/kernel.hpp"
-#include "algorithms/panel_dots.hpp"
+#include "numerics/fast_exp.hpp"
+#include "numerics/kernel.hpp"
+#include "numerics/panel_dots.hpp"
 
 namespace plab {
 

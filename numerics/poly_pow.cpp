@@ -1,4 +1,4 @@
-#include "algorithms/poly_pow.hpp"
+#include "numerics/poly_pow.hpp"
 
 #include <immintrin.h>
 
@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 
 namespace plab {
 namespace {

@@ -1,4 +1,4 @@
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 
 #include <cstdlib>
 #include <stdexcept>

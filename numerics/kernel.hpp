@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "algorithms/poly_pow.hpp"
+#include "numerics/poly_pow.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {

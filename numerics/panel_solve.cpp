@@ -1,6 +1,6 @@
-#include "algorithms/panel_solve.hpp"
+#include "numerics/panel_solve.hpp"
 
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 
 #include <immintrin.h>
 

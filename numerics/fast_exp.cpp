@@ -1,6 +1,6 @@
-#include "algorithms/fast_exp.hpp"
+#include "numerics/fast_exp.hpp"
 
-#include "algorithms/simd.hpp"
+#include "numerics/simd.hpp"
 
 // GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics (the _mm512_undefined_*
 // placeholders of the unmasked max/min/shift; GCC bug 105593), so it is off for this file only.
