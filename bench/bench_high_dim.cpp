@@ -15,7 +15,7 @@
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 
 using namespace plab;
 

@@ -9,7 +9,7 @@
 
 #include "algorithms/registry.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 
 using namespace plab;
 

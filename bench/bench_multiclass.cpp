@@ -14,7 +14,7 @@
 #include "numerics/simd.hpp"
 #include "core/random.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 
 using namespace plab;
 

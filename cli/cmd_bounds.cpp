@@ -6,7 +6,7 @@
 
 #include "bounds/bounds.hpp"
 #include "cli/commands.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/trace.hpp"
 
 namespace plab {
 namespace {

@@ -19,16 +19,16 @@
 #include <fmt/chrono.h>
 
 #include "experiments/exit_codes.hpp"
-#include "experiments/report.hpp"
-#include "experiments/report_summary.hpp"
-#include "experiments/verdicts.hpp"
-#include "experiments/cell_schedule.hpp"
-#include "experiments/mpi_comm.hpp"
-#include "experiments/runner.hpp"
+#include "experiments/report/report.hpp"
+#include "experiments/report/report_summary.hpp"
+#include "experiments/report/verdicts.hpp"
+#include "experiments/schedule/cell_schedule.hpp"
+#include "experiments/schedule/mpi_comm.hpp"
+#include "experiments/schedule/runner.hpp"
 #include "experiments/version.hpp"
 #include "experiments/spec.hpp"
-#include "experiments/theory_figures.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/report/theory_figures.hpp"
+#include "experiments/run/trace.hpp"
 
 namespace plab {
 namespace {
@@ -239,7 +239,7 @@ void reproduce(ReproduceArgs a) {
   if (a.plan) return print_plan(out);  // reads cell_times.csv, writes nothing: no provenance check
   const TreeState tree = tree_state(PLAB_SOURCE_DIR, git_revision());
   check_provenance(a, tree);
-  mpi::init();  // several ranks only under mpirun / srun (experiments/mpi_comm.hpp)
+  mpi::init();  // several ranks only under mpirun / srun (experiments/schedule/mpi_comm.hpp)
   if (mpi::rank() > 0) {  // compute what rank 0 hands out; rank 0 writes everything else
     const auto specs = load_specs(a);
     RunnerOptions ro;

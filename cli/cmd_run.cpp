@@ -1,4 +1,4 @@
-// `plab run`: parses flags, calls the one run pipeline (experiments/pipeline.hpp) and prints the
+// `plab run`: parses flags, calls the one run pipeline (experiments/run/pipeline.hpp) and prints the
 // progress lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
@@ -10,8 +10,8 @@
 #include "cli/option_flags.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/pipeline.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/pipeline.hpp"
+#include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {

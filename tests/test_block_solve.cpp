@@ -16,7 +16,7 @@
 #include "numerics/simd.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 
 using namespace plab;
 

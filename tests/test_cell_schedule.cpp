@@ -1,11 +1,11 @@
-// The schedule of `plab reproduce` (experiments/cell_schedule.hpp): LPT makespans computed by
+// The schedule of `plab reproduce` (experiments/schedule/cell_schedule.hpp): LPT makespans computed by
 // hand, the stage-by-stage plan, and errors naming the file and line of a bad cell_times.csv.
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <stdexcept>
 
-#include "experiments/cell_schedule.hpp"
+#include "experiments/schedule/cell_schedule.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -10,8 +10,8 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "core/random.hpp"
-#include "experiments/pipeline.hpp"
-#include "experiments/plot.hpp"
+#include "experiments/run/pipeline.hpp"
+#include "experiments/report/plot.hpp"
 
 namespace plab {
 namespace {

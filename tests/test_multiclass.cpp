@@ -13,7 +13,7 @@
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/pipeline.hpp"
+#include "experiments/run/pipeline.hpp"
 #include "tests/test_util.hpp"
 
 namespace plab {

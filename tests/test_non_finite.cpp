@@ -1,5 +1,5 @@
 // Non-finite arithmetic during a run stops it with the round, the data row and the quantity
-// (experiments/run.cpp check_finite, docs/learners.md#non-finite), for every learner, with the
+// (experiments/run/run.cpp check_finite, docs/learners.md#non-finite), for every learner, with the
 // inputs of issue 16: a NaN score compares false with y s <= 0 and used to count as correct.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/pipeline.hpp"
+#include "experiments/run/pipeline.hpp"
 #include "test_util.hpp"
 
 using namespace plab;

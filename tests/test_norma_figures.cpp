@@ -1,4 +1,4 @@
-// The per-cell metrics of the NORMA figures N1-N4 (experiments/norma_metrics.hpp): the tail norm
+// The per-cell metrics of the NORMA figures N1-N4 (experiments/cell/norma_metrics.hpp): the tail norm
 // and pointwise tail against hand/python fixtures and a brute-force double loop, the nu identity
 // on the fixture docs/bounds.md#fixture-norma-nu, the flagged fractions, the one-class training
 // rows, the drift windows, and run_cell wiring (metric_* params are not learner options).
@@ -8,9 +8,9 @@
 
 #include "algorithms/norma.hpp"
 #include "datasets/synthetic.hpp"
-#include "experiments/norma_metrics.hpp"
-#include "experiments/run.hpp"
-#include "experiments/runner.hpp"
+#include "experiments/cell/norma_metrics.hpp"
+#include "experiments/run/run.hpp"
+#include "experiments/schedule/runner.hpp"
 
 using namespace plab;
 using nlohmann::json;

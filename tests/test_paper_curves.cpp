@@ -1,4 +1,4 @@
-// The paper-curve verdict (experiments/paper_curves.hpp, docs/report.md#paper-curves) on hand
+// The paper-curve verdict (experiments/report/paper_curves.hpp, docs/report.md#paper-curves) on hand
 // fixtures: every expected number below is computed by hand from the rule in the docs.
 #include <gtest/gtest.h>
 
@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <fstream>
 
-#include "experiments/figure_csv.hpp"
-#include "experiments/paper_curves.hpp"
+#include "experiments/report/figure_csv.hpp"
+#include "experiments/report/paper_curves.hpp"
 #include "test_util.hpp"
 
 namespace plab {

@@ -4,7 +4,7 @@
 #include "algorithms/perceptron.hpp"
 #include "core/random.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 
 using namespace plab;
 

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/runner.hpp"
+#include "experiments/schedule/runner.hpp"
 #include "experiments/spec.hpp"
 #include "tests/test_util.hpp"
 

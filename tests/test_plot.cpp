@@ -1,4 +1,4 @@
-// experiments/plot.hpp: the script and data are written beside the figure, gnuplot draws it
+// experiments/report/plot.hpp: the script and data are written beside the figure, gnuplot draws it
 // through gnuplot-iostream, and a gnuplot error is an exception naming the figure.
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -8,7 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "experiments/plot.hpp"
+#include "experiments/report/plot.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -11,11 +11,11 @@
 #include <sstream>
 
 #include "core/file_io.hpp"
-#include "experiments/aggregate.hpp"
-#include "experiments/report.hpp"
-#include "experiments/report_format.hpp"
-#include "experiments/report_md.hpp"
-#include "experiments/report_summary.hpp"
+#include "experiments/report/aggregate.hpp"
+#include "experiments/report/report.hpp"
+#include "experiments/report/report_format.hpp"
+#include "experiments/report/report_md.hpp"
+#include "experiments/report/report_summary.hpp"
 #include "experiments/version.hpp"
 #include "tests/test_util.hpp"
 

@@ -12,10 +12,10 @@
 #include <set>
 #include <sstream>
 
-#include "experiments/report.hpp"
-#include "experiments/runner.hpp"
+#include "experiments/report/report.hpp"
+#include "experiments/schedule/runner.hpp"
 #include "experiments/spec.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/trace.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -9,7 +9,7 @@
 
 #include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/trace.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -13,7 +13,7 @@
 
 #include "experiments/exit_codes.hpp"
 #include "experiments/spec.hpp"
-#include "experiments/theory_figures.hpp"
+#include "experiments/report/theory_figures.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -19,7 +19,7 @@
 #include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 #include "test_util.hpp"
 
 using namespace plab;

@@ -1,4 +1,4 @@
-// The theory-figure mechanisms (experiments/theory_figures.hpp, experiments/online_to_batch_eval.hpp):
+// The theory-figure mechanisms (experiments/report/theory_figures.hpp, experiments/run/online_to_batch_eval.hpp):
 // the O(T|S|) online-to-batch selection against a brute-force o2b_select over explicit hypotheses
 // h_1..h_T, dataset_param, and the "rho_profile" analysis against a python fixture
 // (tests/tools/theory_profile_reference.py). Random data sets use a seed printed by SCOPED_TRACE;
@@ -16,9 +16,9 @@
 #include "bounds/online_to_batch.hpp"
 #include "bounds/profile.hpp"
 #include "datasets/synthetic.hpp"
-#include "experiments/online_to_batch_eval.hpp"
-#include "experiments/run.hpp"
-#include "experiments/theory_figures.hpp"
+#include "experiments/run/online_to_batch_eval.hpp"
+#include "experiments/run/run.hpp"
+#include "experiments/report/theory_figures.hpp"
 
 using namespace plab;
 using nlohmann::json;

@@ -4,7 +4,7 @@
 // (docs/testing.md#fuzzing).
 #include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/trace.hpp"
 #include "tests/fuzz/fuzz_util.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {

@@ -1,0 +1,146 @@
+#include "experiments/run/pipeline.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "bounds/comparator.hpp"
+#include "bounds/multiclass_comparator.hpp"
+#include "core/format.hpp"
+#include "core/random.hpp"
+#include "core/sha256.hpp"
+#include "datasets/registry.hpp"
+
+namespace plab {
+namespace {
+
+nlohmann::json kernel_json(const Kernel& k) {
+  return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
+}
+
+// A comparator of a request, computed once per (data, order, kernel, kind, C, seed) in the
+// process: the cells of a figure that share a data set and a permutation share it (on MNIST the
+// multiclass one costs as much as a Projectron++ pass; the binary SVM on its 3000-row subsample
+// costs more than most budget learners' runs). It is a pure function of that key, so sharing
+// changes no bit.
+template <class T, class Make>
+std::shared_ptr<const T> memo_comparator(const std::string& kind, const RunRequest& req, const Make& make) {
+  static std::mutex m;
+  static std::map<std::string, std::shared_ptr<const T>> memo;
+  std::string order;
+  for (std::size_t i : req.order) order += std::to_string(i) + ",";
+  const Kernel& k = req.options.kernel;
+  const std::string key = sha256_hex(req.train->name + "\n" + req.train->sha256 + "\n" + std::to_string(req.train->size()) +
+                                     "\n" + order + "\n" + k.type_name() + "," + format_g(k.gamma, 17) + "," +
+                                     format_g(k.coef0, 17) + "," + std::to_string(k.degree) + "\n" + kind + "\n" +
+                                     format_g(req.comparator.svm_C, 17) + "\n" + std::to_string(req.comparator.seed));
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  auto value = std::make_shared<const T>(make());
+  std::lock_guard<std::mutex> lock(m);
+  if (memo.size() >= 32) memo.clear();  // a figure's permutations; bounded memory
+  return memo.emplace(key, value).first->second;
+}
+
+std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::string& kind, const RunRequest& req) {
+  return memo_comparator<MulticlassComparator>(kind, req, [&] {
+    return make_multiclass_comparator(kind, *req.train, req.order, req.options.kernel, req.train->classes.size(),
+                                      req.comparator.svm_C, derive_seed(req.comparator.seed, 0xC0));
+  });
+}
+
+// Puts the comparator's scores (multiclass: margins) into column g; non-finite ones stop the run.
+nlohmann::json fill_g(const RunRequest& req, RunResult& run, const std::string& name, double norm,
+                      const std::vector<double>& scores) {
+  if (!std::isfinite(norm))
+    throw NonFiniteError(fmt::format("the comparator {}'s norm is {}: non-finite arithmetic "
+                                     "(docs/learners.md#non-finite)", name, norm));
+  for (std::size_t t = 0; t < run.rounds.size(); ++t) {
+    RoundRecord& r = run.rounds[t];
+    r.g = scores[t];
+    if (!std::isfinite(r.g))
+      throw NonFiniteError(fmt::format("round {} (data row {}): the comparator score g(x_t) is {}: non-finite "
+                                       "arithmetic (docs/learners.md#non-finite)", r.t, r.index + 1, r.g));
+  }
+  return {{"name", name}, {"norm", norm}, {"svm_C", req.comparator.svm_C}, {"seed", req.comparator.seed}};
+}
+
+// The comparator g0 of the request (docs/bounds.md#comparator): its scores go into column g.
+nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
+  std::string kind = req.comparator.kind;
+  if (req.train->multiclass()) {  // U = (u_1..u_m): its multiclass margins go into column g
+    const auto U = multiclass_comparator(kind == "auto" ? "svm" : kind, req);
+    return fill_g(req, run, U->name, U->norm, U->margins);
+  }
+  if (kind == "auto")
+    kind = !req.train->truth.empty() && req.options.kernel.type == Kernel::Type::linear ? "truth" : "svm";
+  const auto g = memo_comparator<Comparator>(kind, req, [&] {
+    return make_comparator(kind, *req.train, req.order, req.options.kernel, req.comparator.svm_C,
+                           derive_seed(req.comparator.seed, 0xC0));
+  });
+  return fill_g(req, run, g->name, g->norm, g->scores);
+}
+
+}  // namespace
+
+RunReport run_pipeline(const RunRequest& req) {
+  if (!req.train) throw std::invalid_argument("run_pipeline: no training data");
+  LearnerOptions opt = req.options;
+  opt.dim = std::max(req.train->dim, req.test ? req.test->dim : std::size_t{0});
+  const bool multiclass = learner_info(req.algo).multiclass;
+  if (multiclass != req.train->multiclass())
+    throw std::invalid_argument(multiclass ? req.algo + " is a multiclass learner: load the data with --labels classes"
+                                           : req.algo + " is a binary learner and the data has class labels: map them "
+                                                        "to +1/-1 with --labels (e.g. 3:+1,*:-1)");
+  opt.classes = req.train->classes.size();
+  Dataset test_indexed;  // a multiclass test set indexed by the training set's classes
+  const Dataset* test = req.test;
+  if (test && multiclass) {
+    if (!req.test->multiclass()) throw std::invalid_argument("--test: the test set has no class labels (load it with --labels classes)");
+    test_indexed = *req.test;
+    test_indexed.y.clear();
+    for (std::size_t i = 0; i < req.test->size(); ++i) test_indexed.y.push_back(req.test->classes.at(static_cast<std::size_t>(req.test->y[i])));
+    index_classes(test_indexed, req.train->classes);
+    test = &test_indexed;
+  }
+  RunReport rep;
+  rep.learner = make_learner(req.algo, opt, req.given);
+  rep.run = run_online(*rep.learner, *req.train, req.order, req.observe);
+  // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
+  const bool exact = req.exact_norm || (req.bounds && !learner_info(req.algo).bounds.empty());
+  rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
+  if (exact && !std::isfinite(rep.f_norm2_exact))
+    throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
+                                     "arithmetic (docs/learners.md#non-finite)", rep.run.rounds.size(), rep.f_norm2_exact));
+  rep.test_error = nlohmann::json::object();
+  if (test)
+    for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *test);
+  rep.facts.algo = req.algo;
+  rep.facts.options = opt;
+  rep.facts.f_norm2_exact = rep.f_norm2_exact;
+  if (!req.bounds) return rep;
+  rep.comparator = attach_comparator(req, rep.run);
+  rep.facts.comparator = rep.comparator["name"];
+  rep.facts.g_norm = rep.comparator["norm"];
+  rep.bounds = evaluate_bounds(rep.run.rounds, rep.facts);
+  return rep;
+}
+
+nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
+  const LearnerInfo& info = learner_info(req.algo);
+  nlohmann::json m = {{"algo", req.algo},
+                      {"kernel", kernel_json(req.options.kernel)},
+                      {"options", options_to_json(rep.facts.options, info.options)},
+                      {"f_norm2_exact", rep.f_norm2_exact}};
+  if (!rep.comparator.is_null()) m["comparator"] = rep.comparator;
+  if (req.train->multiclass()) m["classes"] = req.train->classes;  // original label of each class index
+  return m;
+}
+
+}  // namespace plab

@@ -1,0 +1,55 @@
+// The one run pipeline: `plab run` and every reproduce cell call run_pipeline, so the same
+// configuration gives the same records, results and bound rows by either path (tested).
+// Represents: one online pass of one learner over one ordered data set, then its test errors and
+// the bounds that apply against a comparator. Requires: a valid registry name and options the
+// learner uses (`given`); throws std::invalid_argument naming the option otherwise.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "bounds/bounds.hpp"
+#include "datasets/dataset.hpp"
+#include "experiments/run/run.hpp"
+
+namespace plab {
+
+struct ComparatorRequest {
+  std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
+  double svm_C = 1.0;
+  uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
+};
+
+struct RunRequest {
+  std::string algo;
+  LearnerOptions options;           // kernel included; dim is set from the data
+  std::vector<std::string> given;   // options set explicitly: each must be one the learner uses
+  const Dataset* train = nullptr;
+  const Dataset* test = nullptr;    // optional
+  std::vector<std::size_t> order;   // rows of train in round order
+  bool bounds = true;
+  bool exact_norm = true;           // recompute ||f_T||^2 even when no bound reads it (plab run's check)
+  ComparatorRequest comparator;
+  RoundObserver observe;            // progress lines
+};
+
+struct RunReport {
+  std::unique_ptr<Learner> learner;     // the trained learner
+  RunResult run;                        // every round record (column g filled when bounds ran)
+  double f_norm2_exact = 0.0;           // alpha^T K alpha of the final hypothesis (NaN when not computed)
+  nlohmann::json test_error;            // {hypothesis: error} (empty without a test set)
+  nlohmann::json comparator;            // {"name", "norm", "svm_C", "seed"} (null without bounds)
+  std::vector<BoundResult> bounds;      // every row of the applicable families, in order
+  RunFacts facts;                       // what the bounds were evaluated with
+};
+
+RunReport run_pipeline(const RunRequest& req);
+
+// The run's description for traces and summaries: algo, kernel, the options the learner uses,
+// comparator and ||f_T||^2 (RunFacts::from_meta reads it back).
+nlohmann::json run_meta(const RunRequest& req, const RunReport& rep);
+
+}  // namespace plab

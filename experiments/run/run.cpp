@@ -1,0 +1,91 @@
+#include "experiments/run/run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/random.hpp"
+
+namespace plab {
+
+std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuffle_seed,
+                                    std::size_t limit) {
+  std::vector<std::size_t> order;
+  if (shuffle_seed) {
+    Rng rng(*shuffle_seed);
+    order = rng.permutation(n);
+  } else {
+    order.resize(n);
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  }
+  if (limit > 0 && limit < n) order.resize(limit);
+  return order;
+}
+
+void check_finite(const RoundRecord& r) {
+  const auto stop = [&](const char* what, double v) {
+    throw NonFiniteError(fmt::format(
+        "round {} (data row {}): {} is {}: non-finite arithmetic, the run is stopped (values too large "
+        "for the kernel: rescale the data or lower gamma/degree/coef0; docs/learners.md#non-finite)",
+        r.t, r.index + 1, what, v));
+  };
+  if (!std::isfinite(r.score)) stop("the score f(x_t)", r.score);
+  if (!std::isfinite(r.kxx)) stop("k(x_t,x_t)", r.kxx);
+  if (!std::isfinite(r.f_norm2)) stop("the running norm ||f_t||^2", r.f_norm2);
+  const std::pair<const char*, double> optional[] = {
+      {"the projection error ||delta_t||", r.delta_norm}, {"||P k(x_t,.)||^2", r.pk2},
+      {"the step tau_t", r.tau},                          {"the threshold eta_t", r.eta_t},
+      {"the Forgetron phi_t", r.phi},                     {"the Forgetron psi_t", r.psi},
+      {"the Forgetron Q_t", r.Q},                         {"the Forgetron sigma_r", r.sigma_r},
+      {"the Forgetron f_r", r.f_r},                       {"the margin rho_t", r.rho},
+      {"the coefficient of x_t", r.coef},                 {"the truncated norm", r.trunc_norm},
+      {"the truncation bound", r.trunc_bound}};
+  for (const auto& [what, v] : optional)
+    if (std::isinf(v)) stop(what, v);
+}
+
+RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
+                     const RoundObserver& observe) {
+  RunResult res;
+  res.rounds.reserve(order.size());
+  double learn_seconds = 0.0;
+  constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any size gives the same records)
+  std::vector<Example> xs;
+  std::vector<RoundRecord> recs(kBlock);
+  for (std::size_t k0 = 0; k0 < order.size(); k0 += kBlock) {
+    const std::size_t n = std::min(kBlock, order.size() - k0);
+    xs.clear();
+    for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
+    const auto t0 = std::chrono::steady_clock::now();
+    learner.learn_block(xs.data(), n, static_cast<int64_t>(k0 + 1), recs.data());
+    learn_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    for (std::size_t i = 0; i < n; ++i) {
+      RoundRecord& r = recs[i];
+      r.index = static_cast<int64_t>(order[k0 + i]);
+      check_finite(r);
+      res.mistakes += r.mistake;
+      res.margin_errors += r.margin_error;
+      res.updates += changed(r.update);
+      res.rounds.push_back(r);
+      if (observe) observe(res.rounds.back(), res);
+    }
+  }
+  res.support_size = learner.support_size();
+  res.seconds = learn_seconds;
+  return res;
+}
+
+double test_error(const Learner& learner, const std::string& which, const Dataset& test) {
+  if (test.size() == 0) return 0.0;
+  std::size_t err = 0;
+  for (std::size_t i = 0; i < test.size(); ++i) {
+    const Example x = test[i];
+    err += learner.errs(which, x);
+  }
+  return static_cast<double>(err) / static_cast<double>(test.size());
+}
+
+}  // namespace plab

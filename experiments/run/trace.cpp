@@ -1,0 +1,342 @@
+#include "experiments/run/trace.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <unistd.h>
+
+#include <map>
+
+#include "algorithms/registry.hpp"
+#include "bounds/bounds.hpp"
+#include "datasets/dataset.hpp"
+#include "core/format.hpp"
+#include "datasets/text_parse.hpp"
+
+namespace plab {
+namespace {
+
+// One accessor per column keeps writer and reader in step.
+struct Column {
+  std::string name;
+  std::function<std::string(const RoundRecord&)> get;
+  std::function<void(RoundRecord&, const std::string&)> set;
+  bool real = false;  // a double field: a non-empty cell that reads as NaN or inf is non-finite
+};
+
+std::string fmt_real(double v) {
+  if (std::isnan(v)) return "";
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
+  return std::string(buf, r.ptr);
+}
+double parse_real(const std::string& s) {
+  if (s.empty()) return kNone;
+  double v;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) throw std::invalid_argument(s);
+  return v;
+}
+int64_t parse_int(const std::string& s, int64_t empty) {
+  if (s.empty()) return empty;
+  int64_t v;
+  const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) throw std::invalid_argument(s);
+  return v;
+}
+UpdateKind parse_kind(const std::string& s) {
+  for (int k = 0; k <= static_cast<int>(UpdateKind::update); ++k)
+    if (to_string(static_cast<UpdateKind>(k)) == s) return static_cast<UpdateKind>(k);
+  throw std::invalid_argument(s);
+}
+
+#define PLAB_REAL(f) Column{#f, [](const RoundRecord& r) { return fmt_real(r.f); }, \
+                            [](RoundRecord& r, const std::string& s) { r.f = parse_real(s); }, true}
+#define PLAB_INT(f, empty) Column{#f, [](const RoundRecord& r) { \
+    return r.f == (empty) ? std::string() : std::to_string(r.f); }, \
+    [](RoundRecord& r, const std::string& s) { r.f = parse_int(s, empty); }}
+#define PLAB_BOOL(f) Column{#f, [](const RoundRecord& r) { return std::string(r.f ? "1" : "0"); }, \
+                            [](RoundRecord& r, const std::string& s) { r.f = parse_int(s, 0) != 0; }}
+
+const std::vector<Column>& columns() {
+  static const std::vector<Column> c = {
+      PLAB_INT(t, INT64_MIN), PLAB_REAL(y), PLAB_REAL(score), PLAB_BOOL(mistake),
+      Column{"update", [](const RoundRecord& r) { return std::string(to_string(r.update)); },
+             [](RoundRecord& r, const std::string& s) { r.update = parse_kind(s); }},
+      PLAB_INT(support_size, INT64_MIN), PLAB_INT(index, -1), PLAB_INT(pred, -1), PLAB_INT(competitor, -1),
+      PLAB_REAL(kxx),
+      PLAB_BOOL(margin_error), PLAB_REAL(f_norm2), PLAB_REAL(delta_norm), PLAB_REAL(pk2),
+      PLAB_REAL(tau), PLAB_REAL(eta_t), PLAB_REAL(phi), PLAB_REAL(psi), PLAB_REAL(Q),
+      PLAB_REAL(sigma_r), PLAB_REAL(f_r), PLAB_INT(removed, -1), PLAB_REAL(rho), PLAB_REAL(coef),
+      PLAB_REAL(trunc_norm), PLAB_REAL(trunc_bound), PLAB_REAL(g)};
+  return c;
+}
+#undef PLAB_REAL
+#undef PLAB_INT
+#undef PLAB_BOOL
+
+}  // namespace
+
+const std::vector<std::string>& trace_columns() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n;
+    for (const auto& c : columns()) n.push_back(c.name);
+    return n;
+  }();
+  return names;
+}
+
+std::string trace_csv(const std::vector<RoundRecord>& rounds, const nlohmann::json& meta) {
+  std::string out;
+  if (!meta.is_null()) {
+    nlohmann::json m = meta;
+    m["rounds"] = rounds.size();  // the declared T that read_trace checks the rows against
+    out += "# " + m.dump() + "\n";
+  }
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + cols[i].name;
+  out += "\n";
+  for (const auto& r : rounds) {
+    for (std::size_t i = 0; i < cols.size(); ++i) {
+      if (i) out += ',';
+      out += cols[i].get(r);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds,
+                 const nlohmann::json& meta) {
+  write_file_atomic(path, trace_csv(rounds, meta));
+}
+
+namespace {
+
+// Columns a trace must have to be evaluated, per bound family of the learner (algorithms/registry.hpp):
+// a missing column would silently read as its default (no `mistake`: 0 mistakes, every bound
+// "holds"; no `kxx`: false violations). `on_mistake`: filled on every mistake round by every
+// learner of the family (a Perceptron trace under Projectron metadata has no delta_norm).
+struct FamilyColumns {
+  std::vector<std::string> columns, on_mistake;
+};
+const std::vector<std::string> kCommonColumns = {"t", "y", "score", "mistake", "update", "support_size"};
+FamilyColumns family_columns(BoundFamily f) {
+  switch (f) {
+    case BoundFamily::perceptron:
+    case BoundFamily::perceptron_prefix: return {{"kxx", "g", "f_norm2"}, {}};
+    case BoundFamily::projectron: return {{"kxx", "g", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}};
+    case BoundFamily::projectron_pp:
+      return {{"kxx", "g", "margin_error", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}};
+    case BoundFamily::forgetron: return {{"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}};
+    case BoundFamily::norma:
+      return {{"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}};
+  }
+  return {};
+}
+
+void split_cells(const std::string& line, std::vector<std::string>& cells) {
+  cells.clear();
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t c = line.find(',', pos);
+    cells.push_back(line.substr(pos, c == std::string::npos ? std::string::npos : c - pos));
+    if (c == std::string::npos) break;
+    pos = c + 1;
+  }
+}
+
+// What the metadata says the rows must satisfy (docs/inputs.md#trace-invariants).
+struct RowRules {
+  bool multiclass = false;       // y is a class index, score = f_y - f_competitor
+  bool binary_labels = true;     // y is -1 or +1 (not NORMA regression / novelty)
+  bool update_on_mistake = false;  // every mistake changes f (Perceptron, Projectron families)
+  double g_norm = 0.0, kxx_max = kNone;
+};
+
+RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
+  RowRules r;
+  r.multiclass = info.multiclass;
+  r.binary_labels = !info.multiclass && f.options.task == "classification";
+  for (BoundFamily b : info.bounds)
+    r.update_on_mistake = r.update_on_mistake || b == BoundFamily::perceptron || b == BoundFamily::projectron ||
+                          b == BoundFamily::projectron_pp;
+  r.g_norm = f.g_norm;
+  r.kxx_max = f.kxx_max;
+  return r;
+}
+
+// The metadata's own numbers: norms are >= 0 (docs/inputs.md#trace-invariants).
+std::string meta_contradiction(const RunFacts& f) {
+  const auto neg = [](double v) { return v < 0.0; };
+  if (neg(f.g_norm)) return "metadata \"comparator.norm\" = " + format_g(f.g_norm, 6) + ": a norm is >= 0";
+  if (neg(f.kxx_max)) return "metadata \"r2\" = " + format_g(f.kxx_max, 6) + ": max k(x,x) is >= 0";
+  if (neg(f.f_norm2_exact))
+    return "metadata \"f_norm2_exact\" = " + format_g(f.f_norm2_exact, 6) + ": a squared norm is >= 0";
+  return "";
+}
+
+// The first invariant of one round that its own cells contradict, as "column 'c': what"
+// ("" when none); non-finite values are left to the bounds, which give n/a
+// (docs/inputs.md#trace-invariants).
+std::string row_contradiction(const RoundRecord& r, const RowRules& k) {
+  const auto g6 = [](double v) { return format_g(v, 17); };
+  if (k.binary_labels && r.y != 1.0 && r.y != -1.0)
+    return "column 'y': label " + g6(r.y) + " in a binary trace (labels are -1 or +1; a multiclass trace?)";
+  if (k.multiclass && !(r.y >= 0.0 && r.y == std::floor(r.y)))
+    return "column 'y': class " + g6(r.y) + " is not a class index 0, 1, 2, ...";
+  if (r.kxx < 0.0) return "column 'kxx': k(x_t,x_t) = " + g6(r.kxx) + " < 0 (a kernel has k(x,x) >= 0)";
+  const double ys = k.multiclass ? r.score : r.y * r.score;
+  if ((k.binary_labels || k.multiclass) && std::isfinite(ys) && r.mistake != (ys <= 0.0))
+    return std::string("column 'mistake': ") + (r.mistake ? "1" : "0") + " but " + (k.multiclass ? "score" : "y * score") +
+           " = " + g6(ys) + (r.mistake ? " > 0" : " <= 0") + " (a mistake is y f(x_t) <= 0)";
+  if (k.update_on_mistake && r.mistake && !changed(r.update))
+    return "column 'update': " + std::string(to_string(r.update)) + " on a mistake round, but this algorithm updates on every mistake";
+  const double kxx = std::isnan(r.kxx) ? k.kxx_max : r.kxx;
+  // Cauchy-Schwarz: |g(x)| <= ||g0|| sqrt(k(x,x)); multiclass margins: ||z_t|| = sqrt(2 k(x,x)).
+  const double cs = k.g_norm * std::sqrt((k.multiclass ? 2.0 : 1.0) * kxx);
+  if (std::isfinite(r.g) && std::isfinite(cs) && std::abs(r.g) > cs * (1.0 + 1e-6) + 1e-300)
+    return "column 'g': |g(x_t)| = " + g6(std::abs(r.g)) + " exceeds ||g0|| sqrt(k(x_t,x_t)) = " + g6(cs) +
+           " (metadata comparator norm " + g6(k.g_norm) + ")";
+  return "";
+}
+
+}  // namespace
+
+RunFacts trace_facts(const Trace& tr) {
+  RunFacts f = RunFacts::from_meta(tr.meta);
+  f.bad_input = tr.non_finite;
+  return f;
+}
+
+namespace {
+
+// State of one read_trace: the metadata line fixes what the header and the rows must hold.
+struct TraceReader {
+  std::string path;
+  std::size_t lineno = 0;
+  Trace tr;
+  std::vector<const Column*> order;
+  std::vector<std::string> cells;
+  std::map<std::string, std::size_t> position;  // column name -> index in the header
+  FamilyColumns need;
+  RowRules rules;
+  int64_t declared_T = 0;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw DataError(path + ":" + std::to_string(lineno) + ": " + what);
+  }
+  const std::string& cell_of(const std::string& name) const { return cells[position.at(name)]; }
+  const std::string& algo() const { return tr.meta["algo"].get_ref<const std::string&>(); }
+  void metadata(const std::string& line);
+  void header();
+  void row();
+};
+
+// Line 1: the metadata says what the rows must be (docs/inputs.md#trace-checks).
+void TraceReader::metadata(const std::string& line) {
+  if (line.rfind("# ", 0) != 0)
+    fail("no metadata line (expected '# {json}' as written by plab run --trace; without it the algorithm, "
+         "comparator and round count are unknown)");
+  try { tr.meta = nlohmann::json::parse(line.substr(2)); } catch (const std::exception& e) {
+    fail(std::string("metadata is not valid JSON: ") + e.what());
+  }
+  if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
+    fail("metadata has no \"algo\"");
+  const LearnerInfo* info = find_learner(algo());
+  if (!info) fail("unknown algorithm " + detail::quote(algo()) + " in the metadata");
+  if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())
+    fail("metadata has no \"rounds\" (the declared number of rounds T)");
+  declared_T = tr.meta["rounds"].get<int64_t>();
+  RunFacts facts;
+  try { facts = RunFacts::from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
+  if (const std::string bad = meta_contradiction(facts); !bad.empty()) fail(bad);
+  rules = row_rules(*info, facts);
+  need.columns = kCommonColumns;
+  for (BoundFamily f : info->bounds) {
+    const FamilyColumns fc = family_columns(f);
+    need.columns.insert(need.columns.end(), fc.columns.begin(), fc.columns.end());
+    need.on_mistake.insert(need.on_mistake.end(), fc.on_mistake.begin(), fc.on_mistake.end());
+  }
+}
+
+void TraceReader::header() {
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const Column* c = nullptr;
+    for (const auto& col : columns()) if (col.name == cells[i]) c = &col;
+    if (!c) fail("column " + std::to_string(i + 1) + ": unknown column " + detail::quote(cells[i]));
+    if (!position.emplace(cells[i], i).second) fail("column " + std::to_string(i + 1) + ": duplicated column " + detail::quote(cells[i]));
+    order.push_back(c);
+  }
+  if (cells[0] != "t") fail("column 1: header must start with column t");
+  for (const auto& name : need.columns)
+    if (!position.count(name)) fail("missing column '" + name + "' (the bounds of " + algo() + " read it)");
+}
+
+void TraceReader::row() {
+  if (cells.size() != order.size())
+    fail("expected " + std::to_string(order.size()) + " cells, got " + std::to_string(cells.size()));
+  RoundRecord r;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    try { order[i]->set(r, cells[i]); } catch (const std::exception&) {
+      fail("column '" + order[i]->name + "': bad value " + detail::quote(cells[i]));
+    }
+    // A written NaN or inf is a value, not an absent cell: the bounds give n/a naming it.
+    if (order[i]->real && !cells[i].empty() && tr.non_finite.empty() && !std::isfinite(parse_real(cells[i])))
+      tr.non_finite = path + ":" + std::to_string(lineno) + ": column '" + order[i]->name + "' = " + detail::quote(cells[i]);
+  }
+  for (const char* flag : {"mistake", "margin_error"})
+    if (position.count(flag) && cell_of(flag) != "0" && cell_of(flag) != "1")
+      fail(std::string("column '") + flag + "': expected 0 or 1, got " + detail::quote(cell_of(flag)));
+  for (const char* real : {"y", "score"})
+    if (cell_of(real).empty()) fail(std::string("column '") + real + "': empty");
+  const int64_t want = static_cast<int64_t>(tr.rounds.size()) + 1;
+  if (r.t != want)
+    fail("column 't': round " + std::to_string(r.t) + " where round " + std::to_string(want) +
+         " was expected (rounds must be 1, 2, ..., T in order)");
+  if (r.t > declared_T)
+    fail("column 't': round " + std::to_string(r.t) + " beyond the " + std::to_string(declared_T) +
+         " rounds the metadata declares");
+  if (r.mistake)
+    for (const auto& name : need.on_mistake)
+      if (cell_of(name).empty())
+        fail("column '" + name + "': empty on a mistake round, but " + algo() +
+             " records it on every mistake (rows of another algorithm?)");
+  if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
+  tr.rounds.push_back(r);
+}
+
+}  // namespace
+
+Trace read_trace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw DataError(path + ": cannot open trace for reading");
+  TraceReader rd;
+  rd.path = path;
+  std::string line;
+  while (std::getline(in, line)) {
+    ++rd.lineno;
+    if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF
+    if (rd.lineno == 1) {
+      rd.metadata(line);
+      continue;
+    }
+    if (line.empty()) rd.fail("empty line");
+    split_cells(line, rd.cells);
+    if (rd.order.empty()) rd.header();
+    else rd.row();
+  }
+  if (rd.lineno == 0) throw DataError(path + ": empty trace");
+  if (rd.order.empty()) rd.fail("no header line");
+  if (static_cast<int64_t>(rd.tr.rounds.size()) != rd.declared_T)
+    rd.fail("the trace ends after " + std::to_string(rd.tr.rounds.size()) + " rounds, but the metadata declares " +
+            std::to_string(rd.declared_T) + " (truncated file?)");
+  return std::move(rd.tr);
+}
+
+}  // namespace plab
