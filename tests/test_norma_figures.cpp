@@ -10,7 +10,7 @@
 #include "datasets/synthetic.hpp"
 #include "experiments/cell/norma_metrics.hpp"
 #include "experiments/run/run.hpp"
-#include "experiments/schedule/runner.hpp"
+#include "experiments/cell/cell.hpp"
 
 using namespace plab;
 using nlohmann::json;

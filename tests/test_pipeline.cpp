@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "experiments/schedule/runner.hpp"
+#include "experiments/cell/cell.hpp"
 #include "experiments/spec.hpp"
 #include "tests/test_util.hpp"
 

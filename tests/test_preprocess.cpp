@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "datasets/preprocess.hpp"
-#include "experiments/schedule/runner.hpp"
+#include "experiments/cell/cell.hpp"
 #include "experiments/spec.hpp"
 
 using namespace plab;

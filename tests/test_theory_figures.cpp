@@ -18,6 +18,7 @@
 #include "datasets/synthetic.hpp"
 #include "experiments/run/online_to_batch_eval.hpp"
 #include "experiments/run/run.hpp"
+#include "experiments/cell/analyses.hpp"
 #include "experiments/report/theory_figures.hpp"
 
 using namespace plab;

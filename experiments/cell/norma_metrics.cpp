@@ -131,7 +131,8 @@ ShiftErrors drift_shift_errors(const std::vector<RoundRecord>& rounds, std::size
 
 namespace {
 
-void norma_metrics(const Cell& c, const CellData& d, const LearnerOptions& lo, const Norma& nl,
+// NuIdentity, truncation and novelty results of one NORMA run (the header lists them).
+void norma_results(const Cell& c, const CellData& d, const LearnerOptions& lo, const Norma& nl,
                    const RunResult& res, const std::vector<std::size_t>& order, json& r) {
   const std::size_t T = res.rounds.size();
   const bool regression = lo.task == "regression";
@@ -188,12 +189,13 @@ void norma_metrics(const Cell& c, const CellData& d, const LearnerOptions& lo, c
 
 }  // namespace
 
-void add_extra_metrics(const Cell& c, const CellData& d, const LearnerOptions& lo,
-                       const Learner& learner, const RunResult& res,
-                       const std::vector<std::size_t>& order, json& results) {
-  if (const auto* nl = dynamic_cast<const Norma*>(&learner)) norma_metrics(c, d, lo, *nl, res, order, results);
-  if (const std::size_t K = drift_period(c.data); K > 0 && c.order == "given") {
-    const ShiftErrors e = drift_shift_errors(res.rounds, K, std::max<std::size_t>(1, K / 4));
+void add_norma_metrics(const CellRun& r, json& results) {
+  norma_results(r.cell, r.data, r.options, learner_as<Norma>(r.learner, "norma"), r.run, r.order, results);
+}
+
+void add_drift_metrics(const CellRun& r, json& results) {
+  if (const std::size_t K = drift_period(r.cell.data); K > 0 && r.cell.order == "given") {
+    const ShiftErrors e = drift_shift_errors(r.run.rounds, K, std::max<std::size_t>(1, K / 4));
     if (std::isfinite(e.post)) results["post_shift_error"] = e.post;
     if (std::isfinite(e.settled)) results["settled_error"] = e.settled;
     if (std::isfinite(e.post) && std::isfinite(e.settled)) results["shift_jump"] = e.post - e.settled;

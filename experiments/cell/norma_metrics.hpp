@@ -1,7 +1,7 @@
 // Per-cell metrics of the NORMA figures N1-N4 (docs/conventions.md#norma-figures,
-// docs/learners.md#norma) and of drifting data, added to a cell's results by run_cell
-// (experiments/schedule/runner.cpp) through one call of add_extra_metrics; and the one-class training rule
-// of novelty cells (cell_training_order).
+// docs/learners.md#norma) and of drifting data, added to a cell's results by run_cell through the
+// cell metric table (experiments/cell/cell_metrics.hpp); and the one-class training rule of novelty
+// cells (cell_training_order).
 //
 // Metrics (only where they apply; every name is a results key usable in plots and claims):
 //   NORMA, any task:      margin_error_fraction = (1/T) sum sigma_t, threshold_final = rho_{T+1}
@@ -28,8 +28,9 @@
 
 #include "algorithms/learner.hpp"
 #include "datasets/dataset.hpp"
+#include "experiments/cell/cell.hpp"
+#include "experiments/cell/cell_metrics.hpp"
 #include "experiments/run/run.hpp"
-#include "experiments/schedule/runner.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {
@@ -40,10 +41,9 @@ namespace plab {
 std::vector<std::size_t> cell_training_order(const Cell& c, const Dataset& train,
                                              std::vector<std::size_t> order);
 
-// Adds the metrics above to `results` (the run's rounds `res` over `order` of d.train).
-void add_extra_metrics(const Cell& c, const CellData& d, const LearnerOptions& lo,
-                       const Learner& learner, const RunResult& res,
-                       const std::vector<std::size_t>& order, nlohmann::json& results);
+// The table entries: NORMA's metrics (learner "norma") and the drift metrics (any learner).
+void add_norma_metrics(const CellRun& r, nlohmann::json& results);
+void add_drift_metrics(const CellRun& r, nlohmann::json& results);
 
 // --- building blocks (tests/test_norma_figures.cpp) ---
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "experiments/schedule/runner.hpp"
+#include "experiments/cell/cell.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {

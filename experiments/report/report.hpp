@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
-#include "experiments/schedule/runner.hpp"
+#include "experiments/cell/cell.hpp"
 #include "experiments/spec.hpp"
 #include "experiments/version.hpp"
 

@@ -1,15 +1,6 @@
-// Generic mechanisms behind the theory figures T1-T7 (docs/conventions.md#theory-figures), kept out of
-// runner.cpp / report.cpp which only call in here.
-//
-// Cell level — a spec's "analysis" block (every key optional):
-//   "o2b": {"delta": 0.05}   CCG online-to-batch selection on a conservative Perceptron run
-//       (docs/bounds.md#online-to-batch; experiments/run/online_to_batch_eval.hpp). Results: o2b_index, o2b_supports,
-//       o2b_criterion, o2b_empirical, o2b_risk_bound (M/T + deviation), test_error_ccg (with a test set).
-//   "rho_profile": {"comparator": "truth", "svm_C": 1, "rho": [..], "at": rho0}   MR (4) and (8)
-//       (all-T and update-round forms, docs/bounds.md#mr4_all_t, docs/bounds.md#mr8_i) at each rho of the grid for the unit
-//       comparator; profiles "MR (4) all-T", "MR (8) all-T", "MR (4) I", "MR (8) I" (x = rho) and the
-//       results mr4_all_at, mr8_all_at, mr4_I_at, mr8_I_at (at rho0) and profile_violations (number
-//       of (rho, bound) pairs below the mistakes: each is a theorem at every rho, so it must be 0).
+// Report-level mechanisms behind the theory figures T1-T7 (docs/conventions.md#theory-figures), kept
+// out of report.cpp which only calls in here; the cell level (a spec's "analysis" block) is
+// experiments/cell/analyses.hpp.
 //
 // Report level — metrics usable in plots, claims and published rows:
 //   "bound:<id>"          value of the bound with that id (bounds/bound_ids.hpp) in each permutation
@@ -24,18 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/learner.hpp"
 #include "experiments/report/plot.hpp"
 #include "experiments/report/aggregate.hpp"
-#include "experiments/run/run.hpp"
-#include "experiments/schedule/runner.hpp"
 #include "experiments/spec.hpp"
 
 namespace plab {
-
-// {"results": {name: number}, "profiles": {name: {"x": [...], "y": [...]}}} for a finished run.
-nlohmann::json run_analyses(const Cell& c, const RunResult& res, const CellData& d,
-                            const std::vector<std::size_t>& order, const LearnerOptions& o);
 
 // The derived metrics above; false when `m` is not one of them.
 bool derived_metric(const Group& g, const std::string& m, Stat* out);

@@ -1,0 +1,191 @@
+#include "experiments/cell/cell.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+
+#include "core/random.hpp"
+#include "core/sha256.hpp"
+#include "bounds/bounds.hpp"
+#include "datasets/preprocess.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/cell/analyses.hpp"
+#include "experiments/cell/cell_metrics.hpp"
+#include "experiments/cell/norma_metrics.hpp"
+#include "experiments/version.hpp"
+
+namespace plab {
+
+
+using nlohmann::json;
+
+namespace {
+
+// Rows [b, e) of d as a new data set.
+Dataset slice(const Dataset& d, std::size_t b, std::size_t e, const std::string& suffix) {
+  Dataset out;
+  out.name = d.name + suffix;
+  out.path = d.path;
+  out.sha256 = d.sha256;
+  for (std::size_t i = b; i < e; ++i) {
+    const Example x = d[i];
+    out.push_back(x.idx, x.val, x.y);
+  }
+  out.dim = d.dim;
+  return out;
+}
+
+}  // namespace
+
+CellData DataCache::get(const Cell& c) {
+  const std::string k = c.data + "\n" + c.labels + "\n" + c.test + "\n" + c.preprocess;
+  std::lock_guard<std::mutex> lock(m_);  // loads are serialised; each happens once
+  if (auto it = cache_.find(k); it != cache_.end()) return it->second;
+  const LabelMap labels = c.labels.empty() ? LabelMap{} : LabelMap::parse(c.labels);
+  const Preprocess pre = Preprocess::parse(c.preprocess, "");
+  auto load = [&](const std::string& spec) {  // docs/conventions.md#preprocess: before the halves split
+    Dataset d = load_dataset(spec, labels);
+    apply_preprocess(d, pre);
+    return d;
+  };
+  auto full = std::make_shared<Dataset>(load(c.data));
+  CellData d;
+  if (c.test == "halves") {
+    const std::size_t h = full->size() / 2;  // DOGMA demo: first half trains, second half tests
+    d.train = std::make_shared<Dataset>(slice(*full, 0, h, "[train half]"));
+    d.test = std::make_shared<Dataset>(slice(*full, h, full->size(), "[test half]"));
+    d.sha = full->sha256 + "/halves";
+  } else {
+    d.train = full;
+    if (!c.test.empty()) d.test = std::make_shared<Dataset>(load(c.test));
+    d.sha = full->sha256 + "/" + (d.test ? d.test->sha256 : std::string());
+  }
+  cache_[k] = d;
+  return d;
+}
+
+LearnerOptions learner_options(const Cell& c, std::size_t dim) {
+  LearnerOptions o;
+  const json& k = c.kernel;
+  o.kernel = Kernel{Kernel::parse_type(k.value("type", "linear")), k.value("gamma", 1.0),
+                    k.value("coef0", 0.0), k.value("degree", 2)};
+  o.dim = dim;
+  options_from_json(o, learner_params(c), "spec " + c.figure + " algorithm " + c.algo_id);
+  return o;
+}
+
+json learner_params(const Cell& c) {
+  json p = json::object();
+  for (const auto& [key, v] : c.options.items())
+    if (key.rfind("metric_", 0) != 0) p[key] = v;  // metric switches (experiments/cell/cell_metrics.hpp)
+  return p;
+}
+
+std::string cell_key(const Cell& c, const CellData& d) {
+  return sha256_hex(c.canonical().dump() + "\n" + git_revision() + "\n" + d.sha).substr(0, 24);
+}
+
+namespace {
+
+// Curves at ~curve_points evenly spaced rounds (always including the last).
+json cell_curve(const Cell& c, const RunResult& res) {
+  const std::size_t T = res.rounds.size();
+  json ct = json::array(), ce = json::array(), cs = json::array();
+  std::size_t mistakes = 0, next = 0;
+  for (std::size_t t = 1, k = 1; t <= T; ++t) {
+    mistakes += res.rounds[t - 1].mistake;
+    if (next == 0) next = (k * T + c.curve_points - 1) / c.curve_points;
+    if (t == next || t == T) {
+      ct.push_back(t);
+      ce.push_back(static_cast<double>(mistakes) / static_cast<double>(t));
+      cs.push_back(res.rounds[t - 1].support_size);
+      ++k;
+      next = (k * T + c.curve_points - 1) / c.curve_points;
+    }
+  }
+  return {{"t", ct}, {"online_error", ce}, {"support_size", cs}};
+}
+
+// The deterministic results of a cell (no timings).
+json cell_results(const RunReport& rep, const CellData& d) {
+  const RunResult& res = rep.run;
+  const std::size_t T = res.rounds.size();
+  json r = {{"rounds", T},
+            {"mistakes", res.mistakes},
+            {"updates", res.updates},
+            {"margin_errors", res.margin_errors},
+            {"support_size", res.support_size},
+            {"online_error", T ? static_cast<double>(res.mistakes) / static_cast<double>(T) : 0.0},
+            {"f_norm2", rep.learner->norm2()}};
+  // First round at which the support reached its final size (a budget learner filling B).
+  for (std::size_t t = 1; t <= T; ++t)
+    if (res.rounds[t - 1].support_size >= static_cast<int64_t>(res.support_size)) {
+      r["support_reached_at"] = t;
+      break;
+    }
+  // Support at T over support at T/2: about 2 for linear growth, less for sub-linear.
+  if (T >= 2 && res.rounds[T / 2 - 1].support_size > 0)
+    r["support_growth"] = static_cast<double>(res.support_size) /
+                          static_cast<double>(res.rounds[T / 2 - 1].support_size);
+  if (d.test)
+    for (const auto& [h, e] : rep.test_error.items()) r["test_error_" + h] = e;
+  return r;
+}
+
+// The bound rows the spec keeps (all when it names none); null when the spec asks for none.
+json cell_bounds(const Cell& c, const RunReport& rep) {
+  if (c.bounds.is_null()) return nullptr;
+  const auto ids = c.bounds.value("names", std::vector<std::string>{});
+  json list = json::array();
+  for (const auto& b : rep.bounds)
+    if (ids.empty() || std::find(ids.begin(), ids.end(), b.id) != ids.end()) list.push_back(to_json(b));
+  return list;
+}
+
+}  // namespace
+
+// The pipeline request of a cell. The comparator is seeded from the permutation, so every
+// algorithm of a permutation is compared with the same g0.
+RunRequest cell_request(const Cell& c, const CellData& d) {
+  const Dataset& train = *d.train;
+  RunRequest req;
+  req.algo = c.algo;
+  req.options = learner_options(c, 0);
+  const json params = learner_params(c);
+  for (const auto& [k, v] : params.items()) req.given.push_back(k);
+  req.train = &train;
+  req.test = d.test.get();
+  const std::optional<uint64_t> shuffle =
+      c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
+  req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
+  req.bounds = !c.bounds.is_null();
+  req.exact_norm = false;  // cells record the running norm; the bounds recompute it when they read it
+  if (req.bounds) {
+    req.comparator.kind = c.bounds.value("comparator", "svm");
+    req.comparator.svm_C = c.bounds.value("svm_C", 1.0);
+  }
+  req.comparator.seed = c.perm_seed;
+  return req;
+}
+
+json run_cell(const Cell& c, const CellData& d, double* seconds) {
+  if (!c.error.empty()) throw std::runtime_error(c.error);
+  const RunRequest req = cell_request(c, d);
+  RunReport rep = run_pipeline(req);
+  if (seconds) *seconds = rep.run.seconds;
+  json r = cell_results(rep, d);
+  add_cell_metrics({c, d, rep.facts.options, *rep.learner, rep.run, req.order}, r);  // experiments/cell/cell_metrics.hpp
+  const json an = run_analyses(c, rep.run, d, req.order, rep.facts.options);  // T-figure analyses
+  for (const auto& [k, v] : an["results"].items()) r[k] = v;
+  json doc = {{"cell", c.canonical()},
+              {"git", git_revision()},
+              {"data_sha256", d.sha},
+              {"results", r},
+              {"curve", cell_curve(c, rep.run)},
+              {"bounds", cell_bounds(c, rep)}};
+  if (!an["profiles"].empty()) doc["profiles"] = an["profiles"];
+  return doc;
+}
+
+
+}  // namespace plab

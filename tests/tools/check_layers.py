@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""The include order of experiments/ (docs/architecture.md#experiments-rooms): a file includes only
+headers of its own room or of rooms below it; the core library's folders include nothing of
+experiments/ or cli/. The order below must also be the one docs/architecture.md states.
+Exit 0 when every include keeps the order, 1 naming each one that does not."""
+import pathlib
+import re
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+# Rooms, lowest first; rooms on one rank (a tuple) are siblings: neither includes the other.
+ORDER = [
+    ("experiments",),  # the shared low layer: version, exit codes, the build-tree data path
+    ("experiments/spec",),
+    ("experiments/run",),
+    ("experiments/cell",),
+    ("experiments/schedule", "experiments/report"),
+    ("experiments/reproduce",),
+    ("cli",),
+]
+CORE = ["core", "datasets", "numerics", "algorithms", "bounds"]
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def rank_of(room):
+    for r, rooms in enumerate(ORDER):
+        if room in rooms:
+            return r
+    return None
+
+
+def room_of(path):
+    """The room of a repository path (a file or an include), or None outside experiments/ and cli/."""
+    parts = pathlib.PurePosixPath(path).parts
+    if parts[0] == "cli":
+        return "cli"
+    if parts[0] != "experiments":
+        return None
+    return "experiments" if len(parts) == 2 else "experiments/" + parts[1]
+
+
+def stated_order():
+    return " < ".join(" = ".join(f"`{r}/`" for r in rooms) for rooms in ORDER)
+
+
+def check_file(f, rel, problems):
+    src_room = room_of(rel)
+    in_core = rel.split("/")[0] in CORE
+    for inc in INCLUDE.findall(f.read_text(errors="replace")):
+        dst_room = room_of(inc)
+        if dst_room is None:
+            continue
+        if in_core:
+            problems.append(f"{rel}: includes {inc}: the core library includes nothing of experiments/ or cli/")
+        elif src_room is not None and dst_room != src_room:
+            s, d = rank_of(src_room), rank_of(dst_room)
+            if d is None:
+                problems.append(f"{rel}: includes {inc} of room {dst_room}/, which is in no rank of the order")
+            elif d >= s:
+                problems.append(f"{rel}: includes {inc}: room {dst_room}/ is not below {src_room}/ ({stated_order()})")
+
+
+def main():
+    problems = []
+    for f in sorted(ROOT.glob("**/*.[ch]pp")):
+        rel = f.relative_to(ROOT).as_posix()
+        if rel.startswith(("build", "tests/", "bench/", ".")):
+            continue
+        room = room_of(rel)
+        if room is not None and rank_of(room) is None:
+            problems.append(f"{rel}: room {room}/ is in no rank of the order (tests/tools/check_layers.py, docs/architecture.md)")
+            continue
+        check_file(f, rel, problems)
+    doc = (ROOT / "docs" / "architecture.md").read_text()
+    if stated_order() not in doc:
+        problems.append(f"docs/architecture.md does not state the include order {stated_order()}")
+    for p in problems:
+        print(p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
