@@ -26,7 +26,7 @@
 #include "experiments/mpi_comm.hpp"
 #include "experiments/runner.hpp"
 #include "experiments/version.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/theory_figures.hpp"
 #include "experiments/trace.hpp"
 

@@ -9,7 +9,7 @@
 #include "experiments/aggregate.hpp"
 #include "experiments/paper_curves.hpp"
 #include "experiments/plot.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -30,7 +30,7 @@
 #include "datasets/dataset.hpp"
 #include "experiments/run.hpp"
 #include "experiments/runner.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -15,7 +15,7 @@
 
 #include "experiments/aggregate.hpp"
 #include "experiments/plot.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

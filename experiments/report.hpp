@@ -14,7 +14,7 @@
 
 #include "experiments/aggregate.hpp"
 #include "experiments/runner.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {

@@ -10,7 +10,7 @@
 
 #include "experiments/aggregate.hpp"
 #include "experiments/report.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -20,7 +20,7 @@
 #include "core/sha256.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/pipeline.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

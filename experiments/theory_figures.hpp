@@ -29,7 +29,7 @@
 #include "experiments/aggregate.hpp"
 #include "experiments/run.hpp"
 #include "experiments/runner.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -14,7 +14,7 @@
 
 #include "experiments/report.hpp"
 #include "experiments/runner.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/trace.hpp"
 #include "tests/test_util.hpp"
 
