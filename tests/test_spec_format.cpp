@@ -5,11 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <stdexcept>
 
 #include "algorithms/options.hpp"
+#include "algorithms/registry.hpp"
+#include "bounds/bound_ids.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
 #include "tests/test_util.hpp"
@@ -113,6 +116,20 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   }
   EXPECT_TRUE(params.contains("metric_untruncated_tail"));
   EXPECT_EQ(params.size(), option_table().size() + 1);
+}
+
+// The schema names learners and bound ids by pattern (the parser checks the registries).
+TEST(SpecFormat, EveryLearnerAndBoundIdMatchesItsSchemaPattern) {
+  const auto defs = spec_schema()["$defs"];
+  const std::regex learner(defs["learner"]["pattern"].get<std::string>());
+  const std::regex bound(defs["bound_id"]["pattern"].get<std::string>());
+  const std::regex metric(defs["metric"]["anyOf"][1]["pattern"].get<std::string>());
+  for (const auto& name : learner_names()) EXPECT_TRUE(std::regex_search(name, learner)) << name;
+  for (const auto& id : bound_id_names()) {
+    EXPECT_TRUE(std::regex_search(id, bound)) << id;
+    EXPECT_TRUE(std::regex_search("bound_ratio:" + id, metric)) << id;
+  }
+  EXPECT_FALSE(std::regex_search(std::string("MR (4) all-T"), bound));
 }
 
 TEST(SpecFormat, StructuralErrorsOfEachKind) {

@@ -86,19 +86,21 @@ void check_params(const Node& n) {
 
 ordered_json enum_of(const std::vector<std::string>& values) { return {{"enum", values}}; }
 
+// Learner names and bound ids are patterns here, not lists, so that adding a learner or a bound
+// leaves the committed schema as it is; the parser checks them against their registries.
+const char* const kBoundIdPattern = "[a-z0-9_]+";
+
 ordered_json metric_schema() {
-  std::vector<std::string> bounds;
-  for (const auto& id : bound_id_names())
-    for (const std::string p : {"bound:", "bound_ratio:"}) bounds.push_back(p + id);
-  return {{"anyOf", {enum_of(known_metrics()), enum_of(bounds)}}};
+  return {{"anyOf", {enum_of(known_metrics()),
+                     {{"type", "string"}, {"pattern", std::string("^bound(_ratio)?:") + kBoundIdPattern + "$"}}}}};
 }
 
 ordered_json axis_schema() {
   return {{"anyOf", {{{"$ref", "#/$defs/metric"}}, {{"type", "string"}, {"pattern", "^(point|dataset):.+$"}}}}};
 }
 
-ordered_json bound_id_schema() { return enum_of(bound_id_names()); }
-ordered_json learner_schema() { return enum_of(learner_names()); }
+ordered_json bound_id_schema() { return {{"type", "string"}, {"pattern", std::string("^") + kBoundIdPattern + "$"}}; }
+ordered_json learner_schema() { return {{"type", "string"}, {"pattern", "^[a-z0-9+_-]+$"}}; }
 ordered_json point_schema() { return {{"type", "object"}}; }
 
 ordered_json preprocess_schema() {
