@@ -1,20 +1,12 @@
-// The declarations of the spec format (spec_format.hpp): the data tables, and the value kinds
-// whose accepted values come from elsewhere (metrics, bound ids, learners, preprocessing, options).
+// The declarations of the spec format (spec_format.hpp): every object of a spec as a data table.
+// The value kinds whose accepted values are declared elsewhere are in spec_kinds.cpp.
 #include "experiments/spec/spec_format.hpp"
 
 #include <stdexcept>
 
-#include "algorithms/registry.hpp"
-#include "bounds/bound_ids.hpp"
-#include "core/nearest.hpp"
-#include "datasets/preprocess.hpp"
 #include "experiments/spec/spec.hpp"
-#include "experiments/spec/spec_options.hpp"
 
 namespace plab::spec_format {
-
-using nlohmann::json;
-using spec_detail::Node;
 
 namespace {
 

@@ -8,8 +8,6 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
-#include "bounds/bound_ids.hpp"
-#include "core/nearest.hpp"
 #include "datasets/preprocess.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
