@@ -101,6 +101,17 @@ TEST(SpecFormat, EveryReferenceResolvesAndEveryDefinitionIsUsed) {
   }
 }
 
+// conform() rejects a key the declarations lack, so the parser cannot read an undeclared one;
+// the reverse, a declared key nothing reads, would be accepted and ignored: every declared key
+// must be named in the parser's source.
+TEST(SpecFormat, EveryDeclaredKeyIsReadByTheParser) {
+  const std::string parser = read(kRoot + "/experiments/spec/spec_parse.cpp");
+  ASSERT_FALSE(parser.empty());
+  for (const auto& d : definitions())
+    for (const auto& f : d.type.fields)
+      EXPECT_NE(parser.find("\"" + f.key + "\""), std::string::npos) << d.name << "/" << f.key << " is never read";
+}
+
 TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   const auto params = spec_schema()["$defs"]["params"]["properties"];
   const std::map<std::string, std::string> json_type = {

@@ -367,8 +367,7 @@ ClaimCheck parse_check(const Node& n, const Spec& s) {
   if (b.json().is_number()) {
     c.number = b.number();
     c.number_text = b.json().dump();
-  }
-  else {
+  } else {
     c.b = parse_selector(b, s, true);
   }
   c.op = n.text("op", c.op);
