@@ -9,7 +9,7 @@
 #include "algorithms/perceptron.hpp"
 #include "experiments/cell/cell.hpp"
 #include "experiments/cell/cell_metrics.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 namespace {

@@ -8,7 +8,7 @@
 #include <fstream>
 
 #include "experiments/cell/cell.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "tests/test_util.hpp"
 
 namespace plab {

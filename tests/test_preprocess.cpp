@@ -7,7 +7,7 @@
 
 #include "datasets/preprocess.hpp"
 #include "experiments/cell/cell.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 using namespace plab;
 

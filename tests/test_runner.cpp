@@ -14,7 +14,7 @@
 
 #include "experiments/report/report.hpp"
 #include "experiments/schedule/runner.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/run/trace.hpp"
 #include "tests/test_util.hpp"
 

@@ -12,7 +12,7 @@
 #include "experiments/schedule/messages.hpp"
 #include "experiments/schedule/runner.hpp"
 #include "experiments/schedule/transport.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "tests/test_util.hpp"
 
 using namespace plab;

@@ -12,7 +12,7 @@
 #include <stdexcept>
 
 #include "experiments/exit_codes.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/report/theory_figures.hpp"
 #include "tests/test_util.hpp"
 

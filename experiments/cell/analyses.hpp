@@ -17,7 +17,7 @@
 #include "algorithms/learner.hpp"
 #include "experiments/cell/cell.hpp"
 #include "experiments/run/run.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

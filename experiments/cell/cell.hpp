@@ -14,7 +14,7 @@
 #include "algorithms/learner.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/run/pipeline.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

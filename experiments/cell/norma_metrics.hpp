@@ -31,7 +31,7 @@
 #include "experiments/cell/cell.hpp"
 #include "experiments/cell/cell_metrics.hpp"
 #include "experiments/run/run.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

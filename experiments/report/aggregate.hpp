@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "experiments/cell/cell.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

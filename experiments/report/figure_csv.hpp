@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

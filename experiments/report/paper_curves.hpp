@@ -15,7 +15,7 @@
 
 #include "experiments/report/aggregate.hpp"
 #include "experiments/report/plot.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -14,7 +14,7 @@
 
 #include "experiments/report/aggregate.hpp"
 #include "experiments/cell/cell.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {

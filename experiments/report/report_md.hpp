@@ -9,7 +9,7 @@
 #include "experiments/report/aggregate.hpp"
 #include "experiments/report/report.hpp"
 #include "experiments/report/report_summary.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {

@@ -10,7 +10,7 @@
 
 #include "experiments/report/aggregate.hpp"
 #include "experiments/report/report.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

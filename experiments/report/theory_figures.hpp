@@ -17,7 +17,7 @@
 
 #include "experiments/report/plot.hpp"
 #include "experiments/report/aggregate.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

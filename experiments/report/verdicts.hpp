@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -8,7 +8,7 @@
 
 #include "experiments/report/aggregate.hpp"
 #include "experiments/report/report.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

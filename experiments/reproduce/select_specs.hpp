@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "datasets/dataset.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -10,7 +10,7 @@
 
 #include "experiments/cell/cell.hpp"
 #include "experiments/schedule/transport.hpp"
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 namespace plab {
 

@@ -1,4 +1,5 @@
-// parse_spec: spec JSON -> typed Spec, strictly (docs/specs.md is the format).
+// parse_spec: spec JSON -> typed Spec. The structure (keys, types, values, ranges) is checked first
+// against the declarations of spec_format.hpp; what remains here are the cross-references.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -7,11 +8,11 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
-#include "bounds/bound_ids.hpp"
-#include "core/nearest.hpp"
 #include "datasets/preprocess.hpp"
-#include "experiments/spec.hpp"
-#include "experiments/spec_reader.hpp"
+#include "experiments/spec/spec.hpp"
+#include "experiments/spec/spec_format.hpp"
+#include "experiments/spec/spec_options.hpp"
+#include "experiments/spec/spec_reader.hpp"
 
 namespace plab {
 
@@ -19,24 +20,6 @@ using nlohmann::json;
 using spec_detail::Node;
 
 namespace {
-
-// Learner options (the option table) and the metric switches the runner does not pass on.
-const std::vector<std::string>& option_name_list() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> v;
-    for (const auto& o : option_table()) v.push_back(o.name);
-    v.push_back("metric_untruncated_tail");  // experiments/norma_metrics.hpp
-    return v;
-  }();
-  return names;
-}
-
-const std::vector<std::string> kTopKeys = {
-    "figure", "kind", "title", "description", "seed_name", "permutations", "limit", "curve_points",
-    "datasets", "defaults", "algorithms", "plots", "published", "claims", "bounds", "analysis",
-    "table", "sources", "quick"};
-const std::vector<std::string> kQuickKeys = {"permutations", "limit",           "curve_points", "datasets",
-                                             "algorithm_params", "claims",      "published"};
 
 // Where each top-level field comes from: "/<key>", or "/quick/<key>" when the quick block
 // replaced it (so errors point at the text the author wrote).
@@ -49,38 +32,24 @@ struct Doc {
 };
 
 KernelSpec parse_kernel(const Node& n) {
-  n.object().allow_keys({"type", "gamma", "degree", "coef0"});
   KernelSpec k;
-  if (!n.has("type")) n.fail("missing key \"type\"");
-  k.type = n.child("type").choice("kernel type", {"linear", "poly", "polynomial", "rbf", "gaussian"});
+  k.type = n.child("type").text();
   k.gamma = n.number("gamma", 1.0);
   k.coef0 = n.number("coef0", 0.0);
-  if (n.has("degree")) k.degree = static_cast<int>(n.child("degree").integer(1));
+  if (n.has("degree")) k.degree = n.child("degree").json().get<int>();
   if ((k.type == "rbf" || k.type == "gaussian") && !(k.gamma > 0)) n.child("gamma").fail("must be > 0");
   k.raw = n.json();
   return k;
 }
 
-// The canonical name of a valid preprocessing (docs/conventions.md#preprocess).
-std::string parse_preprocess(const Node& n) {
-  try {
-    return Preprocess::parse(n.text(), "").name();
-  } catch (const std::invalid_argument& e) {
-    n.fail(e.what());
-  }
-}
-
 DatasetSpec parse_dataset(const Node& n) {
-  n.object().allow_keys({"id", "data", "labels", "test", "order", "preprocess", "kernel", "optional"});
   DatasetSpec d;
-  if (!n.has("id")) n.fail("missing key \"id\"");
   d.id = n.child("id").text();
-  if (d.id.empty()) n.child("id").fail("must not be empty");
   d.data = n.text("data", d.id);
   d.labels = n.text("labels", "");
   d.test = n.text("test", "");
-  if (n.has("order")) d.order = n.child("order").choice("order", {"shuffle", "given"});
-  if (n.has("preprocess")) d.preprocess = parse_preprocess(n.child("preprocess"));
+  d.order = n.text("order", d.order);
+  if (n.has("preprocess")) d.preprocess = Preprocess::parse(n.child("preprocess").text(), "").name();
   if (n.has("kernel")) d.kernel = parse_kernel(n.child("kernel"));
   d.optional = n.flag("optional", false);
   return d;
@@ -98,66 +67,34 @@ std::vector<DatasetSpec> parse_datasets(const Node& n, bool is_table) {
   return out;
 }
 
-// Checks an option name (key of params, defaults or quick.algorithm_params).
-void check_option(const Node& params, const std::string& name) {
-  const auto& names = option_name_list();
-  if (std::find(names.begin(), names.end(), name) == names.end())
-    params.child(name).fail("unknown option" + did_you_mean(name, names));
-}
-
 ParamSpec parse_param(const Node& n) {
   ParamSpec p;
   const json& v = n.json();
   if (v.is_array()) {
-    if (v.empty()) n.fail("empty grid");
     p.kind = ParamSpec::Kind::grid;
-    for (const auto& e : n.elements()) {
-      if (e.json().is_structured()) e.fail("a grid value must be a number, string or boolean");
-      p.grid.push_back(e.json());
-    }
+    p.grid = v.get<std::vector<json>>();
   } else if (v.is_object()) {
-    n.allow_keys({"from", "field", "use"});
-    if (!n.has("from")) n.fail("missing key \"from\" (a derived parameter)");
     p.kind = ParamSpec::Kind::derived;
     p.value = v;
     p.derived.from = n.child("from").text();
-    if (n.has("field")) {
-      p.derived.field = n.child("field").text();
-      if (!is_known_metric(p.derived.field)) n.child("field").fail_unknown("metric", p.derived.field, known_metrics());
-    }
-    if (n.has("use")) p.derived.use = n.child("use").choice("use", {"same_permutation", "mean"});
+    p.derived.field = n.text("field", p.derived.field);
+    p.derived.use = n.text("use", p.derived.use);
   } else {
-    if (v.is_null()) n.fail("must not be null");
     p.value = v;
   }
   return p;
 }
 
-// Fixed and grid values of a learner option have the option's type and allowed values.
-void check_values(const Node& n, const std::string& name, const ParamSpec& p) {
-  const OptionInfo* row = find_option(name);
-  if (!row || p.kind == ParamSpec::Kind::derived) return;  // metric_* switches; derived values are counts
-  const std::vector<json> values = p.kind == ParamSpec::Kind::grid ? p.grid : std::vector<json>{p.value};
-  for (const auto& v : values) {
-    LearnerOptions scratch;
-    try {
-      row->set(scratch, v, "option");
-    } catch (const std::invalid_argument& e) {
-      n.fail(std::string(e.what()).substr(std::string("option: ").size()));
-    }
-  }
-}
+bool is_learner_option(const std::string& name) { return find_spec_option(name)->owner == "learner"; }
+const std::string& option_flag(const std::string& name) { return find_spec_option(name)->flag; }
 
 // Merges option -> ParamSpec entries of `n` into `params` (later sources override). With a
 // learner, an option it does not use is an error; `defaults` pass none and are filtered later.
 void merge_params(const Node& n, std::map<std::string, ParamSpec>& params, const LearnerInfo* learner = nullptr) {
-  n.object();
   for (const auto& k : n.keys()) {
-    check_option(n, k);
-    if (learner && k.rfind("metric_", 0) != 0 && !learner->uses(k))
-      n.child(k).fail(find_option(k)->flag() + " is not an option of " + learner->name);
+    if (learner && is_learner_option(k) && !learner->uses(k))
+      n.child(k).fail(option_flag(k) + " is not an option of " + learner->name);
     params[k] = parse_param(n.child(k));
-    check_values(n.child(k), k, params[k]);
   }
 }
 
@@ -166,17 +103,12 @@ void merge_defaults(const Node& n, std::map<std::string, ParamSpec>& params, con
   std::map<std::string, ParamSpec> all;
   merge_params(n, all);
   for (auto& [k, v] : all)
-    if (k.rfind("metric_", 0) == 0 || learner.uses(k)) params[k] = std::move(v);
+    if (!is_learner_option(k) || learner.uses(k)) params[k] = std::move(v);
 }
 
 AlgoSpec parse_algorithm(const Node& n, const Doc& doc, const std::vector<DatasetSpec>& datasets) {
-  n.object().allow_keys({"id", "algo", "label", "params", "datasets"});
   AlgoSpec a;
-  if (!n.has("algo")) n.fail("missing key \"algo\"");
   a.algo = n.child("algo").text();
-  const auto learners = learner_names();
-  if (std::find(learners.begin(), learners.end(), a.algo) == learners.end())
-    n.child("algo").fail_unknown("algorithm", a.algo, learners);
   a.id = n.text("id", a.algo);
   a.label = n.text("label", a.id);
   const LearnerInfo& info = learner_info(a.algo);
@@ -200,7 +132,7 @@ AlgoSpec parse_algorithm(const Node& n, const Doc& doc, const std::vector<Datase
 void apply_algorithm_patch(const Node& n, std::vector<AlgoSpec>& algos) {
   std::vector<std::string> ids;
   for (const auto& a : algos) ids.push_back(a.id);
-  for (const auto& id : n.object().keys()) {
+  for (const auto& id : n.keys()) {
     auto it = std::find_if(algos.begin(), algos.end(), [&](const AlgoSpec& a) { return a.id == id; });
     if (it == algos.end()) n.child(id).fail_unknown("algorithm id", id, ids);
     const LearnerInfo& info = learner_info(it->algo);
@@ -238,63 +170,31 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
 }
 
 BoundsSpec parse_bounds(const Node& n) {
-  n.object().allow_keys({"comparator", "svm_C", "names"});
   BoundsSpec b;
-  if (n.has("comparator")) b.comparator = n.child("comparator").choice("comparator", {"svm", "multipass", "truth", "zero"});
+  b.comparator = n.text("comparator", b.comparator);
   b.svm_C = n.number("svm_C", 1.0);
-  if (n.has("names"))
-    for (const auto& e : n.child("names").elements()) {
-      const std::string id = e.text();
-      if (!find_bound(id)) e.fail_unknown("bound id", id, bound_id_names());
-      b.ids.push_back(id);
-    }
+  b.ids = n.texts("names");
   b.raw = n.json();
   return b;
 }
 
 AnalysisSpec parse_analysis(const Node& n) {
-  n.object().allow_keys({"o2b", "rho_profile"});
   AnalysisSpec a;
   a.raw = n.json();
-  if (n.has("o2b")) {
-    const Node o = n.child("o2b");
-    o.object().allow_keys({"delta"});
-    a.o2b = O2BSpec{o.number("delta", 0.05)};
-    if (!(a.o2b->delta > 0 && a.o2b->delta < 1)) o.child("delta").fail("must be in (0, 1)");
-  }
+  if (n.has("o2b")) a.o2b = O2BSpec{n.child("o2b").number("delta", 0.05)};
   if (n.has("rho_profile")) {
     const Node r = n.child("rho_profile");
-    r.object().allow_keys({"comparator", "svm_C", "rho", "at"});
     RhoProfileSpec p;
-    if (r.has("comparator")) p.comparator = r.child("comparator").choice("comparator", {"svm", "multipass", "truth", "zero"});
+    p.comparator = r.text("comparator", p.comparator);
     p.svm_C = r.number("svm_C", 1.0);
     if (r.has("rho")) p.rho = r.child("rho").numbers();
-    for (std::size_t i = 0; i < p.rho.size(); ++i)
-      if (!(p.rho[i] > 0)) r.child("rho").child(i).fail("every rho must be > 0");
     p.at = r.opt_number("at");
-    if (p.at && !(*p.at > 0)) r.child("at").fail("must be > 0");
     a.rho_profile = p;
   }
   return a;
 }
 
-TableSpec parse_table(const Node& n) {
-  n.object().allow_keys({"bounds", "algorithms"});
-  TableSpec t;
-  if (n.has("bounds"))
-    for (const auto& e : n.child("bounds").elements()) {
-      if (!find_bound(e.text())) e.fail_unknown("bound id", e.text(), bound_id_names());
-      t.bounds.push_back(e.text());
-    }
-  if (n.has("algorithms"))
-    for (const auto& e : n.child("algorithms").elements()) {
-      const auto learners = learner_names();
-      if (std::find(learners.begin(), learners.end(), e.text()) == learners.end())
-        e.fail_unknown("algorithm", e.text(), learners);
-      t.algorithms.push_back(e.text());
-    }
-  return t;
-}
+TableSpec parse_table(const Node& n) { return {n.texts("bounds"), n.texts("algorithms")}; }
 
 std::vector<std::string> algorithm_ids(const Spec& s) {
   std::vector<std::string> ids;
@@ -322,47 +222,28 @@ std::string check_dataset_id(const Node& n, const Spec& s) {
   return id;
 }
 
-std::string check_metric(const Node& n, bool plot_axis) {
-  const std::string m = n.text();
-  if (plot_axis && (m.rfind("point:", 0) == 0 || m.rfind("dataset:", 0) == 0) && m.find(':') + 1 < m.size()) return m;
-  if (is_known_metric(m)) return m;
-  for (const char* p : {"bound:", "bound_ratio:"})
-    if (m.rfind(p, 0) == 0) n.fail_unknown("bound id", m.substr(std::string(p).size()), bound_id_names());
-  n.fail_unknown("metric", m, known_metrics());
-}
-
 // The selector fields of `n` (algorithm required; metric when `metric` is set).
 Selector parse_selector(const Node& n, const Spec& s, bool metric) {
   Selector sel;
-  if (!n.has("algorithm")) n.fail("missing key \"algorithm\"");
   check_algorithm_id(n.child("algorithm"), s, true);
   sel.algorithm = n.child("algorithm").text();
   if (n.has("dataset")) sel.dataset = check_dataset_id(n.child("dataset"), s);
-  if (n.has("point")) sel.point = n.child("point").object().json();
-  if (metric) {
-    if (!n.has("metric")) n.fail("missing key \"metric\"");
-    sel.metric = check_metric(n.child("metric"), false);
-  }
+  if (n.has("point")) sel.point = n.child("point").json();
+  if (metric) sel.metric = n.child("metric").text();
   sel.scale = n.number("scale", 1.0);
   return sel;
 }
 
-const std::vector<std::string> kStyles = {"lines", "points", "linespoints", "errorbars", "xyerrorbars", "hline"};
-
 PlotSeriesSpec parse_series(const Node& n, const Spec& s, FigurePlot::Type type) {
-  if (type == FigurePlot::Type::final)
-    n.object().allow_keys({"algorithm", "dataset", "point", "x", "y", "title", "color", "style"});
-  else
-    n.object().allow_keys({"algorithm", "dataset", "profile", "metric", "title", "color", "style"});
   PlotSeriesSpec se;
   se.sel = parse_selector(n, s, false);
-  if (n.has("x")) se.x = check_metric(n.child("x"), true);
-  if (n.has("y")) se.y = check_metric(n.child("y"), true);
+  se.x = n.opt_text("x");
+  se.y = n.opt_text("y");
   se.title = n.opt_text("title");
   se.color = n.opt_text("color");
-  if (n.has("style")) se.style = n.child("style").choice("series style", kStyles);
-  if (n.has("metric")) se.metric = check_metric(n.child("metric"), false);
-  if (n.has("profile")) se.profile = n.child("profile").choice("profile", rho_profile_names());
+  se.style = n.opt_text("style");
+  se.metric = n.opt_text("metric");
+  se.profile = n.text("profile", "");
   if (type == FigurePlot::Type::profile && !se.metric && se.profile.empty())
     n.fail("a profile series needs \"profile\" or \"metric\"");
   return se;
@@ -370,12 +251,11 @@ PlotSeriesSpec parse_series(const Node& n, const Spec& s, FigurePlot::Type type)
 
 std::pair<double, double> parse_range(const Node& n) {
   const auto v = n.numbers();
-  if (v.size() != 2) n.fail("must be [low, high]");
-  return {v[0], v[1]};
+  return {v.at(0), v.at(1)};
 }
 
 void parse_curve_fields(const Node& n, FigurePlot& p, const Spec& s) {
-  if (n.has("metric")) p.metric = n.child("metric").choice("curve metric", {"online_error", "support_size"});
+  p.metric = n.text("metric", p.metric);
   p.xmin = n.number("xmin", 0.0);
   p.window = n.number("window", 0.0);
   if (n.has("algorithms"))
@@ -391,28 +271,21 @@ void parse_curve_fields(const Node& n, FigurePlot& p, const Spec& s) {
   if (n.has("vlines")) p.vlines = n.child("vlines").numbers();
 }
 
-const std::vector<std::string> kPlotCommon = {"id", "type", "dataset", "title", "xlabel", "ylabel", "key",
-                                              "logx", "logy", "xrange", "yrange", "x_scale", "y_scale", "paper"};
-
 // {"file": CSV relative to the spec's folder, "series": {paper series: algorithm id},
 //  "annotation": {"algorithm": id, "note": how the attribution was inferred}}
 PaperPlotSpec parse_paper_plot(const Node& n, const Spec& s) {
-  n.object().allow_keys({"file", "series", "annotation"});
   PaperPlotSpec pp;
-  if (!n.has("file")) n.fail("missing key \"file\"");
   pp.file = n.child("file").text();
   const std::string dir = std::filesystem::path(s.source).parent_path().string();
   pp.path = dir.empty() ? pp.file : dir + "/" + pp.file;
   if (n.has("series"))
-    for (const auto& k : n.child("series").object().keys()) {
+    for (const auto& k : n.child("series").keys()) {
       const Node v = n.child("series").child(k);
       check_algorithm_id(v, s, false);
       pp.series[k] = v.text();
     }
   if (n.has("annotation")) {
     const Node a = n.child("annotation");
-    a.object().allow_keys({"algorithm", "note"});
-    if (!a.has("algorithm")) a.fail("missing key \"algorithm\"");
     check_algorithm_id(a.child("algorithm"), s, false);
     pp.annotation = a.child("algorithm").text();
     pp.annotation_note = a.text("note", "");
@@ -420,21 +293,10 @@ PaperPlotSpec parse_paper_plot(const Node& n, const Spec& s) {
   return pp;
 }
 
-std::vector<std::string> plot_keys(FigurePlot::Type t) {
-  std::vector<std::string> k = kPlotCommon;
-  if (t == FigurePlot::Type::curve) k.insert(k.end(), {"metric", "xmin", "window", "algorithms", "colors", "vlines"});
-  else if (t == FigurePlot::Type::final) k.insert(k.end(), {"x", "y", "series"});
-  else k.push_back("series");
-  return k;
-}
-
 FigurePlot parse_plot(const Node& n, const Spec& s) {
-  n.object();
   FigurePlot p;
-  const std::string type = n.has("type") ? n.child("type").choice("plot type", {"curve", "final", "profile"}) : "curve";
+  const std::string type = n.text("type", "curve");
   p.type = type == "final" ? FigurePlot::Type::final : type == "profile" ? FigurePlot::Type::profile : FigurePlot::Type::curve;
-  n.allow_keys(plot_keys(p.type));
-  if (!n.has("id")) n.fail("missing key \"id\"");
   p.id = n.child("id").text();
   if (n.has("dataset")) p.dataset = check_dataset_id(n.child("dataset"), s);
   p.title = n.opt_text("title");
@@ -448,14 +310,11 @@ FigurePlot parse_plot(const Node& n, const Spec& s) {
   p.x_scale = n.number("x_scale", 1.0);
   p.y_scale = n.number("y_scale", 1.0);
   if (p.type == FigurePlot::Type::curve) parse_curve_fields(n, p, s);
-  if (n.has("x")) p.x = check_metric(n.child("x"), true);
-  if (n.has("y")) p.y = check_metric(n.child("y"), true);
+  p.x = n.text("x", p.x);
+  p.y = n.text("y", p.y);
   if (n.has("series"))
     for (const auto& e : n.child("series").elements()) p.series.push_back(parse_series(e, s, p.type));
-  if (n.has("paper")) {
-    if (p.type == FigurePlot::Type::profile) n.child("paper").fail("a profile plot has no paper data");
-    p.paper = parse_paper_plot(n.child("paper"), s);
-  }
+  if (n.has("paper")) p.paper = parse_paper_plot(n.child("paper"), s);
   return p;
 }
 
@@ -471,9 +330,6 @@ std::vector<FigurePlot> parse_plots(const Node& n, const Spec& s) {
 
 // "value": {"plot": id, "series": paper series, "element": annotation | refline | line}
 PaperRef parse_paper_ref(const Node& n, const Spec& s) {
-  n.allow_keys({"plot", "series", "element"});
-  for (const char* k : {"plot", "element"})
-    if (!n.has(k)) n.fail(std::string("missing key \"") + k + "\"");
   PaperRef r;
   r.plot = n.child("plot").text();
   std::vector<std::string> with_paper;
@@ -481,7 +337,7 @@ PaperRef parse_paper_ref(const Node& n, const Spec& s) {
     if (p.paper) with_paper.push_back(p.id);
   if (std::find(with_paper.begin(), with_paper.end(), r.plot) == with_paper.end())
     n.child("plot").fail_unknown("plot with paper data", r.plot, with_paper);
-  r.element = n.child("element").choice("paper element", {"annotation", "refline", "refline_end", "line"});
+  r.element = n.child("element").text();
   r.series = n.text("series", "");
   if (r.series.empty() && r.element != "annotation") n.fail("missing key \"series\"");
   return r;
@@ -490,10 +346,8 @@ PaperRef parse_paper_ref(const Node& n, const Spec& s) {
 std::vector<PublishedSpec> parse_published(const Node& n, const Spec& s) {
   std::vector<PublishedSpec> out;
   for (const auto& e : n.elements()) {
-    e.object().allow_keys({"dataset", "algorithm", "point", "metric", "value", "std", "tol", "tol_abs", "source", "note"});
     PublishedSpec p;
     p.sel = parse_selector(e, s, true);
-    if (!e.has("value")) e.fail("missing key \"value\"");
     if (e.child("value").json().is_object()) p.paper = parse_paper_ref(e.child("value"), s);
     else p.value = e.child("value").number();
     p.std = e.opt_number("std");
@@ -507,23 +361,16 @@ std::vector<PublishedSpec> parse_published(const Node& n, const Spec& s) {
 }
 
 ClaimCheck parse_check(const Node& n, const Spec& s) {
-  n.object().allow_keys({"a", "op", "b", "tol"});
   ClaimCheck c;
-  if (!n.has("a")) n.fail("missing key \"a\"");
-  if (!n.has("b")) n.fail("missing key \"b\"");
-  const Node a = n.child("a");
-  a.object().allow_keys({"algorithm", "metric", "dataset", "point", "scale"});
-  c.a = parse_selector(a, s, true);
+  c.a = parse_selector(n.child("a"), s, true);
   const Node b = n.child("b");
   if (b.json().is_number()) {
     c.number = b.number();
     c.number_text = b.json().dump();
-  }
-  else {
-    b.object().allow_keys({"algorithm", "metric", "dataset", "point", "scale"});
+  } else {
     c.b = parse_selector(b, s, true);
   }
-  if (n.has("op")) c.op = n.child("op").choice("op", {"<", "<=", ">", ">=", "within"});
+  c.op = n.text("op", c.op);
   c.tol = n.number("tol", 0.0);
   return c;
 }
@@ -531,50 +378,38 @@ ClaimCheck parse_check(const Node& n, const Spec& s) {
 std::vector<ClaimSpec> parse_claims(const Node& n, const Spec& s) {
   std::vector<ClaimSpec> out;
   for (const auto& e : n.elements()) {
-    e.object().allow_keys({"claim", "dataset", "quantifier", "source", "checks"});
     ClaimSpec c;
     c.claim = e.text("claim", "");
     c.source = e.text("source", "");
-    if (e.has("quantifier")) c.quantifier = e.child("quantifier").choice("quantifier", {"all", "any"});
+    c.quantifier = e.text("quantifier", c.quantifier);
     if (e.has("dataset")) c.dataset = check_dataset_id(e.child("dataset"), s);
-    if (!e.has("checks")) e.fail("missing key \"checks\"");
     for (const auto& ch : e.child("checks").elements()) c.checks.push_back(parse_check(ch, s));
-    if (c.checks.empty()) e.child("checks").fail("must be a non-empty array");
     out.push_back(c);
   }
   return out;
 }
 
-void parse_scalars(const Doc& doc, const Node& root, Spec& s) {
+void parse_scalars(const Doc& doc, Spec& s) {
   s.title = doc.has("title") ? doc.node("title").text() : s.figure;
   s.description = doc.has("description") ? doc.node("description").text() : "";
   s.seed_name = doc.has("seed_name") ? doc.node("seed_name").text() : s.figure;
-  if (doc.has("permutations")) s.permutations = static_cast<int>(doc.node("permutations").integer(1));
-  if (doc.has("limit")) s.limit = static_cast<std::size_t>(doc.node("limit").integer(0));
-  if (doc.has("curve_points")) s.curve_points = static_cast<std::size_t>(doc.node("curve_points").integer(2));
-  if (doc.has("kind")) root.child("kind").choice("kind", {"table"});
+  if (doc.has("permutations")) s.permutations = doc.node("permutations").json().get<int>();
+  if (doc.has("limit")) s.limit = doc.node("limit").json().get<std::size_t>();
+  if (doc.has("curve_points")) s.curve_points = doc.node("curve_points").json().get<std::size_t>();
 }
 
 Spec build(const Doc& doc, const Node& root) {
   Spec s;
   s.source = doc.source;
   s.figure = root.child("figure").text();
-  parse_scalars(doc, root, s);
+  parse_scalars(doc, s);
   const bool is_table = doc.has("kind");
-  if (!doc.has("datasets") && !is_table) root.fail("missing key \"datasets\"");
-  if (!doc.has("algorithms") && !is_table) root.fail("missing key \"algorithms\"");
   if (doc.has("datasets")) s.datasets = parse_datasets(doc.node("datasets"), is_table);
-  if (doc.has("defaults")) doc.node("defaults").object();
   s.algorithms = parse_algorithms(doc, s.datasets);
   if (doc.has("bounds")) s.bounds = parse_bounds(doc.node("bounds"));
   if (doc.has("analysis")) s.analysis = parse_analysis(doc.node("analysis"));
   if (doc.has("sources")) s.sources = doc.node("sources").texts();
-  if (is_table) {
-    s.table = doc.has("table") ? parse_table(doc.node("table")) : TableSpec{};
-    if (s.sources.empty()) root.fail("a \"table\" figure needs \"sources\"");
-  } else if (doc.has("table")) {
-    doc.node("table").fail("only a figure of \"kind\": \"table\" has a table");
-  }
+  if (is_table) s.table = doc.has("table") ? parse_table(doc.node("table")) : TableSpec{};
   if (doc.has("plots")) s.plots = parse_plots(doc.node("plots"), s);
   if (doc.has("published")) s.published = parse_published(doc.node("published"), s);
   if (doc.has("claims")) s.claims = parse_claims(doc.node("claims"), s);
@@ -595,8 +430,6 @@ Doc full_doc(const json& j, const std::string& source) {
 Doc quick_doc(const json& j, const std::string& source) {
   Doc d = full_doc(j, source);
   d.merged.erase("quick");
-  const Node q(j.at("quick"), "/quick", source);
-  q.object().allow_keys(kQuickKeys);
   for (const auto& [k, v] : j.at("quick").items()) {
     d.merged[k] = v;
     d.origin[k] = "/quick/" + spec_detail::pointer_token(k);
@@ -608,9 +441,7 @@ Doc quick_doc(const json& j, const std::string& source) {
 
 Spec parse_spec(const json& j, bool quick, const std::string& source) {
   const Node root(j, "", source);
-  root.object().allow_keys(kTopKeys);
-  if (!j.contains("figure")) root.fail("missing key \"figure\"");
-  if (root.child("figure").text().empty()) root.child("figure").fail("must not be empty");
+  spec_format::conform(root, "spec");
   Doc full = full_doc(j, source);
   full.merged.erase("quick");
   Spec s = build(full, root);
@@ -621,7 +452,9 @@ Spec parse_spec(const json& j, bool quick, const std::string& source) {
 
 AnalysisSpec parse_analysis(const json& j, const std::string& where) {
   if (j.is_null()) return {};
-  return parse_analysis(Node(j, "/analysis", where));
+  const Node n(j, "/analysis", where);
+  spec_format::conform(n, "analysis");
+  return parse_analysis(n);
 }
 
 Spec load_spec(const std::string& path, bool quick) {

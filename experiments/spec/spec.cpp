@@ -1,4 +1,4 @@
-#include "experiments/spec.hpp"
+#include "experiments/spec/spec.hpp"
 
 #include <algorithm>
 #include <cmath>

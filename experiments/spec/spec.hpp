@@ -1,8 +1,8 @@
 // Declarative experiment specs (experiments/specs/<FIG>.json) and their expansion into cells.
 // A spec names data sets (with kernel), algorithms with fixed / grid / derived parameters, the
 // number of permutations, a rounds limit, plots, published numbers and claims; a `quick` block
-// overrides fields for the CI regression check. The format is documented in
-// docs/specs.md.
+// overrides fields for the CI regression check. The format is declared once in spec_format.hpp
+// (its keys, types, ranges and help) and documented in docs/specs.md.
 //
 // Seeds: the permutation seed of (dataset, p) is derive_seed(fnv1a(seed_name), fnv1a(dataset
 // id + "#" + p)), seed_name defaulting to the figure name, so every algorithm of a figure sees the

@@ -1,4 +1,4 @@
-#include "experiments/spec_reader.hpp"
+#include "experiments/spec/spec_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -53,12 +53,6 @@ const Node& Node::object() const {
 const Node& Node::array() const {
   if (!j_->is_array()) fail("must be an array, not " + std::string(j_->type_name()));
   return *this;
-}
-
-void Node::allow_keys(const std::vector<std::string>& allowed) const {
-  for (const auto& k : keys())
-    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
-      child(k).fail("unknown key" + did_you_mean(k, allowed));
 }
 
 std::string Node::text() const {

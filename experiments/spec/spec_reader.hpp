@@ -35,8 +35,6 @@ class Node {
   // Type assertions.
   const Node& object() const;
   const Node& array() const;
-  // Every key must be one of `allowed`.
-  void allow_keys(const std::vector<std::string>& allowed) const;
 
   std::string text() const;
   double number() const;
