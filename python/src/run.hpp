@@ -1,0 +1,37 @@
+// perceptron_lab.run: one call of the run pipeline (experiments/pipeline.hpp), the one `plab run`
+// makes, with the GIL released while it learns and Ctrl-C checked between blocks of rounds.
+#pragma once
+#include <pybind11/pybind11.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "introspect.hpp"
+
+namespace plab::py {
+namespace pyb = pybind11;
+
+struct RunArgs {
+  LearnerSpec spec;
+  std::optional<uint64_t> shuffle, comparator_seed;
+  bool bounds = true;
+  std::string comparator = "auto";
+  double svm_C = 1.0;
+};
+
+// A finished run: its data (the request points into it), request and report.
+struct RunOutcome {
+  std::shared_ptr<const Dataset> data;
+  RunRequest req;
+  RunReport rep;
+};
+
+std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const RunArgs& args);
+// Raises the pending Python exception (KeyboardInterrupt) as a C++ exception when Ctrl-C was
+// pressed; call without the GIL, every few thousand rounds.
+void check_interrupt();
+// Binds RunArgs, RunOutcome and run() into `m`.
+void bind_run(pyb::module_& m);
+
+}  // namespace plab::py
