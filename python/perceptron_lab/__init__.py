@@ -104,10 +104,6 @@ def _dataset(X, y, classes, name=""):
     return _core.dataset_dense(A, y, classes, name or "numpy")
 
 
-def _rows(X) -> int:
-    return X.shape[0] if hasattr(X, "shape") and len(X.shape) >= 1 else len(X)
-
-
 def _labels(algo: str, y, n: int):
     """(labels as the learner reads them, class labels): +-1 for binary learners; class indices
     into the sorted distinct labels for multiclass ones (as plab's --labels classes)."""
@@ -195,7 +191,8 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     `plab run --shuffle`), then the bounds against the comparator: `plab run`'s pipeline.
     X: 2-D float64 numpy array or scipy.sparse CSR; y: +-1 (binary learners) or class labels
     (multiclass learners). options: the learner's (perceptron_lab.options(algo))."""
-    n = _rows(X)
+    _, X = _matrix(X)  # checked and converted once; _dataset then reads it as it is
+    n = X.shape[0]
     if n == 0:
         raise ValueError("X has no rows: a run needs at least one round")
     labels, classes = _labels(algo, y, n)
@@ -206,7 +203,7 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     args.comparator_seed = None if comparator_seed is None else int(comparator_seed)
     args.bounds, args.comparator, args.svm_C = bool(bounds), comparator, float(svm_C)
     outcome = _core.run(data, args)
-    meta = {"name": "numpy" if not hasattr(X, "format") else "scipy.sparse", "size": data.rows, "dim": data.dim,
+    meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}
     return Result(outcome, meta, args.shuffle)
 

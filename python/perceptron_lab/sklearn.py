@@ -36,27 +36,26 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         self.coef0 = coef0
         self.degree = degree
         self.shuffle = shuffle
-        self._option_names = sorted(options)
         for k, v in options.items():
             setattr(self, k, v)
 
-    # The learner's options are keyword arguments: get_params/set_params list them beside the
-    # named parameters, so that clone() and GridSearchCV pass them on.
+    # The learner's options are keyword arguments, kept as attributes of their own names:
+    # get_params/set_params list them beside the named parameters, so that clone() and
+    # GridSearchCV pass them on. A name the learner does not take is refused when it is made (fit).
     def get_params(self, deep=True):
         p = super().get_params(deep=deep)
-        p.update({k: getattr(self, k) for k in self._option_names})
+        p.update(self._options())
         return p
 
     def set_params(self, **params):
-        named = set(self._get_param_names())
         for k, v in params.items():
-            if k not in named and k not in self._option_names:
-                self._option_names = sorted(self._option_names + [k])
             setattr(self, k, v)
         return self
 
     def _options(self):
-        return {k: getattr(self, k) for k in self._option_names}
+        """Public attributes that are not named parameters nor fitted ones (trailing _)."""
+        named = set(self._get_param_names())
+        return {k: v for k, v in vars(self).items() if k not in named and not k.startswith("_") and not k.endswith("_")}
 
     def _learner_algo(self, n_classes):
         if n_classes <= 2 or _core.is_multiclass(self.algo):
@@ -123,8 +122,3 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
             raise TypeError("a fitted OnlineKernelClassifier cannot be pickled yet: the model file it needs is not "
                             "written (docs/python.md#pickling)")
         return super().__getstate__()
-
-    def _more_tags(self):
-        # One online pass of a Perceptron is not an optimiser: its training accuracy on sklearn's
-        # small test sets is what the data and the order give.
-        return {"poor_score": True}

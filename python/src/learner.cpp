@@ -23,23 +23,26 @@ pyb::dict PyLearner::learn_one(const pyb::handle& x, double y) {
 
 std::size_t PyLearner::learn_rows(const Dataset& data, const std::vector<std::size_t>& order) {
   const std::size_t n = order.empty() ? data.size() : order.size();
+  for (std::size_t k : order)
+    if (k >= data.size()) throw std::invalid_argument("order: row " + std::to_string(k) + " outside the data");
   constexpr std::size_t kBlock = 96;  // as run_online: any block size gives the same records
   std::vector<Example> xs;
   std::vector<RoundRecord> recs(kBlock);
   std::size_t mistakes = 0;
-  pyb::gil_scoped_release nogil;
-  for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
-    const std::size_t b = std::min(kBlock, n - k0);
-    xs.clear();
-    for (std::size_t k = k0; k < k0 + b; ++k) xs.push_back(data[order.empty() ? k : order[k]]);
-    l_->learn_block(xs.data(), b, t_ + 1, recs.data());
-    t_ += static_cast<int64_t>(b);
-    for (std::size_t i = 0; i < b; ++i) {
-      check_finite(recs[i]);
-      mistakes += recs[i].mistake;
+  without_gil([&] {
+    for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
+      const std::size_t b = std::min(kBlock, n - k0);
+      xs.clear();
+      for (std::size_t k = k0; k < k0 + b; ++k) xs.push_back(data[order.empty() ? k : order[k]]);
+      l_->learn_block(xs.data(), b, t_ + 1, recs.data());
+      t_ += static_cast<int64_t>(b);
+      for (std::size_t i = 0; i < b; ++i) {
+        check_finite(recs[i]);
+        mistakes += recs[i].mistake;
+      }
+      if ((k0 / kBlock) % 43 == 42) check_interrupt();  // every 4128 rounds
     }
-    if ((k0 / kBlock) % 43 == 42) check_interrupt();
-  }
+  });
   return mistakes;
 }
 
@@ -55,8 +58,9 @@ pyb::array_t<double> PyLearner::scores(const Dataset& data) const {
   const std::size_t n = data.size(), m = std::max<std::size_t>(classes_, 1);
   pyb::array_t<double> out = classes_ ? pyb::array_t<double>({n, m}) : pyb::array_t<double>(n);
   double* s = out.mutable_data();
-  pyb::gil_scoped_release nogil;
-  for (std::size_t i = 0; i < n; ++i) score_row(data[i], s + i * m);
+  without_gil([&] {
+    for (std::size_t i = 0; i < n; ++i) score_row(data[i], s + i * m);
+  });
   return out;
 }
 

@@ -7,9 +7,6 @@
 
 namespace plab::py {
 
-// Thrown without the GIL when a signal handler raised; turned back into the Python error with it.
-struct Interrupted {};
-
 void check_interrupt() {
   pyb::gil_scoped_acquire gil;
   if (PyErr_CheckSignals() != 0) throw Interrupted{};
@@ -29,12 +26,7 @@ std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const Ru
   req.observe = [](const RoundRecord& r, const RunResult&) {
     if (r.t % 4096 == 0) check_interrupt();
   };
-  try {
-    pyb::gil_scoped_release nogil;
-    out->rep = run_pipeline(req);
-  } catch (const Interrupted&) {
-    throw pyb::error_already_set();
-  }
+  out->rep = without_gil([&] { return run_pipeline(req); });
   return out;
 }
 

@@ -28,9 +28,22 @@ struct RunOutcome {
 };
 
 std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const RunArgs& args);
-// Raises the pending Python exception (KeyboardInterrupt) as a C++ exception when Ctrl-C was
-// pressed; call without the GIL, every few thousand rounds.
+// Thrown by check_interrupt; without_gil turns it back into the pending Python exception.
+struct Interrupted {};
+// Throws Interrupted when a signal handler raised (Ctrl-C: KeyboardInterrupt); call inside
+// without_gil, every few thousand rounds.
 void check_interrupt();
+// f() with the GIL released (other Python threads run meanwhile); an interrupt seen by
+// check_interrupt is raised as the Python exception when f returns.
+template <class F>
+auto without_gil(F&& f) {
+  try {
+    pyb::gil_scoped_release nogil;
+    return f();
+  } catch (const Interrupted&) {
+    throw pyb::error_already_set();
+  }
+}
 // Binds RunArgs, RunOutcome and run() into `m`.
 void bind_run(pyb::module_& m);
 

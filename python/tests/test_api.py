@@ -176,3 +176,12 @@ def test_learner_not_picklable_yet():
     import pickle
     with pytest.raises(TypeError, match="model file"):
         pickle.dumps(pl.Learner("kernel-perceptron", dim=3))
+
+
+def test_keyboard_interrupt_stops_a_fit():
+    from perceptron_lab.sklearn import OnlineKernelClassifier
+    X, y = noise(200000)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        OnlineKernelClassifier(gamma=0.05).fit(X, y)
