@@ -233,8 +233,8 @@ class Learner:
             _core.Learner(self._spec, 1, len(self.classes) if self._multiclass else 0)
 
     def _make(self, dim: int):
-        if dim < 1:
-            raise ValueError(f"dim must be >= 1, got {dim}")
+        if not 1 <= dim < 2**32:
+            raise ValueError(f"dim must be in 1 .. 2^32 - 1, got {dim}")
         self._core = _core.Learner(self._spec, dim, len(self.classes) if self._multiclass else 0)
 
     def _x(self, x):

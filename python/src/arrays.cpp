@@ -115,15 +115,24 @@ Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::
 void set_row(Dataset& row, const pyb::handle& x, std::size_t dim, double y) {
   RowBuf r;
   if (pyb::isinstance<pyb::dict>(x)) {
-    std::vector<std::pair<int64_t, double>> items;
+    std::vector<std::pair<long long, double>> items;
     for (const auto& [k, v] : pyb::reinterpret_borrow<pyb::dict>(x)) {
-      if (!pyb::isinstance<pyb::int_>(k)) throw std::invalid_argument("x: dict keys must be int column indices");
-      items.emplace_back(k.cast<int64_t>(), pyb::cast<double>(v));
+      if (!PyIndex_Check(k.ptr()) || PyBool_Check(k.ptr()))
+        throw std::invalid_argument("x: dict keys must be int column indices");
+      int overflow = 0;
+      const long long j = PyLong_AsLongLongAndOverflow(pyb::int_(pyb::reinterpret_borrow<pyb::object>(k)).ptr(), &overflow);
+      if (overflow || j < 0 || static_cast<unsigned long long>(j) >= dim)
+        throw std::invalid_argument(fmt::format("x: column {} outside 0..{} (the learner's dim is {})",
+                                                pyb::str(k).cast<std::string>(), dim - 1, dim));
+      const auto f = pyb::reinterpret_steal<pyb::object>(PyNumber_Float(v.ptr()));
+      if (!f) {
+        PyErr_Clear();
+        throw std::invalid_argument(fmt::format("x[{}]: the value must be a real number", j));
+      }
+      items.emplace_back(j, PyFloat_AS_DOUBLE(f.ptr()));
     }
     std::sort(items.begin(), items.end());
     for (const auto& [j, v] : items) {
-      if (j < 0 || static_cast<std::size_t>(j) >= dim)
-        throw std::invalid_argument(fmt::format("x: column {} outside 0..{} (the learner's dim is {})", j, dim - 1, dim));
       if (v != 0.0 || !std::isfinite(v)) r.add(static_cast<std::size_t>(j), v, 0, "x");
     }
   } else {

@@ -23,17 +23,18 @@ def run_cli(plab_bin, tmp_path, *args):
     return trace.read_text(), summary
 
 
+def registry_set(name):
+    try:
+        return pl.load(name)
+    except pl.DataError as e:
+        pytest.skip(f"{name} not on the data search path: {e}")
+
+
 @pytest.fixture(scope="session")
 def a9a():
-    try:
-        return pl.load("a9a")
-    except pl.DataError as e:
-        pytest.skip(f"a9a not on the data search path: {e}")
+    return registry_set("a9a")
 
 
 @pytest.fixture(scope="session")
 def usps():
-    try:
-        return pl.load("usps")
-    except pl.DataError as e:
-        pytest.skip(f"usps not on the data search path: {e}")
+    return registry_set("usps")

@@ -63,16 +63,22 @@ def test_run_never_crashes(problem, algo, kernel, bounds):
     assert r.mistakes <= len(r.trace["t"]) == len(y)
 
 
+KEYS = st.one_of(st.integers(-2, 6), st.integers(2**62, 2**70), st.text(max_size=1), st.booleans(), st.floats(0, 3))
+XS = st.one_of(hnp.arrays(np.float64, st.integers(0, 5), elements=VALUES),
+               st.dictionaries(st.integers(0, 5), VALUES, max_size=4),
+               st.dictionaries(KEYS, st.one_of(VALUES, st.text(max_size=1), st.none()), max_size=4),
+               st.lists(st.one_of(VALUES, st.text(max_size=1)), max_size=4))
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(st.one_of(hnp.arrays(np.float64, st.integers(0, 5), elements=VALUES),
-                          st.dictionaries(st.integers(-2, 6), VALUES, max_size=4)), min_size=1, max_size=6),
-       st.sampled_from(["kernel-perceptron", "perceptron", "projectron++", "forgetron"]), st.integers(1, 5))
-def test_learner_never_crashes(xs, algo, dim):
+@given(st.lists(XS, min_size=1, max_size=6), st.sampled_from(["kernel-perceptron", "perceptron", "projectron++", "forgetron"]),
+       st.one_of(st.none(), st.integers(1, 5)), st.sampled_from([1, -1, 1.0, 0, "a"]))
+def test_learner_never_crashes(xs, algo, dim, y):
     lr = pl.Learner(algo, dim=dim, kernel="linear" if algo == "perceptron" else "rbf", **(
         {"budget": 2} if algo == "forgetron" else {}))
     for x in xs:
         try:
-            lr.learn_one(x, 1)
+            lr.learn_one(x, y)
             lr.predict_one(x)
         except (ValueError, pl.NonFiniteError):
             pass
