@@ -162,7 +162,7 @@ def test_gil_released_during_run():
 
 def test_keyboard_interrupt_stops_a_run():
     X, y = noise(200000)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
     start = time.perf_counter()
     timer.start()
     with pytest.raises(KeyboardInterrupt):
@@ -181,7 +181,7 @@ def test_learner_not_picklable_yet():
 def test_keyboard_interrupt_stops_a_fit():
     from perceptron_lab.sklearn import OnlineKernelClassifier
     X, y = noise(200000)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
+    timer = threading.Timer(0.5, _thread.interrupt_main)
     timer.start()
     with pytest.raises(KeyboardInterrupt):
         OnlineKernelClassifier(gamma=0.05).fit(X, y)

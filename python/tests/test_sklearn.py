@@ -67,7 +67,7 @@ def test_multiclass_uses_the_multiclass_learner():
 def test_grid_search():
     X, y = data(300)
     grid = GridSearchCV(OnlineKernelClassifier("forgetron", budget=20),
-                        {"gamma": [0.1, 1.0], "budget": [10, 50]}, cv=3).fit(X, y)
+                        {"gamma": [0.1, 1.0], "budget": [10, 50]}, cv=3, n_jobs=2).fit(X, y)  # workers: unfitted pickles
     assert grid.best_params_["gamma"] in (0.1, 1.0) and grid.best_params_["budget"] in (10, 50)
     assert grid.best_estimator_.budget == grid.best_params_["budget"]
     assert grid.score(X, y) > 0.7
