@@ -50,7 +50,7 @@ def problems(draw):
     return layout(A, draw(LAYOUTS)), y
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=400, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(problems(), ALGOS, st.sampled_from(["linear", "rbf", "poly"]), st.booleans())
 def test_run_never_crashes(problem, algo, kernel, bounds):
     X, y = problem
@@ -70,7 +70,7 @@ XS = st.one_of(hnp.arrays(np.float64, st.integers(0, 5), elements=VALUES),
                st.lists(st.one_of(VALUES, st.text(max_size=1)), max_size=4))
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck), database=None)
 @given(st.lists(XS, min_size=1, max_size=6), st.sampled_from(["kernel-perceptron", "perceptron", "projectron++", "forgetron"]),
        st.one_of(st.none(), st.integers(1, 5)), st.sampled_from([1, -1, 1.0, 0, "a"]))
 def test_learner_never_crashes(xs, algo, dim, y):
