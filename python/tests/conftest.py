@@ -2,8 +2,13 @@
 # by ctest), the CLI binary from $PLAB_BIN (this build's plab), the data from the search path.
 import os
 import subprocess
+import tempfile
 
 import pytest
+from hypothesis.configuration import set_hypothesis_home_dir
+
+# hypothesis's caches (st.text's character tables) go to the temporary folder, not the source tree.
+set_hypothesis_home_dir(os.path.join(tempfile.gettempdir(), "perceptron_lab_hypothesis"))
 
 import perceptron_lab as pl
 
