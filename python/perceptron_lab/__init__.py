@@ -1,0 +1,299 @@
+"""perceptron_lab: perceptron-lab's online learners and mistake bounds on numpy and scipy data.
+
+    import perceptron_lab as pl
+    X, y = pl.load("a9a")                      # registry data set -> (scipy CSR, labels)
+    r = pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=0.04)
+    r.mistakes, r.trace["score"], r.bounds    # the same records and bounds as `plab run`
+
+docs/python.md documents every function; results equal `plab run`'s bit for bit (tested).
+"""
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from . import _core
+from ._core import DataError, NonFiniteError
+
+__all__ = ["learners", "options", "load", "run", "Result", "Learner", "DataError", "NonFiniteError",
+           "data_search_path"]
+
+_KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
+
+
+def learners() -> list[dict]:
+    """Every learner: name, display, summary, multiclass, hypotheses, options (names), bounds (bool)."""
+    return json.loads(_core.learners_json())
+
+
+def options(algo: str) -> list[dict]:
+    """The options `algo` takes (its own, the kernel's, the run's): name, scope, type, default, allowed, help."""
+    return json.loads(_core.options_json(algo))
+
+
+def data_search_path() -> list[str]:
+    """Directories searched for registry data sets: $PLAB_DATA, then ../shared/datasets (from the cwd)."""
+    return _core.data_search_path()
+
+
+def load(name: str, labels: str | None = None):
+    """A registry data set (or a LIBSVM/CSV file path) as (X, y): X a scipy.sparse CSR matrix of
+    float64, y a float64 array (+-1, or the original class labels of a multiclass set).
+    `labels` is plab's label map, e.g. "3:+1,*:-1" (docs/inputs.md)."""
+    import scipy.sparse as sp
+    data, indices, indptr, shape, y, classes, _ = _core.load(name, labels or "")
+    X = sp.csr_matrix((data, indices, indptr), shape=shape)
+    if classes:
+        y = np.asarray(classes, dtype=np.float64)[y.astype(np.int64)]
+    return X, y
+
+
+def _spec(algo: str, kernel: str, gamma: float, coef0: float, degree: int, opts: dict) -> Any:
+    spec = _core.LearnerSpec()
+    spec.algo = algo
+    spec.kernel, spec.gamma, spec.coef0, spec.degree = kernel, float(gamma), float(coef0), int(degree)
+    spec.options_json = json.dumps({k: _plain(v) for k, v in opts.items()})
+    return spec
+
+
+def _plain(v):
+    """numpy scalars as the JSON numbers and booleans the option table reads."""
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def _matrix(X):
+    """X as ("csr", matrix) or ("dense", 2-D float64 array). Copies only when X is not float64,
+    is sparse but not CSR, or is a CSR with unsorted or duplicate indices (docs/python.md#copies)."""
+    try:
+        import scipy.sparse as sp
+        if sp.issparse(X):
+            if X.format != "csr":
+                X = X.tocsr()
+            if X.dtype != np.float64:
+                if X.dtype.kind not in "biuf":
+                    raise ValueError(f"X has dtype {X.dtype}: expected real numbers (float64)")
+                X = X.astype(np.float64)
+            if not X.has_canonical_format:
+                X = X.copy()
+                X.sum_duplicates()
+            if X.indices.dtype != X.indptr.dtype:
+                X = sp.csr_matrix((X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape)
+            return "csr", X
+    except ImportError:
+        pass
+    A = np.asarray(X)
+    if A.dtype != np.float64:
+        if A.dtype.kind not in "biuf":
+            raise ValueError(f"X has dtype {A.dtype}: expected a 2-D array of real numbers (float64)")
+        A = A.astype(np.float64)
+    if A.ndim != 2:
+        raise ValueError(f"X must be 2-D (rows x features), got shape {A.shape}")
+    return "dense", A
+
+
+def _dataset(X, y, classes, name=""):
+    """The library's Dataset of X with labels y (+-1 or class indices) and class labels `classes`."""
+    kind, A = _matrix(X)
+    y = np.ascontiguousarray(y, dtype=np.float64)
+    if kind == "csr":
+        return _core.dataset_csr(A.data, A.indices, A.indptr, A.shape[1], y, classes, name or "scipy.sparse")
+    return _core.dataset_dense(A, y, classes, name or "numpy")
+
+
+def _labels(algo: str, y, n: int):
+    """(labels as the learner reads them, class labels): +-1 for binary learners; class indices
+    into the sorted distinct labels for multiclass ones (as plab's --labels classes)."""
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(f"y must be 1-D with one label per row of X ({n} rows), got shape {y.shape}")
+    if y.dtype.kind not in "biuf":
+        raise ValueError(f"y has dtype {y.dtype}: labels must be numbers (the sklearn estimator maps any class labels)")
+    y = y.astype(np.float64)
+    if not np.all(np.isfinite(y)):
+        raise ValueError(f"y[{int(np.flatnonzero(~np.isfinite(y))[0])}] is not finite")
+    if _core.is_multiclass(algo):
+        classes = np.unique(y)
+        if classes.size < 2:
+            raise ValueError(f"{algo} is a multiclass learner and y has {classes.size} class(es): it needs at least 2")
+        return np.searchsorted(classes, y).astype(np.float64), classes.tolist()
+    bad = ~((y == 1.0) | (y == -1.0))
+    if bad.any():
+        raise ValueError(f"{algo} is a binary learner: y must be +1/-1, got {np.unique(y[bad])[:5].tolist()} "
+                         "(map the labels, e.g. np.where(y == 3, 1, -1), or use a multiclass learner)")
+    return y, []
+
+
+class Result:
+    """One finished run: counts, the per-round trace, the bounds and the summary of `plab run`."""
+
+    def __init__(self, outcome, data_meta: dict, shuffle):
+        self._o = outcome
+        self._data = data_meta
+        self._shuffle = shuffle
+        self.mistakes: int = outcome.mistakes
+        self.updates: int = outcome.updates
+        self.margin_errors: int = outcome.margin_errors
+        self.support_size: int = outcome.support_size
+        self.seconds: float = outcome.seconds  # wall time of learning only, as plab run's
+        self._trace = None
+
+    @property
+    def trace(self) -> dict:
+        """{column: numpy array}: the trace CSV's columns (int64, float64, bool; `update` str).
+        Cells the CSV leaves empty are NaN (reals) or -1 (indices), their values in the record."""
+        if self._trace is None:
+            self._trace = self._o.trace_arrays()
+        return self._trace
+
+    @property
+    def bounds(self) -> list[dict]:
+        """Every bound row: id, name, value, param, holds, kind, vacuous, applicable, reason, ...
+        (docs/bounds.md); empty with bounds=False."""
+        rows = json.loads(self._o.bounds_json())
+        for r in rows:
+            r["reason"] = r["why_not"]
+        return rows
+
+    def meta(self) -> dict:
+        """The trace's metadata line: run_meta of the pipeline plus the data and the shuffle seed."""
+        m = json.loads(self._o.meta_json())
+        m["data"] = self._data
+        m["shuffle_seed"] = self._shuffle
+        return m
+
+    @property
+    def summary(self) -> dict:
+        """The dict `plab run --summary` writes (without `git`: the module's revision is not stamped)."""
+        s = self.meta()
+        s["results"] = {"rounds": len(self.trace["t"]), "mistakes": self.mistakes, "updates": self.updates,
+                        "margin_errors": self.margin_errors, "support_size": self.support_size,
+                        "seconds": self.seconds, "f_norm2": self._o.f_norm2, "f_norm2_exact": self._o.f_norm2_exact}
+        s["bounds"] = json.loads(self._o.bounds_json())
+        return s
+
+    def trace_csv(self, meta: bool = True) -> str:
+        """The trace as `plab run --trace` writes it, by the same writer (experiments/trace.hpp)."""
+        return self._o.trace_csv(json.dumps(self.meta()) if meta else "")
+
+    def __repr__(self):
+        return (f"Result(mistakes={self.mistakes}, updates={self.updates}, support_size={self.support_size}, "
+                f"seconds={self.seconds:.3f})")
+
+
+def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: float = 0.0, degree: int = 2,
+        shuffle: int | None = None, bounds: bool = True, comparator: str = "auto", svm_C: float = 1.0,
+        comparator_seed: int | None = None, **options) -> Result:
+    """One online pass of `algo` over the rows of X (in order, or permuted by seed `shuffle` as
+    `plab run --shuffle`), then the bounds against the comparator: `plab run`'s pipeline.
+    X: 2-D float64 numpy array or scipy.sparse CSR; y: +-1 (binary learners) or class labels
+    (multiclass learners). options: the learner's (perceptron_lab.options(algo))."""
+    _, X = _matrix(X)  # checked and converted once; _dataset then reads it as it is
+    n = X.shape[0]
+    if n == 0:
+        raise ValueError("X has no rows: a run needs at least one round")
+    labels, classes = _labels(algo, y, n)
+    data = _dataset(X, labels, classes)
+    args = _core.RunArgs()
+    args.spec = _spec(algo, kernel, gamma, coef0, degree, options)
+    args.shuffle = None if shuffle is None else int(shuffle)
+    args.comparator_seed = None if comparator_seed is None else int(comparator_seed)
+    args.bounds, args.comparator, args.svm_C = bool(bounds), comparator, float(svm_C)
+    outcome = _core.run(data, args)
+    meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
+            "source": "python"}
+    return Result(outcome, meta, args.shuffle)
+
+
+class Learner:
+    """One learner fed one example at a time (river's learn_one / predict_one).
+
+    Learner(algo, *, dim=None, classes=None, kernel="linear", gamma=1.0, coef0=0.0, degree=2, **options)
+    dim: the number of features (fixed at the first example when None: a 1-D array's length, a
+    dict's highest column + 1). classes: the class labels of a multiclass learner (required there).
+    x: a dict {column: value} (0-based columns), a 1-D array or a 1-row scipy.sparse matrix.
+    """
+
+    def __init__(self, algo: str, *, dim: int | None = None, classes=None, kernel: str = "linear",
+                 gamma: float = 1.0, coef0: float = 0.0, degree: int = 2, **options):
+        self.algo = algo
+        self._spec = _spec(algo, kernel, gamma, coef0, degree, options)
+        self._multiclass = _core.is_multiclass(algo)
+        if self._multiclass and (classes is None or len(classes) < 2):
+            raise ValueError(f"{algo} is a multiclass learner: give classes=[...] (at least 2 labels)")
+        self.classes = None if classes is None else list(classes)
+        self._index = {c: i for i, c in enumerate(self.classes or [])}
+        self._core = None
+        if dim is not None:
+            self._make(int(dim))
+        else:  # the options are checked now, not at the first example
+            _core.Learner(self._spec, 1, len(self.classes) if self._multiclass else 0)
+
+    def _make(self, dim: int):
+        if not 1 <= dim < 2**32:
+            raise ValueError(f"dim must be in 1 .. 2^32 - 1, got {dim}")
+        self._core = _core.Learner(self._spec, dim, len(self.classes) if self._multiclass else 0)
+
+    def _x(self, x):
+        """x as a dict or a 1-D float64 array; the learner made on the first one when dim was not given."""
+        if isinstance(x, dict):
+            if self._core is None:
+                self._make(max((int(k) for k in x), default=0) + 1)
+            return x
+        if hasattr(x, "tocsr"):
+            r = x.tocsr()
+            if r.shape[0] != 1:
+                raise ValueError(f"x: a sparse row must have 1 row, got shape {r.shape}")
+            if self._core is None:
+                self._make(r.shape[1])
+            return {int(j): float(v) for j, v in zip(r.indices, r.data)}
+        a = np.asarray(x, dtype=np.float64)
+        if a.ndim != 1:
+            raise ValueError(f"x must be a dict, a 1-D array or a sparse row, got shape {a.shape}")
+        if self._core is None:
+            self._make(a.shape[0])
+        return a
+
+    def _y(self, y) -> float:
+        if self._multiclass:
+            if y not in self._index:
+                raise ValueError(f"y = {y!r} is not one of classes {self.classes}")
+            return float(self._index[y])
+        if y not in (1, -1):
+            raise ValueError(f"{self.algo} is a binary learner: y must be +1 or -1, got {y!r}")
+        return float(y)
+
+    def learn_one(self, x, y) -> dict:
+        """One round: score, decide, update. Returns the round record (the trace's columns)."""
+        x, y = self._x(x), self._y(y)
+        return self._core.learn_one(x, y)
+
+    def score_one(self, x):
+        """f(x) of the current hypothesis (binary), or {class: f_c(x) - max_{r != c} f_r(x)}."""
+        x = self._x(x)
+        s = self._core.score_one(x)
+        if self._multiclass:
+            return dict(zip(self.classes, s))
+        return s[0]
+
+    def predict_one(self, x):
+        """+1 when f(x) > 0 else -1 (a tie is an error in training, so -1); multiclass: the first arg max."""
+        s = self.score_one(x)
+        if self._multiclass:
+            return max(s, key=s.get)
+        return 1 if s > 0 else -1
+
+    @property
+    def rounds(self) -> int:
+        return 0 if self._core is None else self._core.rounds
+
+    @property
+    def support_size(self) -> int:
+        return 0 if self._core is None else self._core.support_size
+
+    def __getstate__(self):
+        raise TypeError("a perceptron_lab.Learner cannot be pickled yet: the model file it needs is not written "
+                        "(docs/python.md#pickling)")

@@ -1,0 +1,29 @@
+// numpy and scipy.sparse inputs as the library's Dataset: rows copied once into its compressed
+// sparse rows by Dataset::push_back (the readers' own path, so ||x||^2 has the same bits as for
+// a data file), each value checked finite with the offending X[row, column] named.
+#pragma once
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "datasets/dataset.hpp"
+
+namespace plab::py {
+namespace pyb = pybind11;
+
+// Exactly float64, any strides (C, Fortran or a strided view: read in place, no copy).
+using F64Array = pyb::array_t<double, 0>;
+
+// Rows of a 2-D array X (zeros skipped, as a data file omits them); dim = X.shape[1]. `y`: +-1 or
+// class indices into `classes` (empty for binary data). Throws std::invalid_argument.
+Dataset dataset_dense(const F64Array& X, const F64Array& y, std::vector<double> classes, std::string name);
+// Rows of a CSR matrix from its three arrays (indices and indptr int32 or int64), read in place;
+// column indices strictly ascending in each row.
+Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::array& indptr, std::size_t ncols,
+                    const F64Array& y, std::vector<double> classes, std::string name);
+// Replaces the one row of `row` by x: a dict {column: value} or a 1-D float64 array, columns < dim.
+void set_row(Dataset& row, const pyb::handle& x, std::size_t dim, double y);
+
+}  // namespace plab::py

@@ -1,0 +1,88 @@
+#include "learner.hpp"
+
+#include <pybind11/stl.h>
+
+#include <algorithm>
+
+#include "experiments/run.hpp"
+#include "record.hpp"
+#include "run.hpp"
+
+namespace plab::py {
+
+PyLearner::PyLearner(const LearnerSpec& spec, std::size_t dim, std::size_t classes)
+    : l_(build_learner(spec, dim, classes)), dim_(dim), classes_(classes) {}
+
+pyb::dict PyLearner::learn_one(const pyb::handle& x, double y) {
+  set_row(row_, x, dim_, y);
+  RoundRecord r = l_->learn(row_[0], t_ + 1);
+  check_finite(r);  // raises NonFiniteError, as plab run stops: the learner is not usable after it
+  ++t_;
+  return record_dict(r);
+}
+
+std::size_t PyLearner::learn_rows(const Dataset& data, const std::vector<std::size_t>& order) {
+  const std::size_t n = order.empty() ? data.size() : order.size();
+  for (std::size_t k : order)
+    if (k >= data.size()) throw std::invalid_argument("order: row " + std::to_string(k) + " outside the data");
+  constexpr std::size_t kBlock = 96;  // as run_online: any block size gives the same records
+  std::vector<Example> xs;
+  std::vector<RoundRecord> recs(kBlock);
+  std::size_t mistakes = 0;
+  without_gil([&] {
+    for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
+      const std::size_t b = std::min(kBlock, n - k0);
+      xs.clear();
+      for (std::size_t k = k0; k < k0 + b; ++k) xs.push_back(data[order.empty() ? k : order[k]]);
+      l_->learn_block(xs.data(), b, t_ + 1, recs.data());
+      t_ += static_cast<int64_t>(b);
+      for (std::size_t i = 0; i < b; ++i) {
+        check_finite(recs[i]);
+        mistakes += recs[i].mistake;
+      }
+      if ((k0 / kBlock) % 43 == 42) check_interrupt();  // every 4128 rounds
+    }
+  });
+  return mistakes;
+}
+
+void PyLearner::score_row(Example x, double* out) const {
+  if (!classes_) out[0] = l_->score(x);
+  for (std::size_t c = 0; c < classes_; ++c) {
+    x.y = static_cast<double>(c);
+    out[c] = l_->score(x);
+  }
+}
+
+pyb::array_t<double> PyLearner::scores(const Dataset& data) const {
+  const std::size_t n = data.size(), m = std::max<std::size_t>(classes_, 1);
+  pyb::array_t<double> out = classes_ ? pyb::array_t<double>({n, m}) : pyb::array_t<double>(n);
+  double* s = out.mutable_data();
+  without_gil([&] {
+    for (std::size_t i = 0; i < n; ++i) score_row(data[i], s + i * m);
+  });
+  return out;
+}
+
+std::vector<double> PyLearner::score_one(const pyb::handle& x) {
+  set_row(row_, x, dim_, 0.0);
+  std::vector<double> s(std::max<std::size_t>(classes_, 1));
+  score_row(row_[0], s.data());
+  return s;
+}
+
+void bind_learner(pyb::module_& m) {
+  pyb::class_<PyLearner>(m, "Learner")
+      .def(pyb::init<const LearnerSpec&, std::size_t, std::size_t>(), pyb::arg("spec"), pyb::arg("dim"),
+           pyb::arg("classes") = 0)
+      .def("learn_one", &PyLearner::learn_one)
+      .def("learn_rows", &PyLearner::learn_rows, pyb::arg("data"), pyb::arg("order") = std::vector<std::size_t>{})
+      .def("scores", &PyLearner::scores)
+      .def("score_one", &PyLearner::score_one)
+      .def_property_readonly("dim", &PyLearner::dim)
+      .def_property_readonly("classes", &PyLearner::classes)
+      .def_property_readonly("rounds", &PyLearner::rounds)
+      .def_property_readonly("support_size", &PyLearner::support_size);
+}
+
+}  // namespace plab::py

@@ -1,0 +1,97 @@
+// The compiled module perceptron_lab._core (docs/python.md). The public API is the Python package
+// (python/perceptron_lab/__init__.py); this file binds data, catalogues and errors, run.cpp the
+// run pipeline and learner.cpp the round-at-a-time learner.
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include "arrays.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/run.hpp"
+#include "experiments/trace.hpp"
+#include "introspect.hpp"
+#include "learner.hpp"
+#include "record.hpp"
+#include "run.hpp"
+
+namespace pyb = pybind11;
+using namespace plab;
+using namespace plab::py;
+
+namespace {
+
+template <class T>
+pyb::array_t<T> to_numpy(const std::vector<T>& v) {
+  return pyb::array_t<T>(static_cast<pyb::ssize_t>(v.size()), v.data());
+}
+
+// A registry data set (or file path) as CSR arrays: (data, indices int32, indptr int64, shape, y, classes).
+pyb::tuple load(const std::string& spec, const std::string& labels) {
+  // A multiclass registry set has no binary default: its class labels, as plab run's multiclass learners.
+  const DatasetInfo* info = find_dataset_info(spec);
+  const std::string map = labels.empty() && info && info->multiclass ? "classes" : labels;
+  Dataset d;
+  {
+    pyb::gil_scoped_release nogil;
+    d = load_dataset(spec, LabelMap::parse(map));
+  }
+  std::vector<int32_t> ix(d.idx.begin(), d.idx.end());
+  std::vector<int64_t> ptr(d.rowptr.begin(), d.rowptr.end());
+  return pyb::make_tuple(to_numpy(d.val), to_numpy(ix), to_numpy(ptr), pyb::make_tuple(d.size(), d.dim),
+                         to_numpy(d.y), d.classes, d.name);
+}
+
+std::vector<std::string> record_names() {
+  std::vector<std::string> v;
+  for (const auto& f : record_fields()) v.push_back(f.name);
+  return v;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "perceptron-lab's core library: learners, run pipeline and bounds (use the perceptron_lab package)";
+  static pyb::exception<DataError> data_error(m, "DataError", PyExc_ValueError);
+  static pyb::exception<NonFiniteError> non_finite(m, "NonFiniteError", PyExc_FloatingPointError);
+  pyb::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const DataError& e) {
+      data_error(e.what());
+    } catch (const NonFiniteError& e) {
+      non_finite(e.what());
+    }
+  });
+
+  pyb::class_<Dataset, std::shared_ptr<Dataset>>(m, "Dataset")
+      .def_property_readonly("rows", &Dataset::size)
+      .def_property_readonly("dim", [](const Dataset& d) { return d.dim; });
+  m.def("dataset_dense", [](const F64Array& X, const F64Array& y, std::vector<double> classes, std::string name) {
+    return std::make_shared<Dataset>(dataset_dense(X, y, std::move(classes), std::move(name)));
+  });
+  m.def("dataset_csr", [](const F64Array& data, const pyb::array& indices, const pyb::array& indptr, std::size_t ncols,
+                          const F64Array& y, std::vector<double> classes, std::string name) {
+    return std::make_shared<Dataset>(dataset_csr(data, indices, indptr, ncols, y, std::move(classes), std::move(name)));
+  });
+  m.def("load", &load, pyb::arg("spec"), pyb::arg("labels") = "");
+  m.def("data_search_path", &data_search_path);
+  m.def("order", [](std::size_t n, std::optional<uint64_t> seed) { return make_order(n, seed); });
+
+  pyb::class_<LearnerSpec>(m, "LearnerSpec")
+      .def(pyb::init<>())
+      .def_readwrite("algo", &LearnerSpec::algo)
+      .def_readwrite("kernel", &LearnerSpec::kernel)
+      .def_readwrite("gamma", &LearnerSpec::gamma)
+      .def_readwrite("coef0", &LearnerSpec::coef0)
+      .def_readwrite("degree", &LearnerSpec::degree)
+      .def_property("options_json", [](const LearnerSpec& s) { return s.options.dump(); },
+                    [](LearnerSpec& s, const std::string& j) { s.options = nlohmann::json::parse(j); });
+  m.def("learners_json", [] { return learner_catalog().dump(); });
+  m.def("options_json", [](const std::string& algo) { return option_catalog(algo).dump(); });
+  m.def("is_multiclass", &is_multiclass);
+  m.def("trace_columns", &trace_columns);
+  m.def("record_columns", &record_names);
+
+  bind_run(m);
+  bind_learner(m);
+}

@@ -1,0 +1,63 @@
+#include "run.hpp"
+
+#include <pybind11/stl.h>
+
+#include "experiments/trace.hpp"
+#include "record.hpp"
+
+namespace plab::py {
+
+void check_interrupt() {
+  pyb::gil_scoped_acquire gil;
+  if (PyErr_CheckSignals() != 0) throw Interrupted{};
+}
+
+std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const RunArgs& a) {
+  auto out = std::make_shared<RunOutcome>();
+  out->data = std::move(data);
+  RunRequest& req = out->req;
+  configure(req, a.spec);
+  req.train = out->data.get();
+  req.order = make_order(out->data->size(), a.shuffle);
+  req.bounds = a.bounds;
+  req.comparator.kind = a.comparator;
+  req.comparator.svm_C = a.svm_C;
+  req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));  // as plab run
+  req.observe = [](const RoundRecord& r, const RunResult&) {
+    if (r.t % 4096 == 0) check_interrupt();
+  };
+  out->rep = without_gil([&] { return run_pipeline(req); });
+  return out;
+}
+
+void bind_run(pyb::module_& m) {
+  pyb::class_<RunArgs>(m, "RunArgs")
+      .def(pyb::init<>())
+      .def_readwrite("spec", &RunArgs::spec)
+      .def_readwrite("shuffle", &RunArgs::shuffle)
+      .def_readwrite("comparator_seed", &RunArgs::comparator_seed)
+      .def_readwrite("bounds", &RunArgs::bounds)
+      .def_readwrite("comparator", &RunArgs::comparator)
+      .def_readwrite("svm_C", &RunArgs::svm_C);
+  pyb::class_<RunOutcome, std::shared_ptr<RunOutcome>>(m, "RunOutcome")
+      .def_property_readonly("mistakes", [](const RunOutcome& o) { return o.rep.run.mistakes; })
+      .def_property_readonly("updates", [](const RunOutcome& o) { return o.rep.run.updates; })
+      .def_property_readonly("margin_errors", [](const RunOutcome& o) { return o.rep.run.margin_errors; })
+      .def_property_readonly("support_size", [](const RunOutcome& o) { return o.rep.run.support_size; })
+      .def_property_readonly("seconds", [](const RunOutcome& o) { return o.rep.run.seconds; })
+      .def_property_readonly("f_norm2", [](const RunOutcome& o) { return o.rep.learner->norm2(); })
+      .def_property_readonly("f_norm2_exact", [](const RunOutcome& o) { return o.rep.f_norm2_exact; })
+      .def("meta_json", [](const RunOutcome& o) { return run_meta(o.req, o.rep).dump(); })
+      .def("bounds_json", [](const RunOutcome& o) {
+        nlohmann::json b = nlohmann::json::array();
+        for (const auto& r : o.rep.bounds) b.push_back(to_json(r));
+        return b.dump();
+      })
+      .def("trace_arrays", [](const RunOutcome& o) { return record_arrays(o.rep.run.rounds); })
+      .def("trace_csv", [](const RunOutcome& o, const std::string& meta_json) {
+        return trace_csv(o.rep.run.rounds, meta_json.empty() ? nlohmann::json() : nlohmann::json::parse(meta_json));
+      }, pyb::arg("meta_json") = "");
+  m.def("run", &run_on, pyb::arg("data"), pyb::arg("args"));
+}
+
+}  // namespace plab::py
