@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "experiments/pipeline.hpp"
+#include "experiments/run/pipeline.hpp"
 
 namespace plab::py {
 

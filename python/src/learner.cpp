@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "experiments/run.hpp"
+#include "experiments/run/run.hpp"
 #include "record.hpp"
 #include "run.hpp"
 

@@ -7,8 +7,8 @@
 
 #include "arrays.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run.hpp"
-#include "experiments/trace.hpp"
+#include "experiments/run/run.hpp"
+#include "experiments/run/trace.hpp"
 #include "introspect.hpp"
 #include "learner.hpp"
 #include "record.hpp"

@@ -2,7 +2,7 @@
 
 #include <pybind11/stl.h>
 
-#include "experiments/trace.hpp"
+#include "experiments/run/trace.hpp"
 #include "record.hpp"
 
 namespace plab::py {
