@@ -176,7 +176,7 @@ class Result:
         return s
 
     def trace_csv(self, meta: bool = True) -> str:
-        """The trace as `plab run --trace` writes it, by the same writer (experiments/trace.hpp)."""
+        """The trace as `plab run --trace` writes it, by the same writer (experiments/run/trace.hpp)."""
         return self._o.trace_csv(json.dumps(self.meta()) if meta else "")
 
     def __repr__(self):

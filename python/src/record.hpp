@@ -1,5 +1,5 @@
 // Round records (algorithms/round_record.hpp) as Python values: one entry per trace column, in
-// the trace's column order (experiments/trace.hpp; a test checks the names against
+// the trace's column order (experiments/run/trace.hpp; a test checks the names against
 // trace_columns()). learn_one's dict and Result.trace's arrays both read this table.
 #pragma once
 #include <pybind11/numpy.h>

@@ -1,4 +1,4 @@
-// perceptron_lab.run: one call of the run pipeline (experiments/pipeline.hpp), the one `plab run`
+// perceptron_lab.run: one call of the run pipeline (experiments/run/pipeline.hpp), the one `plab run`
 // makes, with the GIL released while it learns and Ctrl-C checked between blocks of rounds.
 #pragma once
 #include <pybind11/pybind11.h>
