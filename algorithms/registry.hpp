@@ -20,6 +20,7 @@ enum class BoundFamily {
   projectron_pp,      // Projectron++ theorem and certificate
   forgetron,          // the recalled Forgetron bound (report only, [M])
   norma,              // NORMA online-gradient bound
+  perceptron_reference,  // the Perceptron rows as a reference for a learner that is not ours ("external")
 };
 
 using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;

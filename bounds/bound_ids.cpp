@@ -1,35 +1,67 @@
 #include "bounds/bound_ids.hpp"
 
+#include <stdexcept>
+
+#include "bounds/families.hpp"
+
 namespace plab {
 
+using BF = BoundFamily;
+
 const std::vector<BoundId>& bound_ids() {
+  // Fields: id, display name, tag, default kind, family, and on the Kesler construction the tag
+  // (CS03 recalled Novikoff's; every other R or V row is derived there) and display name.
   static const std::vector<BoundId> table = {
-      {"novikoff", "Novikoff (r/rho)^2", "R", "a_priori"},
-      {"novikoff_n2", "Novikoff N2 (r_I/rho_I)^2", "R", "check"},
-      {"novikoff_n1", "Novikoff N1 S_I/rho_I", "R", "check"},
-      {"fs_thm2_all_t", "Freund-Schapire Thm 2 (all T)", "R", "a_priori"},
-      {"mr4_all_t", "MR (4) all-T", "R", "a_priori"},
-      {"mr6_all_t", "MR (6) all-T", "R", "a_priori"},
-      {"blum_exact", "Blum exact (all T)", "D", "a_priori"},
-      {"blum_simplified", "Blum simplified (all T)", "V", "a_priori"},
-      {"mr3_i", "MR (3) [Thm 2, hinge, S_I]", "R", "check"},
-      {"mr4_i", "MR (4) [Thm 2, hinge, r_I]", "R", "check"},
-      {"mr5_i", "MR (5) [Thm 2, sq. hinge, S_I]", "R", "check"},
-      {"mr6_i", "MR (6) [Thm 2, sq. hinge, r_I]", "R", "check"},
-      {"mr7_i", "MR (7) [Thm 3, L2, S_I]", "R", "check"},
-      {"mr8_i", "MR (8) [Thm 3, L2, r_I]", "R", "check"},
-      {"cs_certificate", "Cauchy-Schwarz certificate D^M + ||g|| ||f_T||", "D", "check"},
-      {"projectron_icml_thm2", "Projectron ICML Thm 2", "R", "a_priori"},
-      {"projectron_icml_cor1", "Projectron ICML Cor 1 (2||g||^2 + 4 D_1)", "R", "a_priori"},
-      {"projectron_jmlr_thm3", "Projectron JMLR Thm 3", "V", "a_priori"},
-      {"projectron_tight", "Projectron P-tight", "D", "a_priori"},
-      {"projectron_icml_thm3_recon", "Projectron ICML Thm 3 (reconstructed, radius R)", "R", "a_priori"},
-      {"projectron_certificate", "Projectron certificate 3.5", "D", "check"},
-      {"projectronpp_jmlr_thm4", "Projectron++ JMLR Thm 4", "V", "a_priori"},
-      {"projectronpp_thm4_implicit", "Projectron++ Thm 4 implicit (exact root)", "D", "a_priori"},
-      {"projectronpp_certificate", "Projectron++ certificate 4.3", "D", "check"},
-      {"forgetron", "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "a_priori"},
-      {"norma_ogd", "NORMA online-gradient bound", "D", "a_priori"},
+      {"novikoff", "Novikoff (r/rho)^2", "R", "a_priori", BF::perceptron},
+      {"novikoff_n2", "Novikoff N2 (r_I/rho_I)^2", "R", "check", BF::perceptron, "D"},
+      {"novikoff_n1", "Novikoff N1 S_I/rho_I", "R", "check", BF::perceptron, "D"},
+      {"fs_thm2_all_t", "Freund-Schapire Thm 2 (all T)", "R", "a_priori", BF::perceptron, "D"},
+      {"mr4_all_t", "MR (4) all-T", "R", "a_priori", BF::perceptron, "D"},
+      {"mr6_all_t", "MR (6) all-T", "R", "a_priori", BF::perceptron, "D"},
+      {"blum_exact", "Blum exact (all T)", "D", "a_priori", BF::perceptron},
+      {"blum_simplified", "Blum simplified (all T)", "V", "a_priori", BF::perceptron, "D"},
+      {"mr3_i", "MR (3) [Thm 2, hinge, S_I]", "R", "check", BF::perceptron, "D"},
+      {"mr4_i", "MR (4) [Thm 2, hinge, r_I]", "R", "check", BF::perceptron, "D"},
+      {"mr5_i", "MR (5) [Thm 2, sq. hinge, S_I]", "R", "check", BF::perceptron, "D"},
+      {"mr6_i", "MR (6) [Thm 2, sq. hinge, r_I]", "R", "check", BF::perceptron, "D"},
+      {"mr7_i", "MR (7) [Thm 3, L2, S_I]", "R", "check", BF::perceptron, "D"},
+      {"mr8_i", "MR (8) [Thm 3, L2, r_I]", "R", "check", BF::perceptron, "D"},
+      {"cs_certificate", "Cauchy-Schwarz certificate D^M + ||g|| ||f_T||", "D", "check", BF::perceptron},
+      {"projectron_icml_thm2", "Projectron ICML Thm 2", "R", "a_priori", BF::projectron, "D"},
+      {"projectron_icml_cor1", "Projectron ICML Cor 1 (2||g||^2 + 4 D_1)", "R", "a_priori", BF::projectron, "D"},
+      {"projectron_jmlr_thm3", "Projectron JMLR Thm 3", "V", "a_priori", BF::projectron, "D"},
+      {"projectron_tight", "Projectron P-tight", "D", "a_priori", BF::projectron},
+      {"projectron_icml_thm3_recon", "Projectron ICML Thm 3 (reconstructed, radius R)", "R", "a_priori",
+       BF::projectron, "D"},
+      {"projectron_certificate", "Projectron certificate 3.5", "D", "check", BF::projectron},
+      {"projectronpp_jmlr_thm4", "Projectron++ JMLR Thm 4", "V", "a_posteriori", BF::projectron_pp, "D",
+       "Projectron++ JMLR Thm 6 (multiclass)"},
+      {"projectronpp_thm4_implicit", "Projectron++ Thm 4 implicit (exact root)", "D", "a_posteriori",
+       BF::projectron_pp, "", "Projectron++ Thm 6 implicit (exact root)"},
+      {"projectronpp_certificate", "Projectron++ certificate 4.3", "D", "check", BF::projectron_pp},
+      {"forgetron", "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "a_priori", BF::forgetron},
+      {"norma_ogd", "NORMA online-gradient bound", "D", "a_priori", BF::norma},
+  };
+  return table;
+}
+
+const std::vector<BoundFamilyInfo>& bound_families() {
+  // Fields: family, name, the family whose rows it evaluates, evaluator, trace columns read,
+  // columns filled on every mistake, updates on every mistake, reads the score f(x_t).
+  static const std::vector<BoundFamilyInfo> table = {
+      {BF::perceptron, "perceptron", BF::perceptron, bounds::perceptron_rows, {"kxx", "g", "f_norm2"}, {}, true},
+      {BF::perceptron_prefix, "perceptron_prefix", BF::perceptron, bounds::perceptron_prefix_rows,
+       {"kxx", "g", "f_norm2"}, {}, false},
+      {BF::perceptron_reference, "perceptron_reference", BF::perceptron, bounds::perceptron_reference_rows,
+       {"kxx", "g"}, {}, false, false},
+      {BF::projectron, "projectron", BF::projectron, bounds::projectron_rows,
+       {"kxx", "g", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, true},
+      {BF::projectron_pp, "projectron_pp", BF::projectron_pp, bounds::projectron_pp_rows,
+       {"kxx", "g", "margin_error", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, true},
+      {BF::forgetron, "forgetron", BF::forgetron, bounds::forgetron_rows,
+       {"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}, false},
+      {BF::norma, "norma", BF::norma, bounds::norma_rows,
+       {"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}, false},
   };
   return table;
 }
@@ -43,6 +75,21 @@ const BoundId* find_bound(const std::string& id) {
 std::vector<std::string> bound_id_names() {
   std::vector<std::string> v;
   for (const auto& b : bound_ids()) v.push_back(b.id);
+  return v;
+}
+
+const BoundFamilyInfo& bound_family(BoundFamily family) {
+  for (const auto& f : bound_families())
+    if (f.family == family) return f;
+  throw std::logic_error("bound family " + std::to_string(static_cast<int>(family)) +
+                         " has no entry in bounds/bound_ids.cpp");
+}
+
+std::vector<const BoundId*> family_rows(BoundFamily family) {
+  const BoundFamily rows = bound_family(family).rows;
+  std::vector<const BoundId*> v;
+  for (const auto& b : bound_ids())
+    if (b.family == rows) v.push_back(&b);
   return v;
 }
 

@@ -10,6 +10,7 @@
 
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
+#include "bounds/families.hpp"
 #include "bounds/formulas.hpp"
 #include "core/format.hpp"
 #include "bounds/profile.hpp"
@@ -153,6 +154,16 @@ void not_applicable(Ctx& c, BoundResult b, const std::string& why) {
   b.holds = true;
   b.why_not = why;
   c.out.push_back(std::move(b));
+}
+
+// A row that does not apply carries no value, parameter or vacuity (issue 30: uniform-update rows
+// kept theirs and "vacuous": true).
+void mark_not_applicable(BoundResult& b, const std::string& why) {
+  b.applicable = false;
+  b.holds = true;
+  b.vacuous = false;
+  b.value = b.param = kNone;
+  b.why_not = why;
 }
 
 // Parameter as reported: rho/gamma = 1/s, c = s/||g0||, s back from units 2^e (docs/bounds.md#scale).
@@ -438,16 +449,11 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   const MarginProfile PU(m_upd, w_upd);
   double s4 = 0.0;
   BoundResult t4 = make(c, "projectronpp_jmlr_thm4", "c");
-  BoundResult t4i = make(c, "projectronpp_thm4_implicit", "c");
-  t4.kind = t4i.kind = "a_posteriori";  // B sums beta_t over the run's margin updates
+  BoundResult t4i = make(c, "projectronpp_thm4_implicit", "c");  // a_posteriori: B sums the run's beta_t
   std::string why;
   // Multiclass (Kesler): JMLR Thm 6 states Thm 4 under ||k((x,y),.)|| <= 1/2, i.e. k(x,x) <= 1/4
   // (r2 here is 2 max k(x,x)), which gives ||z_t|| <= 1 by the triangle inequality.
   const bool multiclass = learner_info(c.f.algo).multiclass;
-  if (multiclass) {
-    t4.name = "Projectron++ JMLR Thm 6 (multiclass)";
-    t4i.name = "Projectron++ Thm 6 implicit (exact root)";
-  }
   if (multiclass && d.r2 > 0.5 + 1e-9) why = "needs ||k((x,y),.)|| <= 1/2, i.e. k(x,x) <= 1/4; max k(x,x) = " + fmt(d.r2 / 2.0);
   else if (!p.unit) why = not_unit;
   else if (c.f.options.eta_convention != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
@@ -471,7 +477,7 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
 }
 
 // --- Forgetron [M] (docs/bounds.md#forgetron) -------------------------------------------------------
-void forgetron_bounds(Ctx& c) {
+void forgetron_bounds(Ctx& c, const Rounds&) {
   BoundResult b = make(c, "forgetron", "c");
   b.hard = false;
   const MarginProfile PT(c.d.m_all);
@@ -535,32 +541,52 @@ void perceptron_family(std::vector<BoundResult>& out, const Rounds& rounds, cons
   perceptron_bounds(c);
 }
 
-// The rows a family produces, in table order (bounds/bound_ids.cpp).
-std::vector<std::string> family_ids(BoundFamily family) {
-  std::string first, last;
-  switch (family) {
-    case BoundFamily::perceptron:
-    case BoundFamily::perceptron_prefix: first = "novikoff"; last = "cs_certificate"; break;
-    case BoundFamily::projectron: first = "projectron_icml_thm2"; last = "projectron_certificate"; break;
-    case BoundFamily::projectron_pp: first = "projectronpp_jmlr_thm4"; last = "projectronpp_certificate"; break;
-    case BoundFamily::forgetron: first = last = "forgetron"; break;
-    case BoundFamily::norma: first = last = "norma_ogd"; break;
-  }
-  std::vector<std::string> ids;
-  bool in = false;
-  for (const auto& b : bound_ids()) {
-    in = in || b.id == first;
-    if (in) ids.push_back(b.id);
-    if (b.id == last) break;
-  }
-  return ids;
+// The families that cover the whole run (bounds.hpp, "Which bounds apply").
+void whole_run(std::vector<BoundResult>& out, const Rounds& R, const RunFacts& f, void (*rows)(Ctx&, const Rounds&)) {
+  const RunData d = collect(R, R.size(), f);
+  Ctx c{f, d, out, "", false};
+  rows(c, R);
 }
+
+}  // namespace
+
+// The evaluators named by the family table (bounds/families.hpp, bounds/bound_ids.cpp).
+namespace bounds {
+
+void perceptron_rows(Out& out, const Records& R, const RunFacts& f) { perceptron_family(out, R, f, false); }
+void perceptron_prefix_rows(Out& out, const Records& R, const RunFacts& f) { perceptron_family(out, R, f, true); }
+void projectron_rows(Out& out, const Records& R, const RunFacts& f) { whole_run(out, R, f, projectron_bounds); }
+void projectron_pp_rows(Out& out, const Records& R, const RunFacts& f) { whole_run(out, R, f, projectron_pp_bounds); }
+void forgetron_rows(Out& out, const Records& R, const RunFacts& f) { whole_run(out, R, f, forgetron_bounds); }
+void norma_rows(Out& out, const Records& R, const RunFacts& f) { whole_run(out, R, f, norma_bounds); }
+
+// A learner that is not ours (algo "external", docs/bounds.md#external): the Perceptron rows on
+// every round as a reference for it, never a verdict on it. ||f_T|| only when the run supplies
+// it (no MR Lemma 1 fallback: that identity is the Perceptron's).
+void perceptron_reference_rows(Out& out, const Records& R, const RunFacts& f) {
+  const std::size_t first = out.size();
+  RunData d = collect(R, R.size(), f);
+  to_data_units(d);
+  Ctx c{f, d, out, "reference: a theorem about the Perceptron", false};
+  perceptron_bounds(c);
+  const bool have_fT = !std::isnan(f.f_norm2_exact) || (!R.empty() && !std::isnan(R.back().f_norm2));
+  for (std::size_t i = first; i < out.size(); ++i) {
+    out[i].kind = "reference";
+    out[i].hard = false;
+    if (out[i].id == "cs_certificate" && !have_fT)
+      mark_not_applicable(out[i], "the run supplies no ||f_T|| (trace column f_norm2 or metadata f_norm2_exact)");
+  }
+}
+
+}  // namespace bounds
+
+namespace {
 
 // Why round r cannot be evaluated in floating point ("" when it can): k(x_t,x_t) absent, not
 // finite, or underflowed next to a non-zero score (docs/bounds.md#non-finite, #underflow).
-std::string round_numeric_problem(const RoundRecord& r, const RunFacts& f) {
+std::string round_numeric_problem(const RoundRecord& r, const RunFacts& f, bool reads_score) {
   const auto bad = [](double v) { return std::isinf(v); };
-  if (!std::isfinite(r.score)) return "score f(x_t) = " + fmt(r.score);
+  if (bad(r.score) || (reads_score && std::isnan(r.score))) return "score f(x_t) = " + fmt(r.score);
   if (!std::isfinite(r.g)) return std::isnan(r.g) ? "comparator score g(x_t) absent" : "comparator score g(x_t) = " + fmt(r.g);
   if (bad(r.kxx)) return "k(x_t,x_t) = " + fmt(r.kxx);
   if (std::isnan(r.kxx) && std::isnan(f.kxx_max)) return "k(x_t,x_t) absent (and no r2 in the metadata)";
@@ -574,13 +600,14 @@ std::string round_numeric_problem(const RoundRecord& r, const RunFacts& f) {
 }
 
 // "" when every input the bounds read is finite, else what is not (docs/bounds.md#non-finite).
-// NaN marks an absent optional field; scores, comparator scores and norms are never absent.
-std::string non_finite_input(const Rounds& R, const RunFacts& f) {
+// NaN marks an absent optional field; comparator scores and norms are never absent, scores only
+// for a family that does not read them (a learner not ours).
+std::string non_finite_input(const Rounds& R, const RunFacts& f, bool reads_score) {
   if (!f.bad_input.empty()) return f.bad_input;
   if (!std::isfinite(f.g_norm)) return "comparator norm ||g0|| = " + fmt(f.g_norm);
   if (std::isinf(f.kxx_max) || std::isinf(f.f_norm2_exact)) return "r^2 or ||f_T||^2 of the run is infinite";
   for (std::size_t i = 0; i < R.size(); ++i)
-    if (const std::string why = round_numeric_problem(R[i], f); !why.empty())
+    if (const std::string why = round_numeric_problem(R[i], f, reads_score); !why.empty())
       return why + " at round " + std::to_string(i + 1);
   return "";
 }
@@ -606,42 +633,21 @@ std::string kesler_not_applicable(const RunFacts& f) {
   return "";
 }
 
+// The rows of one family (bounds/bound_ids.cpp): every one n/a when an input is not finite,
+// else those of the family's evaluator.
 void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Rounds& rounds, const RunFacts& facts) {
-  if (const std::string why = non_finite_input(rounds, facts); !why.empty()) {
+  const BoundFamilyInfo& info = bound_family(family);
+  if (const std::string why = non_finite_input(rounds, facts, info.reads_score); !why.empty()) {
     const RunData d;
     Ctx c{facts, d, out, "", false};
-    for (const auto& id : family_ids(family)) {
-      BoundResult b = make(c, id, "");
+    for (const BoundId* row : family_rows(family)) {
+      BoundResult b = make(c, row->id, "");
       b.rounds = rounds.size();
       not_applicable(c, b, "inputs not finite: " + why);
     }
     return;
   }
-  if (family == BoundFamily::perceptron || family == BoundFamily::perceptron_prefix)
-    return perceptron_family(out, rounds, facts, family == BoundFamily::perceptron_prefix);
-  const RunData d = collect(rounds, rounds.size(), facts);
-  Ctx c{facts, d, out, "", false};
-  switch (family) {
-    case BoundFamily::projectron: return projectron_bounds(c, rounds);
-    case BoundFamily::projectron_pp: return projectron_pp_bounds(c, rounds);
-    case BoundFamily::forgetron: return forgetron_bounds(c);  // [M], report only
-    case BoundFamily::norma: return norma_bounds(c, rounds);
-    default: return;
-  }
-}
-
-}  // namespace
-
-namespace {
-
-// A row that does not apply carries no value, parameter or vacuity (issue 30: uniform-update rows
-// kept theirs and "vacuous": true).
-void mark_not_applicable(BoundResult& b, const std::string& why) {
-  b.applicable = false;
-  b.holds = true;
-  b.vacuous = false;
-  b.value = b.param = kNone;
-  b.why_not = why;
+  info.evaluate(out, rounds, facts);
 }
 
 // An applicable row whose value is not finite is a numeric failure: n/a, never a verdict or a
@@ -653,9 +659,21 @@ void overflow_rows_not_applicable(std::vector<BoundResult>& rs) {
 
 }  // namespace
 
+const LearnerInfo* find_bounds_learner(const std::string& algo) {
+  static const LearnerInfo external = [] {
+    LearnerInfo e;
+    e.name = kExternalAlgo;
+    e.display = "learner not in this suite";
+    e.bounds = {BoundFamily::perceptron_reference};
+    return e;
+  }();
+  return algo == kExternalAlgo ? &external : find_learner(algo);
+}
+
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts) {
   std::vector<BoundResult> out;
-  const LearnerInfo& learner = learner_info(facts.algo, "bounds: algo");
+  const LearnerInfo* found = find_bounds_learner(facts.algo);
+  const LearnerInfo& learner = found ? *found : learner_info(facts.algo, "bounds: algo");
   // No comparator at all: one row. A score missing on some rounds only names the round
   // (non_finite_input, every row n/a).
   bool have_g = false;
@@ -686,7 +704,9 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
     for (std::size_t i = first; i < out.size(); ++i) {
       BoundResult& b = out[i];
       b.note = "multiclass (Kesler)" + (b.note.empty() ? std::string() : "; " + b.note);
-      if (b.tag == "R" || b.tag == "V") b.tag = b.id == "novikoff" ? "R" : "D";  // CS03 recalled; the rest derived
+      const BoundId& entry = *find_bound(b.id);
+      if (!entry.kesler_tag.empty()) b.tag = entry.kesler_tag;
+      if (!entry.kesler_name.empty()) b.name = entry.kesler_name;
       if (!why.empty()) mark_not_applicable(b, why);
     }
   }
@@ -718,6 +738,7 @@ void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& result
   for (const auto& b : results) {
     std::string status;
     if (!b.applicable) status = "n/a: " + b.why_not;
+    else if (b.kind == "reference") status = b.holds ? "within (reference)" : "above (reference, not a check)";
     else if (b.holds) status = b.hard ? "holds" : "holds (report only)";
     else status = b.hard ? "*** VIOLATED ***" : "violated (report only, [M])";
     if (b.applicable && b.vacuous) status += " (vacuous)";

@@ -15,7 +15,8 @@
 // A key of the wrong JSON type throws std::invalid_argument naming it (docs/inputs.md#trace-checks).
 //
 // Which bounds apply: the bound families of the learner's registry entry
-// (algorithms/registry.cpp); this documents the choice:
+// (algorithms/registry.cpp), each evaluated by its entry in the family table
+// (bounds/bound_ids.cpp); this documents the choice:
 //   * Perceptron family (Novikoff, MR (3)-(8), FS, Blum, Cauchy-Schwarz certificate) for
 //     perceptron, kernel-perceptron, averaged-/voted-perceptron (their online rounds are the
 //     Perceptron's), and for the budget learners rbp, stoptron, forgetron, forgetron-basic, cks
@@ -40,6 +41,9 @@
 //     forms report the infimum over the parameter (docs/bounds.md#infimum); they are "a_priori",
 //     or "a_posteriori" when they read quantities of the run (B, eta_eff, a budget learner's
 //     prefix, NORMA's gradient sums).
+//   * algo "external" (kExternalAlgo, a learner that is not in this suite): the Perceptron rows
+//     as a reference, kind "reference", never hard; ||f_T|| only from the run (no MR Lemma 1
+//     fallback), and the score may be absent (docs/bounds.md#external).
 //   * Every value reported or compared with M is evaluated with direct (compensated) loss sums;
 //     rows whose inputs are not finite are n/a (docs/bounds.md#non-finite).
 #pragma once
@@ -91,12 +95,21 @@ struct BoundResult {
   double empirical = kNone;  // M (mistakes) or the count compared
   std::string comparator;
   // "a_priori" (needs only the data and the comparator in advance), "a_posteriori" (also needs
-  // quantities of this run), "check" (I-restricted, on a grid); docs/bounds.md#kinds.
+  // quantities of this run), "check" (I-restricted, on a grid), "reference" (a Perceptron theorem
+  // beside a learner that is not ours, never hard); docs/bounds.md#kinds.
   std::string kind;
   bool vacuous = false;      // value >= rounds covered, or the infimum at its trivial limit (docs/bounds.md#vacuous)
   std::size_t rounds = 0;    // rounds the bound covers (< T for a Perceptron prefix)
   std::string note;
 };
+
+// Trace metadata "algo" of a learner that is not in this suite (docs/bounds.md#external): its
+// runs get the Perceptron rows as a reference (kind "reference", never a hard verdict).
+inline const std::string kExternalAlgo = "external";
+struct LearnerInfo;
+// The registry entry of `algo`; for kExternalAlgo a binary learner of family
+// perceptron_reference; nullptr when unknown.
+const LearnerInfo* find_bounds_learner(const std::string& algo);
 
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts);
 

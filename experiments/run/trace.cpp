@@ -13,6 +13,7 @@
 #include <map>
 
 #include "algorithms/registry.hpp"
+#include "bounds/bound_ids.hpp"
 #include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
 #include "core/format.hpp"
@@ -118,27 +119,13 @@ void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds
 
 namespace {
 
-// Columns a trace must have to be evaluated, per bound family of the learner (algorithms/registry.hpp):
-// a missing column would silently read as its default (no `mistake`: 0 mistakes, every bound
-// "holds"; no `kxx`: false violations). `on_mistake`: filled on every mistake round by every
-// learner of the family (a Perceptron trace under Projectron metadata has no delta_norm).
+// Columns a trace must have to be evaluated: those the bound families of the learner read
+// (BoundFamilyInfo::columns, bounds/bound_ids.cpp). A missing column would silently read as its
+// default (no `mistake`: 0 mistakes, every bound "holds"; no `kxx`: false violations).
 struct FamilyColumns {
   std::vector<std::string> columns, on_mistake;
 };
 const std::vector<std::string> kCommonColumns = {"t", "y", "score", "mistake", "update", "support_size"};
-FamilyColumns family_columns(BoundFamily f) {
-  switch (f) {
-    case BoundFamily::perceptron:
-    case BoundFamily::perceptron_prefix: return {{"kxx", "g", "f_norm2"}, {}};
-    case BoundFamily::projectron: return {{"kxx", "g", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}};
-    case BoundFamily::projectron_pp:
-      return {{"kxx", "g", "margin_error", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}};
-    case BoundFamily::forgetron: return {{"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}};
-    case BoundFamily::norma:
-      return {{"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}};
-  }
-  return {};
-}
 
 void split_cells(const std::string& line, std::vector<std::string>& cells) {
   cells.clear();
@@ -163,9 +150,7 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   RowRules r;
   r.multiclass = info.multiclass;
   r.binary_labels = !info.multiclass && f.options.task == "classification";
-  for (BoundFamily b : info.bounds)
-    r.update_on_mistake = r.update_on_mistake || b == BoundFamily::perceptron || b == BoundFamily::projectron ||
-                          b == BoundFamily::projectron_pp;
+  for (BoundFamily b : info.bounds) r.update_on_mistake = r.update_on_mistake || bound_family(b).update_on_mistake;
   r.g_norm = f.g_norm;
   r.kxx_max = f.kxx_max;
   return r;
@@ -248,7 +233,7 @@ void TraceReader::metadata(const std::string& line) {
   }
   if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
     fail("metadata has no \"algo\"");
-  const LearnerInfo* info = find_learner(algo());
+  const LearnerInfo* info = find_bounds_learner(algo());  // a registry name or "external"
   if (!info) fail("unknown algorithm " + detail::quote(algo()) + " in the metadata");
   if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())
     fail("metadata has no \"rounds\" (the declared number of rounds T)");
@@ -259,7 +244,7 @@ void TraceReader::metadata(const std::string& line) {
   rules = row_rules(*info, facts);
   need.columns = kCommonColumns;
   for (BoundFamily f : info->bounds) {
-    const FamilyColumns fc = family_columns(f);
+    const BoundFamilyInfo& fc = bound_family(f);
     need.columns.insert(need.columns.end(), fc.columns.begin(), fc.columns.end());
     need.on_mistake.insert(need.on_mistake.end(), fc.on_mistake.begin(), fc.on_mistake.end());
   }
