@@ -17,7 +17,7 @@ import numpy as np
 from . import _core
 from ._core import DataError, NonFiniteError
 
-__all__ = ["learners", "options", "load", "run", "Result", "Learner", "DataError", "NonFiniteError",
+__all__ = ["learners", "options", "load", "run", "bounds", "Result", "Learner", "DataError", "NonFiniteError",
            "data_search_path"]
 
 _KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
@@ -153,10 +153,7 @@ class Result:
     def bounds(self) -> list[dict]:
         """Every bound row: id, name, value, param, holds, kind, vacuous, applicable, reason, ...
         (docs/bounds.md); empty with bounds=False."""
-        rows = json.loads(self._o.bounds_json())
-        for r in rows:
-            r["reason"] = r["why_not"]
-        return rows
+        return _bound_rows(self._o.bounds_json())
 
     def meta(self) -> dict:
         """The trace's metadata line: run_meta of the pipeline plus the data and the shuffle seed."""
@@ -206,6 +203,45 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}
     return Result(outcome, meta, args.shuffle)
+
+
+def _bound_rows(text: str) -> list[dict]:
+    rows = json.loads(text)
+    for r in rows:
+        r["reason"] = r["why_not"]
+    return rows
+
+
+def _rounds_flags(v, n: int, what: str) -> list[bool]:
+    a = np.asarray(v)
+    if a.ndim != 1 or a.shape[0] != n:
+        raise ValueError(f"{what} must be 1-D with one entry per row of X ({n} rows), got shape {a.shape}")
+    if a.dtype.kind not in "biu":
+        raise ValueError(f"{what} must be booleans (or 0/1), one per round, got dtype {a.dtype}")
+    if not np.all((a == 0) | (a == 1)):
+        raise ValueError(f"{what}[{int(np.flatnonzero((a != 0) & (a != 1))[0])}] is not 0/1")
+    return a.astype(bool).tolist()
+
+
+def bounds(X, y, *, mistakes, updates=None, kernel: str = "linear", gamma: float = 1.0, coef0: float = 0.0,
+           degree: int = 2, comparator: str = "auto", svm_C: float = 1.0, comparator_seed: int = 0,
+           f_norm2: float | None = None) -> list[dict]:
+    """The Perceptron's mistake bounds beside a learner that is not ours (docs/bounds.md#external):
+    rows of kind "reference", never a failed check. X, y (+-1): the rounds in the order the learner
+    saw them; mistakes / updates: one boolean per round (updates defaults to mistakes); f_norm2:
+    the learner's ||f_T||^2 when it has one (the Cauchy-Schwarz row reads it)."""
+    _, X = _matrix(X)
+    n = X.shape[0]
+    if n == 0:
+        raise ValueError("X has no rows: the bounds need at least one round")
+    labels, _ = _labels("perceptron", y, n)
+    args = _core.ExternalArgs()
+    args.kernel = _spec("perceptron", kernel, gamma, coef0, degree, {})
+    args.mistakes = _rounds_flags(mistakes, n, "mistakes")
+    args.updates = args.mistakes if updates is None else _rounds_flags(updates, n, "updates")
+    args.comparator, args.svm_C, args.comparator_seed = comparator, float(svm_C), int(comparator_seed)
+    args.f_norm2 = None if f_norm2 is None else float(f_norm2)
+    return _bound_rows(_core.external_bounds(_dataset(X, labels, []), args))
 
 
 class Learner:

@@ -16,6 +16,8 @@ nlohmann::json row(const std::string& name, const std::string& scope, const std:
   return {{"name", name}, {"scope", scope}, {"type", type}, {"default", def}, {"allowed", allowed}, {"help", help}};
 }
 
+}  // namespace
+
 Kernel make_kernel(const LearnerSpec& s) {
   if (std::find(kKernels.begin(), kKernels.end(), s.kernel) == kKernels.end())
     throw std::invalid_argument("kernel: unknown kernel '" + s.kernel + "'" + did_you_mean(s.kernel, kKernels) +
@@ -25,6 +27,8 @@ Kernel make_kernel(const LearnerSpec& s) {
   if (k.type == Kernel::Type::poly && s.degree < 1) throw std::invalid_argument("degree must be >= 1");
   return k;
 }
+
+namespace {
 
 // The options of spec.options, checked against the learner's own list: an unknown name or one
 // the learner does not read names the nearest option the learner does read.

@@ -31,6 +31,9 @@ bool is_multiclass(const std::string& algo);
 // Sets req.algo, req.options (kernel included) and req.given from `spec`. Throws
 // std::invalid_argument naming a wrong algorithm, kernel or option and the nearest valid name.
 void configure(RunRequest& req, const LearnerSpec& spec);
+// The kernel of `spec` (kernel, gamma, coef0, degree), checked: an unknown name, gamma <= 0 for
+// rbf or degree < 1 throws std::invalid_argument naming the option.
+Kernel make_kernel(const LearnerSpec& spec);
 // A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass).
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
 

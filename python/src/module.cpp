@@ -9,6 +9,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/run/trace.hpp"
+#include "external.hpp"
 #include "introspect.hpp"
 #include "learner.hpp"
 #include "record.hpp"
@@ -94,4 +95,5 @@ PYBIND11_MODULE(_core, m) {
 
   bind_run(m);
   bind_learner(m);
+  bind_external(m);
 }
