@@ -12,7 +12,7 @@ nlohmann::json OptionInfo::get(const LearnerOptions& o) const {
 }
 
 void OptionInfo::set(LearnerOptions& o, const nlohmann::json& v, const std::string& where) const {
-  check(v, where + ": " + name);
+  check_type(v, where + ": " + name);
   std::visit([&](auto p) { o.*p = v.get<std::remove_reference_t<decltype(o.*p)>>(); }, field);
 }
 
@@ -49,11 +49,11 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
   }
 }
 
-void check_options(const LearnerOptions& o, const std::vector<std::string>& names) {
+void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who) {
   for (const auto& n : names) {
     const OptionInfo* row = find_option(n);
     if (!row) throw std::invalid_argument("unknown option '" + n + "'");
-    row->check(row->get(o), row->flag());
+    row->check(row->get(o), row->flag(), who);
   }
 }
 

@@ -49,7 +49,8 @@ struct OptionInfo : OptionDecl {
                              std::string LearnerOptions::*, EtaConvention LearnerOptions::*>;
   Field field;
   nlohmann::json get(const LearnerOptions& o) const;
-  // Checks v (OptionDecl::check, the message starting "<where>: <name>") and sets the field.
+  // Checks v's type and allowed values (OptionDecl::check_type, the message starting
+  // "<where>: <name>") and sets the field; the range is make_learner's to check.
   void set(LearnerOptions& o, const nlohmann::json& v, const std::string& where) const;
 };
 
@@ -80,10 +81,11 @@ std::string option_names();
 // {name: value} of the named options (a learner's registry list), in table order.
 nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
 // Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
-// 'y'?)" on names not in the table, "<where>: <name> must be ..." on a bad value.
+// 'y'?)" on names not in the table, "<where>: <name> must be ..." on a value of the wrong type
+// or not allowed (ranges: check_options).
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where);
-// Checks the named options' values in `o` against their declarations (a default out of range,
-// e.g. budget 0, included); throws std::invalid_argument "<flag> must be ..., got ...".
-void check_options(const LearnerOptions& o, const std::vector<std::string>& names);
+// Checks the named options' values in `o` against their declared ranges (a default out of range,
+// e.g. budget 0, included); throws std::invalid_argument "<flag> must be ... for <who>, got ...".
+void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who = "");
 
 }  // namespace plab

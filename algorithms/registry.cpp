@@ -180,12 +180,17 @@ std::vector<std::string> learners_taking(const std::string& option) {
   return v;
 }
 
+// The learner headers' option groups, in the order of the CLI help; a name declared twice is a bug.
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
     for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
                               &multiclass_perceptron_options(), &norma_options()})
-      t.insert(t.end(), group->begin(), group->end());
+      for (const OptionInfo& o : *group) {
+        for (const OptionInfo& seen : t)
+          if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");
+        t.push_back(o);
+      }
     return t;
   }();
   return table;
@@ -204,11 +209,7 @@ std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOpti
                                 (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
-  try {
-    check_options(opt, info.options);
-  } catch (const std::invalid_argument& e) {
-    throw std::invalid_argument(std::string(e.what()) + " (--algo " + name + ")");
-  }
+  check_options(opt, info.options, name);
   return info.make(opt);
 }
 

@@ -32,40 +32,33 @@ bool OptionDecl::takes(const std::string& owner) const {
   return owners.empty() || std::find(owners.begin(), owners.end(), owner) != owners.end();
 }
 
-namespace {
-
-void check_type(const OptionDecl& d, const nlohmann::json& v, const std::string& at) {
+void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) const {
   using T = OptionDecl::Type;
   const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
-  if (d.type == T::real && !v.is_number()) throw std::invalid_argument(at + " must be a number, got " + v.dump());
-  if (d.type == T::count && (!v.is_number_integer() || negative))
+  if (type == T::real && !v.is_number()) throw std::invalid_argument(at + " must be a number, got " + v.dump());
+  if (type == T::count && (!v.is_number_integer() || negative))
     throw std::invalid_argument(at + " must be a non-negative integer, got " + v.dump());
-  if (d.type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + v.dump());
-  if (d.type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + v.dump());
-  if (d.type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + v.dump());
+  if (type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + v.dump());
+  if (type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + v.dump());
+  if (type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + v.dump());
+  if (type != T::text || allowed.empty()) return;
+  const std::string s = v.get<std::string>();
+  if (std::find(allowed.begin(), allowed.end(), s) != allowed.end()) return;
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  throw std::invalid_argument(at + ": unknown value '" + s + "'" + did_you_mean(s, allowed) + " (allowed: " + list + ")");
 }
 
-}  // namespace
-
-void OptionDecl::check(const nlohmann::json& v, const std::string& at) const {
-  check_type(*this, v, at);
-  if (type == Type::text) {
-    const std::string s = v.get<std::string>();
-    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
-      std::string list;
-      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      throw std::invalid_argument(at + ": unknown value '" + s + "'" + did_you_mean(s, allowed) + " (allowed: " + list + ")");
-    }
-    return;
-  }
-  if (type == Type::flag) return;
+void OptionDecl::check(const nlohmann::json& v, const std::string& at, const std::string& who) const {
+  check_type(v, at);
+  if (type == Type::text || type == Type::flag) return;
   const double x = v.get<double>();
   const bool in = std::isfinite(x) && (!min || (min_open ? x > *min : x >= *min)) && (!max || (max_open ? x < *max : x <= *max));
-  if (!in) {
-    const std::string r = range_text();
-    const std::string finite = type == Type::real ? (r.empty() ? "finite" : " (and finite)") : "";
-    throw std::invalid_argument(at + " must be " + r + finite + ", got " + fmt::format("{}", x));
-  }
+  if (in) return;
+  const std::string r = range_text();
+  const std::string finite = type == Type::real ? (r.empty() ? "finite" : " (and finite)") : "";
+  throw std::invalid_argument(at + " must be " + r + finite + (who.empty() ? "" : " for " + who) + ", got " +
+                              fmt::format("{}", x));
 }
 
 std::string OptionDecl::not_applicable(const std::string& selected) const {

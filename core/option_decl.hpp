@@ -30,9 +30,12 @@ struct OptionDecl {
   std::string type_name() const;     // "real" | "count" | "integer" | "flag" | "text"
   std::string range_text() const;    // "> 0", ">= 1", "<= 1", "" when unbounded
   bool takes(const std::string& owner) const;  // owner is one of `owners` (or owners is empty)
-  // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a non-finite real,
-  // a negative count, a value outside the range or outside `allowed`.
-  void check(const nlohmann::json& v, const std::string& at) const;
+  // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a negative count or
+  // a text outside `allowed` (what a spec or a trace's metadata is checked for when read).
+  void check_type(const nlohmann::json& v, const std::string& at) const;
+  // check_type, then the declared range (reals also finite): "<at> must be >= 1 for <who>, got 0"
+  // (" for <who>" when `who` is given).
+  void check(const nlohmann::json& v, const std::string& at, const std::string& who = "") const;
   // "--gamma is an option of the poly and rbf kernels, not of <selected>".
   std::string not_applicable(const std::string& selected) const;
 };

@@ -299,15 +299,15 @@ TEST(Registry, DeclaredRangesAreChecked) {
   };
   LearnerOptions o;
   o.eta = -0.5;
-  EXPECT_EQ(message("projectron", o), "--eta must be >= 0 (and finite), got -0.5 (--algo projectron)");
-  EXPECT_EQ(message("multiclass-projectron++", o), "--eta must be >= 0 (and finite), got -0.5 (--algo multiclass-projectron++)");
+  EXPECT_EQ(message("projectron", o), "--eta must be >= 0 (and finite) for projectron, got -0.5");
+  EXPECT_EQ(message("multiclass-projectron++", o), "--eta must be >= 0 (and finite) for multiclass-projectron++, got -0.5");
   EXPECT_EQ(message("kernel-perceptron", o), "");  // an option it does not take is not checked (nor given)
   o = {};
   for (const std::string& algo : learners_taking("budget"))
-    EXPECT_EQ(message(algo, o), "--budget must be >= 1, got 0 (--algo " + algo + ")");  // the default: B must be given
+    EXPECT_EQ(message(algo, o), "--budget must be >= 1 for " + algo + ", got 0");  // the default: B must be given
   o.budget = 3;
   o.nu = 1.5;
-  EXPECT_EQ(message("norma", o), "--nu must be <= 1 (and finite), got 1.5 (--algo norma)");
+  EXPECT_EQ(message("norma", o), "--nu must be <= 1 (and finite) for norma, got 1.5");
   o = {};
   o.update_rule = "softmax";
   EXPECT_NE(message("multiclass-perceptron", o).find("--update-rule: unknown value 'softmax'"), std::string::npos);
