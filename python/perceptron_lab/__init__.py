@@ -24,12 +24,13 @@ _KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
 
 
 def learners() -> list[dict]:
-    """Every learner: name, display, summary, multiclass, hypotheses, options (names), bounds (bool)."""
+    """Every learner: name, summary, multiclass, options (names), bounds (bool)."""
     return json.loads(_core.learners_json())
 
 
 def options(algo: str) -> list[dict]:
-    """The options `algo` takes (its own, the kernel's, the run's): name, scope, type, default, allowed, help."""
+    """The options `algo` takes (its own, the kernel's, the comparator's), as declared beside their owners:
+    name, scope, type, default, range, allowed, owners, help."""
     return json.loads(_core.options_json(algo))
 
 

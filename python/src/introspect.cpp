@@ -3,28 +3,32 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
+#include "bounds/option_owners.hpp"
 #include "core/nearest.hpp"
 
 namespace plab::py {
 namespace {
 
-const std::vector<std::string> kKernels = {"linear", "poly", "rbf"};
-const std::vector<std::string> kComparators = {"auto", "truth", "svm", "multipass", "zero"};
-
-nlohmann::json row(const std::string& name, const std::string& scope, const std::string& type,
-                   const nlohmann::json& def, const std::vector<std::string>& allowed, const std::string& help) {
-  return {{"name", name}, {"scope", scope}, {"type", type}, {"default", def}, {"allowed", allowed}, {"help", help}};
+// One declared option as perceptron_lab.options() lists it. scope: learner | kernel | run (the
+// comparator's); the kernel selector (declared as "type", flag --kernel) is the keyword "kernel".
+nlohmann::json row(const OptionDecl& d, const std::string& scope) {
+  const std::string name = d.flag() == "--kernel" ? "kernel" : d.name;
+  return {{"name", name}, {"scope", scope}, {"type", d.type_name()}, {"default", d.default_value},
+          {"range", d.range_text()}, {"allowed", d.allowed}, {"owners", d.owners}, {"help", d.help}};
 }
 
 }  // namespace
 
 Kernel make_kernel(const LearnerSpec& s) {
-  if (std::find(kKernels.begin(), kKernels.end(), s.kernel) == kKernels.end())
-    throw std::invalid_argument("kernel: unknown kernel '" + s.kernel + "'" + did_you_mean(s.kernel, kKernels) +
-                                " (kernels: linear, poly, rbf)");
+  const OptionDecl type = declared_option("kernel", "type");
+  type.check(s.kernel, "kernel");
   const Kernel k{Kernel::parse_type(s.kernel), s.gamma, s.coef0, s.degree};
-  if (k.type == Kernel::Type::rbf && !(s.gamma > 0)) throw std::invalid_argument("gamma must be > 0 for the rbf kernel");
-  if (k.type == Kernel::Type::poly && s.degree < 1) throw std::invalid_argument("degree must be >= 1");
+  // The declared ranges of the parameters the chosen kernel takes ("gamma must be > 0 ...").
+  const std::pair<const char*, nlohmann::json> params[] = {{"gamma", s.gamma}, {"coef0", s.coef0}, {"degree", s.degree}};
+  for (const auto& [name, value] : params) {
+    const OptionDecl d = declared_option("kernel", name);
+    if (d.takes(k.type_name())) d.check(value, name, "the " + k.type_name() + " kernel");
+  }
   return k;
 }
 
@@ -54,28 +58,21 @@ LearnerOptions learner_options(const LearnerSpec& s, std::vector<std::string>& g
 nlohmann::json learner_catalog() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& l : learners())
-    out.push_back({{"name", l.name}, {"display", l.display}, {"summary", l.summary}, {"multiclass", l.multiclass},
-                   {"hypotheses", l.hypotheses}, {"options", l.options}, {"bounds", !l.bounds.empty()}});
+    out.push_back({{"name", l.name}, {"summary", l.summary}, {"multiclass", l.multiclass},
+                   {"options", l.options}, {"bounds", !l.bounds.empty()}});
   return out;
 }
 
+// The declarations (bounds/option_owners.hpp): the learner's own, then the kernel's and the
+// comparator's; the data readers' do not apply to arrays.
 nlohmann::json option_catalog(const std::string& algo) {
   const LearnerInfo& info = learner_info(algo, "algo");
-  const LearnerOptions defaults;
-  const Kernel k;
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& name : info.options) {
-    const OptionInfo* o = find_option(name);
-    out.push_back(row(o->name, "learner", o->type_name(), o->get(defaults), o->allowed, o->help));
+  for (const auto& d : declared_options()) {
+    if (d.kind == "learner" && info.uses(d.name)) out.push_back(row(d, "learner"));
+    if (d.kind == "kernel") out.push_back(row(d, "kernel"));
+    if (d.kind == "comparator") out.push_back(row(d, "run"));
   }
-  out.push_back(row("kernel", "kernel", "text", "linear", kKernels, "kernel k(x, x')"));
-  out.push_back(row("gamma", "kernel", "real", k.gamma, {}, "rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree; > 0 for rbf"));
-  out.push_back(row("coef0", "kernel", "real", k.coef0, {}, "polynomial coef0"));
-  out.push_back(row("degree", "kernel", "count", k.degree, {}, "polynomial degree, >= 1"));
-  const ComparatorRequest c;
-  out.push_back(row("comparator", "run", "text", c.kind, kComparators,
-                    "comparator of the bounds: auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero"));
-  out.push_back(row("svm_C", "run", "real", c.svm_C, {}, "C of the hinge-loss SVM comparator"));
   return out;
 }
 

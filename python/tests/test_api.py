@@ -25,7 +25,8 @@ def test_catalogues():
     opts = {o["name"]: o for o in pl.options("projectron++")}
     assert opts["eta"]["type"] == "real" and opts["eta"]["scope"] == "learner"
     assert opts["eta_convention"]["allowed"] == ["paper", "dogma"]
-    assert opts["kernel"]["allowed"] == ["linear", "poly", "rbf"] and opts["comparator"]["scope"] == "run"
+    assert {"linear", "poly", "rbf"} <= set(opts["kernel"]["allowed"]) and opts["comparator"]["scope"] == "run"
+    assert opts["gamma"]["range"] == "> 0" and opts["eta"]["range"] == ">= 0"
     assert "budget" not in opts
     assert pl._core.record_columns() == pl._core.trace_columns()  # learn_one's dict keys = the CSV's columns
 
