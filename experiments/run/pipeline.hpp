@@ -12,6 +12,7 @@
 
 #include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
+#include "bounds/comparator.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/run/run.hpp"
 
@@ -19,7 +20,7 @@ namespace plab {
 
 struct ComparatorRequest {
   std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
-  double svm_C = 1.0;
+  double svm_C = kDefaultSvmC;
   uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
 };
 

@@ -23,17 +23,21 @@
 #include <string>
 #include <vector>
 
+#include "bounds/comparator.hpp"
+#include "numerics/kernel.hpp"
+
 namespace plab {
 
 uint64_t fnv1a(const std::string& s);
 
 // Kernel of a data set (LIBSVM / DOGMA parameterisation). `raw` is the object as written: it goes
 // unchanged into the cell's canonical JSON, so cell keys do not depend on how a number was spelt.
+// The defaults are the kernel's own (numerics/kernel.hpp, the one place that holds them).
 struct KernelSpec {
-  std::string type = "linear";  // linear | poly | rbf (aliases: polynomial, gaussian)
-  double gamma = 1.0, coef0 = 0.0;
-  int degree = 2;
-  nlohmann::json raw = {{"type", "linear"}};
+  std::string type = Kernel{}.type_name();  // linear | poly | rbf (aliases: polynomial, gaussian)
+  double gamma = Kernel{}.gamma, coef0 = Kernel{}.coef0;
+  int degree = Kernel{}.degree;
+  nlohmann::json raw = {{"type", Kernel{}.type_name()}};
 };
 
 struct DatasetSpec {
@@ -156,7 +160,7 @@ struct ClaimSpec {
 // Bounds evaluated per cell. `raw` (as written) is what the runner reads and the cell key hashes.
 struct BoundsSpec {
   std::string comparator = "svm";  // svm | multipass | truth | zero
-  double svm_C = 1.0;
+  double svm_C = kDefaultSvmC;
   std::vector<std::string> ids;    // bound ids to keep (bounds/bound_ids.hpp); empty = all
   nlohmann::json raw;
 };
@@ -164,7 +168,7 @@ struct BoundsSpec {
 struct O2BSpec { double delta = 0.05; };
 struct RhoProfileSpec {
   std::string comparator = "truth";
-  double svm_C = 1.0;
+  double svm_C = kDefaultSvmC;
   std::vector<double> rho;
   std::optional<double> at;
 };

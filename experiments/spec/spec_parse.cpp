@@ -34,8 +34,8 @@ struct Doc {
 KernelSpec parse_kernel(const Node& n) {
   KernelSpec k;
   k.type = n.child("type").text();
-  k.gamma = n.number("gamma", 1.0);
-  k.coef0 = n.number("coef0", 0.0);
+  k.gamma = n.number("gamma", k.gamma);
+  k.coef0 = n.number("coef0", k.coef0);
   if (n.has("degree")) k.degree = n.child("degree").json().get<int>();
   if ((k.type == "rbf" || k.type == "gaussian") && !(k.gamma > 0)) n.child("gamma").fail("must be > 0");
   k.raw = n.json();
