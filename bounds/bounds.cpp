@@ -663,7 +663,7 @@ const LearnerInfo* find_bounds_learner(const std::string& algo) {
   static const LearnerInfo external = [] {
     LearnerInfo e;
     e.name = kExternalAlgo;
-    e.display = "learner not in this suite";
+    e.summary = "a learner not in this suite (docs/bounds.md#external)";
     e.bounds = {BoundFamily::perceptron_reference};
     return e;
   }();
