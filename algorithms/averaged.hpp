@@ -23,7 +23,6 @@ class VotedPerceptron final : public ExpansionLearner {
  public:
   explicit VotedPerceptron(const LearnerOptions& o, bool voted_default = false)
       : ExpansionLearner(o), voted_default_(voted_default), c_{0} {}
-  std::string name() const override { return voted_default_ ? "voted-perceptron" : "averaged-perceptron"; }
   std::string default_hypothesis() const { return voted_default_ ? "voted" : "averaged"; }
   std::vector<std::string> hypotheses() const override { return {"last", "averaged", "voted"}; }
   // c_j for j = 1..M+1 (tests).

@@ -19,14 +19,18 @@
 
 namespace plab {
 
+// CKS's own option (it takes the budget options of learner.hpp too), checked by make_learner.
+inline const std::vector<OptionInfo>& cks_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("CKS options", "beta", &LearnerOptions::beta, "CKS margin threshold beta", at_least(0)),
+  };
+  return v;
+}
+
 class CKSPerceptron final : public ExpansionLearner {
  public:
   explicit CKSPerceptron(const LearnerOptions& o, bool insert_first = false)
-      : ExpansionLearner(o), N_(o.budget), beta_(o.beta), insert_first_(insert_first) {
-    if (N_ < 1) throw std::invalid_argument("--budget must be >= 1 for cks");
-    if (!(beta_ >= 0.0)) throw std::invalid_argument("--beta must be >= 0");
-  }
-  std::string name() const override { return "cks"; }
+      : ExpansionLearner(o), N_(o.budget), beta_(o.beta), insert_first_(insert_first) {}
   // f(x_i) for the support in slot i, maintained incrementally (tests compare with f_.score).
   const std::vector<double>& support_scores() const { return F_; }
 

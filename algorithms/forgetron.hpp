@@ -51,10 +51,7 @@ class Forgetron final : public ExpansionLearner {
  public:
   enum class Rule { self_tuned, basic };
   explicit Forgetron(const LearnerOptions& o, Rule rule = Rule::self_tuned)
-      : ExpansionLearner(o), B_(o.budget), rule_(rule) {
-    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for the Forgetron");
-  }
-  std::string name() const override { return rule_ == Rule::basic ? "forgetron-basic" : "forgetron"; }
+      : ExpansionLearner(o), B_(o.budget), rule_(rule) {}
   double Q() const { return Q_; }
   int64_t mistakes() const { return M_; }
 

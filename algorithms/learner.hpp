@@ -1,4 +1,5 @@
-// The one interface of every online learner, and the flat option set that configures them.
+// The one interface of every online learner, and the flat option set that configures them. A
+// learner's name is its registry entry's (algorithms/registry.hpp), never the class's.
 // Represents: a hypothesis f_{t-1} that scores examples and learns from one labelled example
 // per round. Requires: rounds fed in order with t = 1, 2, ...; examples of the data set's
 // dimension or lower. Ensures: learn() returns the complete round record of docs/bounds.md#round-log with
@@ -17,10 +18,19 @@
 
 namespace plab {
 
+// The options the budget learners (Forgetron, RBP, Stoptron, CKS, MRBP) share, checked by
+// make_learner; defaults in LearnerOptions (budget 0 = not given, out of range: B must be given).
+inline const std::vector<OptionInfo>& budget_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("Budget options", "budget", &LearnerOptions::budget, "Budget B: the most supports kept", at_least(1)),
+      learner_option("Budget options", "seed", &LearnerOptions::seed, "Seed of the learner's own randomness (eviction draws)"),
+  };
+  return v;
+}
+
 class Learner {
  public:
   virtual ~Learner() = default;
-  virtual std::string name() const = 0;
   // f_{t-1}(x) of the current hypothesis (no change).
   virtual double score(const Example& x) const = 0;
   // One round: score, decide, update; returns the round record.

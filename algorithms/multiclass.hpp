@@ -23,6 +23,17 @@
 
 namespace plab {
 
+// The multiclass Perceptron's option, checked by make_learner; default in LearnerOptions.
+inline const std::vector<OptionInfo>& multiclass_perceptron_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("Multiclass Perceptron options", "update_rule", &LearnerOptions::update_rule,
+                     "Multiclass Perceptron step on a mistake: max-score (+1 on y, -1 on the competitor) | uniform "
+                     "(-1/(m-1) on every other class); docs/learners.md#multiclass-perceptron",
+                     {}, {"max-score", "uniform"}),
+  };
+  return v;
+}
+
 class MulticlassLearner : public Learner {
  public:
   explicit MulticlassLearner(const LearnerOptions& o) : kernel_(o.kernel), sv_(o.dim), m_(o.classes) {
@@ -228,11 +239,7 @@ class MulticlassLearner : public Learner {
 // the competitor (max-score) or -1/(m-1) on every other class (uniform).
 class MulticlassPerceptron : public MulticlassLearner {
  public:
-  explicit MulticlassPerceptron(const LearnerOptions& o) : MulticlassLearner(o), uniform_(o.update_rule == "uniform") {
-    if (o.update_rule != "max-score" && o.update_rule != "uniform")
-      throw std::invalid_argument("--update-rule must be max-score or uniform, got '" + o.update_rule + "'");
-  }
-  std::string name() const override { return "multiclass-perceptron"; }
+  explicit MulticlassPerceptron(const LearnerOptions& o) : MulticlassLearner(o), uniform_(o.update_rule == "uniform") {}
 
  protected:
   void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {
@@ -261,10 +268,7 @@ class MulticlassPerceptron : public MulticlassLearner {
 class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
  public:
   explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
-      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed) {
-    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for mrbp");
-  }
-  std::string name() const override { return "mrbp"; }
+      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed) {}
   // Uses these 0-based positions for the next evictions instead of the stream (replaying another
   // implementation's draws: the DOGMA fixtures).
   void replay_draws(std::vector<std::size_t> positions) { replay_.assign(positions.rbegin(), positions.rend()); }
@@ -305,10 +309,7 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
 // loss that rounds to 0 and add a support with zero coefficients (docs/conventions.md#multiclass).
 class MulticlassPA1 final : public MulticlassLearner {
  public:
-  explicit MulticlassPA1(const LearnerOptions& o) : MulticlassLearner(o), C_(o.C) {
-    if (!(C_ > 0.0) || !std::isfinite(C_)) throw std::invalid_argument("--C must be > 0 (and finite)");
-  }
-  std::string name() const override { return "multiclass-pa1"; }
+  explicit MulticlassPA1(const LearnerOptions& o) : MulticlassLearner(o), C_(o.C) {}
 
  protected:
   void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {

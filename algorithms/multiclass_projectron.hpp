@@ -37,10 +37,7 @@ namespace plab {
 class MulticlassProjectronPP final : public MulticlassLearner {
  public:
   explicit MulticlassProjectronPP(const LearnerOptions& o)
-      : MulticlassLearner(o), eta_(o.eta), dogma_(o.eta_convention == EtaConvention::dogma), chol_(m_), basis_(m_) {
-    if (!(eta_ >= 0.0) || !std::isfinite(eta_)) throw std::invalid_argument("--eta must be >= 0 (and finite)");
-  }
-  std::string name() const override { return "multiclass-projectron++"; }
+      : MulticlassLearner(o), eta_(o.eta), dogma_(o.eta_convention == EtaConvention::dogma), chol_(m_), basis_(m_) {}
   // Squared distances delta_y, delta_competitor of the last mistake or margin error (tests).
   std::array<double, 2> last_deltas() const { return {proj_[0].delta, proj_[1].delta}; }
   const std::vector<std::size_t>& basis(std::size_t c) const { return basis_[c]; }

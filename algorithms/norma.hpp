@@ -43,6 +43,28 @@ inline double norma_truncation_tail_bound(double eta, double lambda, double C, d
   return C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau)) / lambda;
 }
 
+// NORMA's options (docs/learners.md#norma), checked by make_learner; defaults in LearnerOptions.
+inline const std::vector<OptionInfo>& norma_options() {
+  using O = LearnerOptions;
+  const std::string g = "NORMA options";
+  static const std::vector<OptionInfo> v = {
+      learner_option(g, "task", &O::task, "NORMA task", {}, {"classification", "novelty", "regression"}),
+      learner_option(g, "loss", &O::loss, "NORMA loss: hinge (classification, novelty) | squared | eps (regression)",
+                     {}, {"hinge", "squared", "eps"}),
+      learner_option(g, "lambda", &O::lambda, "NORMA regulariser lambda", at_least(0)),
+      learner_option(g, "learning_rate", &O::learning_rate, "NORMA learning rate Lambda", above(0)),
+      learner_option(g, "decay_rate", &O::decay_rate, "NORMA: learning rate Lambda/sqrt(t)"),
+      learner_option(g, "rho", &O::rho, "NORMA margin rho", at_least(0)),
+      learner_option(g, "nu", &O::nu, "NORMA nu-trick, nu in [0, 1] (negative = off)", at_most(1)),
+      learner_option(g, "epsilon", &O::epsilon, "NORMA eps-insensitive width", at_least(0)),
+      learner_option(g, "bias", &O::bias, "NORMA: unregularised bias"),
+      learner_option(g, "truncate", &O::truncate, "NORMA: drop terms older than tau rounds (0 = never)"),
+      learner_option(g, "inclusive_ties", &O::inclusive_ties,
+                     "NORMA: violation on y f <= rho (Perceptron ties) instead of y f < rho (slides)"),
+  };
+  return v;
+}
+
 class Norma final : public ExpansionLearner {
  public:
   enum class Task { classification, novelty, regression };
@@ -65,15 +87,8 @@ class Norma final : public ExpansionLearner {
       throw std::invalid_argument("--loss: NORMA " + o.task + " uses the hinge loss, got '" +
                                   o.loss + "'");
     }
-    if (!(o.learning_rate > 0.0) || !std::isfinite(o.learning_rate))
-      throw std::invalid_argument("--learning-rate must be > 0");
-    if (!(o.lambda >= 0.0) || !std::isfinite(o.lambda))
-      throw std::invalid_argument("--lambda must be >= 0");
-    if (!std::isfinite(o.nu) || o.nu > 1.0)
-      throw std::invalid_argument("--nu must be in [0, 1] (or negative to disable the nu-trick)");
-    if (!(o.rho >= 0.0) || !std::isfinite(o.rho)) throw std::invalid_argument("--rho must be >= 0");
-    if (!(o.epsilon >= 0.0) || !std::isfinite(o.epsilon))
-      throw std::invalid_argument("--epsilon must be >= 0");
+    // Ranges (learning rate > 0, lambda, rho, epsilon >= 0, nu <= 1) are declared in
+    // norma_options() and checked by make_learner; what is left relates two options.
     if (tau_ > 0 && !(o.learning_rate * o.lambda < 1.0))
       throw std::invalid_argument("--truncate needs --learning-rate * --lambda < 1 (docs/bounds.md#norma-truncation)");
     if (nu_ >= 0.0 && loss_ == Loss::squared)
@@ -81,7 +96,6 @@ class Norma final : public ExpansionLearner {
     thr_ = task_ == Task::regression ? o.epsilon : o.rho;
   }
 
-  std::string name() const override { return "norma"; }
   double score(const Example& x) const override { return f_.score(x) + b_; }
   std::vector<std::string> hypotheses() const override {
     if (!bias_) return ExpansionLearner::hypotheses();

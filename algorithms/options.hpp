@@ -1,8 +1,10 @@
-// The one option table: every learner option is declared here once (name, type, allowed values,
-// help). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing and the bound
-// metadata are all generated from it; the default is the value of a default-constructed
-// LearnerOptions. Which learners use an option is declared in their registry entries
-// (algorithms/registry.hpp), and an option given to a learner that does not use it is an error.
+// Learner options: the values (LearnerOptions, whose member initialisers are the one place of
+// every default) and the declarations (OptionInfo rows). Each learner declares its options beside
+// its code (projectron.hpp, norma.hpp, ...; the options the budget learners share in learner.hpp),
+// its registry entry names the ones it takes (algorithms/registry.cpp), and option_table() gathers
+// them. The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing and the bound metadata
+// are all generated from the rows; an option given to a learner that does not take it, or a value
+// outside its declared range, is an error naming the flag.
 #pragma once
 #include <cstdint>
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/option_decl.hpp"
 #include "numerics/kernel.hpp"
 
 namespace plab {
@@ -20,13 +23,13 @@ enum class EtaConvention { paper, dogma };
 NLOHMANN_JSON_SERIALIZE_ENUM(EtaConvention, {{EtaConvention::paper, "paper"}, {EtaConvention::dogma, "dogma"}})
 
 struct LearnerOptions {
-  Kernel kernel;                                // from the data set / --kernel, not an option row
+  Kernel kernel;                                // from the data set / --kernel (numerics/kernel.hpp)
   std::size_t dim = 0;                          // input dimension (from the data), not an option row
   std::size_t classes = 0;                      // multiclass learners: m (from the data), not an option row
   double eta = 0.1;
   EtaConvention eta_convention = EtaConvention::paper;
   double U = 0.0;
-  std::size_t budget = 0;
+  std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
   double beta = 0.0;
   uint64_t seed = 1;
@@ -38,24 +41,36 @@ struct LearnerOptions {
   std::size_t truncate = 0;
   bool inclusive_ties = false;
 };
-static_assert(std::is_same_v<std::size_t, uint64_t>, "the option table stores counts and seeds alike");
+static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store counts and seeds alike");
 
-struct OptionInfo {
+// A learner option: its declaration (default read from LearnerOptions{}) and its field.
+struct OptionInfo : OptionDecl {
   using Field = std::variant<double LearnerOptions::*, std::size_t LearnerOptions::*, bool LearnerOptions::*,
                              std::string LearnerOptions::*, EtaConvention LearnerOptions::*>;
-  std::string name;                  // spec / JSON key; the CLI flag is "--" + name with '_' -> '-'
   Field field;
-  std::string help;
-  std::vector<std::string> allowed;  // text and enum options: the accepted values
-  std::string flag() const;          // "--learning-rate"
-  std::string type_name() const;     // "real" | "count" | "flag" | "text"
   nlohmann::json get(const LearnerOptions& o) const;
-  // Sets the field from JSON; throws std::invalid_argument "<where>: <name> ..." on a wrong type,
-  // a negative count or a value outside `allowed`.
+  // Checks v (OptionDecl::check, the message starting "<where>: <name>") and sets the field.
   void set(LearnerOptions& o, const nlohmann::json& v, const std::string& where) const;
 };
 
-// Every option, in the order of the CLI help.
+// A learner's declaration row: the type and the default come from the field.
+template <class T>
+OptionInfo learner_option(const std::string& group, const std::string& name, T LearnerOptions::*field,
+                          const std::string& help, OptionRange range = {}, std::vector<std::string> allowed = {}) {
+  using Ty = OptionDecl::Type;
+  Ty type = Ty::text;
+  if constexpr (std::is_same_v<T, double>) type = Ty::real;
+  if constexpr (std::is_same_v<T, std::size_t>) type = Ty::count;
+  if constexpr (std::is_same_v<T, bool>) type = Ty::flag;
+  OptionInfo o;
+  static_cast<OptionDecl&>(o) = declare("learner", group, name, type, nlohmann::json(LearnerOptions{}.*field), {},
+                                        help, range, std::move(allowed));
+  o.field = field;
+  return o;
+}
+
+// Every learner option, grouped by the header that declares it (algorithms/registry.cpp gathers
+// the groups); OptionDecl::owners is empty here (declared_options() fills it from the registry).
 const std::vector<OptionInfo>& option_table();
 // nullptr when unknown.
 const OptionInfo* find_option(const std::string& name);
@@ -65,7 +80,10 @@ std::string option_names();
 // {name: value} of the named options (a learner's registry list), in table order.
 nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
 // Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
-// 'y'?)" on names not in the table.
+// 'y'?)" on names not in the table, "<where>: <name> must be ..." on a bad value.
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where);
+// Checks the named options' values in `o` against their declarations (a default out of range,
+// e.g. budget 0, included); throws std::invalid_argument "<flag> must be ..., got ...".
+void check_options(const LearnerOptions& o, const std::vector<std::string>& names);
 
 }  // namespace plab

@@ -12,13 +12,18 @@
 
 namespace plab {
 
+// PA-I's option (the multiclass PA-I takes it too), checked by make_learner; default in LearnerOptions.
+inline const std::vector<OptionInfo>& pa_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("PA-I options", "C", &LearnerOptions::C, "PA-I aggressiveness C", above(0)),
+  };
+  return v;
+}
+
 class PassiveAggressive1 final : public ExpansionLearner {
  public:
   explicit PassiveAggressive1(const LearnerOptions& o)
-      : ExpansionLearner(o), C_(o.C), dogma_(o.eta_convention == EtaConvention::dogma) {
-    if (!(C_ > 0.0)) throw std::invalid_argument("--C must be > 0");
-  }
-  std::string name() const override { return "pa1"; }
+      : ExpansionLearner(o), C_(o.C), dogma_(o.eta_convention == EtaConvention::dogma) {}
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);

@@ -14,7 +14,6 @@ namespace plab {
 class PrimalPerceptron final : public Learner {
  public:
   explicit PrimalPerceptron(const LearnerOptions& o) : w_(dense_weights(o.dim)) {}
-  std::string name() const override { return "perceptron"; }
   double score(const Example& x) const override {
     double s = 0.0;
     for (std::size_t k = 0; k < x.idx.size(); ++k)
@@ -67,7 +66,6 @@ class PrimalPerceptron final : public Learner {
 class KernelPerceptron final : public ExpansionLearner {
  public:
   using ExpansionLearner::ExpansionLearner;
-  std::string name() const override { return "kernel-perceptron"; }
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
     if (r.mistake) {

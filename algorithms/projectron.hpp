@@ -74,6 +74,21 @@
 
 namespace plab {
 
+// The Projectron(++)'s options (the multiclass Projectron++ takes eta and eta_convention, PA-I
+// eta_convention), checked by make_learner; defaults in LearnerOptions.
+inline const std::vector<OptionInfo>& projectron_options() {
+  using O = LearnerOptions;
+  const std::string g = "Projectron(++) options";
+  static const std::vector<OptionInfo> v = {
+      learner_option(g, "eta", &O::eta, "Projectron(++) threshold eta (docs/learners.md#projectron)", at_least(0)),
+      learner_option(g, "eta_convention", &O::eta_convention,
+                     "paper (||delta|| <= eta) | dogma (||delta||^2 <= eta, docs/conventions.md#eta)", {},
+                     {"paper", "dogma"}),
+      learner_option(g, "U", &O::U, "Projectron: per-round eta_t from U (ICML Eq. 13); 0 = off", at_least(0)),
+  };
+  return v;
+}
+
 // Cholesky factor L of the Gram matrix of S (K = L L^T), stored as a packed lower triangle:
 // row i holds L(i,0..i) at offset i(i+1)/2, so a new support appends one row without moving
 // the others and the solves stream contiguous rows; the buffer's capacity doubles as it grows.
@@ -168,12 +183,7 @@ inline double fixed_dot(const double* a, const double* b, std::size_t n) {
 // and the beta coordinates (file comment).
 class ProjectronBase : public ExpansionLearner {
  public:
-  explicit ProjectronBase(const LearnerOptions& o) : ExpansionLearner(o), opt_(o) {
-    if (!(o.eta >= 0.0) || !std::isfinite(o.eta))
-      throw std::invalid_argument("--eta must be >= 0 (and finite)");
-    if (!(o.U >= 0.0) || !std::isfinite(o.U))
-      throw std::invalid_argument("--U must be >= 0 (and finite; 0 disables the per-round eta_t)");
-  }
+  explicit ProjectronBase(const LearnerOptions& o) : ExpansionLearner(o), opt_(o) {}
   const GramCholesky& chol() const { return chol_; }
   const SupportSet& supports() const { return f_.sv; }
   // d = K^{-1} k_t = L^{-T} z_t of the last projected update, with K the Gram matrix of S at that
@@ -349,7 +359,6 @@ class ProjectronBase : public ExpansionLearner {
 class Projectron final : public ProjectronBase {
  public:
   using ProjectronBase::ProjectronBase;
-  std::string name() const override { return "projectron"; }
 
  protected:
   void round(const Example& x, int64_t t, RoundRecord& r) override {
@@ -369,7 +378,6 @@ class Projectron final : public ProjectronBase {
 class ProjectronPP final : public ProjectronBase {
  public:
   using ProjectronBase::ProjectronBase;
-  std::string name() const override { return "projectron++"; }
 
  protected:
   void round(const Example& x, int64_t t, RoundRecord& r) override {

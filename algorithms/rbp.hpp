@@ -13,10 +13,7 @@ namespace plab {
 class RandomizedBudgetPerceptron final : public ExpansionLearner {
  public:
   explicit RandomizedBudgetPerceptron(const LearnerOptions& o)
-      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) {
-    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for rbp");
-  }
-  std::string name() const override { return "rbp"; }
+      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) {}
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);

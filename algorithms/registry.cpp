@@ -1,8 +1,10 @@
-// The registry of learners: one descriptor per learner, with its maker. Adding a learner = its
-// header plus one entry here (docs/extending.md#learner).
+// The registry of learners: one descriptor per learner, with its maker, and the gathering of the
+// option groups the learner headers declare. Adding a learner = its header plus one entry here
+// (docs/extending.md#learner).
 #include "algorithms/registry.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
@@ -32,70 +34,97 @@ std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
   return std::make_unique<PrimalPerceptron>(o);
 }
 
-// Built-in learners. Fields: name, display, bound families, options, colour, hypotheses, summary, maker
-// and, for multiclass learners, true.
-std::deque<LearnerInfo> builtin() {
+// Built-in learners, in the order of the CLI help and the docs.
+std::vector<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
   // initialisation, before this file's constants would exist.
-  const std::vector<std::string> kLastAveraged = {"last", "averaged"};
-  const std::vector<std::string> kNormaOptions = {"task", "loss", "lambda", "learning_rate", "decay_rate", "rho",
-                                                  "nu", "epsilon", "bias", "truncate", "inclusive_ties"};
+  const std::vector<std::string> kProjectron = {"eta", "eta_convention", "U"}, kBudget = {"budget"},
+                                 kRandomBudget = {"budget", "seed"};
+  std::vector<std::string> norma;
+  for (const auto& o : norma_options()) norma.push_back(o.name);
   return {
-      {"perceptron", "Perceptron", {BF::perceptron}, {}, "#000000", {"last"},
-       "primal linear Perceptron (Rosenblatt 1958)", make_primal},
-      {"kernel-perceptron", "Kernel Perceptron", {BF::perceptron}, {}, "#000000", kLastAveraged,
-       "kernel Perceptron, one support per mistake", maker_of<KernelPerceptron>()},
-      {"projectron", "Projectron", {BF::projectron}, {"eta", "eta_convention", "U"}, "#0072b2", kLastAveraged,
-       "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
-       maker_of<Projectron>()},
-      {"projectron++", "Projectron++", {BF::projectron_pp}, {"eta", "eta_convention", "U"}, "#d55e00",
-       kLastAveraged, "Projectron++: Projectron plus projected margin updates", maker_of<ProjectronPP>()},
-      {"forgetron", "Forgetron", {BF::perceptron_prefix, BF::forgetron}, {"budget"}, "#009e73", {"last"},
-       "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", maker_of<Forgetron>()},
-      {"forgetron-basic", "Forgetron (basic)", {BF::perceptron_prefix, BF::forgetron}, {"budget"}, "#56b4e9",
-       {"last"}, "basic Forgetron: fixed shrinking U = (1/4) sqrt((B+1)/ln(B+1))",
-       [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+      {.name = "perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
+       .summary = "primal linear Perceptron (Rosenblatt 1958)", .make = make_primal},
+      {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
+       .summary = "kernel Perceptron, one support per mistake", .make = maker_of<KernelPerceptron>()},
+      {.name = "projectron", .bounds = {BF::projectron}, .options = kProjectron, .color = "#0072b2",
+       .summary = "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
+       .make = maker_of<Projectron>()},
+      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = kProjectron, .color = "#d55e00",
+       .summary = "Projectron++: Projectron plus projected margin updates", .make = maker_of<ProjectronPP>()},
+      {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget, .color = "#009e73",
+       .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = maker_of<Forgetron>()},
+      {.name = "forgetron-basic", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget,
+       .color = "#56b4e9", .summary = "basic Forgetron: fixed shrinking U = (1/4) sqrt((B+1)/ln(B+1))",
+       .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<Forgetron>(o, Forgetron::Rule::basic);
        }},
-      {"rbp", "Randomized Budget Perceptron", {BF::perceptron_prefix}, {"budget", "seed"}, "#cc79a7", {"last"},
-       "Randomized Budget Perceptron: evict a uniformly random support (Cavallanti et al.)",
-       maker_of<RandomizedBudgetPerceptron>()},
-      {"stoptron", "Stoptron", {BF::perceptron_prefix}, {"budget"}, "#8c564b", kLastAveraged,
-       "Stoptron: a kernel Perceptron that stops adding at B supports", maker_of<Stoptron>()},
-      {"cks", "CKS budget Perceptron", {BF::perceptron_prefix}, {"budget", "beta"}, "#7f7f7f", {"last"},
-       "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
-       maker_of<CKSPerceptron>()},
-      {"pa1", "PA-I", {}, {"C", "eta_convention"}, "#9467bd", kLastAveraged,
-       "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake bound is evaluated", maker_of<PassiveAggressive1>()},
-      {"averaged-perceptron", "Averaged Perceptron", {BF::perceptron}, {}, "#bcbd22", {"last", "averaged", "voted"},
-       "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
-       maker_of<VotedPerceptron>()},
-      {"voted-perceptron", "Voted Perceptron", {BF::perceptron}, {}, "#e377c2", {"last", "averaged", "voted"},
-       "kernel Perceptron predicting with the vote of its hypotheses (Freund-Schapire)",
-       [](const LearnerOptions& o) -> std::unique_ptr<Learner> { return std::make_unique<VotedPerceptron>(o, true); }},
-      {"norma", "NORMA", {BF::norma}, kNormaOptions, "#17becf", kLastAveraged,
-       "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", maker_of<Norma>()},
+      {.name = "rbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
+       .summary = "Randomized Budget Perceptron: evict a uniformly random support (Cavallanti et al.)",
+       .make = maker_of<RandomizedBudgetPerceptron>()},
+      {.name = "stoptron", .bounds = {BF::perceptron_prefix}, .options = kBudget, .color = "#8c564b",
+       .summary = "Stoptron: a kernel Perceptron that stops adding at B supports", .make = maker_of<Stoptron>()},
+      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget", "beta"}, .color = "#7f7f7f",
+       .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
+       .make = maker_of<CKSPerceptron>()},
+      {.name = "pa1", .bounds = {}, .options = {"C", "eta_convention"}, .color = "#9467bd",
+       .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
+                  "bound is evaluated",
+       .make = maker_of<PassiveAggressive1>()},
+      {.name = "averaged-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#bcbd22",
+       .summary = "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
+       .make = maker_of<VotedPerceptron>()},
+      {.name = "voted-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#e377c2",
+       .summary = "kernel Perceptron predicting with the vote of its hypotheses (Freund-Schapire)",
+       .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+         return std::make_unique<VotedPerceptron>(o, true);
+       }},
+      {.name = "norma", .bounds = {BF::norma}, .options = norma, .color = "#17becf",
+       .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>()},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
-      {"multiclass-perceptron", "Multiclass Perceptron", {BF::perceptron}, {"update_rule"}, "#000000", {"last"},
-       "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
-       maker_of<MulticlassPerceptron>(), true},
-      {"mrbp", "MRBP", {BF::perceptron_prefix}, {"budget", "seed"}, "#cc79a7", {"last"},
-       "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
-       maker_of<MulticlassRandomBudgetPerceptron>(), true},
-      {"multiclass-pa1", "Multiclass PA-I", {}, {"C"}, "#9467bd", {"last"},
-       "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is evaluated",
-       maker_of<MulticlassPA1>(), true},
-      {"multiclass-projectron++", "Multiclass Projectron++", {BF::projectron_pp}, {"eta", "eta_convention"}, "#d55e00",
-       {"last"}, "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
-       maker_of<MulticlassProjectronPP>(), true},
+      {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",
+       .summary = "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
+       .make = maker_of<MulticlassPerceptron>(), .multiclass = true},
+      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
+       .summary = "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
+       .make = maker_of<MulticlassRandomBudgetPerceptron>(), .multiclass = true},
+      {.name = "multiclass-pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
+       .summary = "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is "
+                  "evaluated",
+       .make = maker_of<MulticlassPA1>(), .multiclass = true},
+      {.name = "multiclass-projectron++", .bounds = {BF::projectron_pp}, .options = {"eta", "eta_convention"},
+       .color = "#d55e00", .summary = "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
+       .make = maker_of<MulticlassProjectronPP>(), .multiclass = true},
   };
+}
+
+// register_learner's checks, the same for built-ins and run-time registrations (caller holds the lock).
+void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
+  const std::string at = "register_learner '" + info.name + "': ";
+  if (info.name.empty()) throw std::invalid_argument("register_learner: empty name");
+  for (const auto& l : t)
+    if (l.name == info.name) throw std::invalid_argument(at + "the name exists");
+  for (const auto& o : info.options)
+    if (!find_option(o)) throw std::invalid_argument(at + "option '" + o + "' is not declared (option_table())");
+  if (!info.make) throw std::invalid_argument(at + "no maker");
+  const bool hex = info.color.size() == 7 && info.color[0] == '#' &&
+                   std::all_of(info.color.begin() + 1, info.color.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
+  if (!hex) throw std::invalid_argument(at + "colour '" + info.color + "' is not #rrggbb");
+  if (info.summary.empty()) throw std::invalid_argument(at + "no summary");
 }
 
 // A deque: descriptors never move, so pointers returned by find_learner stay valid after
 // register_learner adds one.
 std::deque<LearnerInfo>& table() {
-  static std::deque<LearnerInfo> t = builtin();
+  static std::deque<LearnerInfo> t = [] {
+    std::deque<LearnerInfo> d;
+    for (auto& info : builtin()) {
+      check_entry(d, info);
+      d.push_back(std::move(info));
+    }
+    return d;
+  }();
   return t;
 }
 std::mutex& table_mutex() {
@@ -138,14 +167,28 @@ const LearnerInfo& learner_info(const std::string& name, const std::string& wher
 }
 
 const LearnerInfo& register_learner(LearnerInfo info) {
-  for (const auto& o : info.options)
-    if (!find_option(o)) throw std::invalid_argument("register_learner " + info.name + ": unknown option '" + o + "'");
-  if (!info.make) throw std::invalid_argument("register_learner " + info.name + ": no maker");
   std::lock_guard<std::mutex> lock(table_mutex());
-  for (const auto& l : table())
-    if (l.name == info.name) throw std::invalid_argument("register_learner: '" + info.name + "' exists");
+  check_entry(table(), info);
   table().push_back(std::move(info));
   return table().back();
+}
+
+std::vector<std::string> learners_taking(const std::string& option) {
+  std::vector<std::string> v;
+  for (const auto& l : learners())
+    if (l.uses(option)) v.push_back(l.name);
+  return v;
+}
+
+const std::vector<OptionInfo>& option_table() {
+  static const std::vector<OptionInfo> table = [] {
+    std::vector<OptionInfo> t;
+    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
+                              &multiclass_perceptron_options(), &norma_options()})
+      t.insert(t.end(), group->begin(), group->end());
+    return t;
+  }();
+  return table;
 }
 
 std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
@@ -154,12 +197,17 @@ std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOpti
   for (const auto& g : given) {
     const OptionInfo* row = find_option(g);
     if (!row) throw std::invalid_argument("unknown option '" + g + "'");
-    if (!info.uses(g)) {
-      std::string used;
-      for (const auto& o : info.options) used += (used.empty() ? "" : ", ") + find_option(o)->flag();
-      throw std::invalid_argument(row->flag() + " is not an option of " + name + " (" +
-                                  (used.empty() ? std::string("it takes no learner options") : "its options: " + used) + ")");
-    }
+    if (info.uses(g)) continue;
+    std::string takes;
+    for (const auto& o : info.options) takes += (takes.empty() ? "" : ", ") + find_option(o)->flag();
+    throw std::invalid_argument(row->flag() + " is not an option of " + name + " (" +
+                                (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
+                                "); it is an option of " + join_and(learners_taking(g)));
+  }
+  try {
+    check_options(opt, info.options);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string(e.what()) + " (--algo " + name + ")");
   }
   return info.make(opt);
 }

@@ -1,7 +1,8 @@
-// The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp.
-// Everything that needs to know about learners reads it: the factory, the CLI help, the bounds
-// that apply (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the
-// contract tests (which also check that each learner's name() is its registry name).
+// The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp;
+// the one source of a learner's identity (name, options taken, bound families, colour). Everything
+// that needs to know about learners reads it: the factory, the CLI help, the bounds that apply
+// (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the contract tests.
+// Built-in and run-time registrations pass the same checks (register_learner).
 #pragma once
 #include <functional>
 #include <memory>
@@ -24,13 +25,12 @@ enum class BoundFamily {
 
 using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;
 
+// Written with designated initialisers ({.name = ..., .bounds = ..., ...}), fields in this order.
 struct LearnerInfo {
   std::string name;                  // command-line and spec name: "projectron++"
-  std::string display;               // legend and report name: "Projectron++"
   std::vector<BoundFamily> bounds;   // empty: no proven bound is evaluated (stated in the docs)
-  std::vector<std::string> options;  // option-table names it reads (algorithms/options.hpp)
+  std::vector<std::string> options;  // declared options it takes (option_table(), algorithms/options.hpp)
   std::string color;                 // plot colour "#rrggbb"
-  std::vector<std::string> hypotheses;  // what it can predict with after training ("last" first)
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
@@ -51,11 +51,16 @@ const LearnerInfo* find_learner(const std::string& name);
 const LearnerInfo& learner_info(const std::string& name, const std::string& where = "--algo");
 std::vector<std::string> learner_names();
 
-// Adds a learner at run time (tests, plug-ins); the name must be new. Returns its descriptor.
+// Adds a learner at run time (tests, plug-ins). Checks, as for every built-in: a new, non-empty
+// name; every option declared; a maker; a "#rrggbb" colour; a summary. Returns its descriptor.
 const LearnerInfo& register_learner(LearnerInfo info);
 
+// Learner names that take `option`, in registration order.
+std::vector<std::string> learners_taking(const std::string& option);
+
 // Constructs a learner. `given` lists the options the user set explicitly (CLI flags given, spec
-// params): one the learner does not use is an error naming the option and the learner.
+// params): one the learner does not take is an error naming the flag and the learners that take
+// it. The values of every option it takes are checked against their declared ranges.
 std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
                                       const std::vector<std::string>& given = {});
 

@@ -9,10 +9,7 @@ namespace plab {
 
 class Stoptron final : public ExpansionLearner {
  public:
-  explicit Stoptron(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget) {
-    if (B_ < 1) throw std::invalid_argument("--budget must be >= 1 for the Stoptron");
-  }
-  std::string name() const override { return "stoptron"; }
+  explicit Stoptron(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget) {}
   bool frozen() const { return f_.size() >= B_; }
 
   RoundRecord learn(const Example& x, int64_t t) override {

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "algorithms/perceptron.hpp"
+#include "core/option_decl.hpp"
 #include "core/random.hpp"
 #include "numerics/support_set.hpp"
 
@@ -159,6 +160,22 @@ Dataset compact_features(const Dataset& data) {
 bool worth_compacting(const Dataset& data) { return data.dim > data.idx.size(); }
 
 }  // namespace
+
+const std::vector<OptionDecl>& comparator_options() {
+  using T = OptionDecl::Type;
+  const std::string g = "Comparator options";
+  static const std::vector<OptionDecl> v = {
+      declare("comparator", g, "comparator", T::text, "auto", {},
+              "Comparator for the bounds: auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero",
+              {}, {"auto", "truth", "svm", "multipass", "zero"}),
+      declare("comparator", g, "svm_C", T::real, kDefaultSvmC, {"auto", "svm"}, "C of the hinge-loss SVM comparator",
+              above(0)),
+      declare("comparator", g, "comparator_seed", T::count, nullptr, {"auto", "svm"},
+              "Seed of the SVM comparator's subsample (default: the --shuffle seed, 0 in file order; a reproduce "
+              "cell uses its permutation seed)"),
+  };
+  return v;
+}
 
 Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
                            const Kernel& k, double C_svm, uint64_t seed) {

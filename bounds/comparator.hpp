@@ -20,6 +20,16 @@
 
 namespace plab {
 
+struct OptionDecl;  // core/option_decl.hpp
+
+// Default C of the SVM comparators (binary and multiclass): the one place.
+inline constexpr double kDefaultSvmC = 1.0;
+
+// The comparator options (bounds/comparator.cpp; the multiclass comparators take the same):
+// "comparator" selects the kind (auto | truth | svm | multipass | zero); "svm_C" (> 0) and
+// "comparator_seed" (its subsample) are options of the svm kind, and of auto, which may pick it.
+const std::vector<OptionDecl>& comparator_options();
+
 struct Comparator {
   std::string name;
   double norm = 0.0;            // ||g0||
@@ -28,7 +38,7 @@ struct Comparator {
 
 // order: the rows of `data` in run order (as given to run_online). C_svm > 0.
 Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
-                           const Kernel& k, double C_svm = 1.0, uint64_t seed = 1);
+                           const Kernel& k, double C_svm = kDefaultSvmC, uint64_t seed = 1);
 
 // Subsample size of the kernel SVM (a9a: 3000^2 Gram entries, a few seconds).
 inline constexpr std::size_t kSvmSubsample = 3000;

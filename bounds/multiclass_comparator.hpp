@@ -8,6 +8,7 @@
 //           Chang, Hsieh, Lin (KDD 2008), on a seeded subsample of <= kSvmSubsample rows of the
 //           run order; u_c = sum_i alpha_ic k(x_i,.)
 //   "zero"  U = 0 (trivial bounds; a sanity check)
+// Options: those of the binary comparators (comparator_options(), bounds/comparator.hpp).
 // Labels: Dataset::y holds class indices 0..num_classes-1 (as doubles).
 // Deterministic: the only randomness is plab::Rng(seed) (subsample, then coordinate order).
 #pragma once
@@ -31,7 +32,7 @@ struct MulticlassComparator {
 // [0, num_classes). C_svm > 0. Throws std::invalid_argument on bad input or an unknown kind.
 MulticlassComparator make_multiclass_comparator(const std::string& kind, const Dataset& data,
                                                 const std::vector<std::size_t>& order, const Kernel& k,
-                                                std::size_t num_classes, double C_svm = 1.0, uint64_t seed = 1);
+                                                std::size_t num_classes, double C_svm = kDefaultSvmC, uint64_t seed = 1);
 
 // The fit behind kind "svm", exposed for the tests and for diagnostics.
 struct MulticlassSvmOptions {

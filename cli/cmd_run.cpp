@@ -1,12 +1,15 @@
-// `plab run`: parses flags, calls the one run pipeline (experiments/run/pipeline.hpp) and prints the
-// progress lines, the bounds table, the trace and the summary.
+// `plab run`: parses flags (grouped in --help by their owner: run, kernel, comparator, reader, each
+// learner family), calls the one run pipeline (experiments/run/pipeline.hpp) and prints the progress
+// lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
 #include <cmath>
 #include <iostream>
+#include <map>
 #include <optional>
 
 #include "cli/commands.hpp"
+#include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
@@ -17,12 +20,13 @@
 namespace plab {
 namespace {
 
+// The kernel, comparator and reader fields get their defaults from the declarations
+// (OptionFlags::add); the learner options live in `flags`.
 struct RunArgs {
-  std::string algo, data, test, labels, trace, summary, kernel = "linear";
-  std::string format = "auto", header, label_column;  // header / label_column "" = not given
-  std::string preprocess = "none";                    // docs/conventions.md#preprocess
-  double gamma = 1.0, coef0 = 0.0;
-  int degree = 2;
+  std::string algo, data, test, labels, trace, summary, kernel;
+  std::string format, header, label_column;
+  std::string preprocess = "none";  // docs/conventions.md#preprocess
+  Kernel kernel_params;             // gamma, coef0, degree
   std::size_t limit = 0;
   std::optional<uint64_t> shuffle, comparator_seed;
   bool quiet = false, no_bounds = false, strict = false;
@@ -30,10 +34,23 @@ struct RunArgs {
   OptionFlags flags;
 };
 
-Kernel parse_kernel(const RunArgs& a) {
-  const Kernel k{Kernel::parse_type(a.kernel), a.gamma, a.coef0, a.degree};
-  if (k.type == Kernel::Type::rbf && !(a.gamma > 0)) throw std::invalid_argument("--gamma must be > 0 for the rbf kernel");
-  if (k.type == Kernel::Type::poly && a.degree < 1) throw std::invalid_argument("--degree must be >= 1");
+// The selected kernel, comparator and readers: a flag none of them takes is an error naming it and
+// its owners; the values of those they take are checked against the declared ranges.
+Kernel check_owners(const RunArgs& a) {
+  Kernel k = a.kernel_params;
+  k.type = Kernel::parse_type(a.kernel);
+  a.flags.check("kernel", k.type_name(), "--kernel " + k.type_name());
+  a.flags.check("comparator", a.no_bounds ? "" : a.comparator.kind,
+                a.no_bounds ? std::string("--no-bounds (no comparator)") : "--comparator " + a.comparator.kind);
+  for (const auto& [flag, spec] : {std::pair{"--data", a.data}, std::pair{"--test", a.test}}) {
+    if (spec.empty()) continue;
+    const std::string reader = data_reader(spec, a.format);
+    const std::string what = reader == "generator" ? "a generator: reader options apply to files"
+                             : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
+                                                      "options apply to files"
+                                                    : "read as " + reader + ": pass --format csv or --format tsv";
+    a.flags.check("reader", reader, flag + (" " + spec) + " (" + what + ")");
+  }
   return k;
 }
 
@@ -107,10 +124,10 @@ LoadOptions load_options(const RunArgs& a) {
   // Multiclass learners read class indices: "classes" is their default label map.
   o.labels = LabelMap::parse(a.labels.empty() && learner_info(a.algo).multiclass ? "classes" : a.labels);
   o.format = a.format;
-  if (!a.header.empty() || !a.label_column.empty()) {
+  if (a.flags.was_given("reader", "header") || a.flags.was_given("reader", "label_column")) {
     o.layout = DelimitedLayout{};
-    if (!a.header.empty()) o.layout->header = DelimitedLayout::parse_header(a.header);
-    if (!a.label_column.empty()) o.layout->label_column = a.label_column;
+    o.layout->header = DelimitedLayout::parse_header(a.header);
+    o.layout->label_column = a.label_column;
   }
   return o;
 }
@@ -137,6 +154,7 @@ RunReport run_or_explain(const RunRequest& req) {
 }
 
 void run(const RunArgs& a) {
+  const Kernel kernel = check_owners(a);
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   Dataset data = load_dataset(a.data, load);
@@ -151,7 +169,7 @@ void run(const RunArgs& a) {
   RunRequest req;
   req.algo = a.algo;
   req.options = a.flags.options();
-  req.options.kernel = parse_kernel(a);
+  req.options.kernel = kernel;
   req.given = a.flags.given();
   req.train = &data;
   req.test = test ? &*test : nullptr;
@@ -178,42 +196,47 @@ std::string algo_help() {
   return s;
 }
 
+// The flags of the kernel, comparator and reader declarations, bound to `a`'s fields.
+void add_owner_flags(CLI::App* c, RunArgs& a) {
+  std::map<std::string, std::string*> text = {{"type", &a.kernel}, {"comparator", &a.comparator.kind},
+                                              {"format", &a.format}, {"header", &a.header},
+                                              {"label_column", &a.label_column}};
+  for (const auto* decls : {&kernel_options(), &comparator_options(), &reader_options()})
+    for (const OptionDecl& d : *decls) {
+      if (text.count(d.name)) a.flags.add(c, d, *text.at(d.name));
+      else if (d.name == "gamma") a.flags.add(c, d, a.kernel_params.gamma);
+      else if (d.name == "coef0") a.flags.add(c, d, a.kernel_params.coef0);
+      else if (d.name == "degree") a.flags.add(c, d, a.kernel_params.degree);
+      else if (d.name == "svm_C") a.flags.add(c, d, a.comparator.svm_C);
+      else if (d.name == "comparator_seed") a.flags.add(c, d, a.comparator_seed);
+      else throw std::logic_error("plab run: no field for the declared option " + d.flag());
+    }
+}
+
 }  // namespace
 
 void register_run_command(CLI::App& app) {
   auto* c = app.add_subcommand("run", "Run one online learner over a data set");
   auto a = std::make_shared<RunArgs>();
+  c->option_defaults()->group("Run options");
   c->add_option("--algo", a->algo, algo_help())->required();
   c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
   c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
                                         "(multiclass learners' default) or 'regression'");
-  c->add_option("--format", a->format, "File format: auto (by extension) | libsvm | csv | tsv | usps")->capture_default_str();
-  c->add_option("--header", a->header,
-                "CSV/TSV first line: auto (a header only when every cell is non-numeric text) | yes | no [auto]");
-  c->add_option("--label-column", a->label_column,
-                "CSV/TSV label column: last | first | N (1-based) | NAME (from the header) [last]");
   c->add_option("--preprocess", a->preprocess,
                 "Input preprocessing, applied to training and test rows after loading: none | pm1-to-01 "
                 "((x+1)/2 on every feature) | unit-norm (x/||x||), or a comma-separated list applied left to right "
                 "(docs/conventions.md#preprocess)")->capture_default_str();
-  c->add_option("--kernel", a->kernel, "linear | poly | rbf")->capture_default_str();
-  c->add_option("--gamma", a->gamma, "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree")->capture_default_str();
-  c->add_option("--degree", a->degree, "Polynomial degree")->capture_default_str();
-  c->add_option("--coef0", a->coef0, "Polynomial coef0")->capture_default_str();
   c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)")->check(CLI::NonNegativeNumber);
   c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");
-  a->flags.add_to(c);
-  c->add_option("--comparator", a->comparator.kind, "Comparator for the bounds: auto | truth | svm | multipass | zero")->capture_default_str();
-  c->add_option("--svm-C", a->comparator.svm_C, "C of the hinge-loss SVM comparator")->capture_default_str();
-  c->add_option("--comparator-seed", a->comparator_seed,
-                "Seed of the comparator's subsample (default: the --shuffle seed, 0 in file order; a reproduce cell uses its permutation seed)")
-      ->check(CLI::NonNegativeNumber);
   c->add_flag("--no-bounds", a->no_bounds, "Do not evaluate the bounds");
   c->add_flag("--strict", a->strict, "Exit non-zero when a hard bound is violated");
+  add_owner_flags(c, *a);
+  a->flags.add_learner_options(c);
   c->callback([a] { run(*a); });
 }
 

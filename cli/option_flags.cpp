@@ -1,28 +1,45 @@
 #include "cli/option_flags.hpp"
 
+#include "algorithms/registry.hpp"
+
 namespace plab {
 
-void OptionFlags::add_to(CLI::App* app) {
+std::string OptionFlags::help(const OptionDecl& d) {
+  std::string h = d.help;
+  if (!d.range_text().empty()) h += " (range " + d.range_text() + ")";
+  if (!d.owners.empty()) h += " [" + d.kind + (d.owners.size() > 1 ? "s" : "") + ": " + join_and(d.owners) + "]";
+  return h;
+}
+
+CLI::Option* OptionFlags::checked(const OptionDecl& d, CLI::Option* o) {
+  o->group(d.group);
+  if (!d.allowed.empty()) o->check(CLI::IsMember(d.allowed));
+  // NonNegativeNumber: CLI11 would otherwise wrap "-3" into a huge unsigned value.
+  if (d.type == OptionDecl::Type::count) o->check(CLI::NonNegativeNumber);
+  return o;
+}
+
+void OptionFlags::add_flag(const OptionDecl& d, CLI::Option* o, std::function<nlohmann::json()> value) {
+  flags_.push_back({d, o, std::move(value)});
+}
+
+void OptionFlags::add_learner_options(CLI::App* app) {
   for (const OptionInfo& row : option_table()) {
-    const std::string flag = row.flag();
+    OptionDecl d = row;
+    d.owners = learners_taking(row.name);
+    const std::string flag = d.flag();
     CLI::Option* o = std::visit([&](auto p) -> CLI::Option* {
       using T = std::remove_reference_t<decltype(opt_.*p)>;
       if constexpr (std::is_same_v<T, bool>) {
-        return app->add_flag(flag, opt_.*p, row.help);
+        return app->add_flag(flag, opt_.*p, help(d));
       } else if constexpr (std::is_same_v<T, EtaConvention>) {
-        enum_text_[row.name] = nlohmann::json(opt_.*p).get<std::string>();
-        return app->add_option(flag, enum_text_[row.name], row.help)->capture_default_str()
-            ->check(CLI::IsMember(row.allowed));
-      } else if constexpr (std::is_same_v<T, std::string>) {
-        return app->add_option(flag, opt_.*p, row.help)->capture_default_str()->check(CLI::IsMember(row.allowed));
-      } else if constexpr (std::is_same_v<T, std::size_t>) {
-        // NonNegativeNumber: CLI11 would otherwise wrap "-3" into a huge unsigned value.
-        return app->add_option(flag, opt_.*p, row.help)->capture_default_str()->check(CLI::NonNegativeNumber);
+        enum_text_[row.name] = row.default_value.get<std::string>();
+        return app->add_option(flag, enum_text_[row.name], help(d))->capture_default_str();
       } else {
-        return app->add_option(flag, opt_.*p, row.help)->capture_default_str();
+        return app->add_option(flag, opt_.*p, help(d))->capture_default_str();
       }
     }, row.field);
-    flags_.emplace_back(row.name, o);
+    add_flag(d, checked(d, o), {});  // values: make_learner checks the learner's options
   }
 }
 
@@ -34,9 +51,24 @@ LearnerOptions OptionFlags::options() const {
 
 std::vector<std::string> OptionFlags::given() const {
   std::vector<std::string> g;
-  for (const auto& [name, flag] : flags_)
-    if (flag->count() > 0) g.push_back(name);
+  for (const auto& f : flags_)
+    if (f.decl.kind == "learner" && f.option->count() > 0) g.push_back(f.decl.name);
   return g;
+}
+
+bool OptionFlags::was_given(const std::string& kind, const std::string& name) const {
+  for (const auto& f : flags_)
+    if (f.decl.kind == kind && f.decl.name == name) return f.option->count() > 0;
+  return false;
+}
+
+void OptionFlags::check(const std::string& kind, const std::string& owner, const std::string& selected) const {
+  for (const auto& f : flags_) {
+    if (f.decl.kind != kind) continue;
+    const bool takes = f.decl.owners.empty() || (!owner.empty() && f.decl.takes(owner));
+    if (!takes && f.option->count() > 0) throw std::invalid_argument(f.decl.not_applicable(selected));
+    if (takes && f.value && !f.value().is_null()) f.decl.check(f.value(), f.decl.flag());
+  }
 }
 
 }  // namespace plab

@@ -9,10 +9,19 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "datasets/dataset.hpp"
 
 namespace plab {
+
+struct OptionDecl;  // core/option_decl.hpp
+
+// The reader options (datasets/reader_options.cpp): "format" (auto | libsvm | csv | tsv | usps)
+// for data files, "header" and "label_column" for the csv and tsv readers (DelimitedLayout). A
+// generator (synthetic:...) and a registered data set (layout fixed in the registry) take none.
+// Owners are the readers of data_reader() (datasets/registry.hpp).
+const std::vector<OptionDecl>& reader_options();
 
 // How raw label tokens become training labels.
 struct LabelMap {

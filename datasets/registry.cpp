@@ -315,17 +315,21 @@ const DatasetInfo* registry_entry(const std::string& spec) {
   return info;
 }
 
+// The reader of a file: `format`, or by the name's extension when it is "auto".
+std::string file_format(const std::string& spec, const std::string& format) {
+  if (format != "auto") return format;
+  std::string base = fs::path(spec).filename().string();
+  strip_suffix(base, ".gz") || strip_suffix(base, ".bz2") || strip_suffix(base, ".xz");
+  return strip_suffix(base, ".csv") ? "csv" : strip_suffix(base, ".tsv") ? "tsv"
+         : (base == "zip.train" || base == "zip.test") ? "usps" : "libsvm";
+}
+
 Dataset load_file(const std::string& spec, const LoadOptions& opt) {
   if (!is_data_path(spec))
     throw DataError(spec + (fs::is_directory(spec) ? ": is a directory" : ": no such file") +
                     ", and not a registered data set (" + registry_names() +
                     ") or a generator spec synthetic:NAME[:key=value,...]");
-  std::string base = fs::path(spec).filename().string();
-  strip_suffix(base, ".gz") || strip_suffix(base, ".bz2") || strip_suffix(base, ".xz");
-  std::string format = opt.format;
-  if (format == "auto")
-    format = strip_suffix(base, ".csv") ? "csv" : strip_suffix(base, ".tsv") ? "tsv"
-             : (base == "zip.train" || base == "zip.test") ? "usps" : "libsvm";
+  const std::string format = file_format(spec, opt.format);
   const bool delimited = format == "csv" || format == "tsv";
   if (opt.layout && !delimited)
     throw DataError(spec + ": --header and --label-column apply to CSV/TSV files, and this file is read as " + format +
@@ -344,6 +348,11 @@ Dataset load_file(const std::string& spec, const LoadOptions& opt) {
 std::string dataset_source(const std::string& spec) {
   if (spec.rfind("synthetic:", 0) == 0) return "generator";
   return registry_entry(spec) ? "registry" : "file";
+}
+
+std::string data_reader(const std::string& spec, const std::string& format) {
+  const std::string source = dataset_source(spec);
+  return source == "file" ? file_format(spec, format) : source;
 }
 
 namespace {

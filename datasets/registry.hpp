@@ -77,5 +77,8 @@ struct LoadOptions {
 Dataset load_dataset(const std::string& spec, const LoadOptions& opt);
 // Where `spec` comes from: "registry", "file" or "generator" (recorded in the summary).
 std::string dataset_source(const std::string& spec);
+// What reads `spec` with --format `format`: "generator", "registry", or a file reader "libsvm",
+// "csv", "tsv", "usps" (format auto: by the file name's extension). Owners of reader_options().
+std::string data_reader(const std::string& spec, const std::string& format = "auto");
 
 }  // namespace plab

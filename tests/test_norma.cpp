@@ -373,7 +373,7 @@ TEST(Norma, RunningNormMatchesExactNorm) {
 TEST(Norma, BadOptionsThrowNamingTheOption) {
   auto expect_throw = [](LearnerOptions o, const std::string& opt) {
     try {
-      Norma n(o);
+      make_learner("norma", o);  // ranges: the declarations (norma_options()); the rest: the constructor
       ADD_FAILURE() << "no throw for " << opt;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(opt), std::string::npos) << e.what();
@@ -392,7 +392,7 @@ TEST(Norma, BadOptionsThrowNamingTheOption) {
   o = ok; o.epsilon = -0.1; expect_throw(o, "--epsilon");
   o = ok; o.nu = -1.0; EXPECT_NO_THROW(Norma{o});
   o = ok; o.nu = 0.0; EXPECT_NO_THROW(Norma{o});
-  EXPECT_EQ(make_learner("norma", ok)->name(), "norma");
+  EXPECT_NE(make_learner("norma", ok), nullptr);
 }
 
 }  // namespace

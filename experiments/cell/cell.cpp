@@ -67,8 +67,9 @@ CellData DataCache::get(const Cell& c) {
 LearnerOptions learner_options(const Cell& c, std::size_t dim) {
   LearnerOptions o;
   const json& k = c.kernel;
-  o.kernel = Kernel{Kernel::parse_type(k.value("type", "linear")), k.value("gamma", 1.0),
-                    k.value("coef0", 0.0), k.value("degree", 2)};
+  const Kernel def;  // the kernel options' defaults (numerics/kernel.hpp)
+  o.kernel = Kernel{Kernel::parse_type(k.value("type", def.type_name())), k.value("gamma", def.gamma),
+                    k.value("coef0", def.coef0), k.value("degree", def.degree)};
   o.dim = dim;
   options_from_json(o, learner_params(c), "spec " + c.figure + " algorithm " + c.algo_id);
   return o;

@@ -1,0 +1,103 @@
+#include "core/option_decl.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "core/format.hpp"
+#include "core/nearest.hpp"
+
+namespace plab {
+
+std::string OptionDecl::flag() const {
+  if (!cli.empty()) return cli;
+  std::string f = "--" + name;
+  for (char& c : f) if (c == '_') c = '-';
+  return f;
+}
+
+std::string OptionDecl::type_name() const {
+  static const char* names[] = {"real", "count", "integer", "flag", "text"};
+  return names[static_cast<int>(type)];
+}
+
+std::string OptionDecl::range_text() const {
+  std::string s;
+  if (min) s = (min_open ? "> " : ">= ") + format_g(*min, 17);
+  if (max) s += (s.empty() ? "" : ", ") + std::string(max_open ? "< " : "<= ") + format_g(*max, 17);
+  return s;
+}
+
+bool OptionDecl::takes(const std::string& owner) const {
+  return owners.empty() || std::find(owners.begin(), owners.end(), owner) != owners.end();
+}
+
+namespace {
+
+void check_type(const OptionDecl& d, const nlohmann::json& v, const std::string& at) {
+  using T = OptionDecl::Type;
+  const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
+  if (d.type == T::real && !v.is_number()) throw std::invalid_argument(at + " must be a number, got " + v.dump());
+  if (d.type == T::count && (!v.is_number_integer() || negative))
+    throw std::invalid_argument(at + " must be a non-negative integer, got " + v.dump());
+  if (d.type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + v.dump());
+  if (d.type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + v.dump());
+  if (d.type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + v.dump());
+}
+
+}  // namespace
+
+void OptionDecl::check(const nlohmann::json& v, const std::string& at) const {
+  check_type(*this, v, at);
+  if (type == Type::text) {
+    const std::string s = v.get<std::string>();
+    if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), s) == allowed.end()) {
+      std::string list;
+      for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+      throw std::invalid_argument(at + ": unknown value '" + s + "'" + did_you_mean(s, allowed) + " (allowed: " + list + ")");
+    }
+    return;
+  }
+  if (type == Type::flag) return;
+  const double x = v.get<double>();
+  const bool in = std::isfinite(x) && (!min || (min_open ? x > *min : x >= *min)) && (!max || (max_open ? x < *max : x <= *max));
+  if (!in) {
+    const std::string r = range_text();
+    const std::string finite = type == Type::real ? (r.empty() ? "finite" : " (and finite)") : "";
+    throw std::invalid_argument(at + " must be " + r + finite + ", got " + fmt::format("{}", x));
+  }
+}
+
+std::string OptionDecl::not_applicable(const std::string& selected) const {
+  std::vector<std::string> names = owners;
+  std::sort(names.begin(), names.end());
+  const std::string noun = kind + (names.size() > 1 ? "s" : "");
+  return flag() + " is an option of the " + join_and(names) + " " + noun + ", not of " + selected;
+}
+
+OptionDecl declare(std::string kind, std::string group, std::string name, OptionDecl::Type type,
+                   nlohmann::json default_value, std::vector<std::string> owners, std::string help,
+                   OptionRange range, std::vector<std::string> allowed) {
+  OptionDecl d;
+  d.kind = std::move(kind);
+  d.group = std::move(group);
+  d.name = std::move(name);
+  d.type = type;
+  d.default_value = std::move(default_value);
+  d.owners = std::move(owners);
+  d.help = std::move(help);
+  d.min = range.min;
+  d.max = range.max;
+  d.min_open = range.min_open;
+  d.max_open = range.max_open;
+  d.allowed = std::move(allowed);
+  return d;
+}
+
+std::string join_and(const std::vector<std::string>& v) {
+  std::string s;
+  for (std::size_t i = 0; i < v.size(); ++i) s += (i == 0 ? "" : i + 1 == v.size() ? " and " : ", ") + v[i];
+  return s;
+}
+
+}  // namespace plab

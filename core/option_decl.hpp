@@ -1,0 +1,58 @@
+// One declared option (docs/learners.md#options): what a learner, a kernel, a comparator or a data
+// reader accepts, declared beside its owner's code (VW / mlpack style) and gathered with its owners
+// by declared_options() (bounds/option_owners.hpp). The CLI flags, their grouped --help, the range
+// checks and "does not apply" errors, the summary JSON and the spec format all read these rows.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace plab {
+
+struct OptionDecl {
+  enum class Type { real, count, integer, flag, text };
+  std::string name;                  // JSON / spec key
+  Type type = Type::real;
+  nlohmann::json default_value;      // the default, as JSON
+  std::optional<double> min, max;    // declared range (reals and integers); none = unbounded
+  bool min_open = false, max_open = false;  // true: the bound itself is excluded (> 0, not >= 0)
+  std::vector<std::string> allowed;  // text options: the accepted values
+  std::string help;
+  std::string kind;                  // whose option: "learner" | "kernel" | "comparator" | "reader"
+  std::string group;                 // --help heading: "Projectron(++) options", "Kernel options"
+  // Who takes it: learner names, kernel types, comparator kinds or readers. Empty: it selects the
+  // owner (--kernel, --comparator, --format) and always applies.
+  std::vector<std::string> owners;
+  std::string cli;                   // the flag when it is not "--" + name with '_' -> '-'
+
+  std::string flag() const;          // "--learning-rate"
+  std::string type_name() const;     // "real" | "count" | "integer" | "flag" | "text"
+  std::string range_text() const;    // "> 0", ">= 1", "<= 1", "" when unbounded
+  bool takes(const std::string& owner) const;  // owner is one of `owners` (or owners is empty)
+  // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a non-finite real,
+  // a negative count, a value outside the range or outside `allowed`.
+  void check(const nlohmann::json& v, const std::string& at) const;
+  // "--gamma is an option of the poly and rbf kernels, not of <selected>".
+  std::string not_applicable(const std::string& selected) const;
+};
+
+// Range shorthands for declarations: at_least(1) is >= 1, above(0) is > 0, at_most(1) is <= 1.
+struct OptionRange {
+  std::optional<double> min, max;
+  bool min_open = false, max_open = false;
+};
+inline OptionRange at_least(double v) { return {v, std::nullopt, false, false}; }
+inline OptionRange above(double v) { return {v, std::nullopt, true, false}; }
+inline OptionRange at_most(double v) { return {std::nullopt, v, false, false}; }
+inline OptionRange any_value() { return {}; }
+
+// A declaration row of a non-learner owner (kernels, comparators, readers).
+OptionDecl declare(std::string kind, std::string group, std::string name, OptionDecl::Type type,
+                   nlohmann::json default_value, std::vector<std::string> owners, std::string help,
+                   OptionRange range = {}, std::vector<std::string> allowed = {});
+
+// "a, b and c".
+std::string join_and(const std::vector<std::string>& v);
+
+}  // namespace plab

@@ -1,0 +1,28 @@
+// The kernel options' declarations (numerics/kernel.hpp); defaults from Kernel{}.
+#include "numerics/kernel.hpp"
+
+#include "core/option_decl.hpp"
+
+namespace plab {
+
+const std::vector<OptionDecl>& kernel_options() {
+  using T = OptionDecl::Type;
+  static const std::vector<OptionDecl> v = [] {
+    const Kernel k;
+    const std::string g = "Kernel options";
+    std::vector<OptionDecl> d = {
+        declare("kernel", g, "type", T::text, k.type_name(), {},
+                "linear | poly | rbf (aliases: polynomial, gaussian)", {},
+                {"linear", "poly", "rbf", "polynomial", "gaussian"}),
+        declare("kernel", g, "gamma", T::real, k.gamma, {"poly", "rbf"},
+                "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree", above(0)),
+        declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree", at_least(1)),
+        declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0"),
+    };
+    d[0].cli = "--kernel";
+    return d;
+  }();
+  return v;
+}
+
+}  // namespace plab
