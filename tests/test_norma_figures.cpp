@@ -47,7 +47,6 @@ double brute_tail_norm(const KernelExpansion& f, int64_t T, std::size_t tau) {
 
 // Scores x[0]: a fixed hypothesis for the flagged-fraction arithmetic.
 struct IdentityScore final : Learner {
-  std::string name() const override { return "identity"; }
   double score(const Example& x) const override { return x.val.empty() ? 0.0 : x.val[0]; }
   RoundRecord learn(const Example&, int64_t) override { return {}; }
   std::size_t support_size() const override { return 0; }
