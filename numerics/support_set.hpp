@@ -202,7 +202,7 @@ class SupportSet {
       require_state(len[i] <= idx.size() - b, p + "len: the rows hold more indices than " + p + "idx");
       const std::size_t e = b + len[i];
       for (std::size_t k = b; k < e; ++k)
-        require_state(std::isfinite(val[k]) && (k == b || idx[k - 1] < idx[k]),
+        require_state(std::isfinite(val[k]) && (k == b || idx[k - 1] < idx[k]) && idx[k] < UINT32_MAX,
                       p + "idx/val: support " + std::to_string(i) + " has a non-finite value or unordered indices");
       require_state(std::isfinite(sq[i]) && sq[i] >= 0.0, p + "sq: support " + std::to_string(i) + " has a bad norm");
       add({{idx.data() + b, len[i]}, {val.data() + b, len[i]}, sq[i], 0.0}, id[i]);
