@@ -28,6 +28,18 @@ class VotedPerceptron final : public ExpansionLearner {
   // c_j for j = 1..M+1 (tests).
   const std::vector<int64_t>& survival() const { return c_; }
 
+  // The survival counts c_j (one more than the supports) and T.
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put("survival", c_);
+    w.put_one("T", T_);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    c_ = r.get<int64_t>("survival", f_.size() + 1);
+    T_ = r.get_one<int64_t>("T");
+  }
+
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
     ++T_;

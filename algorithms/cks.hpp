@@ -34,6 +34,16 @@ class CKSPerceptron final : public ExpansionLearner {
   // f(x_i) for the support in slot i, maintained incrementally (tests compare with f_.score).
   const std::vector<double>& support_scores() const { return F_; }
 
+  // F_i = f(x_i), maintained incrementally (recomputing it would change its bits).
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put("support_scores", F_);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    F_ = r.get<double>("support_scores", f_.size());
+  }
+
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
     if (x.y * r.score > beta_) return finish(r);  // docs/learners.md#cks: update iff y f(x) <= beta

@@ -13,6 +13,7 @@
 // removals also sigma_r (before shrinking), f_r = f'_t(x_r), removed id. The basic rule keeps Q
 // too (the same removal-cost sum, a diagnostic: its 15/32 invariant is not enforced there).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <stdexcept>
@@ -54,6 +55,26 @@ class Forgetron final : public ExpansionLearner {
       : ExpansionLearner(o), B_(o.budget), rule_(rule) {}
   double Q() const { return Q_; }
   int64_t mistakes() const { return M_; }
+
+  // The FIFO of support ids (oldest first), Q and the mistake count.
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put("fifo", std::vector<int64_t>(fifo_.begin(), fifo_.end()));
+    w.put_one("Q", Q_);
+    w.put_one("mistakes", M_);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    const auto fifo = r.get<int64_t>("fifo", f_.size());
+    std::vector<int64_t> ids(fifo), have;
+    for (std::size_t i = 0; i < f_.size(); ++i) have.push_back(f_.sv.id(i));
+    std::sort(ids.begin(), ids.end());
+    std::sort(have.begin(), have.end());
+    require_state(ids == have, "fifo: not the ids of the supports");
+    fifo_.assign(fifo.begin(), fifo.end());
+    Q_ = r.get_one<double>("Q");
+    M_ = r.get_one<int64_t>("mistakes");
+  }
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);

@@ -13,6 +13,7 @@
 #include "numerics/kernel.hpp"
 #include "algorithms/options.hpp"
 #include "algorithms/round_record.hpp"
+#include "core/state_archive.hpp"
 #include "numerics/support_set.hpp"
 #include "datasets/dataset.hpp"
 
@@ -56,6 +57,18 @@ class Learner {
   virtual bool errs(const std::string& which, const Example& x) const { return x.y * score_as(which, x) <= 0.0; }
   // The kernel expansion of f (nullptr for the primal Perceptron); comparators and tests use it.
   virtual const KernelExpansion* expansion() const { return nullptr; }
+  // Model files (models/model_file.hpp, docs/models.md#learners): everything the learner predicts
+  // with and continues from, as named arrays. load_state on a learner made with the same options
+  // restores it so that further rounds give the same records, bit for bit; a state that does not
+  // fit is a ModelError. The defaults say the learner has no model file.
+  virtual void save_state(StateWriter& w) const {
+    (void)w;
+    throw ModelError("this learner does not write its state to a model file");
+  }
+  virtual void load_state(const StateReader& r) {
+    (void)r;
+    throw ModelError("this learner does not read its state from a model file");
+  }
 };
 
 // Base of the learners that hold f as one KernelExpansion: shares scoring, the running norm,
@@ -75,6 +88,17 @@ class ExpansionLearner : public Learner {
   double score_as(const std::string& which, const Example& x) const override {
     if (which == "averaged") return f_.score_averaged(x, rounds_);
     return f_.score(x);
+  }
+  // The expansion, the running norm and the round count; learners with more state extend these.
+  void save_state(StateWriter& w) const override {
+    f_.save(w, "f.");
+    w.put_one("norm2", norm2_);
+    w.put_one("rounds", rounds_);
+  }
+  void load_state(const StateReader& r) override {
+    f_.load(r, "f.");
+    norm2_ = r.get_one<double>("norm2");
+    rounds_ = r.get_one<int64_t>("rounds");
   }
 
  protected:

@@ -59,6 +59,14 @@ class MulticlassLearner : public Learner {
     return f[y] - f[competitor(f.data(), y)];
   }
   bool errs(const std::string& which, const Example& x) const override { return score_as(which, x) <= 0.0; }
+  // f_c(x) for every class (x.y unused): a prediction is their first arg max.
+  std::vector<double> scores_of(const Example& x) const {
+    row_.resize(sv_.size());
+    sv_.kernel_row(kernel_, x, row_.data());
+    std::vector<double> f(m_);
+    class_scores(row_.data(), f.data());
+    return f;
+  }
 
   // ||f||^2 = sum_i sum_c coef(i,c) f_c(s_i), from kernel rows of blocks of supports.
   double norm2_exact() const override {
@@ -84,6 +92,18 @@ class MulticlassLearner : public Learner {
     RoundRecord r;
     learn_block(&x, 1, t, &r);
     return r;
+  }
+
+  // The shared supports, the coefficients (support-major, m per support) and the running norm.
+  void save_state(StateWriter& w) const override {
+    sv_.save(w, "sv.");
+    w.put("coef", coef_);
+    w.put_one("norm2", norm2_);
+  }
+  void load_state(const StateReader& r) override {
+    sv_.load(r, "sv.");
+    coef_ = r.get<double>("coef", sv_.size() * m_);
+    norm2_ = r.get_one<double>("norm2");
   }
 
   // Kernel rows of a block of rounds against the supports at its start in one pass (the tiles of
@@ -272,6 +292,24 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
   // Uses these 0-based positions for the next evictions instead of the stream (replaying another
   // implementation's draws: the DOGMA fixtures).
   void replay_draws(std::vector<std::size_t> positions) { replay_.assign(positions.rbegin(), positions.rend()); }
+  // The eviction stream, the slots in insertion order and any replayed positions left.
+  void save_state(StateWriter& w) const override {
+    MulticlassPerceptron::save_state(w);
+    w.put("rng", rng_.state());
+    w.put("order", std::vector<uint64_t>(order_.begin(), order_.end()));
+    w.put("replay", std::vector<uint64_t>(replay_.begin(), replay_.end()));
+  }
+  void load_state(const StateReader& r) override {
+    MulticlassPerceptron::load_state(r);
+    rng_.set_state(r.get<uint64_t>("rng"));
+    const auto order = r.get<uint64_t>("order", sv_.size());
+    std::vector<uint64_t> sorted(order);
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 0; i < sorted.size(); ++i) require_state(sorted[i] == i, "order: not a permutation of the slots");
+    order_.assign(order.begin(), order.end());
+    const auto replay = r.get<uint64_t>("replay");
+    replay_.assign(replay.begin(), replay.end());
+  }
 
  protected:
   void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {

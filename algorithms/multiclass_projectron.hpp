@@ -41,6 +41,23 @@ class MulticlassProjectronPP final : public MulticlassLearner {
   // Squared distances delta_y, delta_competitor of the last mistake or margin error (tests).
   std::array<double, 2> last_deltas() const { return {proj_[0].delta, proj_[1].delta}; }
   const std::vector<std::size_t>& basis(std::size_t c) const { return basis_[c]; }
+  // Per class c: its basis S_c (support slots) and its factor L_c as it grew (projectron.hpp).
+  void save_state(StateWriter& w) const override {
+    MulticlassLearner::save_state(w);
+    for (std::size_t c = 0; c < m_; ++c) {
+      w.put("basis." + std::to_string(c), std::vector<uint64_t>(basis_[c].begin(), basis_[c].end()));
+      chol_[c].save(w, "L." + std::to_string(c));
+    }
+  }
+  void load_state(const StateReader& r) override {
+    MulticlassLearner::load_state(r);
+    for (std::size_t c = 0; c < m_; ++c) {
+      const auto b = r.get<uint64_t>("basis." + std::to_string(c));
+      for (uint64_t s : b) require_state(s < sv_.size(), "basis." + std::to_string(c) + ": a slot past the supports");
+      basis_[c].assign(b.begin(), b.end());
+      chol_[c].load(r, "L." + std::to_string(c), b.size());
+    }
+  }
 
   // Binary Projectron's relative guard (paper convention) and DOGMA's absolute eps.
   static constexpr double kGuard = ProjectronBase::kGuard;

@@ -19,6 +19,7 @@
 //   the same round already costs O(|S| nnz(x)) for the kernel row, so a global factor saves at
 //   most a constant, while scale keeps expansion() and the averaged hypothesis exact at all times.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <deque>
 #include <stdexcept>
@@ -103,6 +104,34 @@ class Norma final : public ExpansionLearner {
   }
   double score_as(const std::string& which, const Example& x) const override {
     return which == "averaged" && !bias_ ? f_.score_averaged(x, rounds_) : score(x);
+  }
+
+  // The step counter (rounds) is the base's; beside it the threshold, the bias, the decay state
+  // (sum of log(1 - eta_u lambda)), the largest k(x,x) seen and the truncation queue.
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put("threshold_bias_logdecay_maxkxx", std::vector<double>{thr_, b_, logdecay_, max_kxx_});
+    std::vector<int64_t> bt;
+    std::vector<double> bl, b0;
+    for (const Born& b : born_) { bt.push_back(b.t); bl.push_back(b.logdecay); b0.push_back(b.bound0); }
+    w.put("born.t", bt); w.put("born.logdecay", bl); w.put("born.bound0", b0);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    const auto v = r.get<double>("threshold_bias_logdecay_maxkxx", 4);
+    thr_ = v[0]; b_ = v[1]; logdecay_ = v[2]; max_kxx_ = v[3];
+    const auto bt = r.get<int64_t>("born.t");
+    const auto bl = r.get<double>("born.logdecay", bt.size());
+    const auto b0 = r.get<double>("born.bound0", bt.size());
+    std::vector<int64_t> ids;
+    for (std::size_t i = 0; i < f_.size(); ++i) ids.push_back(f_.sv.id(i));
+    std::sort(ids.begin(), ids.end());
+    born_.clear();
+    for (std::size_t i = 0; i < bt.size(); ++i) {  // drop_oldest looks each one up among the supports
+      require_state(std::binary_search(ids.begin(), ids.end(), bt[i]) && (i == 0 || bt[i - 1] < bt[i]),
+                    "born.t: not ascending ids of supports");
+      born_.push_back({bt[i], bl[i], b0[i]});
+    }
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {

@@ -54,6 +54,22 @@ class PrimalPerceptron final : public Learner {
     return s;
   }
   const std::vector<double>& weights() const { return w_; }
+  // w up to its last non-zero weight (the dimension of the data it came from is not state: a
+  // zero weight adds nothing to a score), the running norm and the update count.
+  void save_state(StateWriter& w) const override {
+    std::size_t n = w_.size();
+    while (n > 0 && w_[n - 1] == 0.0) --n;
+    w.put("w", std::span<const double>(w_.data(), n));
+    w.put_one("norm2", norm2_);
+    w.put_one<uint64_t>("updates", updates_);
+  }
+  void load_state(const StateReader& r) override {
+    std::vector<double> v = r.get<double>("w");
+    if (v.size() < w_.size()) v.resize(w_.size(), 0.0);
+    w_ = std::move(v);
+    norm2_ = r.get_one<double>("norm2");
+    updates_ = r.get_one<uint64_t>("updates");
+  }
 
  private:
   std::vector<double> w_;

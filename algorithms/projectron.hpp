@@ -140,6 +140,16 @@ class GramCholesky {
     ++n_;
   }
 
+  // Model files: the packed triangle as it is (rebuilding it from the supports would not give
+  // its bits: each row was computed when its support entered).
+  void save(StateWriter& w, const std::string& name) const {
+    w.put(name, std::span<const double>(p_.data(), n_ * (n_ + 1) / 2));
+  }
+  void load(const StateReader& r, const std::string& name, std::size_t n) {
+    p_ = r.get<double>(name, n * (n + 1) / 2);
+    n_ = n;
+  }
+
   // Row-major dense n x n copies (tests): L, and K^{-1} = L^{-T} L^{-1} formed from L.
   Eigen::MatrixXd factor() const {
     const auto n = static_cast<Eigen::Index>(n_);
@@ -207,6 +217,29 @@ class ProjectronBase : public ExpansionLearner {
     RoundRecord r;
     learn_block(&x, 1, t, &r);
     return r;
+  }
+
+  // The expansion with alpha formed (sync), the factor L, beta and its averaging sums, the last
+  // projection (tests) and whether alpha is still the labels.
+  void save_state(StateWriter& w) const override {
+    sync();
+    ExpansionLearner::save_state(w);
+    chol_.save(w, "L");
+    w.put("beta", beta_);
+    w.put("wbeta", wbeta_);
+    w.put("last_z", last_z_);
+    w.put_one<uint64_t>("exact", exact_);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    const std::size_t n = f_.size();
+    chol_.load(r, "L", n);
+    beta_ = r.get<double>("beta", n);
+    wbeta_ = r.get<double>("wbeta", n);
+    last_z_ = r.get<double>("last_z");
+    require_state(last_z_.size() <= n, "last_z: longer than the support set");
+    exact_ = r.get_one<uint64_t>("exact") != 0;
+    dirty_ = false;
   }
 
   // Kernel rows of up to kPanelLanes rounds against S, one block solve, then the rounds in order

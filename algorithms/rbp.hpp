@@ -15,6 +15,16 @@ class RandomizedBudgetPerceptron final : public ExpansionLearner {
   explicit RandomizedBudgetPerceptron(const LearnerOptions& o)
       : ExpansionLearner(o), B_(o.budget), rng_(o.seed) {}
 
+  // The eviction stream's state (core/random.hpp) beside the expansion.
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put("rng", rng_.state());
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    rng_.set_state(r.get<uint64_t>("rng"));
+  }
+
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
     if (!r.mistake) return finish(r);

@@ -16,6 +16,7 @@
 #include "experiments/run/pipeline.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
+#include "models/model_file.hpp"
 
 namespace plab {
 namespace {
@@ -30,6 +31,7 @@ struct RunArgs {
   std::size_t limit = 0;
   std::optional<uint64_t> shuffle, comparator_seed;
   bool quiet = false, no_bounds = false, strict = false;
+  std::string save_model, init_model;  // docs/models.md
   ComparatorRequest comparator;
   OptionFlags flags;
 };
@@ -153,13 +155,63 @@ RunReport run_or_explain(const RunRequest& req) {
   }
 }
 
-void run(const RunArgs& a) {
-  const Kernel kernel = check_owners(a);
+// --init-model: the model fixes the learner, its options, the kernel and the label map; flags
+// that would change them are errors, and so is --algo naming another learner.
+std::optional<ModelFile> init_model(RunArgs& a) {
+  if (a.init_model.empty()) {
+    if (a.algo.empty()) throw std::invalid_argument("--algo is required (or --init-model)");
+    return std::nullopt;
+  }
+  ModelFile m = read_model(a.init_model);
+  const std::string labels = m.header.classes.empty() ? m.header.labels : "classes";
+  if (!a.algo.empty() && a.algo != m.header.algo)
+    throw ModelError(a.init_model + ": a model of " + m.header.algo + ", not of --algo " + a.algo);
+  if (!a.labels.empty() && a.labels != labels)
+    throw ModelError(a.init_model + ": its data was read with --labels '" + labels + "', not '" + a.labels + "'");
+  std::vector<std::string> fixed = a.flags.given();
+  for (const OptionDecl& d : kernel_options())
+    if (a.flags.was_given("kernel", d.name)) fixed.push_back(d.name);
+  if (!fixed.empty())
+    throw std::invalid_argument("--init-model " + a.init_model + " fixes the learner's options and kernel: drop --" +
+                                fixed.front() + " (docs/models.md#continue)");
+  if (a.preprocess != "none" && a.preprocess != m.header.preprocess)
+    throw ModelError(a.init_model + ": its rows were preprocessed with '" + m.header.preprocess + "', not '" +
+                     a.preprocess + "'");
+  a.algo = m.header.algo;
+  a.labels = labels;
+  a.preprocess = m.header.preprocess;
+  (void)model_options(m, 0);  // checks the model's options before any data is read
+  return m;
+}
+
+// --save-model: the trained learner with what it was trained on, after the model it continued.
+void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
+  if (a.save_model.empty()) return;
+  ModelHeader h = model_header(req.algo, rep.facts.options);
+  if (req.init) {
+    h.data = req.init->header.data;
+    h.rounds = req.init->header.rounds;
+    h.dim = std::max(h.dim, req.init->header.dim);
+  }
+  h.labels = req.train->multiclass() ? "classes" : a.labels;
+  h.preprocess = a.preprocess;
+  h.classes = req.train->classes;
+  h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256}, {"rows", req.order.size()}});
+  h.rounds += static_cast<int64_t>(rep.run.rounds.size());
+  h.code = git_revision();
+  save_model(a.save_model, h, *rep.learner);
+}
+
+void run(RunArgs& a) {
+  const std::optional<ModelFile> init = init_model(a);
+  Kernel kernel = check_owners(a);
+  if (init) kernel = init->header.kernel;
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   Dataset data = load_dataset(a.data, load);
   print_source(a, a.data, data);
   apply_preprocess(data, pre);
+  if (init) fit_labels(data, *init);
   std::optional<Dataset> test;
   if (!a.test.empty()) {
     test = load_dataset(a.test, load);
@@ -178,12 +230,20 @@ void run(const RunArgs& a) {
   req.comparator = a.comparator;
   req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));
   req.observe = progress(a);
+  if (init) {  // the bounds assume f_0 = 0: a continued run has no comparator and no bound rows
+    req.options = model_options(*init, 0);
+    req.options.kernel = kernel;
+    req.given.clear();
+    req.init = &*init;
+    req.bounds = false;
+  }
   print_start(a, req);
   const RunReport rep = run_or_explain(req);
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
   write_outputs(a, req, rep);
+  save_trained(a, req, rep);
   if (any_hard_violation(rep.bounds)) {
     std::cerr << "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n";
     if (a.strict) throw BoundViolation("hard bound violated (--strict)");
@@ -219,7 +279,7 @@ void register_run_command(CLI::App& app) {
   auto* c = app.add_subcommand("run", "Run one online learner over a data set");
   auto a = std::make_shared<RunArgs>();
   c->option_defaults()->group("Run options");
-  c->add_option("--algo", a->algo, algo_help())->required();
+  c->add_option("--algo", a->algo, algo_help() + "\n(required unless --init-model gives the learner)");
   c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
   c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
@@ -235,6 +295,10 @@ void register_run_command(CLI::App& app) {
   c->add_flag("--quiet", a->quiet, "No progress lines");
   c->add_flag("--no-bounds", a->no_bounds, "Do not evaluate the bounds");
   c->add_flag("--strict", a->strict, "Exit non-zero when a hard bound is violated");
+  c->add_option("--save-model", a->save_model, "Write the trained learner to this model file (docs/models.md)");
+  c->add_option("--init-model", a->init_model,
+                "Continue training the learner of this model file on --data, rounds numbered after its own; "
+                "the model fixes the learner, its options, the kernel and the label map (docs/models.md#continue)");
   add_owner_flags(c, *a);
   a->flags.add_learner_options(c);
   c->callback([a] { run(*a); });

@@ -9,6 +9,8 @@ void register_datasets_command(CLI::App& app);
 void register_bounds_command(CLI::App& app);
 void register_reproduce_command(CLI::App& app);
 void register_spec_command(CLI::App& app);
+void register_predict_command(CLI::App& app);
+void register_model_command(CLI::App& app);
 
 // Thrown by a command to end the program with a given exit status after printing its message.
 struct ExitStatus : std::runtime_error {

@@ -14,6 +14,8 @@ int main(int argc, char** argv) {
   plab::register_bounds_command(app);
   plab::register_reproduce_command(app);
   plab::register_spec_command(app);
+  plab::register_predict_command(app);
+  plab::register_model_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -1,9 +1,12 @@
 // Platform-independent randomness: std::mt19937_64 is specified bit-exactly by the standard, but
 // std::*_distribution are not, so every transform below is our own and identical everywhere.
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <sstream>
+#include <stdexcept>
 #include <vector>
 
 namespace plab {
@@ -31,6 +34,33 @@ class Rng {
     spare_ = r * std::sin(th);
     have_spare_ = true;
     return r * std::cos(th);
+  }
+  // The whole state (the engine's words as its standard text form writes them, then the spare
+  // normal): set_state(state()) continues the same stream. A state that does not parse is a
+  // std::invalid_argument.
+  std::vector<uint64_t> state() const {
+    std::stringstream s;
+    s << eng_;
+    std::vector<uint64_t> v;
+    for (uint64_t w; s >> w;) v.push_back(w);
+    v.push_back(have_spare_);
+    v.push_back(std::bit_cast<uint64_t>(spare_));
+    return v;
+  }
+  void set_state(const std::vector<uint64_t>& v) {
+    // The engine's n = 312 words, and libstdc++'s position in them (<= n) as a 313th.
+    const std::size_t n = std::mt19937_64::state_size, words = v.size() - 2;
+    if (v.size() < 2 || words < n || words > n + 1 || (words == n + 1 && v[n] > n))
+      throw std::invalid_argument("rng: not an engine state");
+    std::stringstream s;
+    for (std::size_t i = 0; i + 2 < v.size(); ++i) s << v[i] << ' ';
+    std::mt19937_64 e;
+    if (!(s >> e)) throw std::invalid_argument("rng: the engine state does not parse");
+    if (std::stringstream t; (t << e, t.str()) != s.str().substr(0, s.str().size() - 1))
+      throw std::invalid_argument("rng: the engine state is not canonical");
+    eng_ = e;
+    have_spare_ = v[v.size() - 2] != 0;
+    spare_ = std::bit_cast<double>(v.back());
   }
   // Fisher–Yates permutation of 0..n-1.
   std::vector<std::size_t> permutation(std::size_t n) {

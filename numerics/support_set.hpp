@@ -23,9 +23,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "core/state_archive.hpp"
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
 #include "numerics/panel_dots.hpp"
@@ -171,6 +173,42 @@ class SupportSet {
       ld_ = ld;
     }
     cap_ = cap;
+  }
+
+  // Model files (docs/models.md#supports): the rows in slot order (lengths, 0-based indices,
+  // values), their squared norms and ids. The layout is not stored: both give the same bits.
+  void save(StateWriter& w, const std::string& p) const {
+    std::vector<uint64_t> len;
+    std::vector<uint32_t> idx;
+    std::vector<double> val;
+    for (std::size_t i = 0; i < n_; ++i) {
+      len.push_back(rows_idx_[i].size());
+      idx.insert(idx.end(), rows_idx_[i].begin(), rows_idx_[i].end());
+      val.insert(val.end(), rows_val_[i].begin(), rows_val_[i].end());
+    }
+    w.put(p + "len", len); w.put(p + "idx", idx); w.put(p + "val", val); w.put(p + "sq", sq_); w.put(p + "id", ids_);
+  }
+  // Replaces every slot by the saved rows; a row that breaks the Example invariants (ascending
+  // indices, finite values and norms) is a ModelError.
+  void load(const StateReader& r, const std::string& p) {
+    const auto len = r.get<uint64_t>(p + "len");
+    const auto idx = r.get<uint32_t>(p + "idx");
+    const auto val = r.get<double>(p + "val", idx.size());
+    const auto sq = r.get<double>(p + "sq", len.size());
+    const auto id = r.get<int64_t>(p + "id", len.size());
+    *this = SupportSet(dim_, want_);
+    std::size_t b = 0;
+    for (std::size_t i = 0; i < len.size(); ++i) {
+      require_state(len[i] <= idx.size() - b, p + "len: the rows hold more indices than " + p + "idx");
+      const std::size_t e = b + len[i];
+      for (std::size_t k = b; k < e; ++k)
+        require_state(std::isfinite(val[k]) && (k == b || idx[k - 1] < idx[k]) && idx[k] < UINT32_MAX,
+                      p + "idx/val: support " + std::to_string(i) + " has a non-finite value or unordered indices");
+      require_state(std::isfinite(sq[i]) && sq[i] >= 0.0, p + "sq: support " + std::to_string(i) + " has a bad norm");
+      add({{idx.data() + b, len[i]}, {val.data() + b, len[i]}, sq[i], 0.0}, id[i]);
+      b = e;
+    }
+    require_state(b == idx.size(), p + "len: the rows hold fewer indices than " + p + "idx");
   }
 
   // Density nnz / (n dim) of the supports from which the dense layout is used (below half of it,
@@ -388,6 +426,19 @@ class KernelExpansion {
       s += alpha[i] * score(xi);
     }
     return s;
+  }
+  // Model files: the supports, alpha, the averaging sums and whether averaging is still valid.
+  void save(StateWriter& w, const std::string& p) const {
+    sv.save(w, p + "sv.");
+    w.put(p + "alpha", alpha);
+    w.put(p + "wsum", wsum_);
+    w.put_one<uint64_t>(p + "averaging_valid", averaging_valid_);
+  }
+  void load(const StateReader& r, const std::string& p) {
+    sv.load(r, p + "sv.");
+    alpha = r.get<double>(p + "alpha", sv.size());
+    wsum_ = r.get<double>(p + "wsum", sv.size());
+    averaging_valid_ = r.get_one<uint64_t>(p + "averaging_valid") != 0;
   }
 
  private:

@@ -4,8 +4,8 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config libeigen3-dev libboost-dev libboost-iostreams-dev
       libboost-math-dev libboost-filesystem-dev libboost-system-dev libcli11-dev nlohmann-json3-dev libfmt-dev librapidcheck-dev
       libgtest-dev libgmock-dev libbenchmark-dev libssl-dev gnuplot-nox libgnuplot-iostream-dev python3-jsonschema
-      xz-utils bzip2 gzip libopenmpi-dev openmpi-bin clang libclang-rt-dev
-      python3-pdfminer poppler-utils python3-pil python3-numpy  # MPI: docs/cluster.md; clang + libFuzzer: tests/fuzz/run.sh; pdfminer..numpy: scripts/digitize_jmlr2009.py
+      xz-utils bzip2 gzip libopenmpi-dev openmpi-bin clang libclang-rt-dev libsvm-tools
+      python3-pdfminer poppler-utils python3-pil python3-numpy  # MPI: docs/cluster.md; clang + libFuzzer: tests/fuzz/run.sh; libsvm-tools: svm-predict, tests/test_libsvm_export.cpp; pdfminer..numpy: scripts/digitize_jmlr2009.py
       pybind11-dev python3-dev python3-scipy python3-sklearn python3-pytest python3-hypothesis)  # the Python package: docs/python.md
 missing=()
 for p in "${pkgs[@]}"; do

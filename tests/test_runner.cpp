@@ -227,7 +227,8 @@ TEST(Runner, SameFilesWithOneAndTwoJobs) {
 // Unknown learners are spec errors (tests/test_spec_errors.cpp); a bad option value fails at run time.
 TEST(Runner, BadOptionValueFailsItsCellsWithAClearMessage) {
   json j = tiny_spec_json();
-  j["algorithms"].push_back({{"id", "nope"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}});
+  // Each value in its declared range (checked when the spec is read), the pair refused at run time.
+  j["algorithms"].push_back({{"id", "nope"}, {"algo", "norma"}, {"params", {{"truncate", 5}, {"lambda", 2.0}}}});
   j["algorithms"].push_back({{"id", "dep"}, {"algo", "rbp"},
                              {"params", {{"budget", {{"from", "nope"}, {"field", "support_size"}}}}}});
   TempDir d("unknown");
@@ -235,7 +236,7 @@ TEST(Runner, BadOptionValueFailsItsCellsWithAClearMessage) {
   const RunStats st = run_all({parse_spec(j, true)}, d.p, 2, &out);
   EXPECT_EQ(st.failed, 4u);  // 2 perms of "nope" and of its dependent
   for (const auto& o : out["TINY"]) {
-    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("--budget must be >= 1 for rbp"), std::string::npos) << o.error;
+    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("--truncate needs --learning-rate * --lambda < 1"), std::string::npos) << o.error;
     else if (o.cell.algo_id == "dep") EXPECT_NE(o.error.find("no result of nope"), std::string::npos) << o.error;
     else EXPECT_TRUE(o.error.empty()) << o.error;
   }

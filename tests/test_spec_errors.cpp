@@ -160,9 +160,10 @@ TEST(ReproduceExit, InvalidSpecIs2) {
 TEST(ReproduceExit, FailedCellIs3) {
   TempDir d("cell");
   json j = tiny();
-  j["algorithms"].push_back({{"id", "r"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}});  // fails at run time
+  // Each value in its declared range (checked when the spec is read), the pair refused at run time.
+  j["algorithms"].push_back({{"id", "r"}, {"algo", "norma"}, {"params", {{"truncate", 5}, {"lambda", 2.0}}}});
   EXPECT_EQ(run_reproduce(d, j), 3) << log_of(d);
-  EXPECT_NE(log_of(d).find("--budget must be >= 1 for rbp"), std::string::npos) << log_of(d);
+  EXPECT_NE(log_of(d).find("--truncate needs --learning-rate * --lambda < 1"), std::string::npos) << log_of(d);
 }
 
 TEST(ReproduceExit, CheckDifferencesAre4) {

@@ -110,8 +110,8 @@ RunReport run_pipeline(const RunRequest& req) {
     test = &test_indexed;
   }
   RunReport rep;
-  rep.learner = make_learner(req.algo, opt, req.given);
-  rep.run = run_online(*rep.learner, *req.train, req.order, req.observe);
+  rep.learner = req.init ? restore_learner(*req.init, opt.dim) : make_learner(req.algo, opt, req.given);
+  rep.run = run_online(*rep.learner, *req.train, req.order, req.observe, req.init ? req.init->header.rounds + 1 : 1);
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
   const bool exact = req.exact_norm || (req.bounds && !learner_info(req.algo).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;

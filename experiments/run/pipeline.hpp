@@ -15,6 +15,7 @@
 #include "bounds/comparator.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/run/run.hpp"
+#include "models/model_file.hpp"
 
 namespace plab {
 
@@ -35,6 +36,7 @@ struct RunRequest {
   bool exact_norm = true;           // recompute ||f_T||^2 even when no bound reads it (plab run's check)
   ComparatorRequest comparator;
   RoundObserver observe;            // progress lines
+  const ModelFile* init = nullptr;  // continue this model (its learner and options; rounds from its count + 1)
 };
 
 struct RunReport {

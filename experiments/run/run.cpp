@@ -48,7 +48,7 @@ void check_finite(const RoundRecord& r) {
 }
 
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
-                     const RoundObserver& observe) {
+                     const RoundObserver& observe, int64_t first_round) {
   RunResult res;
   res.rounds.reserve(order.size());
   double learn_seconds = 0.0;
@@ -60,7 +60,7 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
     xs.clear();
     for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
     const auto t0 = std::chrono::steady_clock::now();
-    learner.learn_block(xs.data(), n, static_cast<int64_t>(k0 + 1), recs.data());
+    learner.learn_block(xs.data(), n, first_round + static_cast<int64_t>(k0), recs.data());
     learn_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     for (std::size_t i = 0; i < n; ++i) {
       RoundRecord& r = recs[i];

@@ -43,9 +43,10 @@ std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuff
 // after their block of rounds (learn_block), so an observer reads the record, not the learner.
 using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
 
-// Every record passes check_finite (the run stops at the first non-finite one).
+// Every record passes check_finite (the run stops at the first non-finite one). Rounds are numbered
+// from first_round (a learner continued from a model file after first_round - 1 rounds: docs/models.md#continue).
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
-                     const RoundObserver& observe = {});
+                     const RoundObserver& observe = {}, int64_t first_round = 1);
 
 // Fraction of test examples on which hypothesis `which` errs (y * score <= 0, the training
 // convention: a zero score is an error).

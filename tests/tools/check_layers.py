@@ -18,7 +18,7 @@ ORDER = [
     ("experiments/reproduce",),
     ("cli",),
 ]
-CORE = ["core", "datasets", "numerics", "algorithms", "bounds"]
+CORE = ["core", "datasets", "numerics", "algorithms", "bounds", "models"]
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -1,0 +1,80 @@
+// `plab predict --model M --data D [--output P.csv] [--hypothesis last|averaged|voted]`: scores every
+// row of D with a saved model (docs/models.md#predict): a CSV of row, label, score and predicted
+// label, and the error of the hypothesis on D's labels (a zero score counts as an error, as in
+// training and plab run --test).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+
+#include "algorithms/averaged.hpp"
+#include "cli/commands.hpp"
+#include "core/file_io.hpp"
+#include "core/format.hpp"
+#include "datasets/preprocess.hpp"
+#include "datasets/registry.hpp"
+#include "models/model_file.hpp"
+
+namespace plab {
+namespace {
+
+struct PredictArgs {
+  std::string model, data, output, hypothesis, format = "auto";
+};
+
+// The hypothesis asked for, or the learner's default (averaged/voted for those Perceptrons).
+std::string hypothesis_of(const PredictArgs& a, const Learner& l) {
+  const auto hs = l.hypotheses();
+  std::string h = a.hypothesis;
+  if (h.empty()) {
+    const auto* v = dynamic_cast<const VotedPerceptron*>(&l);
+    h = v ? v->default_hypothesis() : "last";
+  }
+  if (std::find(hs.begin(), hs.end(), h) == hs.end()) {
+    std::string known;
+    for (const auto& x : hs) known += (known.empty() ? "" : ", ") + x;
+    throw std::invalid_argument("--hypothesis " + h + ": the model " + a.model + " predicts with " + known);
+  }
+  return h;
+}
+
+void run_predict(const PredictArgs& a) {
+  const ModelFile m = read_model(a.model);
+  LoadOptions load;
+  load.labels = LabelMap::parse(m.header.labels);
+  load.format = a.format;
+  Dataset d = load_dataset(a.data, load);
+  apply_preprocess(d, Preprocess::parse(m.header.preprocess));
+  fit_labels(d, m);
+  const auto learner = restore_learner(m, d.dim);
+  const std::string which = hypothesis_of(a, *learner);
+  std::string csv = "row,label,score,predicted\n";
+  std::size_t errors = 0;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const Example x = d[i];
+    const Prediction p = predict(*learner, m.header, which, x);
+    const double label = d.multiclass() ? d.classes.at(static_cast<std::size_t>(x.y)) : x.y;
+    errors += learner->errs(which, x);
+    csv += fmt::format("{},{},{},{}\n", i + 1, format_g(label, 17), format_g(p.score, 17), format_g(p.label, 17));
+  }
+  if (a.output.empty()) std::cout << csv;
+  else write_file_atomic(a.output, csv);
+  std::cerr << fmt::format("plab predict: {} rows of {}, {} hypothesis of {}: error {:.4f}% ({} rows with y f(x) <= 0)\n",
+                           d.size(), d.name, which, m.header.algo,
+                           100.0 * static_cast<double>(errors) / static_cast<double>(std::max<std::size_t>(1, d.size())), errors);
+}
+
+}  // namespace
+
+void register_predict_command(CLI::App& app) {
+  auto* c = app.add_subcommand("predict", "Score a data set with a saved model (plab run --save-model)");
+  auto a = std::make_shared<PredictArgs>();
+  c->add_option("--model", a->model, "Model file written by plab run --save-model")->required();
+  c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
+  c->add_option("--output", a->output, "Write the per-row CSV (row,label,score,predicted) here (default: standard output)");
+  c->add_option("--hypothesis", a->hypothesis, "last | averaged | voted (default: the learner's own)");
+  c->add_option("--format", a->format, "auto | libsvm | csv | tsv | usps")->capture_default_str();
+  c->callback([a] { run_predict(*a); });
+}
+
+}  // namespace plab

@@ -1,0 +1,240 @@
+#include "models/model_file.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <new>
+#include <sstream>
+
+#include "algorithms/multiclass.hpp"
+#include "algorithms/registry.hpp"
+#include "core/file_io.hpp"
+#include "core/option_decl.hpp"
+#include "core/sha256.hpp"
+#include "datasets/registry.hpp"
+
+namespace plab {
+namespace {
+
+constexpr const char* kMagic = "plab-model";
+
+nlohmann::json kernel_to_json(const Kernel& k) {
+  return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
+}
+
+// Each kernel field checked against its declaration (numerics/kernel.cpp).
+Kernel kernel_from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw ModelError("header: kernel is not an object");
+  for (const OptionDecl& d : kernel_options())
+    if (!j.contains(d.name)) throw ModelError("header: kernel." + d.name + " is missing");
+    else d.check(j.at(d.name), "header: kernel." + d.name);
+  Kernel k;
+  k.type = Kernel::parse_type(j.at("type").get<std::string>());
+  k.gamma = j.at("gamma").get<double>();
+  k.coef0 = j.at("coef0").get<double>();
+  k.degree = j.at("degree").get<int>();
+  return k;
+}
+
+nlohmann::json header_json(const ModelHeader& h, const std::vector<StateArray>& arrays) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& a : arrays) list.push_back({a.name, std::string(1, static_cast<char>(a.type)), a.count});
+  return {{"learner", h.algo}, {"options", h.options}, {"kernel", kernel_to_json(h.kernel)},
+          {"labels", h.labels}, {"classes", h.classes}, {"preprocess", h.preprocess}, {"data", h.data}, {"rounds", h.rounds},
+          {"dim", h.dim}, {"code", h.code}, {"arrays", list}};
+}
+
+ModelHeader header_from_json(const nlohmann::json& j) {
+  ModelHeader h;
+  h.algo = j.at("learner").get<std::string>();
+  h.options = j.at("options");
+  h.kernel = kernel_from_json(j.at("kernel"));
+  h.labels = j.at("labels").get<std::string>();
+  h.preprocess = j.at("preprocess").get<std::string>();
+  h.classes = j.at("classes").get<std::vector<double>>();
+  for (std::size_t c = 0; c < h.classes.size(); ++c)
+    if (!std::isfinite(h.classes[c]) || (c > 0 && !(h.classes[c - 1] < h.classes[c])))
+      throw ModelError("header: classes are not finite and ascending");
+  h.data = j.at("data");
+  if (!h.data.is_array()) throw ModelError("header: data is not a list");
+  h.rounds = j.at("rounds").get<int64_t>();
+  if (h.rounds < 0) throw ModelError("header: rounds is negative");
+  h.dim = j.at("dim").get<std::size_t>();
+  h.code = j.at("code").get<std::string>();
+  return h;
+}
+
+std::size_t element_size(StateType t) { return t == StateType::u32 ? 4 : 8; }
+
+// The arrays the header lists, cut from the payload (whose size must be exactly theirs).
+std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::string& payload) {
+  if (!list.is_array()) throw ModelError("header: arrays is not a list");
+  std::vector<StateArray> v;
+  std::size_t off = 0;
+  for (const auto& e : list) {
+    if (!e.is_array() || e.size() != 3) throw ModelError("header: an arrays entry is not [name, type, count]");
+    StateArray a;
+    a.name = e[0].get<std::string>();
+    const std::string t = e[1].get<std::string>();
+    if (t != "d" && t != "i" && t != "u" && t != "w") throw ModelError("header: array '" + a.name + "' has unknown type '" + t + "'");
+    a.type = static_cast<StateType>(t[0]);
+    a.count = e[2].get<std::size_t>();
+    const std::size_t size = element_size(a.type);
+    if (a.count > (payload.size() - off) / size)
+      throw ModelError("array '" + a.name + "' (" + std::to_string(a.count) + " values) runs past the end of the data");
+    a.bytes = payload.substr(off, a.count * size);
+    off += a.bytes.size();
+    v.push_back(std::move(a));
+  }
+  if (off != payload.size())
+    throw ModelError(std::to_string(payload.size() - off) + " bytes after the last array");
+  return v;
+}
+
+// "plab-model format F bytes N sha256 H": F must be kModelFormat, N and H must match the rest.
+std::string checked_content(const std::string& bytes) {
+  const std::size_t nl = bytes.find('\n');
+  if (bytes.compare(0, std::string(kMagic).size(), kMagic) != 0 || nl == std::string::npos || nl > 200)
+    throw ModelError("not a perceptron-lab model file (the first line is not 'plab-model format ...')");
+  std::istringstream line(bytes.substr(0, nl));
+  std::string magic, kf, kb, ks, sha, extra;
+  long long format = -1;
+  unsigned long long n = 0;
+  if (!(line >> magic >> kf >> format) || kf != "format") throw ModelError("the first line has no format number");
+  if (format != kModelFormat)
+    throw ModelError("model format " + std::to_string(format) + " is not supported (this plab reads format " +
+                     std::to_string(kModelFormat) + "; docs/models.md#versions)");
+  if (!(line >> kb >> n >> ks >> sha) || kb != "bytes" || ks != "sha256" || sha.size() != 64 || (line >> extra))
+    throw ModelError("the first line is not 'plab-model format 1 bytes N sha256 H'");
+  const std::string content = bytes.substr(nl + 1);
+  if (content.size() < n)
+    throw ModelError("truncated: " + std::to_string(n) + " bytes expected after the first line, " +
+                     std::to_string(content.size()) + " found");
+  if (content.size() > n)
+    throw ModelError(std::to_string(content.size()) + " bytes after the first line, " + std::to_string(n) +
+                     " expected (data appended?)");
+  const std::string actual = sha256_hex(content);
+  if (actual != sha) throw ModelError("corrupted: the content's SHA-256 is " + actual + ", the first line says " + sha);
+  return content;
+}
+
+}  // namespace
+
+ModelHeader model_header(const std::string& algo, const LearnerOptions& o) {
+  ModelHeader h;
+  h.algo = algo;
+  h.options = options_to_json(o, learner_info(algo).options);
+  h.kernel = o.kernel;
+  h.dim = o.dim;
+  return h;
+}
+
+std::string model_bytes(const ModelHeader& h, const Learner& learner) {
+  StateWriter w;
+  learner.save_state(w);
+  std::string content = header_json(h, w.arrays()).dump() + "\n";
+  for (const auto& a : w.arrays()) content += a.bytes;
+  return std::string(kMagic) + " format " + std::to_string(kModelFormat) + " bytes " + std::to_string(content.size()) +
+         " sha256 " + sha256_hex(content) + "\n" + content;
+}
+
+void save_model(const std::string& path, const ModelHeader& h, const Learner& learner) {
+  write_file_atomic(path, model_bytes(h, learner));
+}
+
+ModelFile parse_model(const std::string& bytes, const std::string& where) {
+  try {
+    const std::string content = checked_content(bytes);
+    const std::size_t nl = content.find('\n');
+    if (nl == std::string::npos) throw ModelError("no header line");
+    const nlohmann::json j = nlohmann::json::parse(content.substr(0, nl));
+    if (!j.is_object()) throw ModelError("header: not a JSON object");
+    ModelFile m;
+    m.path = where;
+    m.header = header_from_json(j);
+    m.arrays = arrays_from(j.at("arrays"), content.substr(nl + 1));
+    return m;
+  } catch (const ModelError& e) {
+    throw ModelError(where + ": " + e.what());
+  } catch (const std::exception& e) {  // JSON syntax, a missing field or a field of another type
+    throw ModelError(where + ": header: " + e.what());
+  }
+}
+
+ModelFile read_model(const std::string& path) { return parse_model(read_text_file(path), path); }
+
+LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
+  const ModelHeader& h = m.header;
+  const LearnerInfo* info = find_learner(h.algo);
+  if (!info) throw ModelError(m.path + ": learner '" + h.algo + "' is not registered in this plab");
+  if (info->multiclass != !h.classes.empty() || h.classes.size() == 1)
+    throw ModelError(m.path + ": " + h.algo + (info->multiclass ? " needs a class list of 2 or more" : " takes no class list"));
+  if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
+  for (const auto& [k, v] : h.options.items())
+    if (!info->uses(k)) throw ModelError(m.path + ": option '" + k + "' is not an option of " + h.algo);
+  LearnerOptions o;
+  try {
+    options_from_json(o, h.options, m.path);
+    check_options(o, info->options);
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(std::string(e.what()).find(m.path) == 0 ? e.what() : m.path + ": " + e.what());
+  }
+  o.kernel = h.kernel;
+  o.classes = h.classes.size();
+  o.dim = dim;
+  return o;
+}
+
+std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim) {
+  const LearnerOptions o = model_options(m, dim);
+  try {
+    std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
+    l->load_state(StateReader(m.arrays));
+    return l;
+  } catch (const std::bad_alloc&) {
+    throw ModelError(m.path + ": the state does not fit in memory");
+  } catch (const std::exception& e) {
+    throw ModelError(m.path + ": " + m.header.algo + " state: " + e.what());
+  }
+}
+
+std::unique_ptr<Learner> load_model(const std::string& path) {
+  // dim 0: a learner's dimension grows with the rows it sees and only sizes its buffers.
+  return restore_learner(read_model(path), 0);
+}
+
+void fit_labels(Dataset& d, const ModelFile& m) {
+  const auto& classes = m.header.classes;
+  if (classes.empty() != !d.multiclass())
+    throw ModelError(d.name + ": the labels do not fit the model " + m.path + " (" +
+                     (classes.empty() ? "it is binary and the data has class labels"
+                                      : "it has classes and the data was read without --labels classes") + ")");
+  if (classes.empty()) return;
+  for (double& y : d.y) y = d.classes.at(static_cast<std::size_t>(y));
+  try {
+    index_classes(d, classes);
+  } catch (const DataError& e) {
+    throw ModelError(std::string(e.what()) + " of the model " + m.path);
+  }
+}
+
+}  // namespace plab
+
+namespace plab {
+
+Prediction predict(const Learner& learner, const ModelHeader& h, const std::string& which, const Example& x) {
+  if (const auto* mc = dynamic_cast<const MulticlassLearner*>(&learner)) {
+    const std::vector<double> f = mc->scores_of(x);
+    const std::size_t best = static_cast<std::size_t>(std::max_element(f.begin(), f.end()) - f.begin());
+    double other = -std::numeric_limits<double>::infinity();
+    for (std::size_t c = 0; c < f.size(); ++c)
+      if (c != best) other = std::max(other, f[c]);
+    return {f[best] - other, h.classes.at(best)};
+  }
+  const double s = learner.score_as(which, x);
+  if (h.labels == "regression") return {s, s};
+  return {s, s > 0.0 ? 1.0 : -1.0};
+}
+
+}  // namespace plab

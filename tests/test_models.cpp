@@ -1,0 +1,314 @@
+// Model files (docs/models.md): split runs equal one run for every registered learner (records bit
+// for bit, the same final model bytes), bad files are refused with a message naming the file and
+// the fault, and the plab commands save, continue, predict and show.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "algorithms/registry.hpp"
+#include "core/format.hpp"
+#include "core/random.hpp"
+#include "core/sha256.hpp"
+#include "experiments/run/run.hpp"
+#include "models/model_file.hpp"
+#include "tests/test_util.hpp"
+
+namespace plab {
+namespace {
+
+using test_util::same_bits;
+
+// Noisy sparse rows in 12 dimensions: binary labels by a hyperplane, or one of 4 classes by the
+// arg max of 4 hyperplanes; 10% of the labels flipped so that every learner keeps updating.
+Dataset noisy_data(bool multiclass, std::size_t n = 170) {
+  Rng rng(2028);
+  Dataset d;
+  d.name = "noisy";
+  const std::size_t dim = 12, m = multiclass ? 4 : 1;
+  std::vector<double> w(dim * m);
+  for (double& v : w) v = rng.normal();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> x(dim, 0.0);
+    for (double& v : x)
+      if (rng.uniform() < 0.6) v = std::round(rng.normal() * 8.0) / 8.0;
+    std::size_t best = 0;
+    std::vector<double> s(m, 0.0);
+    for (std::size_t c = 0; c < m; ++c) {
+      for (std::size_t j = 0; j < dim; ++j) s[c] += w[c * dim + j] * x[j];
+      if (s[c] > s[best]) best = c;
+    }
+    double y = multiclass ? static_cast<double>(best) : (s[0] > 0.0 ? 1.0 : -1.0);
+    if (rng.uniform() < 0.1) y = multiclass ? static_cast<double>(rng.below(m)) : -y;
+    d.push_dense(x, y);
+  }
+  if (multiclass) d.classes = {0, 1, 2, 3};
+  return d;
+}
+
+// Options under which each learner's state is exercised: a small budget (evictions, Forgetron's
+// shrinking, the Stoptron frozen), Projectron projections, NORMA's decay, nu, bias and truncation.
+LearnerOptions options_for(const LearnerInfo& info, const Dataset& d) {
+  LearnerOptions o;
+  o.kernel = info.name == "perceptron" ? Kernel::linear() : Kernel::rbf(0.3);
+  o.dim = d.dim;
+  o.classes = d.classes.size();
+  o.budget = 9;
+  o.seed = 77;
+  o.eta = 0.6;
+  o.beta = 0.5;
+  o.C = 0.7;
+  if (info.name == "norma") {
+    o.lambda = 0.05; o.learning_rate = 0.5; o.decay_rate = true; o.nu = 0.3; o.bias = true; o.truncate = 25;
+  }
+  return o;
+}
+
+void expect_same_records(const std::vector<RoundRecord>& a, const std::vector<RoundRecord>& b, const std::string& what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const RoundRecord &p = a[i], &q = b[i];
+    const double pr[] = {p.y, p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
+                         p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
+    const double qr[] = {q.y, q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
+                         q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
+    for (std::size_t k = 0; k < std::size(pr); ++k)
+      ASSERT_TRUE(same_bits(pr[k], qr[k]) || (std::isnan(pr[k]) && std::isnan(qr[k])))
+          << what << ": round " << p.t << " field " << k << ": " << pr[k] << " vs " << qr[k];
+    ASSERT_EQ(std::tie(p.t, p.index, p.mistake, p.margin_error, p.update, p.support_size, p.removed, p.pred, p.competitor),
+              std::tie(q.t, q.index, q.mistake, q.margin_error, q.update, q.support_size, q.removed, q.pred, q.competitor))
+        << what << ": round " << p.t;
+  }
+}
+
+std::vector<std::size_t> rows(std::size_t b, std::size_t e) {
+  std::vector<std::size_t> v;
+  for (std::size_t i = b; i < e; ++i) v.push_back(i);
+  return v;
+}
+
+// Training on rows [0, k), saving, reading the bytes back into a new learner and continuing on
+// [k, n) gives the one run's records and its final model bytes.
+TEST(Models, SplitRunsEqualOneRunForEveryRegisteredLearner) {
+  const auto all = learners();
+  ASSERT_GE(all.size(), 17u);
+  for (const LearnerInfo& info : all) {
+    const Dataset d = noisy_data(info.multiclass);
+    const std::size_t n = d.size();
+    const LearnerOptions o = options_for(info, d);
+    ModelHeader h = model_header(info.name, o);
+    h.classes = d.classes;
+    const auto one = make_learner(info.name, o);
+    const RunResult full = run_online(*one, d, rows(0, n));
+    ASSERT_GE(full.updates, 9u) << info.name;  // the state is not trivially the initial one
+    h.rounds = static_cast<int64_t>(n);
+    const std::string one_bytes = model_bytes(h, *one);
+    for (std::size_t k : {std::size_t{1}, std::size_t{37}, std::size_t{96}, n / 2 + 3, n - 1}) {
+      const std::string what = info.name + " split at " + std::to_string(k);
+      const auto first = make_learner(info.name, o);
+      RunResult a = run_online(*first, d, rows(0, k));
+      h.rounds = static_cast<int64_t>(k);
+      const ModelFile m = parse_model(model_bytes(h, *first), what);
+      EXPECT_EQ(m.header.rounds, static_cast<int64_t>(k));
+      const auto second = restore_learner(m, d.dim);
+      const RunResult b = run_online(*second, d, rows(k, n), {}, m.header.rounds + 1);
+      a.rounds.insert(a.rounds.end(), b.rounds.begin(), b.rounds.end());
+      expect_same_records(full.rounds, a.rounds, what);
+      h.rounds = static_cast<int64_t>(n);
+      EXPECT_TRUE(model_bytes(h, *second) == one_bytes) << what << ": the final model bytes differ";
+    }
+  }
+}
+
+// Every hypothesis of a restored learner scores as the original, bit for bit.
+TEST(Models, RestoredLearnersPredictAsTheOriginal) {
+  for (const LearnerInfo& info : learners()) {
+    const Dataset d = noisy_data(info.multiclass, 120);
+    const LearnerOptions o = options_for(info, d);
+    const auto l = make_learner(info.name, o);
+    run_online(*l, d, rows(0, 80));
+    ModelHeader h = model_header(info.name, o);
+    h.classes = d.classes;
+    const auto r = restore_learner(parse_model(model_bytes(h, *l), info.name), 0);
+    for (const auto& which : l->hypotheses())
+      for (std::size_t i = 80; i < d.size(); ++i)
+        ASSERT_TRUE(same_bits(l->score_as(which, d[i]), r->score_as(which, d[i]))) << info.name << " " << which;
+  }
+}
+
+std::string saved_model(const std::string& algo = "rbp") {
+  const LearnerInfo& info = learner_info(algo);
+  const Dataset d = noisy_data(info.multiclass, 60);
+  const LearnerOptions o = options_for(info, d);
+  const auto l = make_learner(algo, o);
+  run_online(*l, d, rows(0, d.size()));
+  ModelHeader h = model_header(algo, o);
+  h.classes = d.classes;
+  return model_bytes(h, *l);
+}
+
+// The content after the first line, and a file of it with a correct first line.
+std::string content_of(const std::string& bytes) { return bytes.substr(bytes.find('\n') + 1); }
+std::string signed_file(const std::string& content) {
+  return "plab-model format 1 bytes " + std::to_string(content.size()) + " sha256 " + sha256_hex(content) + "\n" + content;
+}
+
+void expect_refused(const std::string& bytes, const std::string& needle) {
+  try {
+    const ModelFile m = parse_model(bytes, "m.plab");
+    (void)restore_learner(m, 0);
+    ADD_FAILURE() << "accepted; expected '" << needle << "'";
+  } catch (const ModelError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("m.plab: ", 0), 0u) << msg;
+    EXPECT_NE(msg.find(needle), std::string::npos) << "expected '" << needle << "' in: " << msg;
+  }
+}
+
+TEST(Models, WrongVersionTruncatedAndCorruptedFilesAreRefused) {
+  const std::string good = saved_model();
+  std::string v2 = good;
+  v2.replace(v2.find("format 1"), 8, "format 2");
+  expect_refused(v2, "model format 2 is not supported");
+  expect_refused("hello\n", "not a perceptron-lab model file");
+  expect_refused(good.substr(0, good.size() - 1), "truncated: ");
+  expect_refused(good.substr(0, good.find('\n') + 40), "truncated: ");
+  expect_refused(good + "x", "expected (data appended?)");
+  for (std::size_t at : {good.find('\n') + 5, good.size() - 3}) {
+    std::string bad = good;
+    bad[at] = static_cast<char>(bad[at] ^ 0x10);
+    expect_refused(bad, "corrupted: the content's SHA-256 is");
+  }
+}
+
+// Files whose checksum is right but whose header or arrays do not fit their learner.
+TEST(Models, InconsistentHeadersAndStatesAreRefusedNamingTheFault) {
+  const std::string c = content_of(saved_model());
+  const std::string header = c.substr(0, c.find('\n')), payload = c.substr(c.find('\n') + 1);
+  const auto with_header = [&](nlohmann::json j) { return signed_file(j.dump() + "\n" + payload); };
+  const nlohmann::json j = nlohmann::json::parse(header);
+  nlohmann::json k = j;
+  k["learner"] = "no-such-learner";
+  expect_refused(with_header(k), "learner 'no-such-learner' is not registered");
+  k = j;
+  k["options"]["budget"] = 0;
+  expect_refused(with_header(k), "budget");
+  k = j;
+  k["options"]["eta"] = 0.5;
+  expect_refused(with_header(k), "option 'eta' is not an option of rbp");
+  k = j;
+  k["kernel"]["gamma"] = -1;
+  expect_refused(with_header(k), "kernel.gamma");
+  k = j;
+  k["arrays"].erase(k["arrays"].size() - 1);
+  expect_refused(with_header(k), "bytes after the last array");
+  k = j;
+  k["arrays"][0][2] = 1000000;
+  expect_refused(with_header(k), "runs past the end of the data");
+  k = j;
+  k["arrays"][0][1] = "d";
+  expect_refused(with_header(k), "has element type 'd', expected 'u'");
+  k = j;
+  k["arrays"][0][0] = "renamed";
+  expect_refused(with_header(k), "array 'f.sv.len' is missing");
+  k = j;
+  k.erase("rounds");
+  expect_refused(with_header(k), "header: ");
+  expect_refused(signed_file("{\"learner\": 1}\n"), "header: ");
+  // A multiclass model's basis pointing past its supports.
+  const std::string mc = content_of(saved_model("multiclass-projectron++"));
+  nlohmann::json mj = nlohmann::json::parse(mc.substr(0, mc.find('\n')));
+  mj["classes"] = {0, 1, 2};
+  expect_refused(signed_file(mj.dump() + "\n" + mc.substr(mc.find('\n') + 1)), "array 'coef' holds 164 values, expected 123");
+}
+
+TEST(Models, WrittenAtomicallyAndReadBack) {
+  test_util::TempDir dir("models");
+  const std::string path = (dir.p / "sub" / "m.plab").string();
+  const auto l = make_learner("kernel-perceptron", options_for(learner_info("kernel-perceptron"), noisy_data(false)));
+  run_online(*l, noisy_data(false), rows(0, 50));
+  save_model(path, model_header("kernel-perceptron", {}), *l);
+  const auto r = load_model(path);
+  EXPECT_EQ(r->support_size(), l->support_size());
+  try {
+    (void)read_model((dir.p / "missing.plab").string());
+    ADD_FAILURE();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("missing.plab"), std::string::npos);
+  }
+}
+
+// The commands: save, continue, predict, show; a model of another learner, a label set that does
+// not fit, a bad file: exit 2 naming the file.
+TEST(Models, CommandsSaveContinuePredictShow) {
+  test_util::TempDir dir("models_cli");
+  const Dataset d = noisy_data(false, 150);
+  const auto write = [&](const std::string& name, std::size_t b, std::size_t e) {
+    std::ofstream f(dir.p / name);
+    for (std::size_t i = b; i < e; ++i) {
+      const Example x = d[i];
+      f << (x.y > 0 ? "+1" : "-1");
+      for (std::size_t q = 0; q < x.idx.size(); ++q) f << " " << x.idx[q] + 1 << ":" << format_g(x.val[q], 17);
+      f << "\n";
+    }
+    return (dir.p / name).string();
+  };
+  const std::string all = write("all.svm", 0, 150), a = write("a.svm", 0, 64), b = write("b.svm", 64, 150);
+  const std::string m1 = (dir.p / "one.plab").string(), ma = (dir.p / "a.plab").string(), mb = (dir.p / "b.plab").string();
+  const std::string base = " --algo rbp --budget 9 --seed 5 --kernel rbf --gamma 0.3 --quiet --no-bounds";
+  ASSERT_EQ(test_util::run_cli("run --data " + all + base + " --save-model " + m1 + " --trace " + (dir.p / "one.csv").string()).status, 0);
+  ASSERT_EQ(test_util::run_cli("run --data " + a + base + " --save-model " + ma).status, 0);
+  const auto cont = test_util::run_cli("run --data " + b + " --init-model " + ma + " --quiet --save-model " + mb +
+                                       " --trace " + (dir.p / "b.csv").string());
+  ASSERT_EQ(cont.status, 0) << cont.output;
+  const ModelFile one = read_model(m1), two = read_model(mb);
+  EXPECT_EQ(two.header.rounds, 150);
+  ASSERT_EQ(two.header.data.size(), 2u);
+  ASSERT_EQ(one.arrays.size(), two.arrays.size());
+  for (std::size_t i = 0; i < one.arrays.size(); ++i) EXPECT_EQ(one.arrays[i].bytes, two.arrays[i].bytes) << one.arrays[i].name;
+  // The continued trace's rounds are 65..150, with the one run's scores there.
+  const std::string tb = test_util::read_text(dir.p / "b.csv"), t1 = test_util::read_text(dir.p / "one.csv");
+  // Rows from round 65 on without their data-row column (rows of b.svm there, of all.svm here).
+  const auto rows_from = [](const std::string& t) {
+    std::string out, line;
+    std::istringstream in(t.substr(t.find("\n65,") + 1));
+    while (std::getline(in, line)) {  // the 7th column is the data row
+      std::size_t c = 0;
+      for (int k = 0; k < 6; ++k) c = line.find(',', c) + 1;
+      out += line.substr(0, c) + line.substr(line.find(',', c)) + "\n";
+    }
+    return out;
+  };
+  EXPECT_EQ(rows_from(t1), rows_from(tb));
+  const auto p = test_util::run_cli("predict --model " + mb + " --data " + all + " --output " + (dir.p / "p.csv").string());
+  ASSERT_EQ(p.status, 0) << p.output;
+  EXPECT_NE(p.output.find("150 rows"), std::string::npos) << p.output;
+  const std::string csv = test_util::read_text(dir.p / "p.csv");
+  EXPECT_EQ(csv.rfind("row,label,score,predicted\n", 0), 0u);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 151);
+  const auto show = test_util::run_cli("model show " + mb);
+  ASSERT_EQ(show.status, 0);
+  EXPECT_NE(show.output.find("learner     rbp"), std::string::npos) << show.output;
+  const auto other = test_util::run_cli("run --algo stoptron --budget 9 --data " + b + " --init-model " + ma + " --quiet");
+  EXPECT_EQ(other.status, 2);
+  EXPECT_NE(other.output.find(ma + ": a model of rbp, not of --algo stoptron"), std::string::npos) << other.output;
+  const auto opt = test_util::run_cli("run --data " + b + " --init-model " + ma + " --budget 3 --quiet");
+  EXPECT_EQ(opt.status, 2);
+  EXPECT_NE(opt.output.find("drop --budget"), std::string::npos) << opt.output;
+  std::ofstream(dir.p / "c.svm") << "3 1:1\n0 2:1\n";
+  const auto labels = test_util::run_cli("predict --model " + mb + " --data " + (dir.p / "c.svm").string());
+  EXPECT_EQ(labels.status, 2) << labels.output;
+  EXPECT_NE(labels.output.find("c.svm"), std::string::npos) << labels.output;
+  std::ofstream(dir.p / "bad.plab") << "plab-model format 7 bytes 1 sha256 x\nx";
+  const auto bad = test_util::run_cli("predict --model " + (dir.p / "bad.plab").string() + " --data " + all);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("bad.plab: model format 7 is not supported"), std::string::npos) << bad.output;
+}
+
+}  // namespace
+}  // namespace plab
