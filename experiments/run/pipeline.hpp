@@ -51,6 +51,12 @@ struct RunReport {
 
 RunReport run_pipeline(const RunRequest& req);
 
+// The binary comparator of a run over `data` in `order` (what run_pipeline attaches): "auto" is
+// the generating hyperplane of linear synthetic data, else the SVM; the subsample stream is
+// derive_seed(c.seed, 0xC0). Not memoised (run_pipeline memoises its calls).
+Comparator run_comparator(const ComparatorRequest& c, const Dataset& data, const std::vector<std::size_t>& order,
+                          const Kernel& k);
+
 // The run's description for traces and summaries: algo, kernel, the options the learner uses,
 // comparator and ||f_T||^2 (RunFacts::from_meta reads it back).
 nlohmann::json run_meta(const RunRequest& req, const RunReport& rep);

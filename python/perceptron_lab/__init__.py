@@ -10,15 +10,16 @@ docs/python.md documents every function; results equal `plab run`'s bit for bit 
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 import numpy as np
 
 from . import _core
-from ._core import DataError, NonFiniteError
+from ._core import DataError, ModelError, NonFiniteError
 
-__all__ = ["learners", "options", "load", "run", "bounds", "Result", "Learner", "DataError", "NonFiniteError",
-           "data_search_path"]
+__all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
+           "ModelError", "NonFiniteError", "data_search_path"]
 
 _KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
 
@@ -331,6 +332,31 @@ class Learner:
     def support_size(self) -> int:
         return 0 if self._core is None else self._core.support_size
 
-    def __getstate__(self):
-        raise TypeError("a perceptron_lab.Learner cannot be pickled yet: the model file it needs is not written "
-                        "(docs/python.md#pickling)")
+    def _numeric_classes(self) -> list[float]:
+        """The class labels as the model file stores them: numbers, else the class indices."""
+        if not self._multiclass:
+            return []
+        if all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in self.classes):
+            return [float(c) for c in self.classes]
+        return [float(i) for i in range(len(self.classes))]
+
+    def save(self, path: str) -> None:
+        """Writes the learner's model file (docs/models.md), atomically: `plab predict --model`,
+        `plab run --init-model` and load_model() read it. Pickling writes the same bytes."""
+        if self._core is None:
+            raise ValueError("the learner has seen no example yet: nothing to save (give dim= or learn first)")
+        self._core.save(os.fspath(path), self._numeric_classes())
+
+
+def load_model(path) -> Learner:
+    """The Learner of a model file written by Learner.save or `plab run --save-model`: every
+    double as saved, the rounds continuing after its own (docs/models.md)."""
+    with open(path, "rb") as f:
+        core = _core.Learner.from_model(f.read(), os.fspath(path))
+    lr = Learner.__new__(Learner)
+    lr.algo, lr._spec, lr._core = core.spec.algo, core.spec, core
+    lr._multiclass = _core.is_multiclass(lr.algo)
+    classes = core.model_classes
+    lr.classes = [int(c) if float(c).is_integer() else c for c in classes] if lr._multiclass else None
+    lr._index = {c: i for i, c in enumerate(lr.classes or [])}
+    return lr

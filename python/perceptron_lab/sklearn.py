@@ -117,8 +117,3 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
             return self.classes_[np.argmax(s, axis=1)]
         return self.classes_[(s > 0).astype(int)]
 
-    def __getstate__(self):
-        if hasattr(self, "learner_"):
-            raise TypeError("a fitted OnlineKernelClassifier cannot be pickled yet: the model file it needs is not "
-                            "written (docs/python.md#pickling)")
-        return super().__getstate__()

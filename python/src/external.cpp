@@ -7,6 +7,7 @@
 
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
+#include "experiments/run/pipeline.hpp"
 #include "run.hpp"
 
 namespace plab::py {
@@ -20,7 +21,11 @@ std::string external_bounds(const Dataset& d, const ExternalArgs& a) {
   const Kernel k = make_kernel(a.kernel);
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  const Comparator c = make_comparator(a.comparator, d, order, k, a.svm_C, a.comparator_seed);
+  ComparatorRequest req;
+  req.kind = a.comparator;
+  req.svm_C = a.svm_C;
+  req.seed = a.comparator_seed;
+  const Comparator c = run_comparator(req, d, order, k);  // the comparator perceptron_lab.run attaches
   std::vector<RoundRecord> rounds(n);
   for (std::size_t t = 0; t < n; ++t) {
     RoundRecord& r = rounds[t];

@@ -84,6 +84,14 @@ void configure(RunRequest& req, const LearnerSpec& spec) {
   req.options = learner_options(spec, req.given);
 }
 
+LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
+  std::vector<std::string> given;
+  LearnerOptions o = learner_options(spec, given);
+  o.dim = dim;
+  o.classes = classes;
+  return o;
+}
+
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
   std::vector<std::string> given;
   LearnerOptions o = learner_options(spec, given);

@@ -36,5 +36,7 @@ void configure(RunRequest& req, const LearnerSpec& spec);
 Kernel make_kernel(const LearnerSpec& spec);
 // A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass).
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
+// The options build_learner gives the learner of `spec` (dim and classes set).
+LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
 
 }  // namespace plab::py

@@ -4,14 +4,44 @@
 
 #include <algorithm>
 
+#include "core/file_io.hpp"
 #include "experiments/run/run.hpp"
+#include "models/model_file.hpp"
 #include "record.hpp"
 #include "run.hpp"
 
 namespace plab::py {
 
 PyLearner::PyLearner(const LearnerSpec& spec, std::size_t dim, std::size_t classes)
-    : l_(build_learner(spec, dim, classes)), dim_(dim), classes_(classes) {}
+    : spec_(spec), l_(build_learner(spec, dim, classes)), dim_(dim), classes_(classes) {}
+
+PyLearner::PyLearner(LearnerSpec spec, std::unique_ptr<Learner> l, std::size_t dim, std::size_t classes, int64_t rounds)
+    : spec_(std::move(spec)), l_(std::move(l)), dim_(dim), classes_(classes), t_(rounds) {}
+
+std::string PyLearner::model(const std::vector<double>& classes) const {
+  ModelHeader h = model_header(spec_.algo, built_options(spec_, dim_, classes_));
+  h.rounds = t_;
+  h.classes = classes;
+  if (classes_ && h.classes.empty())
+    for (std::size_t c = 0; c < classes_; ++c) h.classes.push_back(static_cast<double>(c));
+  h.data = nlohmann::json::array({{{"name", "python"}, {"rows", t_}}});
+  return model_bytes(h, *l_);
+}
+
+PyLearner PyLearner::from_model(const std::string& bytes, const std::string& where) {
+  const ModelFile m = parse_model(bytes, where);
+  const ModelHeader& h = m.header;
+  LearnerSpec spec;
+  spec.algo = h.algo;
+  spec.kernel = h.kernel.type_name();
+  spec.gamma = h.kernel.gamma;
+  spec.coef0 = h.kernel.coef0;
+  spec.degree = h.kernel.degree;
+  spec.options = h.options;
+  PyLearner l(std::move(spec), restore_learner(m, h.dim), h.dim, h.classes.size(), h.rounds);
+  l.model_classes_ = h.classes;
+  return l;
+}
 
 pyb::dict PyLearner::learn_one(const pyb::handle& x, double y) {
   set_row(row_, x, dim_, y);
@@ -82,7 +112,23 @@ void bind_learner(pyb::module_& m) {
       .def_property_readonly("dim", &PyLearner::dim)
       .def_property_readonly("classes", &PyLearner::classes)
       .def_property_readonly("rounds", &PyLearner::rounds)
-      .def_property_readonly("support_size", &PyLearner::support_size);
+      .def_property_readonly("support_size", &PyLearner::support_size)
+      .def_property_readonly("spec", &PyLearner::spec)
+      .def("model", [](const PyLearner& l, const std::vector<double>& classes) { return pyb::bytes(l.model(classes)); },
+           pyb::arg("classes") = std::vector<double>{})
+      .def_property_readonly("model_classes", &PyLearner::model_classes)
+      .def("save", [](const PyLearner& l, const std::string& path, const std::vector<double>& classes) {
+        write_file_atomic(path, l.model(classes));
+      })
+      .def_static("from_model", [](const pyb::bytes& b, const std::string& where) {
+        return PyLearner::from_model(std::string(b), where);
+      })
+      // Pickled as its model file (docs/python.md#pickling): every double keeps its bits.
+      .def(pyb::pickle([](const PyLearner& l) { return pyb::make_tuple(pyb::bytes(l.model({}))); },
+                       [](const pyb::tuple& t) {
+                         if (t.size() != 1) throw std::runtime_error("perceptron_lab.Learner: bad pickle state");
+                         return PyLearner::from_model(t[0].cast<std::string>(), "pickled perceptron_lab learner");
+                       }));
 }
 
 }  // namespace plab::py

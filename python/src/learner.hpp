@@ -16,6 +16,15 @@ class PyLearner {
  public:
   // `classes` > 0 for multiclass learners (labels are class indices 0..classes-1).
   PyLearner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
+  // The learner of a model file's bytes (docs/models.md), rounds continuing after its own;
+  // `where` names the bytes in a ModelError. The spec is the model's learner, kernel and options.
+  static PyLearner from_model(const std::string& bytes, const std::string& where);
+  // The model file of this learner (format 1, docs/models.md): what pickling and save() write.
+  // `classes`: the original label of each class index (multiclass; empty: the indices).
+  std::string model(const std::vector<double>& classes) const;
+  const LearnerSpec& spec() const { return spec_; }
+  // The model's original class labels (a learner made by from_model; empty otherwise).
+  const std::vector<double>& model_classes() const { return model_classes_; }
   // One round on x (dict or 1-D float64 array); y is +-1 or the class index. Returns the record.
   pyb::dict learn_one(const pyb::handle& x, double y);
   // Rounds on the rows of `data` in `order` (every row when empty), the GIL released; returns
@@ -33,9 +42,12 @@ class PyLearner {
 
  private:
   void score_row(Example x, double* out) const;
+  PyLearner(LearnerSpec spec, std::unique_ptr<Learner> l, std::size_t dim, std::size_t classes, int64_t rounds);
+  LearnerSpec spec_;
   std::unique_ptr<Learner> l_;
   std::size_t dim_, classes_;
   int64_t t_ = 0;
+  std::vector<double> model_classes_;
   Dataset row_;  // the one-row buffer of learn_one / score_one
 };
 

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
+#include "core/state_archive.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/run/trace.hpp"
@@ -54,6 +55,7 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "perceptron-lab's core library: learners, run pipeline and bounds (use the perceptron_lab package)";
   static pyb::exception<DataError> data_error(m, "DataError", PyExc_ValueError);
   static pyb::exception<NonFiniteError> non_finite(m, "NonFiniteError", PyExc_FloatingPointError);
+  static pyb::exception<ModelError> model_error(m, "ModelError", PyExc_ValueError);
   pyb::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -61,6 +63,8 @@ PYBIND11_MODULE(_core, m) {
       data_error(e.what());
     } catch (const NonFiniteError& e) {
       non_finite(e.what());
+    } catch (const ModelError& e) {
+      model_error(e.what());
     }
   });
 
@@ -86,7 +90,20 @@ PYBIND11_MODULE(_core, m) {
       .def_readwrite("coef0", &LearnerSpec::coef0)
       .def_readwrite("degree", &LearnerSpec::degree)
       .def_property("options_json", [](const LearnerSpec& s) { return s.options.dump(); },
-                    [](LearnerSpec& s, const std::string& j) { s.options = nlohmann::json::parse(j); });
+                    [](LearnerSpec& s, const std::string& j) { s.options = nlohmann::json::parse(j); })
+      .def(pyb::pickle(
+          [](const LearnerSpec& s) { return pyb::make_tuple(s.algo, s.kernel, s.gamma, s.coef0, s.degree, s.options.dump()); },
+          [](const pyb::tuple& t) {
+            if (t.size() != 6) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
+            LearnerSpec s;
+            s.algo = t[0].cast<std::string>();
+            s.kernel = t[1].cast<std::string>();
+            s.gamma = t[2].cast<double>();
+            s.coef0 = t[3].cast<double>();
+            s.degree = t[4].cast<int>();
+            s.options = nlohmann::json::parse(t[5].cast<std::string>());
+            return s;
+          }));
   m.def("learners_json", [] { return learner_catalog().dump(); });
   m.def("options_json", [](const std::string& algo) { return option_catalog(algo).dump(); });
   m.def("is_multiclass", &is_multiclass);

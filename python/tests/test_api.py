@@ -173,10 +173,11 @@ def test_keyboard_interrupt_stops_a_run():
     assert pl.run("kernel-perceptron", X2, y2).mistakes > 0  # the module still works
 
 
-def test_learner_not_picklable_yet():
+def test_an_unfitted_learner_pickles():
+    """A Learner pickles through its model file (docs/python.md#pickling): test_models.py."""
     import pickle
-    with pytest.raises(TypeError, match="model file"):
-        pickle.dumps(pl.Learner("kernel-perceptron", dim=3))
+    lr = pickle.loads(pickle.dumps(pl.Learner("kernel-perceptron", dim=3)))
+    assert lr.rounds == 0 and lr.support_size == 0
 
 
 def test_keyboard_interrupt_stops_a_fit():

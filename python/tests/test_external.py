@@ -11,10 +11,13 @@ DATA_ONLY = ["novikoff", "fs_thm2_all_t", "mr4_all_t", "mr6_all_t"]
 
 
 def blobs(n=300, d=4, seed=3):
-    """Two Gaussian clouds, labels +-1 (an independent toy set)."""
+    """Two clouds a wide gap apart along the first axis, labels +-1: separable, so every row of
+    the Perceptron family applies (an independent toy set)."""
     rng = np.random.default_rng(seed)
     y = np.where(rng.random(n) < 0.5, 1.0, -1.0)
-    return rng.normal(size=(n, d)) + 0.7 * y[:, None], y
+    X = 0.3 * rng.normal(size=(n, d))
+    X[:, 0] = y * (1.0 + rng.random(n))
+    return X, y
 
 
 def rows(b):
@@ -53,7 +56,8 @@ def test_cs_certificate_reads_the_learners_norm_only_when_given():
 
 @pytest.mark.parametrize("kwargs, words", [
     (dict(mistakes=[True, False]), ["one entry per row"]),
-    (dict(mistakes=np.zeros(300), updates=np.full(300, 2)), ["updates", "0/1"]),
+    (dict(mistakes=np.zeros(300, dtype=bool), updates=np.full(300, 2)), ["updates", "0/1"]),
+    (dict(mistakes=np.zeros(300)), ["mistakes", "booleans"]),
     (dict(mistakes=np.zeros(300, dtype=bool), kernel="rfb"), ["rfb", "rbf"]),
     (dict(mistakes=np.zeros(300, dtype=bool), comparator="svn"), ["svn"]),
 ])
