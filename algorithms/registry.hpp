@@ -1,7 +1,7 @@
 // The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp;
 // the one source of a learner's identity (name, options taken, bound families, colour). Everything
 // that needs to know about learners reads it: the factory, the CLI help, the bounds that apply
-// (bounds/bounds.cpp), plot colours (experiments/plot.cpp), spec validation and the contract tests.
+// (bounds/bounds.cpp), plot colours (experiments/report/plot.cpp), spec validation and the contract tests.
 // Built-in and run-time registrations pass the same checks (register_learner).
 #pragma once
 #include <functional>

@@ -65,7 +65,7 @@ struct BoundViolation : std::runtime_error {
 };
 
 // What the bounds need to know about a run besides its records. The pipeline
-// (experiments/pipeline.hpp) fills it from the options the learner actually ran with; `plab
+// (experiments/run/pipeline.hpp) fills it from the options the learner actually ran with; `plab
 // bounds` reads it back from a trace's metadata line (from_meta is the inverse of to_meta).
 struct RunFacts {
   std::string algo = "kernel-perceptron";  // registry name: decides which bound families apply

@@ -25,7 +25,7 @@ Cell small_cell(const std::string& algo) {
   return c;
 }
 
-// Every key a built-in entry declares can be named in a spec (known_metrics, experiments/spec.cpp).
+// Every key a built-in entry declares can be named in a spec (known_metrics, experiments/spec/spec.cpp).
 TEST(CellMetrics, BuiltinKeysAreSpecMetrics) {
   const auto& known = known_metrics();
   for (const auto& m : cell_metrics())

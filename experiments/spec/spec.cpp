@@ -77,15 +77,15 @@ const std::vector<std::string>& rho_profile_names() {
 
 const std::vector<std::string>& known_metrics() {
   static const std::vector<std::string> names = {
-      // run_cell (experiments/runner.cpp)
+      // run_cell (experiments/cell/cell.cpp)
       "rounds", "mistakes", "updates", "margin_errors", "support_size", "online_error", "f_norm2",
       "support_reached_at", "support_growth", "test_error_last", "test_error_averaged", "test_error_voted",
-      // report level (experiments/theory_figures.hpp)
+      // report level (experiments/report/theory_figures.hpp)
       "seconds", "hard_bound_violations", "bounds_checked",
-      // analyses (experiments/theory_figures.hpp)
+      // analyses (experiments/cell/analyses.hpp)
       "o2b_index", "o2b_supports", "o2b_criterion", "o2b_empirical", "o2b_risk_bound", "test_error_ccg",
       "profile_violations", "mr4_all_at", "mr8_all_at", "mr4_I_at", "mr8_I_at",
-      // NORMA and drift (experiments/norma_metrics.hpp)
+      // NORMA and drift (experiments/cell/norma_metrics.hpp)
       "margin_error_fraction", "threshold_final", "nu", "nu_gap_abs", "nu_identity_residual",
       "max_trunc_norm", "max_trunc_ratio", "trunc_removed", "trunc_term_bound", "trunc_tail_bound",
       "trunc_pointwise_bound", "untruncated_tail_norm", "untruncated_tail_sup", "untruncated_mistakes",

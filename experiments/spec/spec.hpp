@@ -95,7 +95,7 @@ struct PlotSeriesSpec {
   std::optional<std::string> metric;      // profile: a metric drawn as a horizontal line
 };
 
-// The paper's digitized data of a plot (experiments/paper_curves.hpp): drawn beside ours and
+// The paper's digitized data of a plot (experiments/report/paper_curves.hpp): drawn beside ours and
 // judged point by point (docs/report.md#paper-curves).
 struct PaperPlotSpec {
   std::string file;                           // panel CSV as written, relative to the spec's folder
@@ -220,7 +220,7 @@ AnalysisSpec parse_analysis(const nlohmann::json& j, const std::string& where);
 const std::vector<std::string>& known_metrics();
 // A fixed metric, or bound:<id>, bound_ratio:<id>, test_error_<hypothesis>, o2b_*.
 bool is_known_metric(const std::string& m);
-// Profiles of the "rho_profile" analysis (experiments/theory_figures.hpp), in output order.
+// Profiles of the "rho_profile" analysis (experiments/cell/analyses.hpp), in output order.
 const std::vector<std::string>& rho_profile_names();
 
 // One unit of work: one algorithm at one grid point on one permutation of one data set.

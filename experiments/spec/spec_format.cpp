@@ -173,7 +173,7 @@ std::vector<Definition> objects() {
                {"use", choice("use", {"same_permutation", "mean"}), "the same permutation's value (default) or the mean"}})},
       {"bounds", "Mistake bounds evaluated per cell.",
        object({kComparator, kSvmC, {"names", array(ref("bound_id")), "bound ids to keep (default: every applicable one)"}})},
-      {"analysis", "Analyses of each cell (experiments/theory_figures.hpp).",
+      {"analysis", "Analyses of each cell (experiments/cell/analyses.hpp).",
        object({{"o2b", ref("o2b"), "online-to-batch selection"}, {"rho_profile", ref("rho_profile"), "MR (4)/(8) on a rho grid"}})},
       {"o2b", "The Cesa-Bianchi-Conconi-Gentile selection on a conservative Perceptron run.",
        object({{"delta", between(0, 1), "confidence (default 0.05)"}})},

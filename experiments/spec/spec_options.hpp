@@ -19,7 +19,7 @@ struct SpecOption {
 };
 
 // Every option a spec may set, in declaration order: the learner options, then the metric_*
-// switches the runner reads itself (experiments/norma_metrics.hpp).
+// switches the runner reads itself (experiments/cell/norma_metrics.hpp).
 const std::vector<SpecOption>& spec_options();
 // nullptr when unknown.
 const SpecOption* find_spec_option(const std::string& name);
