@@ -75,6 +75,48 @@ LabelMap LabelMap::one_vs_rest(const std::string& positive) {
   return m;
 }
 
+namespace {
+
+// The INDEX:VALUE pairs of `line` from position p on (up to the end or a '#' comment), into idx
+// (0-based, strictly ascending) and val (explicit zeros dropped); `where(col)` names a column.
+template <class Where>
+void parse_features(const std::string& line, std::size_t p, const Where& where, std::vector<uint32_t>& idx,
+                    std::vector<double>& val) {
+  idx.clear();
+  val.clear();
+  for (;;) {
+    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+    if (p == line.size() || line[p] == '#') return;
+    const std::size_t b = p;
+    while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
+    const std::string_view tok(line.data() + b, p - b);
+    const std::size_t colon = tok.find(':');
+    if (colon == std::string_view::npos)
+      throw DataError(where(b) + ": expected INDEX:VALUE, got " + detail::quote(tok));
+    long long ix = 0;
+    const auto ir = std::from_chars(tok.data(), tok.data() + colon, ix);
+    if (ir.ec == std::errc::result_out_of_range && ir.ptr == tok.data() + colon)
+      throw DataError(where(b) + ": index " + detail::quote(tok.substr(0, colon)) + " too large");
+    if (ir.ec != std::errc() || ir.ptr != tok.data() + colon)
+      throw DataError(where(b) + ": non-numeric index " + detail::quote(tok.substr(0, colon)));
+    if (ix <= 0) throw DataError(where(b) + ": index " + std::to_string(ix) + " must be >= 1");
+    if (ix > static_cast<long long>(UINT32_MAX)) throw DataError(where(b) + ": index too large");
+    double v;
+    if (const std::string bad = detail::bad_value(tok.substr(colon + 1), v); !bad.empty())
+      throw DataError(where(b + colon + 1) + ": " + bad);
+    const auto j = static_cast<uint32_t>(ix - 1);
+    if (!idx.empty() && j <= idx.back())
+      throw DataError(where(b) + ": index " + std::to_string(ix) +
+                      (j == idx.back() ? " duplicated" : " not strictly ascending") +
+                      " (previous " + std::to_string(idx.back() + 1) + ")");
+    if (v == 0.0) continue;  // explicit zeros (ijcnn1 has them) carry nothing
+    idx.push_back(j);
+    val.push_back(v);
+  }
+}
+
+}  // namespace
+
 std::string read_libsvm(const std::string& path, const LabelMap& labels,
                         const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink) {
   InputFile in(path);
@@ -89,47 +131,16 @@ std::string read_libsvm(const std::string& path, const LabelMap& labels,
       return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
     };
     std::size_t p = 0;
-    const auto skip_ws = [&] { while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p; };
-    skip_ws();
+    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
     if (p == line.size()) continue;         // blank line
     if (line[p] == '#') continue;           // comment line
-    std::size_t b = p;
+    const std::size_t b = p;
     while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
     const std::string label_tok = line.substr(b, p - b);
     if (label_tok.find(':') != std::string::npos)
       throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
     const double y = label_reader.apply(label_tok, where(b));
-    idx.clear();
-    val.clear();
-    for (;;) {
-      skip_ws();
-      if (p == line.size() || line[p] == '#') break;
-      b = p;
-      while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
-      const std::string_view tok(line.data() + b, p - b);
-      const std::size_t colon = tok.find(':');
-      if (colon == std::string_view::npos)
-        throw DataError(where(b) + ": expected INDEX:VALUE, got " + detail::quote(tok));
-      long long ix = 0;
-      const auto ir = std::from_chars(tok.data(), tok.data() + colon, ix);
-      if (ir.ec == std::errc::result_out_of_range && ir.ptr == tok.data() + colon)
-        throw DataError(where(b) + ": index " + detail::quote(tok.substr(0, colon)) + " too large");
-      if (ir.ec != std::errc() || ir.ptr != tok.data() + colon)
-        throw DataError(where(b) + ": non-numeric index " + detail::quote(tok.substr(0, colon)));
-      if (ix <= 0) throw DataError(where(b) + ": index " + std::to_string(ix) + " must be >= 1");
-      if (ix > static_cast<long long>(UINT32_MAX)) throw DataError(where(b) + ": index too large");
-      double v;
-      if (const std::string bad = detail::bad_value(tok.substr(colon + 1), v); !bad.empty())
-        throw DataError(where(b + colon + 1) + ": " + bad);
-      const auto j = static_cast<uint32_t>(ix - 1);
-      if (!idx.empty() && j <= idx.back())
-        throw DataError(where(b) + ": index " + std::to_string(ix) +
-                        (j == idx.back() ? " duplicated" : " not strictly ascending") +
-                        " (previous " + std::to_string(idx.back() + 1) + ")");
-      if (v == 0.0) continue;  // explicit zeros (ijcnn1 has them) carry nothing
-      idx.push_back(j);
-      val.push_back(v);
-    }
+    parse_features(line, p, where, idx, val);
     double sq = 0.0;
     for (double v : val) sq += v * v;
     check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());

@@ -49,10 +49,9 @@ std::vector<std::string> record_names() {
   return v;
 }
 
-}  // namespace
-
-PYBIND11_MODULE(_core, m) {
-  m.doc() = "perceptron-lab's core library: learners, run pipeline and bounds (use the perceptron_lab package)";
+// The library's exceptions as Python ones a user can catch: DataError and ModelError are
+// ValueErrors, NonFiniteError a FloatingPointError.
+void bind_errors(pyb::module_& m) {
   static pyb::exception<DataError> data_error(m, "DataError", PyExc_ValueError);
   static pyb::exception<NonFiniteError> non_finite(m, "NonFiniteError", PyExc_FloatingPointError);
   static pyb::exception<ModelError> model_error(m, "ModelError", PyExc_ValueError);
@@ -67,7 +66,9 @@ PYBIND11_MODULE(_core, m) {
       model_error(e.what());
     }
   });
+}
 
+void bind_data(pyb::module_& m) {
   pyb::class_<Dataset, std::shared_ptr<Dataset>>(m, "Dataset")
       .def_property_readonly("rows", &Dataset::size)
       .def_property_readonly("dim", [](const Dataset& d) { return d.dim; });
@@ -81,7 +82,21 @@ PYBIND11_MODULE(_core, m) {
   m.def("load", &load, pyb::arg("spec"), pyb::arg("labels") = "");
   m.def("data_search_path", &data_search_path);
   m.def("order", [](std::size_t n, std::optional<uint64_t> seed) { return make_order(n, seed); });
+}
 
+LearnerSpec spec_from_state(const pyb::tuple& t) {
+  if (t.size() != 6) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
+  LearnerSpec s;
+  s.algo = t[0].cast<std::string>();
+  s.kernel = t[1].cast<std::string>();
+  s.gamma = t[2].cast<double>();
+  s.coef0 = t[3].cast<double>();
+  s.degree = t[4].cast<int>();
+  s.options = nlohmann::json::parse(t[5].cast<std::string>());
+  return s;
+}
+
+void bind_catalogue(pyb::module_& m) {
   pyb::class_<LearnerSpec>(m, "LearnerSpec")
       .def(pyb::init<>())
       .def_readwrite("algo", &LearnerSpec::algo)
@@ -93,23 +108,21 @@ PYBIND11_MODULE(_core, m) {
                     [](LearnerSpec& s, const std::string& j) { s.options = nlohmann::json::parse(j); })
       .def(pyb::pickle(
           [](const LearnerSpec& s) { return pyb::make_tuple(s.algo, s.kernel, s.gamma, s.coef0, s.degree, s.options.dump()); },
-          [](const pyb::tuple& t) {
-            if (t.size() != 6) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
-            LearnerSpec s;
-            s.algo = t[0].cast<std::string>();
-            s.kernel = t[1].cast<std::string>();
-            s.gamma = t[2].cast<double>();
-            s.coef0 = t[3].cast<double>();
-            s.degree = t[4].cast<int>();
-            s.options = nlohmann::json::parse(t[5].cast<std::string>());
-            return s;
-          }));
+          &spec_from_state));
   m.def("learners_json", [] { return learner_catalog().dump(); });
   m.def("options_json", [](const std::string& algo) { return option_catalog(algo).dump(); });
   m.def("is_multiclass", &is_multiclass);
   m.def("trace_columns", &trace_columns);
   m.def("record_columns", &record_names);
+}
 
+}  // namespace
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "perceptron-lab's core library: learners, run pipeline and bounds (use the perceptron_lab package)";
+  bind_errors(m);
+  bind_data(m);
+  bind_catalogue(m);
   bind_run(m);
   bind_learner(m);
   bind_external(m);
