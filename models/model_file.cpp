@@ -45,6 +45,16 @@ nlohmann::json header_json(const ModelHeader& h, const std::vector<StateArray>& 
           {"dim", h.dim}, {"code", h.code}, {"arrays", list}};
 }
 
+// A whole number of the header: a JSON integer in [0, 2^63) (a real such as 3e116 is refused
+// before any conversion: converting it would be undefined).
+uint64_t count_of(const nlohmann::json& v, const std::string& what) {
+  const bool whole = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max())
+                                            : v.is_number_integer() && v.get<int64_t>() >= 0;
+  if (!whole)
+    throw ModelError("header: " + what + " is not a whole number >= 0, got " + v.dump());
+  return v.get<uint64_t>();
+}
+
 ModelHeader header_from_json(const nlohmann::json& j) {
   ModelHeader h;
   h.algo = j.at("learner").get<std::string>();
@@ -58,9 +68,8 @@ ModelHeader header_from_json(const nlohmann::json& j) {
       throw ModelError("header: classes are not finite and ascending");
   h.data = j.at("data");
   if (!h.data.is_array()) throw ModelError("header: data is not a list");
-  h.rounds = j.at("rounds").get<int64_t>();
-  if (h.rounds < 0) throw ModelError("header: rounds is negative");
-  h.dim = j.at("dim").get<std::size_t>();
+  h.rounds = static_cast<int64_t>(count_of(j.at("rounds"), "rounds"));
+  h.dim = count_of(j.at("dim"), "dim");
   h.code = j.at("code").get<std::string>();
   return h;
 }
@@ -79,7 +88,7 @@ std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::strin
     const std::string t = e[1].get<std::string>();
     if (t != "d" && t != "i" && t != "u" && t != "w") throw ModelError("header: array '" + a.name + "' has unknown type '" + t + "'");
     a.type = static_cast<StateType>(t[0]);
-    a.count = e[2].get<std::size_t>();
+    a.count = count_of(e[2], "the count of array '" + a.name + "'");
     const std::size_t size = element_size(a.type);
     if (a.count > (payload.size() - off) / size)
       throw ModelError("array '" + a.name + "' (" + std::to_string(a.count) + " values) runs past the end of the data");

@@ -219,6 +219,18 @@ TEST(Models, InconsistentHeadersAndStatesAreRefusedNamingTheFault) {
   k = j;
   k.erase("rounds");
   expect_refused(with_header(k), "header: ");
+  // Reals where whole numbers belong (the fuzzer's 3.3e116: converting it would be undefined).
+  for (const char* key : {"rounds", "dim"}) {
+    k = j;
+    k[key] = 3.33333e116;
+    expect_refused(with_header(k), std::string("header: ") + key + " is not a whole number >= 0");
+  }
+  k = j;
+  k["rounds"] = -4;
+  expect_refused(with_header(k), "header: rounds is not a whole number >= 0, got -4");
+  k = j;
+  k["arrays"][0][2] = 2.5;
+  expect_refused(with_header(k), "is not a whole number >= 0, got 2.5");
   expect_refused(signed_file("{\"learner\": 1}\n"), "header: ");
   // A multiclass model's basis pointing past its supports.
   const std::string mc = content_of(saved_model("multiclass-projectron++"));
