@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
+#include "core/thread_pool.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run/pipeline.hpp"
@@ -29,6 +30,7 @@ struct RunArgs {
   std::string preprocess = "none";  // docs/conventions.md#preprocess
   Kernel kernel_params;             // gamma, coef0, degree
   std::size_t limit = 0;
+  unsigned threads = 0;  // 0: the hardware threads (docs/threads.md)
   std::optional<uint64_t> shuffle, comparator_seed;
   bool quiet = false, no_bounds = false, strict = false;
   std::string save_model, init_model;  // docs/models.md
@@ -238,6 +240,8 @@ void run(RunArgs& a) {
     req.bounds = false;
   }
   print_start(a, req);
+  ThreadPool pool(resolve_threads(a.threads) - 1);  // the kernel rows' helpers; same bits on any count
+  PoolScope scope(&pool);
   const RunReport rep = run_or_explain(req);
   print_done(a, rep);
   check_norm(rep);
@@ -290,6 +294,9 @@ void register_run_command(CLI::App& app) {
                 "(docs/conventions.md#preprocess)")->capture_default_str();
   c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)")->check(CLI::NonNegativeNumber);
   c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
+  c->add_option("--threads", a->threads,
+                "Threads of this run: the kernel rows are split between them, the results are the same bits "
+                "on any number (0 = the hardware threads; docs/threads.md)")->capture_default_str()->check(CLI::Range(0u, 1024u));
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");

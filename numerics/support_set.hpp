@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "core/state_archive.hpp"
+#include "core/thread_pool.hpp"
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
 #include "numerics/panel_dots.hpp"
@@ -147,15 +148,17 @@ class SupportSet {
   }
   // out[i - b] = k(s_i, x) for supports b <= i < e.
   void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
-    dots_rows(&x, 1, b, e, out, 0);
-    from_dots(k, x, b, e, out);
+    parallel_for(b, e, kPanelSupports, rows_work(&x, 1, e - b),
+                 [&](std::size_t cb, std::size_t ce) { rows_part(k, &x, 1, cb, ce, out + (cb - b), 0); });
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
   // dense layout the tiles of 64 supports are the outer loop, and from 2 examples on each tile goes
   // through the examples in pairs, chunk by chunk of its rows (panel_dots).
+  // With a thread pool (core/thread_pool.hpp) the supports are split between its threads in
+  // ranges of whole tiles when the work is large enough; each value has the same bits either way.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
-    dots_rows(xs, m, 0, n_, out, ld);
-    for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], 0, n_, out + l * ld);
+    parallel_for(0, n_, kPanelSupports, rows_work(xs, m, n_),
+                 [&](std::size_t b, std::size_t e) { rows_part(k, xs, m, b, e, out + b, ld); });
   }
   // Every value above has the same bits whatever the range, the tile, m or the layout: <s_i, x>
   // is the chain fma(x_j, s_ij, .) from 0 over x's features in order (dots_tile, sparse_dots,
@@ -223,6 +226,22 @@ class SupportSet {
     uint32_t slot;
     double val;
   };
+
+  // The fmas and kernel maps of m kernel rows against n supports: what parallel_for weighs. The
+  // sparse layout's parts would each walk x's whole index lists: 0, it stays on one thread (unless
+  // a test forces every split).
+  double rows_work(const Example* xs, std::size_t m, std::size_t n) const {
+    if (!dense_) return 0.0;
+    double nnz = 0.0;
+    for (std::size_t l = 0; l < m; ++l) nnz += static_cast<double>(xs[l].idx.size() + 1);
+    return nnz * static_cast<double>(n);
+  }
+  // out[l * ld + i - b] = k(s_i, xs[l]) for b <= i < e: one thread's part of kernel_rows.
+  void rows_part(const Kernel& k, const Example* xs, std::size_t m, std::size_t b, std::size_t e, double* out,
+                 std::size_t ld) const {
+    dots_rows(xs, m, b, e, out, ld);
+    for (std::size_t l = 0; l < m; ++l) from_dots(k, xs[l], b, e, out + l * ld);
+  }
 
   // The layout the measured density of n supports asks for. Dense is taken only when n is a
   // power of two (a conversion costs O(dim cap + nnz), so O(1) per add amortised) and left as soon

@@ -1,6 +1,7 @@
 #include "experiments/schedule/scheduler.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <deque>
 #include <iostream>
@@ -9,6 +10,7 @@
 
 #include "core/file_io.hpp"
 #include "core/format.hpp"
+#include "core/thread_pool.hpp"
 #include "experiments/exit_codes.hpp"
 #include "experiments/schedule/cell_schedule.hpp"
 #include "experiments/schedule/cell_store.hpp"
@@ -135,7 +137,15 @@ void Scheduler::compute(const std::vector<CellOutcome*>& batch, const std::vecto
   if (t_.size() > 1) flight_board::install();
   std::vector<std::thread> pool;
   const unsigned n_threads = std::max(1u, std::min<unsigned>(opt_.jobs, static_cast<unsigned>(work.size())));
-  for (unsigned k = 0; k < n_threads && !work.empty(); ++k) pool.emplace_back([this, &q] { thread_loop(q); });
+  ThreadPool helpers(0);  // a thread with no cell left helps the running cells' kernel rows
+  std::atomic<unsigned> computing{work.empty() ? 0 : n_threads};
+  for (unsigned k = 0; k < n_threads && !work.empty(); ++k)
+    pool.emplace_back([this, &q, &helpers, &computing] {
+      PoolScope scope(&helpers);
+      thread_loop(q);
+      computing.fetch_sub(1);
+      helpers.help_until([&] { return computing.load() == 0; });
+    });
   try {
     if (t_.size() > 1) serve_ranks(q, stage);
   } catch (const std::exception& e) {  // threads are computing: stop the job rather than unwind

@@ -1,5 +1,6 @@
 #include "experiments/schedule/worker.hpp"
 
+#include <atomic>
 #include <charconv>
 #include <chrono>
 #include <cstdlib>
@@ -9,6 +10,7 @@
 #include <thread>
 
 #include "core/format.hpp"
+#include "core/thread_pool.hpp"
 #include "experiments/exit_codes.hpp"
 #include "experiments/schedule/cell_store.hpp"
 
@@ -40,6 +42,9 @@ struct WorkerStage {
   std::vector<CellOutcome*> batch;
   std::size_t outstanding = 0, running = 0;
   bool open = true;  // rank 0 may still have cells of this stage
+  std::atomic<bool> closed{false};      // open, for the threads: no cell left to ask for
+  std::atomic<unsigned> computing{0};   // threads computing a cell
+  ThreadPool helpers{0};                // a thread with no cell left helps the running cells' kernel rows
   std::vector<std::thread> threads;
   std::mutex m;                    // guards finished
   std::vector<CellDone> finished;
@@ -85,6 +90,7 @@ WorkerRank::Next WorkerRank::handle(WorkerStage& s, Envelope e) {
   --s.outstanding;
   if (!a->index) {
     s.open = false;  // no cell left in this stage
+    s.closed = true;
     return Next::kGoOn;
   }
   if (*a->index >= s.batch.size())
@@ -96,7 +102,9 @@ WorkerRank::Next WorkerRank::handle(WorkerStage& s, Envelope e) {
 
 void WorkerRank::start_cell(WorkerStage& s, std::size_t index, const std::string& key) {
   ++s.running;
+  s.computing.fetch_add(1);
   s.threads.emplace_back([this, &s, o = s.batch[index], key] {
+    PoolScope scope(&s.helpers);
     try {
       o->key = cell_key(o->cell, plan_.data().get(o->cell));
       if (o->key != key)
@@ -107,8 +115,12 @@ void WorkerRank::start_cell(WorkerStage& s, std::size_t index, const std::string
     }
     if (o->error.empty()) compute_and_store(*o, plan_.data(), opt_.cells_dir);
     CellDone done{key, o->doc, o->error, o->seconds, o->cell_seconds};
-    std::lock_guard<std::mutex> lock(s.m);
-    s.finished.push_back(std::move(done));
+    {
+      std::lock_guard<std::mutex> lock(s.m);
+      s.finished.push_back(std::move(done));
+    }
+    s.computing.fetch_sub(1);  // then, once rank 0 has no cell left, help the cells still running
+    s.helpers.help_until([&s] { return !s.closed.load() || s.computing.load() == 0; });
   });
 }
 

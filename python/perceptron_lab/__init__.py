@@ -185,9 +185,10 @@ class Result:
 
 def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: float = 0.0, degree: int = 2,
         shuffle: int | None = None, bounds: bool = True, comparator: str = "auto", svm_C: float = 1.0,
-        comparator_seed: int | None = None, **options) -> Result:
+        comparator_seed: int | None = None, threads: int = 0, **options) -> Result:
     """One online pass of `algo` over the rows of X (in order, or permuted by seed `shuffle` as
     `plab run --shuffle`), then the bounds against the comparator: `plab run`'s pipeline.
+    threads: as `plab run --threads` (0 = the hardware threads); the results are the same bits on any.
     X: 2-D float64 numpy array or scipy.sparse CSR; y: +-1 (binary learners) or class labels
     (multiclass learners). options: the learner's (perceptron_lab.options(algo))."""
     _, X = _matrix(X)  # checked and converted once; _dataset then reads it as it is
@@ -201,6 +202,9 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     args.shuffle = None if shuffle is None else int(shuffle)
     args.comparator_seed = None if comparator_seed is None else int(comparator_seed)
     args.bounds, args.comparator, args.svm_C = bool(bounds), comparator, float(svm_C)
+    if int(threads) < 0:
+        raise ValueError(f"threads must be >= 0 (0 = the hardware threads), got {threads}")
+    args.threads = int(threads)
     outcome = _core.run(data, args)
     meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}

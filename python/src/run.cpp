@@ -2,6 +2,7 @@
 
 #include <pybind11/stl.h>
 
+#include "core/thread_pool.hpp"
 #include "experiments/run/trace.hpp"
 #include "record.hpp"
 
@@ -26,7 +27,11 @@ std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const Ru
   req.observe = [](const RoundRecord& r, const RunResult&) {
     if (r.t % 4096 == 0) check_interrupt();
   };
-  out->rep = without_gil([&] { return run_pipeline(req); });
+  out->rep = without_gil([&] {
+    ThreadPool pool(resolve_threads(a.threads) - 1);  // same bits on any number of threads
+    PoolScope scope(&pool);
+    return run_pipeline(req);
+  });
   return out;
 }
 
@@ -38,7 +43,8 @@ void bind_run(pyb::module_& m) {
       .def_readwrite("comparator_seed", &RunArgs::comparator_seed)
       .def_readwrite("bounds", &RunArgs::bounds)
       .def_readwrite("comparator", &RunArgs::comparator)
-      .def_readwrite("svm_C", &RunArgs::svm_C);
+      .def_readwrite("svm_C", &RunArgs::svm_C)
+      .def_readwrite("threads", &RunArgs::threads);
   pyb::class_<RunOutcome, std::shared_ptr<RunOutcome>>(m, "RunOutcome")
       .def_property_readonly("mistakes", [](const RunOutcome& o) { return o.rep.run.mistakes; })
       .def_property_readonly("updates", [](const RunOutcome& o) { return o.rep.run.updates; })

@@ -18,6 +18,7 @@ struct RunArgs {
   bool bounds = true;
   std::string comparator = "auto";
   double svm_C = 1.0;
+  unsigned threads = 0;  // 0: the hardware threads (core/thread_pool.hpp)
 };
 
 // A finished run: its data (the request points into it), request and report.
