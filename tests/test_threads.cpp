@@ -16,6 +16,7 @@
 #include "experiments/run/pipeline.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/run/trace.hpp"
+#include "test_util.hpp"
 
 using namespace plab;
 
@@ -137,6 +138,27 @@ TEST(Threads, SvmComparatorSameScoresOnAnyThreads) {
     for (std::size_t t = 0; t < c[0].scores.size(); ++t)
       ASSERT_EQ(std::bit_cast<uint64_t>(c[n].scores[t]), std::bit_cast<uint64_t>(c[0].scores[t])) << "t " << t;
   }
+}
+
+// `plab run --threads`: the trace and the summary (but its wall time) the same bytes on 1 and 2
+// threads (PA-I keeps about half the rounds: from ~6700 supports on, a9a's rows split at the
+// default threshold); a bad count is an error naming the option (exit 2).
+TEST(Threads, PlabRunThreadsFlag) {
+  test_util::TempDir dir("threads_cli");
+  std::vector<std::string> out;
+  for (const std::string n : {"1", "2"}) {
+    const std::string t = (dir.p / ("t" + n + ".csv")).string(), s = (dir.p / ("s" + n + ".json")).string();
+    const auto r = test_util::run_cli("run --algo pa1 --data a9a --limit 16000 --kernel rbf --gamma 0.04 --no-bounds "
+                                      "--quiet --threads " + n + " --trace " + t + " --summary " + s);
+    ASSERT_EQ(r.status, 0) << r.output;
+    nlohmann::json summary = nlohmann::json::parse(test_util::read_text(s));
+    summary["results"].erase("seconds");  // wall time: the one field that may differ
+    out.push_back(test_util::read_text(t) + summary.dump());
+  }
+  EXPECT_EQ(out[1], out[0]);
+  const auto bad = test_util::run_cli("run --algo pa1 --data a9a --threads -1");
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.output.find("--threads"), std::string::npos) << bad.output;
 }
 
 }  // namespace

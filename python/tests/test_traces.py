@@ -96,3 +96,18 @@ def test_dense_fortran_equals_cli(a9a, plab_bin, tmp_path):
     D = np.asfortranarray(X[:n].toarray())
     r = pl.run("pa1", D, y[:n], kernel="poly", degree=2, gamma=0.1, C=0.5)
     check_same(cli, summary, r, has_bounds=False)  # PA-I: no mistake bound is evaluated
+
+
+def test_threads_give_the_same_trace():
+    """run(threads=N): the kernel rows split between N threads, the trace the same bytes (docs/threads.md)."""
+    rng = np.random.default_rng(3)
+    X = rng.normal(size=(400, 30))
+    y = np.where(rng.uniform(size=400) < 0.5, 1.0, -1.0)
+    texts = [pl.run("pa1", X, y, kernel="rbf", gamma=0.1, threads=n).trace_csv() for n in (1, 2, 3)]
+    assert texts[1] == texts[0] and texts[2] == texts[0]
+    try:
+        pl.run("pa1", X, y, threads=-1)
+    except ValueError as e:
+        assert "threads" in str(e)
+    else:
+        raise AssertionError("threads=-1 was accepted")
