@@ -44,13 +44,11 @@ void rows(benchmark::State& st, const Dataset* d, const Kernel& k, std::size_t m
   if (!d) { st.SkipWithError("data set not found on the data search path"); return; }
   const std::size_t n = static_cast<std::size_t>(st.range(0)), N = static_cast<std::size_t>(st.range(1));
   SupportSet sv(d->dim);
-  for (std::size_t i = 0; i < n; ++i) sv.add((*d)[i], static_cast<int64_t>(i));
-  std::vector<Example> xs;
+  std::vector<Example> xs;  // rows 0..n-1 are the supports, the next m the rounds
   double nnz = 0.0;
-  for (std::size_t l = 0; l < m; ++l) {
-    xs.push_back((*d)[n + l]);
-    nnz += static_cast<double>(xs.back().idx.size());
-  }
+  for (std::size_t i = 0; i < n + m; ++i)
+    if (i < n) sv.add((*d)[i], static_cast<int64_t>(i));
+    else nnz += static_cast<double>(xs.emplace_back((*d)[i]).idx.size());
   std::vector<double, HugePageAllocator<double>> out(m * n);
   ThreadPool pool(static_cast<unsigned>(N - 1));
   PoolScope scope(&pool);
