@@ -4,7 +4,7 @@
 //    multiclass learners compute them) against 2000 or 19000 dense supports, R4's former
 //    degree-7 kernel (bench_multiclass's r4_kernel);
 //  - BM_ThreadsRowA9a: one a9a round's row (the binary learners' per-round row, Gaussian gamma 0.04)
-//    against 2000 or 19000 supports;
+//    against 2000 or 19000 supports; BM_ThreadsRowA9aSplit: the same split whatever its size;
 //  - BM_ThreadsPassMnist: the whole MNIST multiclass PA-I pass of bench_multiclass (C = 1);
 //  - BM_StreamTriad: memory bandwidth, a[i] = b[i] + s c[i] over 3 x 64 MB on N threads (STREAM's
 //    triad: 24 bytes a step, write-allocate not counted).
@@ -65,6 +65,16 @@ void BM_ThreadsRowsMnist(benchmark::State& st) { rows(st, mnist(), Kernel::poly(
 void BM_ThreadsRowA9a(benchmark::State& st) { rows(st, a9a(), Kernel::rbf(0.04), 1); }
 BENCHMARK(BM_ThreadsRowsMnist)->ArgsProduct({{2000, 19000}, {1, 2}})->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_ThreadsRowA9a)->ArgsProduct({{2000, 19000}, {1, 2}})->UseRealTime()->Unit(benchmark::kMicrosecond);
+
+// The threshold's evidence (docs/threads.md#threshold): a9a rows of 500 .. 8000 supports split on
+// N threads whatever their size (N = 1: the unsplit time).
+void BM_ThreadsRowA9aSplit(benchmark::State& st) {
+  const double saved = parallel_min_work();
+  set_parallel_min_work(0.0);
+  rows(st, a9a(), Kernel::rbf(0.04), 1);
+  set_parallel_min_work(saved);
+}
+BENCHMARK(BM_ThreadsRowA9aSplit)->ArgsProduct({{500, 2000, 8000}, {1, 2}})->UseRealTime()->Unit(benchmark::kMicrosecond);
 
 void BM_ThreadsPassMnist(benchmark::State& st) {
   const Dataset* d = mnist();
