@@ -22,6 +22,7 @@ test: build
 	cd $(BUILD) && ctest --no-tests=error --output-on-failure -j $(JOBS)
 
 bench: build
+	@cmake --build $(BUILD) -j $(JOBS) --target benches
 	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] && "$$b" --benchmark_min_time=0.2; done
 
 reproduce: build

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "numerics/panel_solve.hpp"
 #include "algorithms/registry.hpp"
 #include "numerics/simd.hpp"
@@ -21,11 +22,6 @@
 using namespace plab;
 
 namespace {
-
-uint64_t test_seed(uint64_t fallback) {
-  const char* s = std::getenv("PLAB_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : fallback;
-}
 
 // Sparse rows shaped like a9a (dim 60, ~8 active features), labels from a random halfspace with
 // 10% flips: many margin errors, projections and additions. Values are real by default (0/1 rows
@@ -102,7 +98,7 @@ std::vector<double> random_factor(std::size_t n, Rng& rng) {
 // learn() round by round, run_online's blocks and blocks of awkward sizes give the same records,
 // bit for bit (z does not depend on the blocking; adds inside a block extend the later rounds).
 TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
-  const uint64_t seed = test_seed(3);
+  const uint64_t seed = test_util::test_seed(3);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const Dataset d = sparse_rows(1500, seed);
   struct Case { Kernel k; EtaConvention conv; double eta; };
@@ -151,7 +147,7 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
 // Every available instruction-set path, stride 1 and 24, and any split of the rows into calls
 // compute the same bits (the recurrence of panel_solve.hpp), and it solves L z = k (Eigen).
 TEST(BlockSolve, PanelPathsAgreeBitForBit) {
-  const uint64_t seed = test_seed(5);
+  const uint64_t seed = test_util::test_seed(5);
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   const std::size_t n = 203, W = kPanelLanes;
@@ -217,7 +213,7 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
 // kernel_one(x, i) is kernel_row(x)[i] bit for bit at every slot (tails included), for the three
 // kernels: the extension of pending rounds relies on it.
 TEST(BlockSolve, KernelOneEqualsKernelRowEntry) {
-  const uint64_t seed = test_seed(9);
+  const uint64_t seed = test_util::test_seed(9);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const Dataset d = sparse_rows(90, seed);
   Rng rng(seed + 1);
@@ -238,7 +234,7 @@ TEST(BlockSolve, KernelOneEqualsKernelRowEntry) {
 // The averaged hypothesis kept in beta coordinates equals (1/T) sum_t f_t built by brute force
 // from alpha_t = L^{-T} beta_t read after every round.
 TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
-  const uint64_t seed = test_seed(4);
+  const uint64_t seed = test_util::test_seed(4);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const Dataset d = sparse_rows(400, seed);
   const LearnerOptions o = a9a_like_options(d.dim, EtaConvention::dogma, 0.3);
@@ -288,7 +284,7 @@ TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
 // with poly(1, 0, 2) every score is an integer sum, so any rounding (beta . z_t) shows bitwise;
 // the rows are in general position in the 1830-dim feature space, so eta = 0 only adds.
 TEST(BlockSolve, NoOpProjectionKeepsExactScores) {
-  const uint64_t seed = test_seed(21);
+  const uint64_t seed = test_util::test_seed(21);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const Dataset rows = sparse_rows(400, seed, true);
   Dataset d;

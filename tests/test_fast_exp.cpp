@@ -16,17 +16,13 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "numerics/fast_exp.hpp"
 #include "core/random.hpp"
 
 using namespace plab;
 
 namespace {
-
-uint64_t test_seed(uint64_t fallback) {
-  const char* s = std::getenv("PLAB_TEST_SEED");
-  return s ? std::strtoull(s, nullptr, 10) : fallback;
-}
 
 // Error of v against the long double reference, in units of the double spacing at the reference
 // (subnormal spacing 2^-1074 below the normal range). A reference that rounds to 0 (x < -745.13)
@@ -55,7 +51,7 @@ std::vector<double> inputs(uint64_t seed) {
 }
 
 TEST(FastExp, WithinOneUlpOfLongDoubleExp) {
-  const uint64_t seed = test_seed(17);
+  const uint64_t seed = test_util::test_seed(17);
   SCOPED_TRACE("seed " + std::to_string(seed));
   double worst = 0.0, at = 0.0;
   for (double x : inputs(seed)) {
@@ -94,7 +90,7 @@ TEST(FastExp, SpecialValues) {
 }
 
 TEST(FastExp, EveryPathGivesTheSameBits) {
-  const uint64_t seed = test_seed(19);
+  const uint64_t seed = test_util::test_seed(19);
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::vector<double> x = inputs(seed);
   x.push_back(std::numeric_limits<double>::quiet_NaN());
@@ -122,7 +118,7 @@ TEST(FastExp, EveryPathGivesTheSameBits) {
 
 // The Gaussian row against exp of the same argument (the row only adds the argument's arithmetic).
 TEST(FastExp, GaussianRowIsExpOfItsArgument) {
-  Rng rng(test_seed(23));
+  Rng rng(test_util::test_seed(23));
   const std::size_t n = 103;
   std::vector<double> sq(n), dot(n), out(n);
   for (std::size_t i = 0; i < n; ++i) {

@@ -49,18 +49,11 @@ LearnerOptions mc_options(const Kernel& k, std::size_t dim, std::size_t m) {
   return o;
 }
 
-uint64_t test_seed() {
-  const char* e = std::getenv("PLAB_TEST_SEED");
-  const uint64_t s = e ? std::strtoull(e, nullptr, 10) : 20261123;
-  std::printf("multiclass tests: seed %llu (set PLAB_TEST_SEED to repeat another)\n", static_cast<unsigned long long>(s));
-  return s;
-}
-
 // docs/learners.md#multiclass-perceptron: with two classes {-1 -> 0, +1 -> 1} the max-score multiclass
 // Perceptron is the binary kernel Perceptron with f scaled by 2: f_1 = f_bin and f_0 = -f_bin are the
 // same sums in the same order, so score = f_y - f_other = 2 y f_bin exactly and the mistakes coincide.
 TEST(MulticlassPerceptron, TwoClassesAreTheBinaryPerceptronTimesTwo) {
-  const uint64_t seed = test_seed();
+  const uint64_t seed = test_util::test_seed(20261123);
   for (const Kernel& k : {Kernel::linear(), Kernel::rbf(0.7), Kernel::poly(0.5, 1.0, 3)}) {
     SCOPED_TRACE(k.describe());
     const Dataset mc = classes_data(800, 5, 2, seed, 0.15);

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "bounds/multiclass_comparator.hpp"
 #include "core/random.hpp"
 #include "datasets/readers.hpp"
@@ -25,17 +26,6 @@
 
 namespace plab {
 namespace {
-
-uint64_t test_seed() {
-  static const uint64_t s = [] {
-    const char* e = std::getenv("PLAB_TEST_SEED");
-    const uint64_t v = e ? std::strtoull(e, nullptr, 10) : 20261123;
-    std::printf("multiclass comparator tests: seed %llu (set PLAB_TEST_SEED to replay)\n",
-                static_cast<unsigned long long>(v));
-    return v;
-  }();
-  return s;
-}
 
 std::vector<std::size_t> iota(std::size_t n) {
   std::vector<std::size_t> o(n);
@@ -241,7 +231,7 @@ void expect_dual_feasible(const MulticlassSvmFit& fit, const Dataset& d, double 
 }
 
 TEST(MulticlassComparatorKkt, GapAndViolationSmallOnRandomProblems) {
-  const uint64_t seed = test_seed();
+  const uint64_t seed = test_util::test_seed(20261123);
   const Dataset d = random_problem(240, 5, 4, 0.9, seed);
   const auto order = Rng(seed + 1).permutation(d.size());
   const std::vector<std::pair<std::string, Kernel>> kernels = {
@@ -279,7 +269,7 @@ TEST(MulticlassComparatorKkt, GapAndViolationSmallOnRandomProblems) {
 // (3) Margins equal sum_i alpha_ic k(x_i, x_t) by Kernel::operator(), on a run longer than the
 // subsample (3000 of 3300 rounds; the rounds outside the subsample included).
 TEST(MulticlassComparatorMargins, EqualDirectEvaluationBeyondTheSubsample) {
-  const uint64_t seed = test_seed();
+  const uint64_t seed = test_util::test_seed(20261123);
   const Dataset d = random_problem(3400, 6, 5, 0.8, seed + 2);
   std::vector<std::size_t> order = Rng(seed + 3).permutation(d.size());
   order.resize(3300);  // a run over part of the data
@@ -333,7 +323,7 @@ TEST(MulticlassComparatorMargins, TiedCompetitorsGiveTheCommonValue) {
 // ---------------------------------------------------------------------------------------------
 // (4) Determinism: the same seed gives the same bits; another seed another subsample.
 TEST(MulticlassComparatorDeterminism, SameSeedSameBits) {
-  const uint64_t seed = test_seed();
+  const uint64_t seed = test_util::test_seed(20261123);
   const Dataset d = random_problem(3100, 4, 3, 1.0, seed + 4);
   const auto order = Rng(seed + 5).permutation(d.size());
   const Kernel k = Kernel::rbf(0.5);
@@ -350,7 +340,7 @@ TEST(MulticlassComparatorDeterminism, SameSeedSameBits) {
 
 // (5) "zero": U = 0.
 TEST(MulticlassComparatorZero, NormAndMarginsAreZero) {
-  const Dataset d = random_problem(50, 3, 3, 1.0, test_seed());
+  const Dataset d = random_problem(50, 3, 3, 1.0, test_util::test_seed(20261123));
   const auto order = iota(d.size());
   const MulticlassComparator c = make_multiclass_comparator("zero", d, order, Kernel::rbf(1.0), 3);
   EXPECT_EQ(c.name, "zero");
