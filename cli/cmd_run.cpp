@@ -3,6 +3,8 @@
 // lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
+#include <unistd.h>
+
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -13,6 +15,7 @@
 #include "cli/option_flags.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
+#include "datasets/row_stream.hpp"
 #include "experiments/run/pipeline.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
@@ -58,6 +61,11 @@ Kernel check_owners(const RunArgs& a) {
 
 void print_start(const RunArgs& a, const RunRequest& req) {
   if (a.quiet) return;
+  if (req.stream) {
+    std::cerr << fmt::format("plab run: {} on standard input (rows learned as they arrive, kernel {})\n", a.algo,
+                             req.options.kernel.describe());
+    return;
+  }
   std::cerr << fmt::format("plab run: {} on {} ({} rounds, dim {}, kernel {}, shuffle {})\n", a.algo, req.train->name,
                            req.order.size(), req.train->dim, req.options.kernel.describe(),
                            a.shuffle ? std::to_string(*a.shuffle) : "none (file order)");
@@ -76,7 +84,7 @@ RoundObserver progress(const RunArgs& a) {
 void print_done(const RunArgs& a, const RunReport& rep) {
   if (a.quiet) return;
   const RunResult& res = rep.run;
-  const std::size_t T = res.rounds.size();
+  const std::size_t T = res.count;
   std::cerr << fmt::format("done: {} rounds, {} mistakes ({:.3f}%), {} updates, {} supports, {:.3f} s\n", T,
                            res.mistakes, 100.0 * static_cast<double>(res.mistakes) / static_cast<double>(std::max<std::size_t>(1, T)),
                            res.updates, res.support_size, res.seconds);
@@ -84,9 +92,12 @@ void print_done(const RunArgs& a, const RunReport& rep) {
     std::cerr << fmt::format("test error ({} hypothesis): {:.4f}%\n", h, 100.0 * e.get<double>());
 }
 
+// The rows of the training data: a stream's, counted as they came.
+std::size_t data_rows(const RunRequest& req) { return req.stream ? req.stream->rows() : req.train->size(); }
+
 nlohmann::json results_json(const RunReport& rep) {
   const RunResult& res = rep.run;
-  nlohmann::json r = {{"rounds", res.rounds.size()}, {"mistakes", res.mistakes}, {"updates", res.updates},
+  nlohmann::json r = {{"rounds", res.count}, {"mistakes", res.mistakes}, {"updates", res.updates},
                       {"margin_errors", res.margin_errors}, {"support_size", res.support_size},
                       {"seconds", res.seconds}, {"f_norm2", rep.learner->norm2()},
                       {"f_norm2_exact", rep.f_norm2_exact}};
@@ -103,16 +114,18 @@ void check_norm(const RunReport& rep) {
                              running, exact);
 }
 
-void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
+// `trace`: the writer of a stream's trace (docs/inputs.md#streams), else null.
+void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep, TraceWriter* trace) {
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
-                  {"size", req.train->size()}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
-                  {"source", dataset_source(a.data)}, {"preprocess", a.preprocess}};
+                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
+                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", a.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
-  if (!a.trace.empty()) write_trace(a.trace, rep.run.rounds, meta);
+  if (trace) trace->finish(meta);
+  else if (!a.trace.empty()) write_trace(a.trace, rep.run.rounds, meta);
   if (a.summary.empty()) return;
   nlohmann::json s = meta;
   s["results"] = results_json(rep);
@@ -143,6 +156,54 @@ void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
   if (!d.header.empty())
     std::cerr << fmt::format("plab run: first line taken as a header and not used as data: {} (--header no reads it as data)\n",
                              d.header);
+}
+
+// --data -: the rows of standard input, learned as they arrive, and the trace written as they go
+// (docs/inputs.md#streams); all empty for a data set read whole.
+struct StreamInput {
+  std::unique_ptr<FdInput> fd;
+  std::unique_ptr<RowStream> rows;
+  std::unique_ptr<TraceWriter> trace;
+  // `progress`, and for a stream each record into its trace.
+  RoundObserver observer(const std::string& trace_path, RoundObserver progress) {
+    if (!rows || trace_path.empty()) return progress;
+    trace = std::make_unique<TraceWriter>(trace_path);
+    return [p = std::move(progress), t = trace.get()](const RoundRecord& r, const RunResult& s) {
+      t->add(r);
+      if (p) p(r, s);
+    };
+  }
+  // What the stream held (its checksum, dimension and CSV header), once it has been read.
+  void describe(Dataset& d) const {
+    if (!rows) return;
+    d.sha256 = rows->sha256();
+    d.dim = rows->dim();
+    d.header = rows->header();
+  }
+};
+
+// What needs the whole data set is refused with --data -, naming the flag (docs/inputs.md#streams).
+void check_stream_flags(const RunArgs& a) {
+  const auto refuse = [](const std::string& flag, const std::string& why) {
+    throw std::invalid_argument(flag + " with --data -: " + why + " (docs/inputs.md#streams)");
+  };
+  const std::string whole = "needs the whole data set, and a stream is read once, row by row";
+  if (a.shuffle) refuse("--shuffle", "a permutation " + whole);
+  if (!a.test.empty())
+    refuse("--test", "not taken; save the model (--save-model M) and score the test set with plab predict --model M --data TEST");
+  if (a.preprocess != "none") refuse("--preprocess", "not taken (pm1-to-01 needs the dimension of the whole data set)");
+  for (const OptionDecl& d : comparator_options())
+    if (a.flags.was_given("comparator", d.name)) refuse(d.flag(), "the comparator " + whole + "; a stream's bound rows are n/a");
+  if (learner_info(a.algo).multiclass) refuse("--algo " + a.algo, "a multiclass learner's class list " + whole);
+}
+
+StreamInput stream_input(const RunArgs& a, const LoadOptions& load) {
+  StreamInput in;
+  if (a.data != "-") return in;
+  check_stream_flags(a);
+  in.fd = std::make_unique<FdInput>(STDIN_FILENO);
+  in.rows = std::make_unique<RowStream>(*in.fd, kStdinName, load);
+  return in;
 }
 
 // std::bad_alloc during a run says which data set and how large, not just "std::bad_alloc".
@@ -196,8 +257,9 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
   h.labels = req.train->multiclass() ? "classes" : a.labels;
   h.preprocess = a.preprocess;
   h.classes = req.train->classes;
-  h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256}, {"rows", req.order.size()}});
-  h.rounds += static_cast<int64_t>(rep.run.rounds.size());
+  h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256},
+                    {"rows", req.stream ? rep.run.count : req.order.size()}});
+  h.rounds += static_cast<int64_t>(rep.run.count);
   h.code = git_revision();
   save_model(a.save_model, h, *rep.learner);
 }
@@ -208,8 +270,10 @@ void run(RunArgs& a) {
   if (init) kernel = init->header.kernel;
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
-  Dataset data = load_dataset(a.data, load);
-  print_source(a, a.data, data);
+  StreamInput in = stream_input(a, load);
+  Dataset data;
+  if (in.rows) data.name = kStdinName, data.path = "-";
+  else data = load_dataset(a.data, load), print_source(a, a.data, data);
   apply_preprocess(data, pre);
   if (init) fit_labels(data, *init);
   std::optional<Dataset> test;
@@ -226,10 +290,12 @@ void run(RunArgs& a) {
   req.train = &data;
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
+  req.stream = in.rows.get();
+  req.stream_limit = a.limit;
   req.bounds = !a.no_bounds;
   req.comparator = a.comparator;
   req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));
-  req.observe = progress(a);
+  req.observe = in.observer(a.trace, progress(a));
   if (init) {  // the bounds assume f_0 = 0: a continued run has no comparator and no bound rows
     req.options = model_options(*init, 0);
     req.options.kernel = kernel;
@@ -239,10 +305,11 @@ void run(RunArgs& a) {
   }
   print_start(a, req);
   const RunReport rep = run_or_explain(req);
+  in.describe(data);
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
-  write_outputs(a, req, rep);
+  write_outputs(a, req, rep, in.trace.get());
   save_trained(a, req, rep);
   if (any_hard_violation(rep.bounds)) {
     std::cerr << "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n";
@@ -280,7 +347,8 @@ void register_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   c->option_defaults()->group("Run options");
   c->add_option("--algo", a->algo, algo_help() + "\n(required unless --init-model gives the learner)");
-  c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
+  c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...], file path, or - for standard input "
+                                    "(LIBSVM, or --format csv|tsv; learned as the rows arrive: docs/inputs.md#streams)")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
   c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
                                         "(multiclass learners' default) or 'regression'");
