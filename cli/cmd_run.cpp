@@ -3,8 +3,6 @@
 // lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
-#include <unistd.h>
-
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -13,9 +11,9 @@
 #include "cli/commands.hpp"
 #include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
+#include "cli/run_stream.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
-#include "datasets/row_stream.hpp"
 #include "experiments/run/pipeline.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
@@ -158,54 +156,6 @@ void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
                              d.header);
 }
 
-// --data -: the rows of standard input, learned as they arrive, and the trace written as they go
-// (docs/inputs.md#streams); all empty for a data set read whole.
-struct StreamInput {
-  std::unique_ptr<FdInput> fd;
-  std::unique_ptr<RowStream> rows;
-  std::unique_ptr<TraceWriter> trace;
-  // `progress`, and for a stream each record into its trace.
-  RoundObserver observer(const std::string& trace_path, RoundObserver progress) {
-    if (!rows || trace_path.empty()) return progress;
-    trace = std::make_unique<TraceWriter>(trace_path);
-    return [p = std::move(progress), t = trace.get()](const RoundRecord& r, const RunResult& s) {
-      t->add(r);
-      if (p) p(r, s);
-    };
-  }
-  // What the stream held (its checksum, dimension and CSV header), once it has been read.
-  void describe(Dataset& d) const {
-    if (!rows) return;
-    d.sha256 = rows->sha256();
-    d.dim = rows->dim();
-    d.header = rows->header();
-  }
-};
-
-// What needs the whole data set is refused with --data -, naming the flag (docs/inputs.md#streams).
-void check_stream_flags(const RunArgs& a) {
-  const auto refuse = [](const std::string& flag, const std::string& why) {
-    throw std::invalid_argument(flag + " with --data -: " + why + " (docs/inputs.md#streams)");
-  };
-  const std::string whole = "needs the whole data set, and a stream is read once, row by row";
-  if (a.shuffle) refuse("--shuffle", "a permutation " + whole);
-  if (!a.test.empty())
-    refuse("--test", "not taken; save the model (--save-model M) and score the test set with plab predict --model M --data TEST");
-  if (a.preprocess != "none") refuse("--preprocess", "not taken (pm1-to-01 needs the dimension of the whole data set)");
-  for (const OptionDecl& d : comparator_options())
-    if (a.flags.was_given("comparator", d.name)) refuse(d.flag(), "the comparator " + whole + "; a stream's bound rows are n/a");
-  if (learner_info(a.algo).multiclass) refuse("--algo " + a.algo, "a multiclass learner's class list " + whole);
-}
-
-StreamInput stream_input(const RunArgs& a, const LoadOptions& load) {
-  StreamInput in;
-  if (a.data != "-") return in;
-  check_stream_flags(a);
-  in.fd = std::make_unique<FdInput>(STDIN_FILENO);
-  in.rows = std::make_unique<RowStream>(*in.fd, kStdinName, load);
-  return in;
-}
-
 // std::bad_alloc during a run says which data set and how large, not just "std::bad_alloc".
 RunReport run_or_explain(const RunRequest& req) {
   try {
@@ -270,10 +220,15 @@ void run(RunArgs& a) {
   if (init) kernel = init->header.kernel;
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
-  StreamInput in = stream_input(a, load);
+  StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
   Dataset data;
-  if (in.rows) data.name = kStdinName, data.path = "-";
-  else data = load_dataset(a.data, load), print_source(a, a.data, data);
+  if (in.rows) {
+    data.name = kStdinName;
+    data.path = "-";
+  } else {
+    data = load_dataset(a.data, load);
+    print_source(a, a.data, data);
+  }
   apply_preprocess(data, pre);
   if (init) fit_labels(data, *init);
   std::optional<Dataset> test;
