@@ -633,18 +633,21 @@ std::string kesler_not_applicable(const RunFacts& f) {
   return "";
 }
 
+// Every row of one family, not applicable for `why` (the rounds and mistakes of `d`).
+void family_not_applicable(std::vector<BoundResult>& out, BoundFamily family, const RunFacts& facts, const RunData& d,
+                           const std::string& why) {
+  Ctx c{facts, d, out, "", false};
+  for (const BoundId* row : family_rows(family)) not_applicable(c, make(c, row->id, ""), why);
+}
+
 // The rows of one family (bounds/bound_ids.cpp): every one n/a when an input is not finite,
 // else those of the family's evaluator.
 void family_bounds(std::vector<BoundResult>& out, BoundFamily family, const Rounds& rounds, const RunFacts& facts) {
   const BoundFamilyInfo& info = bound_family(family);
   if (const std::string why = non_finite_input(rounds, facts, info.reads_score); !why.empty()) {
-    const RunData d;
-    Ctx c{facts, d, out, "", false};
-    for (const BoundId* row : family_rows(family)) {
-      BoundResult b = make(c, row->id, "");
-      b.rounds = rounds.size();
-      not_applicable(c, b, "inputs not finite: " + why);
-    }
+    RunData d;
+    d.T = rounds.size();
+    family_not_applicable(out, family, facts, d, "inputs not finite: " + why);
     return;
   }
   info.evaluate(out, rounds, facts);
@@ -711,6 +714,18 @@ std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds,
     }
   }
   overflow_rows_not_applicable(out);
+  return out;
+}
+
+std::vector<BoundResult> bounds_not_applicable(const RunFacts& facts, std::size_t rounds, std::size_t mistakes,
+                                               const std::string& why) {
+  std::vector<BoundResult> out;
+  const LearnerInfo* found = find_bounds_learner(facts.algo);
+  RunData d;
+  d.T = rounds;
+  d.M = mistakes;
+  for (const BoundFamily family : (found ? *found : learner_info(facts.algo, "bounds: algo")).bounds)
+    family_not_applicable(out, family, facts, d, why);
   return out;
 }
 

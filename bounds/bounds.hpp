@@ -112,6 +112,11 @@ struct LearnerInfo;
 const LearnerInfo* find_bounds_learner(const std::string& algo);
 
 std::vector<BoundResult> evaluate_bounds(const std::vector<RoundRecord>& rounds, const RunFacts& facts);
+// Every row of the learner's bound families, not applicable for `why`, over `rounds` rounds with
+// `mistakes` mistakes: a run that kept no records, e.g. a stream whose comparator would need the
+// whole data set (docs/inputs.md#streams).
+std::vector<BoundResult> bounds_not_applicable(const RunFacts& facts, std::size_t rounds, std::size_t mistakes,
+                                               const std::string& why);
 
 nlohmann::json to_json(const BoundResult& b);
 void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& results);

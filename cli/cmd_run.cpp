@@ -11,6 +11,7 @@
 #include "cli/commands.hpp"
 #include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
+#include "cli/run_stream.hpp"
 #include "core/thread_pool.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
@@ -60,6 +61,11 @@ Kernel check_owners(const RunArgs& a) {
 
 void print_start(const RunArgs& a, const RunRequest& req) {
   if (a.quiet) return;
+  if (req.stream) {
+    std::cerr << fmt::format("plab run: {} on standard input (rows learned as they arrive, kernel {})\n", a.algo,
+                             req.options.kernel.describe());
+    return;
+  }
   std::cerr << fmt::format("plab run: {} on {} ({} rounds, dim {}, kernel {}, shuffle {})\n", a.algo, req.train->name,
                            req.order.size(), req.train->dim, req.options.kernel.describe(),
                            a.shuffle ? std::to_string(*a.shuffle) : "none (file order)");
@@ -78,7 +84,7 @@ RoundObserver progress(const RunArgs& a) {
 void print_done(const RunArgs& a, const RunReport& rep) {
   if (a.quiet) return;
   const RunResult& res = rep.run;
-  const std::size_t T = res.rounds.size();
+  const std::size_t T = res.count;
   std::cerr << fmt::format("done: {} rounds, {} mistakes ({:.3f}%), {} updates, {} supports, {:.3f} s\n", T,
                            res.mistakes, 100.0 * static_cast<double>(res.mistakes) / static_cast<double>(std::max<std::size_t>(1, T)),
                            res.updates, res.support_size, res.seconds);
@@ -86,9 +92,12 @@ void print_done(const RunArgs& a, const RunReport& rep) {
     std::cerr << fmt::format("test error ({} hypothesis): {:.4f}%\n", h, 100.0 * e.get<double>());
 }
 
+// The rows of the training data: a stream's, counted as they came.
+std::size_t data_rows(const RunRequest& req) { return req.stream ? req.stream->rows() : req.train->size(); }
+
 nlohmann::json results_json(const RunReport& rep) {
   const RunResult& res = rep.run;
-  nlohmann::json r = {{"rounds", res.rounds.size()}, {"mistakes", res.mistakes}, {"updates", res.updates},
+  nlohmann::json r = {{"rounds", res.count}, {"mistakes", res.mistakes}, {"updates", res.updates},
                       {"margin_errors", res.margin_errors}, {"support_size", res.support_size},
                       {"seconds", res.seconds}, {"f_norm2", rep.learner->norm2()},
                       {"f_norm2_exact", rep.f_norm2_exact}};
@@ -105,16 +114,18 @@ void check_norm(const RunReport& rep) {
                              running, exact);
 }
 
-void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
+// `trace`: the writer of a stream's trace (docs/inputs.md#streams), else null.
+void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep, TraceWriter* trace) {
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
-                  {"size", req.train->size()}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
-                  {"source", dataset_source(a.data)}, {"preprocess", a.preprocess}};
+                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
+                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", a.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
-  if (!a.trace.empty()) write_trace(a.trace, rep.run.rounds, meta);
+  if (trace) trace->finish(meta);
+  else if (!a.trace.empty()) write_trace(a.trace, rep.run.rounds, meta);
   if (a.summary.empty()) return;
   nlohmann::json s = meta;
   s["results"] = results_json(rep);
@@ -198,8 +209,9 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
   h.labels = req.train->multiclass() ? "classes" : a.labels;
   h.preprocess = a.preprocess;
   h.classes = req.train->classes;
-  h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256}, {"rows", req.order.size()}});
-  h.rounds += static_cast<int64_t>(rep.run.rounds.size());
+  h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256},
+                    {"rows", req.stream ? rep.run.count : req.order.size()}});
+  h.rounds += static_cast<int64_t>(rep.run.count);
   h.code = git_revision();
   save_model(a.save_model, h, *rep.learner);
 }
@@ -210,8 +222,15 @@ void run(RunArgs& a) {
   if (init) kernel = init->header.kernel;
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
-  Dataset data = load_dataset(a.data, load);
-  print_source(a, a.data, data);
+  StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
+  Dataset data;
+  if (in.rows) {
+    data.name = kStdinName;
+    data.path = "-";
+  } else {
+    data = load_dataset(a.data, load);
+    print_source(a, a.data, data);
+  }
   apply_preprocess(data, pre);
   if (init) fit_labels(data, *init);
   std::optional<Dataset> test;
@@ -228,10 +247,12 @@ void run(RunArgs& a) {
   req.train = &data;
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
+  req.stream = in.rows.get();
+  req.stream_limit = a.limit;
   req.bounds = !a.no_bounds;
   req.comparator = a.comparator;
   req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));
-  req.observe = progress(a);
+  req.observe = in.observer(a.trace, progress(a));
   if (init) {  // the bounds assume f_0 = 0: a continued run has no comparator and no bound rows
     req.options = model_options(*init, 0);
     req.options.kernel = kernel;
@@ -243,10 +264,11 @@ void run(RunArgs& a) {
   ThreadPool pool(resolve_threads(a.threads) - 1);  // the kernel rows' helpers; same bits on any count
   PoolScope scope(&pool);
   const RunReport rep = run_or_explain(req);
+  in.describe(data);
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
-  write_outputs(a, req, rep);
+  write_outputs(a, req, rep, in.trace.get());
   save_trained(a, req, rep);
   if (any_hard_violation(rep.bounds)) {
     std::cerr << "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n";
@@ -284,7 +306,8 @@ void register_run_command(CLI::App& app) {
   auto a = std::make_shared<RunArgs>();
   c->option_defaults()->group("Run options");
   c->add_option("--algo", a->algo, algo_help() + "\n(required unless --init-model gives the learner)");
-  c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...] or file path")->required();
+  c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...], file path, or - for standard input "
+                                    "(LIBSVM, or --format csv|tsv; learned as the rows arrive: docs/inputs.md#streams)")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
   c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
                                         "(multiclass learners' default) or 'regression'");

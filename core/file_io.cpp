@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 
@@ -64,15 +65,18 @@ std::string link_target(std::string p) {
   throw std::runtime_error(p + ": too many levels of symbolic links");
 }
 
+// What goes into a file: writes to fd; false (errno set) on failure.
+using Content = std::function<bool(int fd)>;
+
 // Writes content through an open-for-writing of path (a FIFO or a device): nothing to rename.
-void write_through(const std::string& path, int fd, const std::string& content) {
-  int err = write_all(fd, content) ? 0 : errno;
+void write_through(const std::string& path, int fd, const Content& content) {
+  int err = content(fd) ? 0 : errno;
   if (fd > 2 && ::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) throw sys_error(path, "write failed", err);
 }
 
 // Writes to a new file in path's folder, then renames it onto path.
-void write_renamed(const std::string& path, const std::string& content) {
+void write_renamed(const std::string& path, const Content& content) {
   make_parent(fs::path(path));
   // Unique per process and per call: two writers of one path never share a temporary.
   static std::atomic<uint64_t> serial{0};
@@ -80,7 +84,7 @@ void write_renamed(const std::string& path, const std::string& content) {
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw sys_error(path, "cannot open for writing", errno);
   // close() reports deferred errors (NFS, quota): a failed close is a failed write.
-  int err = write_all(fd, content) ? 0 : errno;
+  int err = content(fd) ? 0 : errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   if (err != 0) {
     ::unlink(tmp.c_str());
@@ -93,18 +97,42 @@ void write_renamed(const std::string& path, const std::string& content) {
   }
 }
 
-}  // namespace
-
-void write_file_atomic(const std::string& path, const std::string& content) {
+void write_atomic(const std::string& path, const Content& content) {
   if (path == "-") return write_through("standard output", STDOUT_FILENO, content);
   // A FIFO or a character device (also behind a link, /dev/stdout) is written to, never replaced.
-  struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+  if (is_fifo_or_device(path)) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
     if (fd < 0) throw sys_error(path, "cannot open for writing", errno);
     return write_through(path, fd, content);
   }
   write_renamed(link_target(path), content);
+}
+
+}  // namespace
+
+bool is_fifo_or_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode));
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  write_atomic(path, [&](int fd) { return write_all(fd, content); });
+}
+
+void write_file_atomic(const std::string& path, const std::string& head, const std::string& rest_path) {
+  std::ifstream rest(rest_path, std::ios::binary);
+  if (!rest) throw WriteError(rest_path + ": cannot open for reading");
+  write_atomic(path, [&](int fd) {
+    std::string block(1 << 20, '\0');
+    if (!write_all(fd, head)) return false;
+    while (rest.read(block.data(), static_cast<std::streamsize>(block.size())) || rest.gcount() > 0) {
+      block.resize(static_cast<std::size_t>(rest.gcount()));
+      if (!write_all(fd, block)) return false;
+      block.resize(1 << 20);
+    }
+    if (rest.bad()) errno = EIO;
+    return !rest.bad();
+  });
 }
 
 void write_json_atomic(const std::string& path, const nlohmann::json& j) {

@@ -22,6 +22,11 @@ struct WriteError : std::runtime_error {
 // complete file, so a reader sees one of them whole, never a mix. Throws std::runtime_error
 // (WriteError) naming the path and the system's reason (no space, permission denied, read-only file system).
 void write_file_atomic(const std::string& path, const std::string& content);
+// The same for `head` followed by the bytes of the file `rest_path`, copied in blocks (a trace
+// assembled from its rows file without holding it in memory).
+void write_file_atomic(const std::string& path, const std::string& head, const std::string& rest_path);
+// True when path is (or links to) a FIFO or a character device: written through, never replaced.
+bool is_fifo_or_device(const std::string& path);
 // The same for a JSON document (two-space indentation, trailing newline).
 void write_json_atomic(const std::string& path, const nlohmann::json& j);
 // A whole file; throws std::runtime_error naming the path when it cannot be read.

@@ -5,6 +5,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "datasets/readers.hpp"
@@ -112,42 +113,49 @@ DelimitedLayout::Header DelimitedLayout::parse_header(const std::string& s) {
   throw std::invalid_argument("--header: expected auto, yes or no, got '" + s + "'");
 }
 
+DelimitedRows::DelimitedRows(char sep, DelimitedLayout layout, const LabelMap& labels)
+    : sep_(sep), layout_(std::move(layout)), labels_(labels) {}
+
+bool DelimitedRows::parse(const std::string& line, const std::string& path, std::size_t lineno,
+                          std::vector<uint32_t>& idx, std::vector<double>& val, double& y) {
+  if (detail::trim(line).empty()) return false;  // blank line
+  const auto where = [&](std::size_t col) {
+    return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
+  };
+  split(line, sep_, starts_);
+  if (first_ && (first_ = false, is_header(line, starts_, layout_.header))) {
+    // Only names: the first data row fixes the column count (wdbc's header has 4 cells).
+    header_line_ = line;
+    header_starts_ = starts_;
+    header_at_ = where(0);
+    header_ = path + ":" + std::to_string(lineno) + ": " + detail::quote(line);
+    return false;
+  }
+  if (ncols_ == 0) {  // the first data row fixes the layout
+    ncols_ = starts_.size();
+    if (ncols_ < 2)
+      throw DataError(where(0) + ": only one column (expected features and a label separated by '" + sep_name(sep_) + "')");
+    label_ = label_index(layout_.label_column, ncols_, header_line_, header_starts_, where(0), header_at_);
+    check_named_label(layout_.label_column, label_, header_line_, header_starts_, header_at_);
+  } else if (starts_.size() != ncols_) {
+    throw DataError(where(0) + ": expected " + std::to_string(ncols_) + " columns, got " + std::to_string(starts_.size()));
+  }
+  parse_features(line, starts_, label_, where, idx, val);
+  y = labels_.apply(std::string(cell(line, starts_, label_)), where(starts_[label_]));
+  return true;
+}
+
 Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout& layout, const LabelMap& labels) {
   InputFile in(path);
-  LabelReader label_reader(labels);
+  DelimitedRows rows(sep, layout, labels);
   Dataset d;
   d.path = path;
-  std::string line, header_line, header_at;
-  std::size_t ncols = 0, label = 0;
-  bool first = true;
-  std::vector<std::size_t> starts, header_starts;  // 0-based character offset of every field
+  std::string line;
   std::vector<uint32_t> idx;
   std::vector<double> val;
+  double y = 0.0;
   while (in.getline(line)) {
-    if (detail::trim(line).empty()) continue;  // blank line
-    const auto where = [&](std::size_t col) {
-      return path + ":" + std::to_string(in.lineno()) + ":" + std::to_string(col + 1);
-    };
-    split(line, sep, starts);
-    if (first && (first = false, is_header(line, starts, layout.header))) {
-      // Only names: the first data row fixes the column count (wdbc's header has 4 cells).
-      header_line = line;
-      header_starts = starts;
-      header_at = where(0);
-      d.header = path + ":" + std::to_string(in.lineno()) + ": " + detail::quote(line);
-      continue;
-    }
-    if (ncols == 0) {  // the first data row fixes the layout
-      ncols = starts.size();
-      if (ncols < 2)
-        throw DataError(where(0) + ": only one column (expected features and a label separated by '" + sep_name(sep) + "')");
-      label = label_index(layout.label_column, ncols, header_line, header_starts, where(0), header_at);
-      check_named_label(layout.label_column, label, header_line, header_starts, header_at);
-    } else if (starts.size() != ncols) {
-      throw DataError(where(0) + ": expected " + std::to_string(ncols) + " columns, got " + std::to_string(starts.size()));
-    }
-    parse_features(line, starts, label, where, idx, val);
-    const double y = label_reader.apply(std::string(cell(line, starts, label)), where(starts[label]));
+    if (!rows.parse(line, path, in.lineno(), idx, val, y)) continue;
     try {
       d.push_back(idx, val, y, path + ":" + std::to_string(in.lineno()));
     } catch (const std::bad_alloc&) {
@@ -155,7 +163,8 @@ Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout&
     }
   }
   if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
-  if (ncols - 1 > d.dim) d.dim = ncols - 1;  // trailing all-zero columns still count
+  if (rows.columns() - 1 > d.dim) d.dim = rows.columns() - 1;  // trailing all-zero columns still count
+  d.header = rows.header();
   d.sha256 = in.sha256();
   return d;
 }

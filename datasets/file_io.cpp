@@ -24,8 +24,12 @@ bool ends_with(const std::string& s, const std::string& suf) {
 constexpr std::streamsize kBuf = 1 << 16;  // larger than Boost's default 4 KiB: fewer filter calls
 
 // The stored bytes, fed to the digest as they are read (Boost copies devices: state lives in Raw).
+// A stream (standard input) is read in what has arrived (at least one byte), so that its rows
+// reach the learner as they come, not 64 KiB at a time.
 struct Raw {
   std::ifstream file;
+  std::istream* src = &file;
+  bool partial = false;
   Sha256 digest;
   bool eof = false;
 };
@@ -35,11 +39,14 @@ class HashingSource {
   using category = io::source_tag;
   explicit HashingSource(Raw* raw) : raw_(raw) {}
   std::streamsize read(char* s, std::streamsize n) {
-    raw_->file.read(s, n);
-    const std::streamsize got = raw_->file.gcount();
-    if (raw_->file.bad()) throw std::ios_base::failure("I/O error reading the file");
+    std::istream& in = *raw_->src;
+    in.read(s, raw_->partial ? 1 : n);
+    std::streamsize got = in.gcount();
+    if (raw_->partial && got == 1) got += in.readsome(s + 1, n - 1);
+    else if (raw_->partial) raw_->eof = true;
+    if (in.bad()) throw std::ios_base::failure("I/O error reading the file");
     if (got > 0) raw_->digest.feed(s, static_cast<std::size_t>(got));
-    if (got < n) raw_->eof = true;
+    if (!raw_->partial && got < n) raw_->eof = true;
     return got > 0 ? got : -1;
   }
 
@@ -50,6 +57,7 @@ class HashingSource {
 // Owns the file and the filter chain together.
 class DecodingStream : public io::filtering_istream {
  public:
+  explicit DecodingStream(Raw& raw) { push(HashingSource(&raw), kBuf); }
   DecodingStream(const std::string& path, Raw& raw, std::string& compression) {
     raw.file.open(path, std::ios::binary);
     if (!raw.file) throw DataError(path + ": cannot open for reading (missing or unreadable)");
@@ -72,6 +80,12 @@ struct InputFile::Impl {
 InputFile::InputFile(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
   impl_->in = std::make_unique<DecodingStream>(path, impl_->raw, impl_->compression);
   // badbit rethrows the decompressor's own exception out of getline, so it can be named.
+  impl_->in->exceptions(std::ios::badbit);
+}
+InputFile::InputFile(std::istream& in, const std::string& name) : path_(name), impl_(std::make_unique<Impl>()) {
+  impl_->raw.src = &in;
+  impl_->raw.partial = true;
+  impl_->in = std::make_unique<DecodingStream>(impl_->raw);
   impl_->in->exceptions(std::ios::badbit);
 }
 InputFile::~InputFile() = default;
@@ -125,7 +139,7 @@ bool InputFile::getline(std::string& line) {
 std::string InputFile::sha256() {
   // Bytes after the decoded end (a gzip trailer, trailing garbage) still belong to the file.
   std::array<char, 1 << 16> buf;
-  while (!impl_->raw.eof && impl_->raw.file) HashingSource(&impl_->raw).read(buf.data(), static_cast<std::streamsize>(buf.size()));
+  while (!impl_->raw.eof && *impl_->raw.src) HashingSource(&impl_->raw).read(buf.data(), static_cast<std::streamsize>(buf.size()));
   return impl_->raw.digest.hex();
 }
 

@@ -117,6 +117,27 @@ void parse_features(const std::string& line, std::size_t p, const Where& where, 
 
 }  // namespace
 
+bool parse_libsvm_line(const std::string& line, const std::string& path, std::size_t lineno, LabelReader& labels,
+                       std::vector<uint32_t>& idx, std::vector<double>& val, double& y) {
+  const auto where = [&](std::size_t col) {
+    return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
+  };
+  std::size_t p = 0;
+  while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
+  if (p == line.size() || line[p] == '#') return false;  // blank or comment line
+  const std::size_t b = p;
+  while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
+  const std::string label_tok = line.substr(b, p - b);
+  if (label_tok.find(':') != std::string::npos)
+    throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
+  y = labels.apply(label_tok, where(b));
+  parse_features(line, p, where, idx, val);
+  double sq = 0.0;
+  for (double v : val) sq += v * v;
+  check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
+  return true;
+}
+
 std::string read_libsvm(const std::string& path, const LabelMap& labels,
                         const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink) {
   InputFile in(path);
@@ -125,25 +146,9 @@ std::string read_libsvm(const std::string& path, const LabelMap& labels,
   std::vector<uint32_t> idx;
   std::vector<double> val;
   std::size_t rows = 0;
+  double y = 0.0;
   while (in.getline(line)) {
-    const std::size_t lineno = in.lineno();
-    const auto where = [&](std::size_t col) {
-      return path + ":" + std::to_string(lineno) + ":" + std::to_string(col + 1);
-    };
-    std::size_t p = 0;
-    while (p < line.size() && (line[p] == ' ' || line[p] == '\t')) ++p;
-    if (p == line.size()) continue;         // blank line
-    if (line[p] == '#') continue;           // comment line
-    const std::size_t b = p;
-    while (p < line.size() && line[p] != ' ' && line[p] != '\t') ++p;
-    const std::string label_tok = line.substr(b, p - b);
-    if (label_tok.find(':') != std::string::npos)
-      throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
-    const double y = label_reader.apply(label_tok, where(b));
-    parse_features(line, p, where, idx, val);
-    double sq = 0.0;
-    for (double v : val) sq += v * v;
-    check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
+    if (!parse_libsvm_line(line, path, in.lineno(), label_reader, idx, val, y)) continue;
     sink(idx, val, y);
     ++rows;
   }

@@ -60,6 +60,9 @@ class LabelReader {
 class InputFile {
  public:
   explicit InputFile(const std::string& path);  // throws DataError if unreadable
+  // A stream (standard input), read as its bytes arrive, not decompressed; `name` ("<stdin>")
+  // names it in messages.
+  InputFile(std::istream& in, const std::string& name);
   ~InputFile();
   bool getline(std::string& line);
   std::size_t lineno() const { return lineno_; }  // of the last line returned
@@ -89,6 +92,10 @@ std::unique_ptr<std::istream> open_input(const std::string& path);
 std::string read_libsvm(const std::string& path, const LabelMap& labels,
                         const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink);
 Dataset load_libsvm(const std::string& path, const LabelMap& labels = {});
+// One LIBSVM line (the file reader's and the stream's, datasets/row_stream.hpp): false for a blank
+// or comment line, else its features and label y; throws DataError "path:lineno:col: what".
+bool parse_libsvm_line(const std::string& line, const std::string& path, std::size_t lineno, LabelReader& labels,
+                       std::vector<uint32_t>& idx, std::vector<double>& val, double& y);
 
 // Delimited text (CSV/TSV): `label_column` is 0-based, negative counts from the end;
 // `header` skips the first line.
@@ -106,6 +113,28 @@ struct DelimitedLayout {
 };
 Dataset load_delimited(const std::string& path, char sep, const DelimitedLayout& layout,
                        const LabelMap& labels = {});
+// The rows of a CSV/TSV text, one line at a time (the file reader's and the stream's,
+// datasets/row_stream.hpp): the first non-blank line may be a header, the first data row fixes the
+// column count and the label column.
+class DelimitedRows {
+ public:
+  DelimitedRows(char sep, DelimitedLayout layout, const LabelMap& labels);
+  // false for a blank or header line, else the row's features and label y; throws DataError
+  // "path:lineno:col: what".
+  bool parse(const std::string& line, const std::string& path, std::size_t lineno, std::vector<uint32_t>& idx,
+             std::vector<double>& val, double& y);
+  const std::string& header() const { return header_; }  // "path:line: 'text'" of the dropped header, or ""
+  std::size_t columns() const { return ncols_; }          // of every data row (0 before the first)
+
+ private:
+  char sep_;
+  DelimitedLayout layout_;
+  LabelReader labels_;
+  bool first_ = true;
+  std::size_t ncols_ = 0, label_ = 0;
+  std::string header_line_, header_at_, header_;
+  std::vector<std::size_t> starts_, header_starts_;  // 0-based character offset of every field
+};
 // MNIST IDX images + labels (pixels scaled to [0,1]).
 Dataset load_idx(const std::string& images, const std::string& labels_path, const LabelMap& labels);
 // USPS / ESL zip.train format: label first, then 256 grey values, space separated.

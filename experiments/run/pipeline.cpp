@@ -122,7 +122,10 @@ RunReport run_pipeline(const RunRequest& req) {
   }
   RunReport rep;
   rep.learner = req.init ? restore_learner(*req.init, opt.dim) : make_learner(req.algo, opt, req.given);
-  rep.run = run_online(*rep.learner, *req.train, req.order, req.observe, req.init ? req.init->header.rounds + 1 : 1);
+  const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
+  rep.run = req.stream ? run_stream(*rep.learner, *req.stream, req.stream_limit, req.observe, first)
+                       : run_online(*rep.learner, *req.train, req.order, req.observe, first);
+  if (req.stream) opt.dim = std::max(opt.dim, req.stream->dim());  // the model file's dim, as from the file
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
   const bool exact = req.exact_norm || (req.bounds && !learner_info(req.algo).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
@@ -136,6 +139,10 @@ RunReport run_pipeline(const RunRequest& req) {
   rep.facts.options = opt;
   rep.facts.f_norm2_exact = rep.f_norm2_exact;
   if (!req.bounds) return rep;
+  if (req.stream) {  // no records kept, and no comparator without the whole data set
+    rep.bounds = bounds_not_applicable(rep.facts, rep.run.count, rep.run.mistakes, kStreamNoBounds);
+    return rep;
+  }
   rep.comparator = attach_comparator(req, rep.run);
   rep.facts.comparator = rep.comparator["name"];
   rep.facts.g_norm = rep.comparator["norm"];

@@ -14,6 +14,7 @@
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "datasets/dataset.hpp"
+#include "datasets/row_stream.hpp"
 #include "experiments/run/run.hpp"
 #include "models/model_file.hpp"
 
@@ -37,7 +38,16 @@ struct RunRequest {
   ComparatorRequest comparator;
   RoundObserver observe;            // progress lines
   const ModelFile* init = nullptr;  // continue this model (its learner and options; rounds from its count + 1)
+  // Rows from a stream (docs/inputs.md#streams) instead of train[order]: learned as they arrive, at
+  // most stream_limit (0 = all); train describes the stream (name, path, no rows). No record is
+  // kept (RunResult::count rounds, observe sees each) and the bound rows are n/a (kStreamNoBounds).
+  RowStream* stream = nullptr;
+  std::size_t stream_limit = 0;
 };
+
+// Why a stream's bound rows are not applicable (docs/inputs.md#streams).
+inline constexpr const char* kStreamNoBounds =
+    "stream: the comparator needs the whole data set (run on a file for the bounds)";
 
 struct RunReport {
   std::unique_ptr<Learner> learner;     // the trained learner

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/random.hpp"
+#include "datasets/row_stream.hpp"
 
 namespace plab {
 
@@ -47,34 +48,69 @@ void check_finite(const RoundRecord& r) {
     if (std::isinf(v)) stop(what, v);
 }
 
+namespace {
+constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any size gives the same records)
+
+// One block of rounds xs[0..n): learn, stamp each record with its data row (`rows[i]`), check, count;
+// the records are kept when `keep` (a stream keeps none: memory bounded by the model).
+void learn_rounds(Learner& learner, const std::vector<Example>& xs, const std::size_t* rows, int64_t first_round,
+                  std::vector<RoundRecord>& recs, RunResult& res, const RoundObserver& observe, bool keep) {
+  const std::size_t n = xs.size();
+  const auto t0 = std::chrono::steady_clock::now();
+  learner.learn_block(xs.data(), n, first_round, recs.data());
+  res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (std::size_t i = 0; i < n; ++i) {
+    RoundRecord& r = recs[i];
+    r.index = static_cast<int64_t>(rows[i]);
+    check_finite(r);
+    res.mistakes += r.mistake;
+    res.margin_errors += r.margin_error;
+    res.updates += changed(r.update);
+    ++res.count;
+    if (keep) res.rounds.push_back(r);
+    if (observe) observe(keep ? res.rounds.back() : r, res);
+  }
+}
+}  // namespace
+
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
                      const RoundObserver& observe, int64_t first_round) {
   RunResult res;
   res.rounds.reserve(order.size());
-  double learn_seconds = 0.0;
-  constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any size gives the same records)
   std::vector<Example> xs;
   std::vector<RoundRecord> recs(kBlock);
   for (std::size_t k0 = 0; k0 < order.size(); k0 += kBlock) {
     const std::size_t n = std::min(kBlock, order.size() - k0);
     xs.clear();
     for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
-    const auto t0 = std::chrono::steady_clock::now();
-    learner.learn_block(xs.data(), n, first_round + static_cast<int64_t>(k0), recs.data());
-    learn_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    for (std::size_t i = 0; i < n; ++i) {
-      RoundRecord& r = recs[i];
-      r.index = static_cast<int64_t>(order[k0 + i]);
-      check_finite(r);
-      res.mistakes += r.mistake;
-      res.margin_errors += r.margin_error;
-      res.updates += changed(r.update);
-      res.rounds.push_back(r);
-      if (observe) observe(res.rounds.back(), res);
-    }
+    learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, true);
   }
   res.support_size = learner.support_size();
-  res.seconds = learn_seconds;
+  return res;
+}
+
+RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const RoundObserver& observe,
+                     int64_t first_round) {
+  RunResult res;
+  Dataset chunk;  // the block's rows; its arrays keep their capacity from block to block
+  std::vector<Example> xs;
+  std::vector<std::size_t> index(kBlock);
+  std::vector<RoundRecord> recs(kBlock);
+  bool more = true;
+  while (more && (limit == 0 || res.count < limit)) {
+    chunk.rowptr.assign(1, 0);
+    chunk.idx.clear();
+    chunk.val.clear();
+    chunk.y.clear();
+    chunk.sqnorm.clear();
+    const std::size_t want = limit == 0 ? kBlock : std::min(kBlock, limit - res.count);
+    while (chunk.size() < want && (more = rows.next(chunk))) index[chunk.size() - 1] = res.count + chunk.size() - 1;
+    xs.clear();
+    for (std::size_t i = 0; i < chunk.size(); ++i) xs.push_back(chunk[i]);
+    if (!xs.empty())
+      learn_rounds(learner, xs, index.data(), first_round + static_cast<int64_t>(res.count), recs, res, observe, false);
+  }
+  res.support_size = learner.support_size();
   return res;
 }
 

@@ -18,6 +18,7 @@ struct RunResult {
   std::size_t mistakes = 0;      // rounds with y s <= 0
   std::size_t updates = 0;       // rounds where the hypothesis changed
   std::size_t margin_errors = 0;
+  std::size_t count = 0;         // rounds run (rounds.size(), unless streamed: run_stream keeps no record)
   std::size_t support_size = 0;  // final
   double seconds = 0.0;          // wall time of learning only
 };
@@ -47,6 +48,13 @@ using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
 // from first_round (a learner continued from a model file after first_round - 1 rounds: docs/models.md#continue).
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
                      const RoundObserver& observe = {}, int64_t first_round = 1);
+
+// The same rounds over the rows of a stream as they arrive (at most `limit` when > 0), in
+// blocks of the same size, so the records equal run_online's over the same rows in file order
+// (tested); each record goes to `observe` and is then dropped: memory is the model's, not the data's.
+class RowStream;
+RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const RoundObserver& observe,
+                     int64_t first_round = 1);
 
 // Fraction of test examples on which hypothesis `which` errs (y * score <= 0, the training
 // convention: a zero score is an error).

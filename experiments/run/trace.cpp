@@ -92,24 +92,74 @@ const std::vector<std::string>& trace_columns() {
   return names;
 }
 
-std::string trace_csv(const std::vector<RoundRecord>& rounds, const nlohmann::json& meta) {
+namespace {
+std::string header_line() {
   std::string out;
-  if (!meta.is_null()) {
-    nlohmann::json m = meta;
-    m["rounds"] = rounds.size();  // the declared T that read_trace checks the rows against
-    out += "# " + m.dump() + "\n";
-  }
   const auto& cols = columns();
   for (std::size_t i = 0; i < cols.size(); ++i) out += (i ? "," : "") + cols[i].name;
-  out += "\n";
-  for (const auto& r : rounds) {
-    for (std::size_t i = 0; i < cols.size(); ++i) {
-      if (i) out += ',';
-      out += cols[i].get(r);
-    }
-    out += '\n';
+  return out + "\n";
+}
+void append_row(std::string& out, const RoundRecord& r) {
+  const auto& cols = columns();
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    if (i) out += ',';
+    out += cols[i].get(r);
   }
+  out += '\n';
+}
+// The metadata line, with the declared T that read_trace checks the rows against.
+std::string meta_line(const nlohmann::json& meta, std::size_t rounds) {
+  nlohmann::json m = meta;
+  m["rounds"] = rounds;
+  return "# " + m.dump() + "\n";
+}
+}  // namespace
+
+std::string trace_csv(const std::vector<RoundRecord>& rounds, const nlohmann::json& meta) {
+  std::string out = meta.is_null() ? "" : meta_line(meta, rounds.size());
+  out += header_line();
+  for (const auto& r : rounds) append_row(out, r);
   return out;
+}
+
+namespace {
+// Beside the trace (where a user can follow it); in the temporary folder for standard output, a
+// FIFO or a device, whose folder may be /dev.
+std::string rows_file(const std::string& path) {
+  const std::string base = path == "-" || is_fifo_or_device(path)
+                               ? (std::filesystem::temp_directory_path() / "plab-trace").string()
+                               : path;
+  return base + ".rows.tmp." + std::to_string(::getpid());
+}
+constexpr std::size_t kFlushRounds = 4096;
+}  // namespace
+
+TraceWriter::TraceWriter(const std::string& path) : path_(path), rows_path_(rows_file(path)) {
+  if (const auto parent = std::filesystem::path(rows_path_).parent_path(); !parent.empty())
+    std::filesystem::create_directories(parent);
+  rows_.open(rows_path_, std::ios::binary | std::ios::trunc);
+  if (!rows_) throw WriteError(rows_path_ + ": cannot open the trace's rows for writing");
+  rows_ << header_line();
+}
+
+TraceWriter::~TraceWriter() {
+  rows_.close();
+  std::error_code ec;
+  std::filesystem::remove(rows_path_, ec);
+}
+
+void TraceWriter::add(const RoundRecord& r) {
+  line_.clear();
+  append_row(line_, r);
+  rows_ << line_;
+  if (++count_ % kFlushRounds == 0) rows_.flush();
+  if (!rows_) throw WriteError(rows_path_ + ": write failed (the trace's rows)");
+}
+
+void TraceWriter::finish(const nlohmann::json& meta) {
+  rows_.close();
+  if (!rows_) throw WriteError(rows_path_ + ": write failed (the trace's rows)");
+  write_file_atomic(path_, meta_line(meta, count_), rows_path_);
 }
 
 void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds,

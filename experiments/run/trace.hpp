@@ -5,6 +5,7 @@
 // apply are empty cells.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,26 @@ const std::vector<std::string>& trace_columns();
 std::string trace_csv(const std::vector<RoundRecord>& rounds, const nlohmann::json& meta);
 void write_trace(const std::string& path, const std::vector<RoundRecord>& rounds,
                  const nlohmann::json& meta);
+
+// A trace written as a stream runs (docs/inputs.md#streams): the header and each row go to a
+// temporary file "<path>.rows.tmp.<pid>" (in the temporary folder for "-", a FIFO or a device) as
+// the rounds come, flushed every 4096 rounds; finish() then writes `path` atomically as the
+// metadata line (its "rounds" the rows written) followed by those rows: the bytes trace_csv gives
+// for the same records, without holding them in memory. The temporary file is removed with the writer.
+class TraceWriter {
+ public:
+  explicit TraceWriter(const std::string& path);
+  ~TraceWriter();
+  TraceWriter(const TraceWriter&) = delete;
+  TraceWriter& operator=(const TraceWriter&) = delete;
+  void add(const RoundRecord& r);
+  void finish(const nlohmann::json& meta);
+
+ private:
+  std::string path_, rows_path_, line_;
+  std::ofstream rows_;
+  std::size_t count_ = 0;
+};
 
 struct Trace {
   nlohmann::json meta;
