@@ -114,7 +114,7 @@ std::optional<pyb::array_t<T, pyb::array::c_style>> contiguous(const pyb::array&
 
 // The CSR's rows read in place: val always; idx when int32 (a valid index has uint32's bits);
 // rowptr when int64 (size_t's bits). int64 indices are narrowed and int32 indptr widened into
-// owned copies. `keep` holds the arrays read in place.
+// owned copies. d.owner holds references to the arrays read in place.
 template <class I, class P>
 void borrow_csr(Dataset& d, const pyb::array_t<double, pyb::array::c_style>& data, const pyb::array_t<I, pyb::array::c_style>& indices,
                 const pyb::array_t<P, pyb::array::c_style>& indptr, std::size_t ncols, const F64Array& y) {

@@ -1,10 +1,11 @@
 """What the Python layer costs (docs/python.md#overhead), measured on a9a in one command:
 
-    PYTHONPATH=build/python python3 python/tools/overhead.py [--plab build/plab] [--reps 15] [--learn-one]
+    PYTHONPATH=build/python /usr/bin/python3 python/tools/overhead.py [--plab build/plab] [--reps 15] [--learn-one]
 
 run(): kernel-perceptron (rbf, gamma 0.04) and projectron++ (rbf, gamma 0.04, eta 0.1, dogma) on the
 whole of a9a from perceptron_lab.load, without bounds, against `plab run` with the same options,
-interleaved (CLI, Python, CLI, Python, ...) so that a change of machine load hits both alike:
+interleaved (CLI then Python, Python then CLI, ...: a change of machine load hits both alike),
+after one warm-up run of each that is not counted:
   learning:   Result.seconds against the CLI summary's results.seconds (the same clock around the
               same loop of the same pipeline);
   end to end: the wall time of the pl.run call (checks, X read in place, learning, result) against
@@ -68,10 +69,12 @@ def pct(v):
 
 def measure_run(plab, X, y, reps):
     for algo, opts in ALGOS:
+        cli_once(plab, algo, opts), py_once(X, y, algo, opts)  # warm-up (page cache, first touch), not counted
         cli, py = [], []
-        for _ in range(reps):
-            cli.append(cli_once(plab, algo, opts))
-            py.append(py_once(X, y, algo, opts))
+        runs = [lambda: cli.append(cli_once(plab, algo, opts)), lambda: py.append(py_once(X, y, algo, opts))]
+        for i in range(reps):  # CLI first on even repetitions, Python first on odd ones
+            for one in (runs if i % 2 == 0 else runs[::-1]):
+                one()
         if {m for _, _, m in cli} != {m for _, _, m in py}:
             raise SystemExit(f"{algo}: mistakes differ between the CLI and Python: {cli} {py}")
         print(f"\n{algo} ({', '.join(f'{k}={v}' for k, v in opts.items())}), {py[0][2]} mistakes")
