@@ -95,3 +95,14 @@ def test_in_place_rows_are_checked_and_named():
         pl._core.dataset_csr(X.data, X.indices, X.indptr + 1, X.shape[1], y, [], "")
     with pytest.raises(ValueError, match=r"indptr\[19..20\] = \d+..\d+ is not a valid row range"):
         pl._core.dataset_csr(X.data[:-1], X.indices, X.indptr, X.shape[1], y, [], "")
+
+
+def test_comparator_renumbers_the_features_of_borrowed_rows():
+    """dim > non-zeros: the linear comparator renumbers the features on its own copy of the indices
+    (bounds/comparator.cpp), the borrowed ones untouched; the same bounds as on the narrow matrix."""
+    X, y = random_csr(n=120, d=12)
+    wide = sp.csr_matrix((X.data, X.indices * 50000 + 7, X.indptr), shape=(120, 600000))
+    before = wide.indices.copy()
+    narrow, spread = (pl.run("perceptron", M, y, comparator="svm") for M in (X, wide))
+    assert spread.bounds == narrow.bounds and spread.mistakes == narrow.mistakes
+    assert np.array_equal(wide.indices, before)
