@@ -145,12 +145,14 @@ Comparator multipass(const Dataset& data, const std::vector<std::size_t>& order,
 // would need 80 MB). The renumbering keeps every row's order, and w_j = 0 terms add nothing, so
 // w's values, scores and norm have the same bits (docs/learners.md#layout).
 Dataset compact_features(const Dataset& data) {
-  std::vector<uint32_t> feats(data.idx);
+  std::vector<uint32_t> feats(data.idx.begin(), data.idx.end());
   std::sort(feats.begin(), feats.end());
   feats.erase(std::unique(feats.begin(), feats.end()), feats.end());
-  Dataset c = data;
-  for (auto& j : c.idx)
+  std::vector<uint32_t> idx(data.idx.begin(), data.idx.end());
+  for (auto& j : idx)
     j = static_cast<uint32_t>(std::lower_bound(feats.begin(), feats.end(), j) - feats.begin());
+  Dataset c = data;  // rowptr and val shared when borrowed; idx owned
+  c.idx = std::move(idx);
   c.dim = feats.size();
   c.truth.clear();
   return c;

@@ -2,15 +2,19 @@
 // Represents: T examples x_t (sparse, 1-based feature indices stored 0-based) with real labels
 // (±1 for classification, any value for regression, class indices 0..m-1 for multiclass sets,
 // whose original label values are in `classes`). Ensures: indices strictly ascending per row,
-// values finite, sqnorm[t] = ||x_t||^2 finite and at most kMaxSqnorm.
+// values finite, sqnorm[t] = ||x_t||^2 finite and at most kMaxSqnorm. rowptr, idx and val are
+// owned, or borrowed from memory that `owner` keeps alive (data_array.hpp); y and sqnorm are owned.
 #pragma once
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "datasets/data_array.hpp"
 
 namespace plab {
 
@@ -60,15 +64,18 @@ struct Dataset {
   std::string sha256;  // checksum of the file as stored ("" for generated data)
   std::string header;  // CSV/TSV first line dropped as a header ("" when none)
   std::size_t dim = 0; // 1 + highest feature index seen
-  std::vector<std::size_t> rowptr{0};
-  std::vector<uint32_t> idx;
-  std::vector<double> val;
+  DataArray<std::size_t> rowptr{0};
+  DataArray<uint32_t> idx;
+  DataArray<double> val;
   std::vector<double> y;
   std::vector<double> sqnorm;
   // Generating hyperplane of a synthetic set (unit normal, dense), empty when unknown.
   std::vector<double> truth;
   // Multiclass sets: the original label of class c is classes[c] (ascending); empty otherwise.
   std::vector<double> classes;
+  // Keeps the memory of borrowed rowptr/idx/val alive (null when all three are owned); copies of
+  // the Dataset share it.
+  std::shared_ptr<const void> owner;
 
   std::size_t size() const { return y.size(); }
   bool multiclass() const { return !classes.empty(); }
@@ -76,29 +83,32 @@ struct Dataset {
     const std::size_t b = rowptr[t], e = rowptr[t + 1];
     return {{idx.data() + b, e - b}, {val.data() + b, e - b}, sqnorm[t], y[t]};
   }
-  // Appends one example; indices must be ascending (readers check before calling). `where`
-  // ("path:line") names the row in the error for a non-finite squared norm ("row N" when empty).
+  // Appends one example (owned arrays only: std::logic_error when borrowed); indices must be
+  // ascending (readers check before calling). `where` ("path:line") names the row in the error
+  // for a non-finite squared norm ("row N" when empty).
   void push_back(std::span<const uint32_t> ix, std::span<const double> vx, double label,
                  const std::string& where = "") {
     // One loop for the copy and the norm: the compiled sum is then the one the reference
     // results were computed with (a separate loop is vectorised without fma, 1 ulp apart).
-    const std::size_t nnz = idx.size(), old_dim = dim;
+    std::vector<uint32_t>& own_idx = idx.owned();
+    std::vector<double>& own_val = val.owned();
+    const std::size_t nnz = own_idx.size(), old_dim = dim;
     double s = 0.0;
     bool nonzero = false;
     for (std::size_t k = 0; k < ix.size(); ++k) {
-      idx.push_back(ix[k]);
-      val.push_back(vx[k]);
+      own_idx.push_back(ix[k]);
+      own_val.push_back(vx[k]);
       s += vx[k] * vx[k];
       nonzero = nonzero || vx[k] != 0.0;
       if (ix[k] + 1 > dim) dim = ix[k] + 1;
     }
     if (!row_sqnorm_ok(s, nonzero)) {
-      idx.resize(nnz);
-      val.resize(nnz);
+      own_idx.resize(nnz);
+      own_val.resize(nnz);
       dim = old_dim;
       check_row_sqnorm(s, where.empty() ? "row " + std::to_string(size() + 1) : where, nonzero);
     }
-    rowptr.push_back(idx.size());
+    rowptr.push_back(own_idx.size());
     y.push_back(label);
     sqnorm.push_back(s);
   }

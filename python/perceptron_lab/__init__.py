@@ -69,7 +69,8 @@ def _plain(v):
 
 def _matrix(X):
     """X as ("csr", matrix) or ("dense", 2-D float64 array). Copies only when X is not float64,
-    is sparse but not CSR, or is a CSR with unsorted or duplicate indices (docs/python.md#copies)."""
+    is sparse but not CSR, or is a CSR with unsorted or duplicate indices (docs/python.md#copies):
+    the Dataset then reads a float64 CSR's arrays in place."""
     try:
         import scipy.sparse as sp
         if sp.issparse(X):
@@ -82,8 +83,6 @@ def _matrix(X):
             if not X.has_canonical_format:
                 X = X.copy()
                 X.sum_duplicates()
-            if X.indices.dtype != X.indptr.dtype:
-                X = sp.csr_matrix((X.data, X.indices.astype(np.int64), X.indptr.astype(np.int64)), shape=X.shape)
             return "csr", X
     except ImportError:
         pass

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
+#include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -12,16 +15,22 @@
 namespace plab::py {
 namespace {
 
+// Checks of value v in column j of row i, after column `prev` (`first`: none); `what` names the
+// input in messages ("X", "x").
+void check_entry(std::size_t j, double v, bool first, std::size_t prev, std::size_t i, const char* what) {
+  if (!std::isfinite(v)) throw std::invalid_argument(fmt::format("{}[{}, {}] is {}: every value must be finite", what, i, j, v));
+  if (!first && j <= prev)
+    throw std::invalid_argument(fmt::format("{} row {}: column indices must be strictly ascending ({} after {}; "
+                                            "call X.sum_duplicates())", what, i, j, prev));
+}
+
 struct RowBuf {
   std::vector<uint32_t> idx;
   std::vector<double> val;
   void clear() { idx.clear(); val.clear(); }
-  // Appends column j with value v of row `i`; `what` names the input in messages ("X", "x").
+  // Appends column j with value v of row `i`.
   void add(std::size_t j, double v, std::size_t i, const char* what) {
-    if (!std::isfinite(v)) throw std::invalid_argument(fmt::format("{}[{}, {}] is {}: every value must be finite", what, i, j, v));
-    if (!idx.empty() && j <= idx.back())
-      throw std::invalid_argument(fmt::format("{} row {}: column indices must be strictly ascending ({} after {}; "
-                                              "call X.sum_duplicates())", what, i, j, idx.back()));
+    check_entry(j, v, idx.empty(), idx.empty() ? 0 : idx.back(), i, what);
     idx.push_back(static_cast<uint32_t>(j));
     val.push_back(v);
   }
@@ -52,27 +61,83 @@ void finish(Dataset& d, std::size_t ncols, std::vector<double> classes, std::str
   d.sha256 = h.hex();
 }
 
-template <class I>
-void csr_rows(Dataset& d, const F64Array& data, const pyb::array& indices, const pyb::array& indptr,
-              std::size_t ncols, const F64Array& y) {
-  const auto v = data.unchecked<1>();
-  const auto ix = pyb::array_t<I, 0>::ensure(indices).template unchecked<1>();
-  const auto p = pyb::array_t<I, 0>::ensure(indptr).template unchecked<1>();
-  const auto lab = y.unchecked<1>();
-  const std::size_t n = static_cast<std::size_t>(p.shape(0)) - 1;
-  RowBuf r;
+// Python references released with the GIL held: the last copy of a Dataset may be dropped by a
+// thread that does not hold it (a run releases the GIL).
+std::shared_ptr<const void> keep_alive(pyb::object o) {
+  return std::shared_ptr<const void>(new pyb::object(std::move(o)), [](pyb::object* p) {
+    pyb::gil_scoped_acquire gil;
+    delete p;
+  });
+}
+
+// The row ranges, columns, values and labels of a CSR's rows, checked in one pass as RowBuf::add
+// and Dataset::push_back check a row (the same messages, and the same loop for ||x||^2: the same
+// bits), with each row's squared norm and label appended to d.
+template <class I, class P, class L>
+void check_rows(Dataset& d, const double* v, const I* ix, const P* p, std::size_t n, std::size_t len, std::size_t ncols,
+                const L& lab) {
+  if (p[0] != 0) throw std::invalid_argument(fmt::format("X.indptr[0] = {}: a CSR's indptr starts at 0", p[0]));
+  d.y.reserve(n);
+  d.sqnorm.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    r.clear();
-    const I b = p(i), e = p(i + 1);
-    if (b < 0 || e < b || e > static_cast<I>(ix.shape(0)) || e > static_cast<I>(v.shape(0)))
+    const P b = p[i], e = p[i + 1];
+    if (e < b || static_cast<std::size_t>(e) > len)
       throw std::invalid_argument(fmt::format("X.indptr[{}..{}] = {}..{} is not a valid row range", i, i + 1, b, e));
-    for (I k = b; k < e; ++k) {
-      if (ix(k) < 0 || static_cast<std::size_t>(ix(k)) >= ncols)
-        throw std::invalid_argument(fmt::format("X row {}: column index {} outside 0..{}", i, ix(k), ncols - 1));
-      r.add(static_cast<std::size_t>(ix(k)), v(k), i, "X");
+    double s = 0.0;
+    bool nonzero = false;
+    for (P k = b; k < e; ++k) {
+      const I j = ix[k];
+      if (j < 0 || static_cast<std::size_t>(j) >= ncols)
+        throw std::invalid_argument(fmt::format("X row {}: column index {} outside 0..{}", i, j, ncols - 1));
+      check_entry(static_cast<std::size_t>(j), v[k], k == b, k == b ? 0 : static_cast<std::size_t>(ix[k - 1]), i, "X");
+      s += v[k] * v[k];
+      nonzero = nonzero || v[k] != 0.0;
     }
-    push(d, r, lab(i), i);
+    if (!row_sqnorm_ok(s, nonzero)) {
+      try {
+        check_row_sqnorm(s, fmt::format("X[{}]", i), nonzero);
+      } catch (const DataError& err) {
+        throw std::invalid_argument(err.what());
+      }
+    }
+    d.sqnorm.push_back(s);
+    d.y.push_back(lab(i));
   }
+}
+
+// `a` as a C-contiguous array of T (the same array unless it is strided); none when a's dtype is not T.
+template <class T>
+std::optional<pyb::array_t<T, pyb::array::c_style>> contiguous(const pyb::array& a) {
+  if (!pyb::isinstance<pyb::array_t<T, 0>>(a)) return std::nullopt;
+  return pyb::array_t<T, pyb::array::c_style>::ensure(a);
+}
+
+// The CSR's rows read in place: val always; idx when int32 (a valid index has uint32's bits);
+// rowptr when int64 (size_t's bits). int64 indices are narrowed and int32 indptr widened into
+// owned copies. d.owner holds references to the arrays read in place.
+template <class I, class P>
+void borrow_csr(Dataset& d, const pyb::array_t<double, pyb::array::c_style>& data, const pyb::array_t<I, pyb::array::c_style>& indices,
+                const pyb::array_t<P, pyb::array::c_style>& indptr, std::size_t ncols, const F64Array& y) {
+  static_assert(sizeof(std::size_t) == sizeof(int64_t) && alignof(std::size_t) == alignof(int64_t));
+  const std::size_t n = static_cast<std::size_t>(indptr.shape(0)) - 1;
+  const std::size_t len = static_cast<std::size_t>(std::min(data.shape(0), indices.shape(0)));
+  check_rows(d, data.data(), indices.data(), indptr.data(), n, len, ncols, y.unchecked<1>());
+  const P* p = indptr.data();
+  const std::size_t nnz = static_cast<std::size_t>(p[n]);
+  if constexpr (std::is_same_v<P, int64_t>) d.rowptr = DataArray<std::size_t>::borrow({reinterpret_cast<const std::size_t*>(p), n + 1});
+  else d.rowptr = std::vector<std::size_t>(p, p + n + 1);
+  if constexpr (std::is_same_v<I, int32_t>) d.idx = DataArray<uint32_t>::borrow({reinterpret_cast<const uint32_t*>(indices.data()), nnz});
+  else d.idx = std::vector<uint32_t>(indices.data(), indices.data() + nnz);
+  d.val = DataArray<double>::borrow({data.data(), nnz});
+  d.owner = keep_alive(pyb::make_tuple(data, indices, indptr));
+}
+
+template <class I>
+void borrow_csr(Dataset& d, const pyb::array_t<double, pyb::array::c_style>& data, const pyb::array_t<I, pyb::array::c_style>& indices,
+                const pyb::array& indptr, std::size_t ncols, const F64Array& y) {
+  if (const auto p = contiguous<int64_t>(indptr)) borrow_csr(d, data, indices, *p, ncols, y);
+  else if (const auto p = contiguous<int32_t>(indptr)) borrow_csr(d, data, indices, *p, ncols, y);
+  else throw std::invalid_argument(fmt::format("X.indptr has dtype {}: expected int32 or int64", pyb::str(indptr.dtype()).cast<std::string>()));
 }
 
 }  // namespace
@@ -103,11 +168,10 @@ Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::
   if (ncols >= (std::size_t{1} << 32)) throw std::invalid_argument("X has more than 2^32 - 1 columns");
   check_labels(y, static_cast<std::size_t>(indptr.shape(0)) - 1);
   Dataset d;
-  const bool i32 = pyb::isinstance<pyb::array_t<int32_t, 0>>(indices) && pyb::isinstance<pyb::array_t<int32_t, 0>>(indptr);
-  const bool i64 = pyb::isinstance<pyb::array_t<int64_t, 0>>(indices) && pyb::isinstance<pyb::array_t<int64_t, 0>>(indptr);
-  if (i32) csr_rows<int32_t>(d, data, indices, indptr, ncols, y);
-  else if (i64) csr_rows<int64_t>(d, data, indices, indptr, ncols, y);
-  else throw std::invalid_argument("X: CSR indices and indptr must both be int32 or both int64");
+  const auto v = pyb::array_t<double, pyb::array::c_style>::ensure(data);
+  if (const auto ix = contiguous<int32_t>(indices)) borrow_csr(d, v, *ix, indptr, ncols, y);
+  else if (const auto ix = contiguous<int64_t>(indices)) borrow_csr(d, v, *ix, indptr, ncols, y);
+  else throw std::invalid_argument(fmt::format("X.indices has dtype {}: expected int32 or int64", pyb::str(indices.dtype()).cast<std::string>()));
   finish(d, ncols, std::move(classes), std::move(name));
   return d;
 }

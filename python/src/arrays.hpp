@@ -1,6 +1,7 @@
-// numpy and scipy.sparse inputs as the library's Dataset: rows copied once into its compressed
-// sparse rows by Dataset::push_back (the readers' own path, so ||x||^2 has the same bits as for
-// a data file), each value checked finite with the offending X[row, column] named.
+// numpy and scipy inputs as the library's Dataset (docs/python.md#copies): a CSR matrix's arrays read
+// in place (borrowed, kept alive by the Dataset), a dense array's rows copied by Dataset::push_back
+// (the readers' own path, so ||x||^2 has the same bits as for a data file); each value checked
+// finite with the offending X[row, column] named.
 #pragma once
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -19,8 +20,9 @@ using F64Array = pyb::array_t<double, 0>;
 // Rows of a 2-D array X (zeros skipped, as a data file omits them); dim = X.shape[1]. `y`: +-1 or
 // class indices into `classes` (empty for binary data). Throws std::invalid_argument.
 Dataset dataset_dense(const F64Array& X, const F64Array& y, std::vector<double> classes, std::string name);
-// Rows of a CSR matrix from its three arrays (indices and indptr int32 or int64), read in place;
-// column indices strictly ascending in each row.
+// Rows of a CSR matrix from its three arrays, read in place: data (float64), indices when int32,
+// indptr when int64 (int64 indices and int32 indptr are converted: docs/python.md#copies); column
+// indices strictly ascending in each row. The arrays must stay unmodified while the Dataset lives.
 Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::array& indptr, std::size_t ncols,
                     const F64Array& y, std::vector<double> classes, std::string name);
 // Replaces the one row of `row` by x: a dict {column: value} or a 1-D float64 array, columns < dim.

@@ -23,7 +23,7 @@ using namespace plab::py;
 namespace {
 
 template <class T>
-pyb::array_t<T> to_numpy(const std::vector<T>& v) {
+pyb::array_t<T> to_numpy(std::span<const T> v) {
   return pyb::array_t<T>(static_cast<pyb::ssize_t>(v.size()), v.data());
 }
 
@@ -39,8 +39,8 @@ pyb::tuple load(const std::string& spec, const std::string& labels) {
   }
   std::vector<int32_t> ix(d.idx.begin(), d.idx.end());
   std::vector<int64_t> ptr(d.rowptr.begin(), d.rowptr.end());
-  return pyb::make_tuple(to_numpy(d.val), to_numpy(ix), to_numpy(ptr), pyb::make_tuple(d.size(), d.dim),
-                         to_numpy(d.y), d.classes, d.name);
+  return pyb::make_tuple(to_numpy<double>(d.val), to_numpy<int32_t>(ix), to_numpy<int64_t>(ptr), pyb::make_tuple(d.size(), d.dim),
+                         to_numpy<double>(d.y), d.classes, d.name);
 }
 
 std::vector<std::string> record_names() {
@@ -71,7 +71,14 @@ void bind_errors(pyb::module_& m) {
 void bind_data(pyb::module_& m) {
   pyb::class_<Dataset, std::shared_ptr<Dataset>>(m, "Dataset")
       .def_property_readonly("rows", &Dataset::size)
-      .def_property_readonly("dim", [](const Dataset& d) { return d.dim; });
+      .def_property_readonly("dim", [](const Dataset& d) { return d.dim; })
+      // Testing hook (python/tests/test_zero_copy.py): where rowptr, idx and val live and whether
+      // each is borrowed, and the squared norms.
+      .def("_buffers", [](const Dataset& d) {
+        const auto at = [](const auto& a) { return pyb::make_tuple(reinterpret_cast<std::uintptr_t>(a.data()), a.borrowed()); };
+        return pyb::dict(pyb::arg("rowptr") = at(d.rowptr), pyb::arg("idx") = at(d.idx), pyb::arg("val") = at(d.val));
+      })
+      .def("_sqnorm", [](const Dataset& d) { return to_numpy<double>(d.sqnorm); });
   m.def("dataset_dense", [](const F64Array& X, const F64Array& y, std::vector<double> classes, std::string name) {
     return std::make_shared<Dataset>(dataset_dense(X, y, std::move(classes), std::move(name)));
   });
