@@ -233,7 +233,7 @@ TEST(SupportLayout, UnknownLayoutNameIsAnError) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("PLAB_LAYOUT must be dense, sparse or auto, not 'diagonal'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("PLAB_LAYOUT must be dense, sparse, bits or auto, not 'diagonal'"), std::string::npos) << r.output;
 }
 
 }  // namespace
