@@ -253,20 +253,20 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
       }
       set_support_layout_default(SupportLayout::automatic);
       for (std::size_t r = 1; r < runs.size(); ++r) {
-      SCOPED_TRACE("layout " + std::to_string(static_cast<int>(layouts[r])));
-      ASSERT_EQ(runs[0].rounds.size(), runs[r].rounds.size());
-      for (std::size_t t = 0; t < runs[0].rounds.size(); ++t) {
-        const RoundRecord &p = runs[0].rounds[t], &q = runs[r].rounds[t];
-        const double a[] = {p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
-                            p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
-        const double b[] = {q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
-                            q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
-        for (std::size_t f = 0; f < std::size(a); ++f)
-          ASSERT_TRUE(same_bits(a[f], b[f])) << "round " << t + 1 << " field " << f << ": " << a[f] << " vs " << b[f];
-        ASSERT_EQ(p.update, q.update) << "round " << t + 1;
-        ASSERT_EQ(p.support_size, q.support_size) << "round " << t + 1;
-        ASSERT_EQ(p.removed, q.removed) << "round " << t + 1;
-      }
+        SCOPED_TRACE("layout " + std::to_string(static_cast<int>(layouts[r])));
+        ASSERT_EQ(runs[0].rounds.size(), runs[r].rounds.size());
+        for (std::size_t t = 0; t < runs[0].rounds.size(); ++t) {
+          const RoundRecord &p = runs[0].rounds[t], &q = runs[r].rounds[t];
+          const double a[] = {p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
+                              p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
+          const double b[] = {q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
+                              q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
+          for (std::size_t f = 0; f < std::size(a); ++f)
+            ASSERT_TRUE(same_bits(a[f], b[f])) << "round " << t + 1 << " field " << f << ": " << a[f] << " vs " << b[f];
+          ASSERT_EQ(p.update, q.update) << "round " << t + 1;
+          ASSERT_EQ(p.support_size, q.support_size) << "round " << t + 1;
+          ASSERT_EQ(p.removed, q.removed) << "round " << t + 1;
+        }
       }
     }
   }
