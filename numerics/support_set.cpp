@@ -17,8 +17,9 @@ SupportLayout from_env() {
   const std::string s = env;
   if (s == "dense") return SupportLayout::dense;
   if (s == "sparse") return SupportLayout::sparse;
+  if (s == "bits") return SupportLayout::bits;
   if (s == "auto") return SupportLayout::automatic;
-  throw std::invalid_argument("PLAB_LAYOUT must be dense, sparse or auto, not '" + s + "'");
+  throw std::invalid_argument("PLAB_LAYOUT must be dense, sparse, bits or auto, not '" + s + "'");
 }
 
 std::atomic<SupportLayout>& current() {

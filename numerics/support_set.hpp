@@ -10,7 +10,10 @@
 //  - sparse, an inverted index: feature j -> the (slot, value) pairs of the supports that have j,
 //    so a pass touches only the non-zeros that meet x. Memory O(nnz of the supports).
 // The layout follows the measured density nnz / (n dim) of the supports (kDenseDensity below);
-// PLAB_LAYOUT=dense|sparse forces one (tests compare them). Both give the same bits: <s_i, x> is
+// PLAB_LAYOUT=dense|sparse forces one (tests compare them). While every support is binary (all
+// values 1.0) a bitset index is kept beside it (kBitsDensity below; docs/learners.md#binary): the
+// rows of a binary x are popcounts there (numerics/bit_dots.hpp), the same bits as the fma chains.
+// PLAB_LAYOUT=bits keeps it whatever the density. All give the same bits: <s_i, x> is
 // the chain fma(x_j, s_ij, .) from +0 over x's features in order, then + 0.0; the sparse layout
 // skips the terms with s_ij = 0 and the grouped dense kernel adds terms with x_j = 0, which leave
 // a sum as it is (a + (+-0) = a for a != 0) except for the sign of a zero: a chain that underflows
@@ -20,6 +23,7 @@
 // KernelExpansion: f = sum_i alpha_i k(s_i, .) over a SupportSet; every kernel learner owns one.
 #pragma once
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -29,6 +33,7 @@
 
 #include "core/state_archive.hpp"
 #include "core/thread_pool.hpp"
+#include "numerics/bit_dots.hpp"
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
 #include "numerics/panel_dots.hpp"
@@ -51,9 +56,11 @@ struct HugePageAllocator {
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const { return true; }
 };
-enum class SupportLayout { automatic, dense, sparse };
+// dense and sparse force that layout and no bitset index; bits forces the bitset index while every
+// support is binary, over the automatic dense/sparse choice.
+enum class SupportLayout { automatic, dense, sparse, bits };
 // The layout SupportSet uses when asked for `automatic`: automatic, unless the environment
-// variable PLAB_LAYOUT names "dense" or "sparse" (read once; another value throws
+// variable PLAB_LAYOUT names "dense", "sparse" or "bits" (read once; another value throws
 // std::invalid_argument) or set_support_layout_default() set one (tests, benchmarks).
 SupportLayout support_layout_default();
 void set_support_layout_default(SupportLayout layout);
@@ -74,6 +81,8 @@ class SupportSet {
   }
   // The layout in use (dense or sparse) and the non-zeros stored.
   SupportLayout layout() const { return dense_ ? SupportLayout::dense : SupportLayout::sparse; }
+  // Whether the bitset index of binary supports is kept (the rows of binary x use it).
+  bool bitset() const { return bits_on_; }
   std::size_t nnz() const { return nnz_; }
 
   // Appends x and returns its slot.
@@ -85,6 +94,7 @@ class SupportSet {
     ids_.push_back(id);
     nnz_ += x.idx.size();
     if (x.idx.size() && x.idx.back() + 1 > dim_) dim_ = x.idx.back() + 1;
+    bits_add(i);
     if (want_dense(i + 1) != dense_) {
       n_ = i + 1;
       relayout(!dense_);  // places every slot, i included
@@ -105,6 +115,7 @@ class SupportSet {
   // when i was last), so owners can move their per-slot data the same way.
   std::size_t remove(std::size_t i) {
     const std::size_t last = n_ - 1;
+    bits_remove(i, last);
     if (dense_) {
       for (std::size_t j = 0; j < dim_ && cap_ > 0; ++j) {
         double* c = &cols_[j * ld_];
@@ -220,6 +231,11 @@ class SupportSet {
   // rows of 2048 features the sparse one is faster from 1/4 down (3-10x at 1/32 .. 1/256;
   // bench_high_dim BM_Layout). Text data (news20 3e-4, rcv1 2e-3) are far below.
   static constexpr double kDenseDensity = 1.0 / 16.0;
+  // Density from which the bitset index of binary supports is kept (below half of it, dropped):
+  // ~dim / 8 bytes a support, so at most twice the sparse index's 16 bytes a non-zero. Speed is
+  // not the limit: the binary Gaussian rows of bench_high_dim BM_Layout (2048 supports) ran on
+  // it 1-2.4x faster than the better layout from density 1/4 down to 1/512, 5-6x on a9a's shape.
+  static constexpr double kBitsDensity = 1.0 / 128.0;
 
  private:
   struct Entry {
@@ -248,7 +264,7 @@ class SupportSet {
   // as the density falls below half the threshold, so dense memory stays below
   // 8 dim cap <= 16 n dim <= 32 / kDenseDensity * 8 nnz bytes (plus the pad's O(dim)).
   bool want_dense(std::size_t n) const {
-    if (want_ != SupportLayout::automatic) return want_ == SupportLayout::dense;
+    if (want_ == SupportLayout::dense || want_ == SupportLayout::sparse) return want_ == SupportLayout::dense;
     const double density = static_cast<double>(nnz_) /
                            (static_cast<double>(n) * static_cast<double>(std::max<std::size_t>(dim_, 1)));
     if (dense_) return density >= 0.5 * kDenseDensity;
@@ -276,11 +292,77 @@ class SupportSet {
       index_[rows_idx_[i][k]].push_back({static_cast<uint32_t>(i), rows_val_[i][k]});
   }
 
+  // The bitset index of binary supports (docs/learners.md#binary): bits_[w * bld_ + i] = word w
+  // of support i's features, bwords_ words for dim_, columns past n_ zero.
+  bool binary_row(std::size_t i) const {
+    return std::all_of(rows_val_[i].begin(), rows_val_[i].end(), [](double v) { return v == 1.0; }) &&
+           sq_[i] == static_cast<double>(rows_val_[i].size());
+  }
+  // Whether the rows of xs[0..m) are popcounts of the index: it is kept and every x is binary.
+  bool binary_rounds(const Example* xs, std::size_t m) const {
+    if (!bits_on_) return false;
+    for (std::size_t l = 0; l < m; ++l)
+      if (!binary_example(xs[l])) return false;
+    return true;
+  }
+  // Whether n supports keep the index: all binary, and (automatic) the density rule of the dense
+  // layout with kBitsDensity, taken at powers of two (a build costs O(n dim / 64 + nnz)).
+  bool want_bits(std::size_t n) const {
+    if (nonbinary_ > 0 || want_ == SupportLayout::dense || want_ == SupportLayout::sparse) return false;
+    if (want_ == SupportLayout::bits) return true;
+    const double density = static_cast<double>(nnz_) /
+                           (static_cast<double>(n) * static_cast<double>(std::max<std::size_t>(dim_, 1)));
+    if (bits_on_) return density >= 0.5 * kBitsDensity;
+    return (n & (n - 1)) == 0 && density >= kBitsDensity;
+  }
+  // Slot i was appended (dim_ and nnz_ counted): index it, build the index or drop it.
+  void bits_add(std::size_t i) {
+    if (binary_row(i)) max_count_ = std::max(max_count_, rows_idx_[i].size());
+    else ++nonbinary_;
+    if (!want_bits(i + 1)) {
+      bits_ = {};
+      bits_on_ = false;
+      bwords_ = bld_ = 0;
+      return;
+    }
+    const std::size_t words = (dim_ + 63) / 64;
+    if (!bits_on_ || words > bwords_ || i + kPad >= bld_) {  // (re)build, wider or longer: O(1) an add, amortised
+      bits_on_ = true;
+      bwords_ = words;
+      bld_ = std::max<std::size_t>(16, 2 * std::bit_ceil(i + 1)) + kPad;
+      bits_.assign(bwords_ * bld_, 0);
+      max_count_ = 0;
+      for (std::size_t s = 0; s <= i; ++s) set_bits(s);
+    } else {
+      set_bits(i);
+    }
+  }
+  void set_bits(std::size_t i) {
+    max_count_ = std::max(max_count_, rows_idx_[i].size());
+    for (uint32_t j : rows_idx_[i]) bits_[j / 64 * bld_ + i] |= uint64_t{1} << (j % 64);
+  }
+  // Slot i goes, the last slot moves into it (before the rows move).
+  void bits_remove(std::size_t i, std::size_t last) {
+    if (!binary_row(i)) --nonbinary_;
+    for (std::size_t w = 0; w < bwords_; ++w) {
+      bits_[w * bld_ + i] = bits_[w * bld_ + last];
+      bits_[w * bld_ + last] = 0;
+    }
+  }
+
   // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 64 supports (by
   // panel_dots from 2 rounds on), then 32, 4 and 1.
   void dots_rows(const Example* xs, std::size_t m, std::size_t b, std::size_t e, double* out,
                  std::size_t ld) const {
     if (e == b) return;  // cols_ may be empty: no pointer into it
+    if (binary_rounds(xs, m)) {  // popcounts: the same whole numbers as the chains below
+      thread_local WordsOf w;
+      for (std::size_t l = 0; l < m; ++l) {
+        w.set(xs[l], bwords_);
+        bit_dots(bits_.data(), bld_, w, b, e, out + l * ld);
+      }
+      return;
+    }
     if (!dense_) {
       for (std::size_t l = 0; l < m; ++l) sparse_dots(xs[l], b, e, out + l * ld);
       return;
@@ -346,6 +428,7 @@ class SupportSet {
   }
   // out[i - b]: <s_i, x> -> k(s_i, x) for b <= i < e.
   void from_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
+    if (binary_rounds(&x, 1) && kernel_from_counts(k, x.sqnorm, sq_.data() + b, max_count_, out, e - b)) return;
     switch (k.type) {
       case Kernel::Type::linear: break;
       case Kernel::Type::rbf: rbf_from_dots(k.gamma, x.sqnorm, sq_.data() + b, out, e - b); break;
@@ -362,6 +445,9 @@ class SupportSet {
   bool dense_ = false;
   std::vector<double, HugePageAllocator<double>> cols_;  // dense: cols_[j * ld_ + i] = feature j of support i
   std::unordered_map<uint32_t, std::vector<Entry>> index_;  // sparse: feature -> its supports
+  std::vector<uint64_t, HugePageAllocator<uint64_t>> bits_;  // binary supports' bitsets, feature-block-major
+  std::size_t bwords_ = 0, bld_ = 0, nonbinary_ = 0, max_count_ = 0;  // max_count_ >= every |s_i|
+  bool bits_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;
   std::vector<double> sq_;

@@ -16,6 +16,7 @@
 
 #include "algorithms/registry.hpp"
 #include "datasets/registry.hpp"
+#include "numerics/bit_dots.hpp"
 #include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
@@ -78,33 +79,130 @@ void expect_same_queries(const SupportSet& a, const SupportSet& b, const Dataset
   }
 }
 
-// Adds, removals (the last slot moves into the hole) and re-adds, the same on every layout.
-void exercise(const Dataset& d, std::size_t dim) {
-  SupportSet dense(dim, SupportLayout::dense), sparse(dim, SupportLayout::sparse), automatic(dim);
+// Adds, removals (the last slot moves into the hole) and re-adds, the same on every layout. The
+// last `probes` rows are the probes (for binary data also an empty row and one whose features no
+// support has). Returns how many checks found the bitset index kept.
+std::size_t exercise(const Dataset& d, std::size_t dim, std::size_t probes = 7) {
+  SupportSet dense(dim, SupportLayout::dense), sparse(dim, SupportLayout::sparse), automatic(dim),
+      bits(dim, SupportLayout::bits);
   EXPECT_EQ(dense.layout(), SupportLayout::dense);
   Rng rng(11);
   Dataset probe;
-  for (std::size_t t = d.size() - 7; t < d.size(); ++t) {
+  for (std::size_t t = d.size() - probes; t < d.size(); ++t) {
     const Example x = d[t];
     probe.push_back(x.idx, x.val, x.y);
   }
-  for (std::size_t t = 0; t + 7 < d.size(); ++t) {
-    for (SupportSet* s : {&dense, &sparse, &automatic}) s->add(d[t], static_cast<int64_t>(t + 1));
+  const std::vector<uint32_t> beyond = {static_cast<uint32_t>(d.dim + 70), static_cast<uint32_t>(d.dim + 200)};
+  const std::vector<double> one = {1.0, 1.0};
+  probe.push_back({}, {}, 1.0);
+  probe.push_back(beyond, one, -1.0);
+  expect_same_queries(dense, bits, probe);  // no supports yet
+  std::size_t kept = 0;
+  for (std::size_t t = 0; t + probes < d.size(); ++t) {
+    for (SupportSet* s : {&dense, &sparse, &automatic, &bits}) s->add(d[t], static_cast<int64_t>(t + 1));
     if (t % 5 == 4) {
       const std::size_t i = rng.below(dense.size()), last = dense.size() - 1;
-      for (SupportSet* s : {&dense, &sparse, &automatic}) EXPECT_EQ(s->remove(i), last);
+      for (SupportSet* s : {&dense, &sparse, &automatic, &bits}) EXPECT_EQ(s->remove(i), last);
     }
-    if (t % 37 == 0 || t + 8 == d.size()) {
+    if (t % 37 == 0 || t + probes + 1 == d.size()) {
       expect_same_queries(dense, sparse, probe);
       expect_same_queries(dense, automatic, probe);
+      expect_same_queries(dense, bits, probe);
+      kept += bits.bitset();
     }
   }
   EXPECT_EQ(dense.layout(), SupportLayout::dense);
   EXPECT_EQ(sparse.layout(), SupportLayout::sparse);
   EXPECT_EQ(sparse.nnz(), dense.nnz());
+  EXPECT_FALSE(dense.bitset() || sparse.bitset());
+  return kept;
+}
+
+// Rows of dim features, each present with probability p and of value 1.0; a fraction `real` of
+// the rows (and of every 9th row's values) normal instead: mixed binary and non-binary rounds.
+Dataset binary_rows(std::size_t n, std::size_t dim, double p, double real, uint64_t seed) {
+  Rng rng(seed);
+  Dataset d;
+  for (std::size_t i = 0; i < n; ++i) {
+    const bool mixed = rng.uniform() < real;
+    std::vector<double> x(dim, 0.0);
+    for (std::size_t j = 0; j < dim; ++j)
+      if (rng.uniform() < p) x[j] = mixed && j % 9 == 0 ? rng.normal() : 1.0;
+    d.push_dense(x, rng.uniform() < 0.5 ? 1.0 : -1.0);
+  }
+  return d;
 }
 
 TEST(SupportLayout, SameBitsOnA9aLikeRows) { exercise(a9a_like(300, 1), 123); }
+
+// Binary rows (numerics/bit_dots.hpp): popcounts and tabled kernel values against both layouts'
+// fma chains, bit for bit, on dimensions at and across 64-bit word boundaries, with removals.
+TEST(SupportLayout, BitsetSameBitsOnBinaryRows) {
+  const uint64_t seed = test_util::test_seed(29);
+  for (const std::size_t dim : {1, 63, 64, 65, 123, 130, 300}) {
+    SCOPED_TRACE("dim " + std::to_string(dim));
+    const Dataset d = binary_rows(260, dim, dim < 64 ? 0.3 : 0.1, 0.0, seed + dim);
+    EXPECT_GT(exercise(d, dim), 0u) << "the bitset index was never kept";
+  }
+}
+
+// Some rows have non-binary values: rounds and supports fall back to the fma chains (the index is
+// dropped while a non-binary support is held), with the same bits throughout.
+TEST(SupportLayout, BitsetSameBitsOnMixedRows) {
+  const uint64_t seed = test_util::test_seed(30);
+  for (const double real : {0.02, 0.3}) {
+    SCOPED_TRACE("non-binary fraction " + std::to_string(real));
+    exercise(binary_rows(260, 150, 0.1, real, seed), 150, 12);
+  }
+}
+
+// The index follows the rule: kept from the first add for binary rows of a9a's density, dropped
+// at once by a non-binary support, never kept for real values or forced layouts.
+TEST(SupportLayout, BitsetFollowsTheValuesAndTheDensity) {
+  const Dataset b = binary_rows(40, 123, 0.11, 0.0, 7), sparse_b = binary_rows(40, 4000, 0.001, 0.0, 8);
+  SupportSet a(123), lo(4000), dense(123, SupportLayout::dense);
+  for (std::size_t t = 0; t < 40; ++t) {
+    a.add(b[t], static_cast<int64_t>(t));
+    lo.add(sparse_b[t], static_cast<int64_t>(t));
+    dense.add(b[t], static_cast<int64_t>(t));
+    ASSERT_TRUE(a.bitset()) << "t=" << t;
+    ASSERT_FALSE(lo.bitset() || dense.bitset()) << "t=" << t;
+  }
+  const std::vector<uint32_t> ix = {3, 9};
+  const std::vector<double> vx = {1.0, 0.5};
+  a.add(Example{ix, vx, 1.25, 1.0}, 99);
+  EXPECT_FALSE(a.bitset());
+  const std::vector<double> v1 = {1.0, 1.0};
+  a.add(Example{ix, v1, 1.0, 1.0}, 100);  // a binary row whose norm is not its count: not binary
+  a.remove(40);
+  EXPECT_FALSE(a.bitset());
+}
+
+// The popcount kernel's vector path against the scalar one on random words, odd ranges included.
+TEST(SupportLayout, BitDotsPathsAgree) {
+  Rng rng(test_util::test_seed(31));
+  const std::size_t words = 5, ld = 77;
+  std::vector<uint64_t> w(words * ld);
+  double probe = 0.0;
+  try {
+    bit_dots_on("avx512", w.data(), ld, WordsOf{}, 0, 1, &probe);
+  } catch (const std::invalid_argument&) {
+    GTEST_SKIP() << "no AVX-512 VPOPCNTQ here";
+  }
+  for (auto& x : w) x = rng.bits();
+  WordsOf x;
+  for (std::size_t k = 0; k < words; k += 2) {
+    x.at.push_back(static_cast<uint32_t>(k));
+    x.bits.push_back(rng.bits());
+  }
+  for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 77}, {3, 70}, {5, 6}, {8, 40}, {9, 9}}) {
+    std::vector<double> s(e - b + 1, -1.0), v(e - b + 1, -1.0);
+    bit_dots_on("scalar", w.data(), ld, x, b, e, s.data());
+    bit_dots_on("avx512", w.data(), ld, x, b, e, v.data());
+    for (std::size_t i = 0; i <= e - b; ++i) ASSERT_TRUE(same_bits(s[i], v[i])) << b << ".." << e << " slot " << i;
+    EXPECT_EQ(v[e - b], -1.0) << "wrote past the range";
+  }
+}
 
 TEST(SupportLayout, SameBitsOnHighDimensionalRows) { exercise(make_sparse(300, 5000, 60, 0.0, 2), 5000); }
 
@@ -130,10 +228,9 @@ TEST(SupportLayout, AutomaticFollowsTheDensity) {
   EXPECT_EQ(sa.dim(), 10000001u);
 }
 
-// Every registered learner writes the same records, bit for bit, with its supports held densely
-// or sparsely (the layout is a speed and memory choice only).
-TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
-  const Dataset d = make_sparse(500, 300, 12, 0.1, 6);
+// Every registered learner writes the same records, bit for bit, on data d whichever of `layouts`
+// holds its supports (the layout is a speed and memory choice only).
+void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& layouts) {
   const auto order = make_order(d.size(), 3);
   for (const auto& info : learners()) {
     for (const Kernel& k : kernels()) {
@@ -154,27 +251,40 @@ TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
       if (info.uses("lambda")) o.lambda = 0.01;
       if (info.uses("eta")) o.eta = 0.3;
       std::vector<RunResult> runs;
-      for (const SupportLayout l : {SupportLayout::dense, SupportLayout::sparse}) {
+      for (const SupportLayout l : layouts) {
         set_support_layout_default(l);
         auto L = make_learner(info.name, o);
         runs.push_back(run_online(*L, data, order));
       }
       set_support_layout_default(SupportLayout::automatic);
-      ASSERT_EQ(runs[0].rounds.size(), runs[1].rounds.size());
-      for (std::size_t t = 0; t < runs[0].rounds.size(); ++t) {
-        const RoundRecord &p = runs[0].rounds[t], &q = runs[1].rounds[t];
-        const double a[] = {p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
-                            p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
-        const double b[] = {q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
-                            q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
-        for (std::size_t f = 0; f < std::size(a); ++f)
-          ASSERT_TRUE(same_bits(a[f], b[f])) << "round " << t + 1 << " field " << f << ": " << a[f] << " vs " << b[f];
-        ASSERT_EQ(p.update, q.update) << "round " << t + 1;
-        ASSERT_EQ(p.support_size, q.support_size) << "round " << t + 1;
-        ASSERT_EQ(p.removed, q.removed) << "round " << t + 1;
+      for (std::size_t r = 1; r < runs.size(); ++r) {
+        SCOPED_TRACE("layout " + std::to_string(static_cast<int>(layouts[r])));
+        ASSERT_EQ(runs[0].rounds.size(), runs[r].rounds.size());
+        for (std::size_t t = 0; t < runs[0].rounds.size(); ++t) {
+          const RoundRecord &p = runs[0].rounds[t], &q = runs[r].rounds[t];
+          const double a[] = {p.score, p.kxx, p.f_norm2, p.delta_norm, p.pk2, p.tau, p.eta_t, p.phi, p.psi, p.Q,
+                              p.sigma_r, p.f_r, p.rho, p.coef, p.trunc_norm, p.trunc_bound};
+          const double b[] = {q.score, q.kxx, q.f_norm2, q.delta_norm, q.pk2, q.tau, q.eta_t, q.phi, q.psi, q.Q,
+                              q.sigma_r, q.f_r, q.rho, q.coef, q.trunc_norm, q.trunc_bound};
+          for (std::size_t f = 0; f < std::size(a); ++f)
+            ASSERT_TRUE(same_bits(a[f], b[f])) << "round " << t + 1 << " field " << f << ": " << a[f] << " vs " << b[f];
+          ASSERT_EQ(p.update, q.update) << "round " << t + 1;
+          ASSERT_EQ(p.support_size, q.support_size) << "round " << t + 1;
+          ASSERT_EQ(p.removed, q.removed) << "round " << t + 1;
+        }
       }
     }
   }
+}
+
+TEST(SupportLayout, EveryLearnerSameRecordsOnBothLayouts) {
+  expect_same_records(make_sparse(500, 300, 12, 0.1, 6), {SupportLayout::dense, SupportLayout::sparse});
+}
+
+// Binary rows (w8a's shape: 12 of 300 features) with a few non-binary ones: the bitset index too.
+TEST(SupportLayout, EveryLearnerSameRecordsOnBinaryRows) {
+  expect_same_records(binary_rows(500, 300, 0.04, 0.01, test_util::test_seed(32)),
+                      {SupportLayout::dense, SupportLayout::sparse, SupportLayout::bits});
 }
 
 // Peak resident memory of `plab ARGS` run as a child process (wait4's rusage), in MB.
@@ -233,7 +343,7 @@ TEST(SupportLayout, UnknownLayoutNameIsAnError) {
   const int st = pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("PLAB_LAYOUT must be dense, sparse or auto, not 'diagonal'"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("PLAB_LAYOUT must be dense, sparse, bits or auto, not 'diagonal'"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+// Binary features (every stored value 1.0: a9a, w8a, mushrooms): the dot products of an x with
+// every support as popcounts of bitsets, and kernel values from those whole numbers by table
+// (SupportSet's bitset index, support_set.hpp; docs/learners.md#binary).
+//
+// Why the bits are today's: for 0/1 vectors every path's chain fma(x_j, s_ij, acc) from +0 adds
+// 1 * 1 = 1 exactly for each common feature and 1 * 0 = +0 for the others, so the sum is the count
+// of common features, a whole number below 2^53, exact at every step; + 0.0 leaves it. The
+// popcount converted to double is that number. With sq = ||s||^2 = |s| and ||x||^2 = |x| also
+// whole, the Gaussian's (sq + ||x||^2) - 2 <s, x> is the Hamming distance h exactly, so its value
+// is one of exp(-gamma h), h = 0 .. |x| + max |s|: a table made by rbf_from_dots itself holds
+// each with the bits rbf_from_dots gives (one fixed sequence of operations per element); the
+// polynomial kernel's value is a function of the count alone, likewise tabled by poly_from_dots.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "datasets/dataset.hpp"
+#include "numerics/kernel.hpp"
+
+namespace plab {
+
+// Whether x's stored values are all 1.0 and ||x||^2 is their count (then every dot product with
+// a binary support is a popcount and the kernel's argument a whole number).
+bool binary_example(const Example& x);
+
+// x's features below 64 `words` as the non-zero 64-bit words of its bitset: word at[k] holds
+// bits[k] (feature j is bit j % 64 of word j / 64).
+struct WordsOf {
+  std::vector<uint32_t> at;
+  std::vector<uint64_t> bits;
+  void set(const Example& x, std::size_t words);
+};
+
+// out[i - b] = sum_k popcount(words[x.at[k] * ld + i] & x.bits[k]) for b <= i < e, as doubles:
+// <s_i, x> when words[w * ld + i] is word w of support i's bitset (feature-block-major).
+void bit_dots(const uint64_t* words, std::size_t ld, const WordsOf& x, std::size_t b, std::size_t e, double* out);
+// The same on a named path ("scalar", "avx512": VPOPCNTQ; tests). Throws std::invalid_argument
+// when the CPU lacks it.
+void bit_dots_on(const std::string& isa, const uint64_t* words, std::size_t ld, const WordsOf& x, std::size_t b,
+                 std::size_t e, double* out);
+// Whether this CPU runs bit_dots on AVX-512 VPOPCNTQ (PLAB_SIMD=avx2 or scalar turns it off).
+bool bit_dots_vector();
+
+// out[i] <- k(s_i, x) from out[i] = <s_i, x> (whole numbers) for a binary x (||x||^2 = xs) and
+// binary supports (sq[i] = |s_i| <= max_count), by a table of the values the kernel's own row
+// functions give (rbf_from_dots, poly_from_dots): the same bits. Returns false, doing nothing,
+// for the linear kernel and when the table would have more entries than n / 2 (then the direct
+// functions are as fast).
+bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
+                        std::size_t n);
+
+}  // namespace plab
