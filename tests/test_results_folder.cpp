@@ -34,7 +34,7 @@ std::string tiny_run(const fs::path& specs, const fs::path& results) {
   return "reproduce --specs " + specs.string() + " --results " + results.string() + " --no-plots --jobs 2";
 }
 
-std::string error_of(const std::function<void()>& f) {
+std::string exception_message(const std::function<void()>& f) {
   try {
     f();
   } catch (const std::exception& e) {
@@ -46,11 +46,11 @@ std::string error_of(const std::function<void()>& f) {
 TEST(ResultsFolder, WriteErrorsGiveTheSystemReason) {
   TempDir tmp("rf_errors");
   std::ofstream(tmp.p / "plain") << "a file, not a folder\n";
-  EXPECT_EQ(error_of([&] { write_file_atomic((tmp.p / "plain" / "x.json").string(), "{}"); }),
+  EXPECT_EQ(exception_message([&] { write_file_atomic((tmp.p / "plain" / "x.json").string(), "{}"); }),
             (tmp.p / "plain").string() + ": cannot create folder: Not a directory");
   fs::create_directories(tmp.p / "taken" / "x.json");  // a folder where the file should go
   const std::string path = (tmp.p / "taken" / "x.json").string();
-  EXPECT_EQ(error_of([&] { write_file_atomic(path, "{}"); }), path + ": cannot rename into place: Is a directory");
+  EXPECT_EQ(exception_message([&] { write_file_atomic(path, "{}"); }), path + ": cannot rename into place: Is a directory");
   EXPECT_EQ(std::distance(fs::directory_iterator(tmp.p / "taken"), fs::directory_iterator()), 1);  // temporary removed
   // Permission denied and read-only file systems: UnwritableFolderIsFoundBeforeAnyCell.
 }

@@ -98,7 +98,7 @@ RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const
   std::vector<RoundRecord> recs(kBlock);
   bool more = true;
   while (more && (limit == 0 || res.count < limit)) {
-    chunk.rowptr.assign(1, 0);
+    chunk.rowptr.owned().assign(1, 0);
     chunk.idx.clear();
     chunk.val.clear();
     chunk.y.clear();
