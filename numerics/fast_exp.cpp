@@ -30,7 +30,7 @@ namespace {
 
 constexpr double kShift = 0x1.8p52, kLog2e = 0x1.71547652b82fep0;
 constexpr double kLn2Hi = 0x1.62e42fefa39efp-1, kLn2Lo = 0x1.abc9e3b39803fp-56;
-constexpr double kLo = -746.0, kHi = 710.0;
+constexpr double kExpLo = -746.0, kExpHi = 710.0;
 // 1/i! for i = 13 down to 2 (Horner order); each i! < 2^53 is exact, so each quotient is 1/i!
 // correctly rounded.
 constexpr double kC[12] = {1.0 / 6227020800.0, 1.0 / 479001600.0, 1.0 / 39916800.0, 1.0 / 3628800.0,
@@ -44,8 +44,8 @@ inline double pow2_scalar(double t) {
 }
 
 double exp_scalar(double x) {
-  x = kLo > x ? kLo : x;  // as the vector max/min below: NaN passes through
-  x = kHi < x ? kHi : x;
+  x = kExpLo > x ? kExpLo : x;  // as the vector max/min below: NaN passes through
+  x = kExpHi < x ? kExpHi : x;
   const double t = std::fma(x, kLog2e, kShift), k = t - kShift;
   const double r = std::fma(-k, kLn2Lo, std::fma(-k, kLn2Hi, x));
   double p = kC[0];
@@ -60,7 +60,7 @@ double exp_scalar(double x) {
 #define PLAB_EXP_VEC(NAME, TARGET, VEC, VI, SET1, MAX, MIN, FMA, SUB, ADD, MUL, CAST_I, CAST_D, SUB64, ADD64, \
                      SET64, SLL)                                                                            \
   __attribute__((target(TARGET))) inline VEC NAME(VEC x) {                                                  \
-    x = MIN(SET1(kHi), MAX(SET1(kLo), x)); /* min/max return the second operand on NaN: x */               \
+    x = MIN(SET1(kExpHi), MAX(SET1(kExpLo), x)); /* min/max return the second operand on NaN: x */               \
     const VEC shift = SET1(kShift);                                                                         \
     const VEC t = FMA(x, SET1(kLog2e), shift), k = SUB(t, shift);                                           \
     const VEC mk = SUB(SET1(0.0), k);                                                                       \

@@ -15,9 +15,9 @@
 namespace plab {
 namespace {
 
-// The fast path answers only when every partial power lies in [kLo, kHi]: no underflow or
+// The fast path answers only when every partial power lies in [kPowLo, kPowHi]: no underflow or
 // overflow in the products and their error terms, so the relative error bound holds.
-constexpr double kLo = 0x1p-900, kHi = 0x1p+1000;
+constexpr double kPowLo = 0x1p-900, kPowHi = 0x1p+1000;
 __extension__ typedef unsigned __int128 u128;  // GCC and clang; __extension__ keeps -Wpedantic quiet
 
 // (h, l) <- (h + l) a for a >= 0 with |l| <= ulp(h)/2. p1 + e1 = h a exactly (fma); t = e1 + l a
@@ -44,10 +44,10 @@ inline double half_spacing(double h) {
   return pow2 * ((u & 0x000fffffffffffffull) ? 0x1p-53 : 0x1p-54);
 }
 
-// True when h is b^p correctly rounded: h in [kLo, kHi] and h + l is farther than twice the error
+// True when h is b^p correctly rounded: h in [kPowLo, kPowHi] and h + l is farther than twice the error
 // bound (p 2^-103 h) from the rounding boundaries on either side of h.
 inline bool certain(double h, double l, int p) {
-  if (!(h >= kLo && h <= kHi)) return false;
+  if (!(h >= kPowLo && h <= kPowHi)) return false;
   return std::fabs(l) + static_cast<double>(p) * 0x1p-103 * h < half_spacing(h);
 }
 
@@ -69,7 +69,7 @@ void row_scalar(double gamma, double coef0, int p, double* out, std::size_t n) {
 __attribute__((target("avx2,fma"))) void row_avx2(double gamma, double coef0, int p, double* out, std::size_t n) {
   if (p <= 1) return row_scalar(gamma, coef0, p, out, n);
   const __m256d g = _mm256_set1_pd(gamma), c = _mm256_set1_pd(coef0), sign = _mm256_set1_pd(-0.0),
-                zero = _mm256_setzero_pd(), lo = _mm256_set1_pd(kLo), hi = _mm256_set1_pd(kHi),
+                zero = _mm256_setzero_pd(), lo = _mm256_set1_pd(kPowLo), hi = _mm256_set1_pd(kPowHi),
                 err = _mm256_set1_pd(static_cast<double>(p) * 0x1p-103);
   const __m256i expo = _mm256_set1_epi64x(0x7ff0000000000000ll), mant = _mm256_set1_epi64x(0x000fffffffffffffll);
   const __m256d h53 = _mm256_set1_pd(0x1p-53), h54 = _mm256_set1_pd(0x1p-54);
@@ -129,8 +129,8 @@ __attribute__((target("avx512f"))) inline void mul_dd(__m512d& h, __m512d& l, __
 __attribute__((target("avx512f"))) void row_avx512(double gamma, double coef0, int p, double* out, std::size_t n) {
   if (p <= 1) return row_scalar(gamma, coef0, p, out, n);
   constexpr std::size_t kChains = 8;
-  const __m512d g = _mm512_set1_pd(gamma), c = _mm512_set1_pd(coef0), lo = _mm512_set1_pd(kLo),
-                hi = _mm512_set1_pd(kHi), err = _mm512_set1_pd(static_cast<double>(p) * 0x1p-103),
+  const __m512d g = _mm512_set1_pd(gamma), c = _mm512_set1_pd(coef0), lo = _mm512_set1_pd(kPowLo),
+                hi = _mm512_set1_pd(kPowHi), err = _mm512_set1_pd(static_cast<double>(p) * 0x1p-103),
                 h53 = _mm512_set1_pd(0x1p-53), h54 = _mm512_set1_pd(0x1p-54);
   const __m512i sign = _mm512_set1_epi64(INT64_MIN), expo = _mm512_set1_epi64(0x7ff0000000000000ll),
                 mant = _mm512_set1_epi64(0x000fffffffffffffll);
