@@ -144,6 +144,43 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
     }
 }
 
+namespace {
+
+// The recurrence of panel_solve.hpp written out (chunk totals at absolute multiples of
+// kPanelChunk; n = 203 crosses three boundaries): the scalar path `ref` is it, bit for bit.
+void expect_scalar_path_is_the_recurrence(const std::vector<double>& L, const std::vector<double>& K,
+                                          const std::vector<double>& ref, std::size_t n) {
+  const std::size_t W = kPanelLanes;
+  for (std::size_t l : {std::size_t{0}, std::size_t{7}}) {
+    std::vector<double> z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* r = L.data() + i * (i + 1) / 2;
+      double acc = 0.0, part = 0.0;
+      for (std::size_t j = 0; j < i; ++j) {
+        part = std::fma(r[j], z[j], part);
+        if ((j + 1) % kPanelChunk == 0) { acc += part; part = 0.0; }
+      }
+      z[i] = (K[i * W + l] - (acc + part)) / r[i];
+      ASSERT_EQ(z[i], ref[i * W + l]) << "lane " << l << " row " << i;
+    }
+  }
+}
+
+// And lane l of `ref` is the solve: L z = k to rounding, against Eigen's triangular solve.
+void expect_lane_solves(const std::vector<double>& L, const std::vector<double>& K, const std::vector<double>& ref,
+                        std::size_t n, std::size_t l) {
+  const std::size_t W = kPanelLanes;
+  Eigen::MatrixXd Ld = Eigen::MatrixXd::Zero(n, n);
+  for (std::size_t i = 0, p = 0; i < n; ++i)
+    for (std::size_t j = 0; j <= i; ++j) Ld(i, j) = L[p++];
+  Eigen::VectorXd k(n), z(n);
+  for (std::size_t j = 0; j < n; ++j) { k(j) = K[j * W + l]; z(j) = ref[j * W + l]; }
+  const Eigen::VectorXd ze = Ld.triangularView<Eigen::Lower>().solve(k);
+  EXPECT_LT((z - ze).norm(), 1e-10 * ze.norm());
+}
+
+}  // namespace
+
 // Every available instruction-set path, stride 1 and 24, and any split of the rows into calls
 // compute the same bits (the recurrence of panel_solve.hpp), and it solves L z = k (Eigen).
 TEST(BlockSolve, PanelPathsAgreeBitForBit) {
@@ -171,21 +208,7 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
     forward_panel_on(isa, L.data(), 51, n, S.data(), W);
     EXPECT_EQ(0, std::memcmp(S.data(), ref.data(), n * W * sizeof(double))) << isa << " split";
   }
-  // The recurrence of panel_solve.hpp written out (chunk totals at absolute multiples of
-  // kPanelChunk; n = 203 crosses three boundaries): the scalar path is it, bit for bit.
-  for (std::size_t l : {std::size_t{0}, std::size_t{7}}) {
-    std::vector<double> z(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      const double* r = L.data() + i * (i + 1) / 2;
-      double acc = 0.0, part = 0.0;
-      for (std::size_t j = 0; j < i; ++j) {
-        part = std::fma(r[j], z[j], part);
-        if ((j + 1) % kPanelChunk == 0) { acc += part; part = 0.0; }
-      }
-      z[i] = (K[i * W + l] - (acc + part)) / r[i];
-      ASSERT_EQ(z[i], ref[i * W + l]) << "lane " << l << " row " << i;
-    }
-  }
+  expect_scalar_path_is_the_recurrence(L, K, ref, n);
   for (const std::string isa : {"scalar", "avx2", "avx512"}) {  // calls split across a chunk boundary
     if (simd_parse(isa) > simd_best()) continue;
     std::vector<double> S = K;
@@ -200,14 +223,7 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
     forward_panel(L.data(), 0, n, z.data(), 1);
     for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(z[j], ref[j * W + l]) << "lane " << l << " row " << j;
   }
-  // And it is the solve: L z = k to rounding, against Eigen's triangular solve.
-  Eigen::MatrixXd Ld = Eigen::MatrixXd::Zero(n, n);
-  for (std::size_t i = 0, p = 0; i < n; ++i)
-    for (std::size_t j = 0; j <= i; ++j) Ld(i, j) = L[p++];
-  Eigen::VectorXd k(n), z(n);
-  for (std::size_t j = 0; j < n; ++j) { k(j) = K[j * W + 3]; z(j) = ref[j * W + 3]; }
-  const Eigen::VectorXd ze = Ld.triangularView<Eigen::Lower>().solve(k);
-  EXPECT_LT((z - ze).norm(), 1e-10 * ze.norm());
+  expect_lane_solves(L, K, ref, n, 3);
 }
 
 // kernel_one(x, i) is kernel_row(x)[i] bit for bit at every slot (tails included), for the three

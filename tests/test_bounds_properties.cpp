@@ -350,19 +350,13 @@ RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
     if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
 }
 
-// --- Multiclass runs: the Kesler construction (docs/bounds.md#multiclass) ---------------------------
-// A random m-class sequence (class = arg max of m random linear functions, `noise` relabels) and a
-// comparator U: a random RKHS expansion per class, or the Crammer-Singer SVM. Every hard row holds,
-// and every row equals the independent evaluator on the records rewritten here by hand as the
-// Kesler construction's binary records (label 1, k(x,x) -> 2 k(x,x), g = the multiclass margin).
-RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
-  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
-  const std::size_t m = static_cast<std::size_t>(*rc::gen::inRange(2, 6));
-  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
-  Rng rng(seed);
+namespace {
+
+// A random m-class sequence of T points in [-1, 1]^d: the class is the arg max of m random linear
+// functions, and a fraction `noise` of the rounds is relabelled at random.
+Dataset random_multiclass_sequence(int T, int d, std::size_t m, double noise, Rng& rng) {
   std::vector<std::vector<double>> w(m, std::vector<double>(static_cast<std::size_t>(d)));
   for (auto& wc : w) for (double& v : wc) v = rng.normal();
-  const double noise = *rc::gen::inRange(0, 30) / 100.0;
   Dataset data;
   for (int t = 0; t < T; ++t) {
     std::vector<double> x(static_cast<std::size_t>(d));
@@ -375,6 +369,52 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
   }
   data.dim = static_cast<std::size_t>(d);
   for (std::size_t c = 0; c < m; ++c) data.classes.push_back(static_cast<double>(c));
+  return data;
+}
+
+// A random comparator: an RKHS expansion per class over 1..6 of the data's points. Returns its
+// multiclass margins g_t = u_y(x_t) - max_{c != y} u_c(x_t) and sets `norm` to its norm.
+std::vector<double> random_expansion_margins(const Dataset& data, std::size_t m, const Kernel& k, Rng& rng,
+                                             double& norm) {
+  const std::size_t n = 1 + rng.below(6);
+  std::vector<std::size_t> z(n);
+  std::vector<std::vector<double>> beta(n, std::vector<double>(m));
+  for (std::size_t j = 0; j < n; ++j) {
+    z[j] = rng.below(data.size());
+    for (double& b : beta[j]) b = rng.normal();
+  }
+  double n2 = 0.0;
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t c = 0; c < m; ++c) n2 += beta[i][c] * beta[j][c] * k(data[z[i]], data[z[j]]);
+  norm = std::sqrt(std::max(0.0, n2));
+  std::vector<double> g(data.size());
+  for (std::size_t t = 0; t < data.size(); ++t) {
+    std::vector<double> u(m, 0.0);
+    for (std::size_t j = 0; j < n; ++j)
+      for (std::size_t c = 0; c < m; ++c) u[c] += beta[j][c] * k(data[z[j]], data[t]);
+    const std::size_t y = static_cast<std::size_t>(data.y[t]);
+    double best = -std::numeric_limits<double>::infinity();
+    for (std::size_t c = 0; c < m; ++c) if (c != y) best = std::max(best, u[c]);
+    g[t] = u[y] - best;
+  }
+  return g;
+}
+
+}  // namespace
+
+// --- Multiclass runs: the Kesler construction (docs/bounds.md#multiclass) ---------------------------
+// A random m-class sequence (class = arg max of m random linear functions, `noise` relabels) and a
+// comparator U: a random RKHS expansion per class, or the Crammer-Singer SVM. Every hard row holds,
+// and every row equals the independent evaluator on the records rewritten here by hand as the
+// Kesler construction's binary records (label 1, k(x,x) -> 2 k(x,x), g = the multiclass margin).
+RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
+  const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
+  const std::size_t m = static_cast<std::size_t>(*rc::gen::inRange(2, 6));
+  const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
+  Rng rng(seed);
+  const double noise = *rc::gen::inRange(0, 30) / 100.0;
+  const Dataset data = random_multiclass_sequence(T, d, m, noise, rng);
   LearnerOptions o; o.dim = data.dim; o.classes = m; o.kernel = gen_kernel(true);
   const std::string algo = *rc::gen::element<std::string>("multiclass-perceptron", "mrbp", "multiclass-projectron++");
   o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
@@ -391,27 +431,7 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
     g = U.margins;
     norm = U.norm;
   } else {
-    const std::size_t n = 1 + rng.below(6);
-    std::vector<std::size_t> z(n);
-    std::vector<std::vector<double>> beta(n, std::vector<double>(m));
-    for (std::size_t j = 0; j < n; ++j) {
-      z[j] = rng.below(data.size());
-      for (double& b : beta[j]) b = rng.normal();
-    }
-    double n2 = 0.0;
-    for (std::size_t i = 0; i < n; ++i)
-      for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t c = 0; c < m; ++c) n2 += beta[i][c] * beta[j][c] * o.kernel(data[z[i]], data[z[j]]);
-    norm = std::sqrt(std::max(0.0, n2));
-    for (std::size_t t = 0; t < data.size(); ++t) {
-      std::vector<double> u(m, 0.0);
-      for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t c = 0; c < m; ++c) u[c] += beta[j][c] * o.kernel(data[z[j]], data[t]);
-      const std::size_t y = static_cast<std::size_t>(data.y[t]);
-      double best = -std::numeric_limits<double>::infinity();
-      for (std::size_t c = 0; c < m; ++c) if (c != y) best = std::max(best, u[c]);
-      g[t] = u[y] - best;
-    }
+    g = random_expansion_margins(data, m, o.kernel, rng, norm);
   }
   const auto L = make_learner(algo, o);
   std::vector<RoundRecord> R;

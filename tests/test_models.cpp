@@ -255,20 +255,38 @@ TEST(Models, WrittenAtomicallyAndReadBack) {
   }
 }
 
+// Writes rows [b, e) of d (binary labels) to `path` in LIBSVM format, values with 17 digits.
+std::string write_libsvm_rows(const std::filesystem::path& path, const Dataset& d, std::size_t b, std::size_t e) {
+  std::ofstream f(path);
+  for (std::size_t i = b; i < e; ++i) {
+    const Example x = d[i];
+    f << (x.y > 0 ? "+1" : "-1");
+    for (std::size_t q = 0; q < x.idx.size(); ++q) f << " " << x.idx[q] + 1 << ":" << format_g(x.val[q], 17);
+    f << "\n";
+  }
+  return path.string();
+}
+
+// A trace's rows from round 65 on without their data-row column (the 7th), which differs between
+// a run over all rows and one continued on the rows from 65.
+std::string rows_from_65_without_data_row(const std::string& t) {
+  std::string out, line;
+  std::istringstream in(t.substr(t.find("\n65,") + 1));
+  while (std::getline(in, line)) {
+    std::size_t c = 0;
+    for (int k = 0; k < 6; ++k) c = line.find(',', c) + 1;
+    out += line.substr(0, c) + line.substr(line.find(',', c)) + "\n";
+  }
+  return out;
+}
+
 // The commands: save, continue, predict, show; a model of another learner, a label set that does
 // not fit, a bad file: exit 2 naming the file.
 TEST(Models, CommandsSaveContinuePredictShow) {
   test_util::TempDir dir("models_cli");
   const Dataset d = noisy_data(false, 150);
   const auto write = [&](const std::string& name, std::size_t b, std::size_t e) {
-    std::ofstream f(dir.p / name);
-    for (std::size_t i = b; i < e; ++i) {
-      const Example x = d[i];
-      f << (x.y > 0 ? "+1" : "-1");
-      for (std::size_t q = 0; q < x.idx.size(); ++q) f << " " << x.idx[q] + 1 << ":" << format_g(x.val[q], 17);
-      f << "\n";
-    }
-    return (dir.p / name).string();
+    return write_libsvm_rows(dir.p / name, d, b, e);
   };
   const std::string all = write("all.svm", 0, 150), a = write("a.svm", 0, 64), b = write("b.svm", 64, 150);
   const std::string m1 = (dir.p / "one.plab").string(), ma = (dir.p / "a.plab").string(), mb = (dir.p / "b.plab").string();
@@ -285,18 +303,7 @@ TEST(Models, CommandsSaveContinuePredictShow) {
   for (std::size_t i = 0; i < one.arrays.size(); ++i) EXPECT_EQ(one.arrays[i].bytes, two.arrays[i].bytes) << one.arrays[i].name;
   // The continued trace's rounds are 65..150, with the one run's scores there.
   const std::string tb = test_util::read_text(dir.p / "b.csv"), t1 = test_util::read_text(dir.p / "one.csv");
-  // Rows from round 65 on without their data-row column (rows of b.svm there, of all.svm here).
-  const auto rows_from = [](const std::string& t) {
-    std::string out, line;
-    std::istringstream in(t.substr(t.find("\n65,") + 1));
-    while (std::getline(in, line)) {  // the 7th column is the data row
-      std::size_t c = 0;
-      for (int k = 0; k < 6; ++k) c = line.find(',', c) + 1;
-      out += line.substr(0, c) + line.substr(line.find(',', c)) + "\n";
-    }
-    return out;
-  };
-  EXPECT_EQ(rows_from(t1), rows_from(tb));
+  EXPECT_EQ(rows_from_65_without_data_row(t1), rows_from_65_without_data_row(tb));
   const auto p = test_util::run_cli("predict --model " + mb + " --data " + all + " --output " + (dir.p / "p.csv").string());
   ASSERT_EQ(p.status, 0) << p.output;
   EXPECT_NE(p.output.find("150 rows"), std::string::npos) << p.output;

@@ -443,6 +443,38 @@ TEST(ProjectronEquivalence, EtaZeroLinearKernelSparserButSamePredictions) {
 
 // ------------------------------------------------- near-duplicate points (regression)
 
+namespace {
+
+// n points uniform in [0, 1] (1-D), labels sign(sin 12x): nearly dependent Gaussian supports.
+Dataset sin_sign_points(int n, uint64_t seed) {
+  Rng rng(seed);
+  Dataset data;
+  for (int t = 0; t < n; ++t) {
+    const double x = rng.uniform();
+    data.push_dense(std::vector<double>{x}, std::sin(12.0 * x) > 0 ? 1.0 : -1.0);
+  }
+  data.dim = 1;
+  return data;
+}
+
+// A projection the guard forced (eta = 0): its label, coefficients d and point.
+struct Forced { double y; std::vector<double> d; Example x; };
+
+// s_KP(x) - sum_tau y_tau delta_tau(x), delta_tau(x) = k(x_tau, x) - sum_j d_j k(s_j, x): the
+// kernel Perceptron's score less the residuals of the forced projections.
+double score_less_forced(double s_kp, const std::vector<Forced>& forced, const Kernel& k, const ProjectronBase& p,
+                         const Example& x) {
+  double pred = s_kp;
+  for (const Forced& f : forced) {
+    double dx = k(f.x, x);
+    for (std::size_t j = 0; j < f.d.size(); ++j) dx -= f.d[j] * k(p.supports().row(j), x);
+    pred -= f.y * dx;
+  }
+  return pred;
+}
+
+}  // namespace
+
 // Reviewer's report against the inversion-lemma recursion: 1-D Gaussian data, eta = 0, the
 // applied residual ||k - sum d_j k_j|| reached 1.37 while the logged ||delta|| was ~0, and the
 // running ||f||^2 was off by up to 99.96%. 300 points uniform in [0,1], gamma = 2 (cond(K) of the
@@ -459,13 +491,7 @@ TEST(ProjectronEquivalence, EtaZeroLinearKernelSparserButSamePredictions) {
 // |s_P - s_KP| <= sum ||delta_tau|| (Cauchy-Schwarz). The raw score gap is only printed: it is
 // of the order of kGuard (file comment of projectron.hpp), not 1e-9.
 TEST(ProjectronNearDuplicates, AppliedUpdateIsTheLoggedProjection) {
-  Rng rng(5);
-  Dataset data;
-  for (int t = 0; t < 300; ++t) {
-    const double x = rng.uniform();
-    data.push_dense(std::vector<double>{x}, std::sin(12.0 * x) > 0 ? 1.0 : -1.0);
-  }
-  data.dim = 1;
+  const Dataset data = sin_sign_points(300, 5);
   struct Case { bool pp; double eta; };
   for (const Case c : {Case{false, 0.0}, Case{false, 1e-4}, Case{true, 1e-4}}) {
     SCOPED_TRACE(std::string(c.pp ? "projectron++" : "projectron") + " eta " + std::to_string(c.eta));
@@ -476,7 +502,6 @@ TEST(ProjectronNearDuplicates, AppliedUpdateIsTheLoggedProjection) {
     std::unique_ptr<Learner> l = make_learner(c.pp ? "projectron++" : "projectron", o);
     const auto& p = dynamic_cast<const ProjectronBase&>(*l);
     KernelPerceptron kp(o);
-    struct Forced { double y; std::vector<double> d; Example x; };
     std::vector<Forced> forced;  // eta = 0: the guard-forced projections
     std::size_t projections = 0;
     double max_gap = 0.0, sum_dl = 0.0;
@@ -487,12 +512,7 @@ TEST(ProjectronNearDuplicates, AppliedUpdateIsTheLoggedProjection) {
       if (c.eta == 0.0) {
         const RoundRecord rk = kp.learn(x, static_cast<int64_t>(t + 1));
         ASSERT_EQ(r.mistake, rk.mistake) << "round " << t + 1;
-        double pred = rk.score;  // s_KP - sum y_tau delta_tau(x)
-        for (const Forced& f : forced) {
-          double dx = o.kernel(f.x, x);
-          for (std::size_t j = 0; j < f.d.size(); ++j) dx -= f.d[j] * o.kernel(p.supports().row(j), x);
-          pred -= f.y * dx;
-        }
+        const double pred = score_less_forced(rk.score, forced, o.kernel, p, x);
         const double scale = 1.0 + std::sqrt(kp.norm2());
         ASSERT_NEAR(r.score, pred, 1e-9 * scale) << "round " << t + 1;
         ASSERT_LE(std::abs(r.score - rk.score), sum_dl + 1e-9 * scale) << "round " << t + 1;
