@@ -40,18 +40,9 @@ class VotedPerceptron final : public ExpansionLearner {
     T_ = r.get_one<int64_t>("T");
   }
 
-  RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
-    ++T_;
-    if (r.mistake) {  // v_{k+1} = v_k + y x, c_{k+1} = 1 (docs/learners.md#voted-perceptron)
-      f_.add(x, t, x.y);
-      norm2_ += r.kxx + 2.0 * x.y * r.score;
-      c_.push_back(1);
-      r.update = UpdateKind::add;
-    } else {
-      ++c_.back();    // c_k += 1
-    }
-    return finish(r);
+  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
   }
 
   double score_as(const std::string& which, const Example& x) const override {
@@ -71,6 +62,19 @@ class VotedPerceptron final : public ExpansionLearner {
   }
 
  private:
+  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
+    ++T_;
+    if (r.mistake) {  // v_{k+1} = v_k + y x, c_{k+1} = 1 (docs/learners.md#voted-perceptron)
+      f_.add(x, t, x.y);
+      norm2_ += r.kxx + 2.0 * x.y * r.score;
+      c_.push_back(1);
+      r.update = UpdateKind::add;
+    } else {
+      ++c_.back();    // c_k += 1
+    }
+    return finish(r);
+  }
+
   bool voted_default_;
   std::vector<int64_t> c_;  // c_1 (for v_1 = 0) first
   int64_t T_ = 0;

@@ -5,6 +5,7 @@
 // dimension or lower. Ensures: learn() returns the complete round record of docs/bounds.md#round-log with
 // score = f_{t-1}(x_t) computed before any change; learners never print.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -103,13 +104,40 @@ class ExpansionLearner : public Learner {
 
  protected:
   // Starts a round record: t, y, k(x,x) and the score f_{t-1}(x) (fills f_.row()).
-  RoundRecord begin(const Example& x, int64_t t) {
+  RoundRecord begin(const Example& x, int64_t t) { return begin(x, t, f_.score(x)); }
+  // The same with the score computed by the caller (bit for bit f_.score(x)).
+  RoundRecord begin(const Example& x, int64_t t, double score) {
     rounds_ = t;
     RoundRecord r;
     r.t = t; r.y = x.y; r.kxx = f_.kernel.self(x.sqnorm);
-    r.score = f_.score(x);
+    r.score = score;
     r.mistake = x.y * r.score <= 0.0;
     return r;
+  }
+  // learn_block for a learner whose rounds at most append a support (no existing coefficient
+  // changes): the kernel and voted Perceptrons. The scores of up to kPanelLanes rounds against the
+  // supports at the block's start are formed together (KernelExpansion::scores), then each round,
+  // in order, goes on with its chain over the supports the block's earlier rounds appended, in slot
+  // order: dot_alpha's chain, so the same bits as learn(). step(x, t, r) finishes a round that
+  // begin(x, t, score) started and returns its record.
+  template <class Step>
+  void learn_block_appending(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out, Step step) {
+    double s[kPanelLanes];
+    for (std::size_t b = 0; b < n; b += kPanelLanes) {
+      const std::size_t m = std::min(kPanelLanes, n - b), ns = f_.size();
+      if (m > 1) f_.scores(xs + b, m, s);
+      for (std::size_t l = 0; l < m; ++l) {
+        const Example& x = xs[b + l];
+        const int64_t t = t0 + static_cast<int64_t>(b + l);
+        if (m == 1) {  // a lone round: one kernel row, no panel
+          out[b + l] = step(x, t, begin(x, t));
+          continue;
+        }
+        double score = s[l];
+        for (std::size_t j = ns; j < f_.size(); ++j) score += f_.alpha[j] * f_.sv.kernel_one(f_.kernel, x, j);
+        out[b + l] = step(x, t, begin(x, t, score));
+      }
+    }
   }
   // Finishes it: support size and running norm after the round.
   RoundRecord& finish(RoundRecord& r) const {

@@ -37,6 +37,7 @@
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
 #include "numerics/panel_dots.hpp"
+#include "numerics/panel_solve.hpp"
 
 namespace plab {
 
@@ -168,8 +169,13 @@ class SupportSet {
   // With a thread pool (core/thread_pool.hpp) the supports are split between its threads in
   // ranges of whole tiles when the work is large enough; each value has the same bits either way.
   void kernel_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
-    parallel_for(0, n_, kPanelSupports, rows_work(xs, m, n_),
-                 [&](std::size_t b, std::size_t e) { rows_part(k, xs, m, b, e, out + b, ld); });
+    kernel_rows_range(k, xs, m, 0, n_, out, ld);
+  }
+  // The same for supports b <= i < e: out[l * ld + i - b] = k(s_i, xs[l]).
+  void kernel_rows_range(const Kernel& k, const Example* xs, std::size_t m, std::size_t b, std::size_t e,
+                         double* out, std::size_t ld) const {
+    parallel_for(b, e, kPanelSupports, rows_work(xs, m, e - b),
+                 [&](std::size_t cb, std::size_t ce) { rows_part(k, xs, m, cb, ce, out + (cb - b), ld); });
   }
   // Every value above has the same bits whatever the range, the tile, m or the layout: <s_i, x>
   // is the chain fma(x_j, s_ij, .) from 0 over x's features in order (dots_tile, sparse_dots,
@@ -477,6 +483,12 @@ class KernelExpansion {
     for (std::size_t i = 0; i < alpha.size(); ++i) f += alpha[i] * k[i];
     return f;
   }
+  // f[l] = score(xs[l]) for l < m <= kPanelLanes, bit for bit: each lane is dot_alpha's chain in
+  // slot order, and the lanes' chains advance together (vectorised across lanes, lane_dots in
+  // support_set.cpp) over tiles of kScoreTile supports, whose kernel rows stay in L2. Does not
+  // touch row().
+  void scores(const Example* xs, std::size_t m, double* f) const;
+  static constexpr std::size_t kScoreTile = 2048;
   // The kernel row of the last score() call.
   const std::vector<double>& row() const { return row_; }
 
@@ -548,6 +560,7 @@ class KernelExpansion {
 
  private:
   mutable std::vector<double> row_;
+  mutable std::vector<double> tile_;  // scores(): a tile's kernel rows, lane-major
   std::vector<double> wsum_;
   bool averaging_valid_ = true;
 };
