@@ -115,11 +115,11 @@ class ExpansionLearner : public Learner {
     return r;
   }
   // learn_block for a learner whose rounds at most append a support (no existing coefficient
-  // changes): the kernel and voted Perceptrons. The scores of up to kPanelLanes rounds against the
-  // supports at the block's start are formed together (KernelExpansion::scores), then each round,
-  // in order, goes on with its chain over the supports the block's earlier rounds appended, in slot
-  // order: dot_alpha's chain, so the same bits as learn(). step(x, t, r) finishes a round that
-  // begin(x, t, score) started and returns its record.
+  // changes): the kernel and voted Perceptrons, PA-I and the Stoptron (docs/learners.md#block-scores).
+  // The scores of up to kPanelLanes rounds against the supports at the block's start are formed
+  // together (KernelExpansion::scores), then each round, in order, goes on with its chain over the
+  // supports the block's earlier rounds appended, in slot order: dot_alpha's chain, so the same
+  // bits as learn(). step(x, t, r) finishes a round that begin(x, t, score) started.
   template <class Step>
   void learn_block_appending(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out, Step step) {
     double s[kPanelLanes];

@@ -25,8 +25,13 @@ class PassiveAggressive1 final : public ExpansionLearner {
   explicit PassiveAggressive1(const LearnerOptions& o)
       : ExpansionLearner(o), C_(o.C), dogma_(o.eta_convention == EtaConvention::dogma) {}
 
-  RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+  }
+
+ private:
+  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
     const double ys = x.y * r.score, loss = 1.0 - ys;
     r.margin_error = ys > 0.0 && ys < 1.0;
     if (loss > 0.0 || (dogma_ && loss == 0.0)) {
@@ -42,7 +47,6 @@ class PassiveAggressive1 final : public ExpansionLearner {
     return finish(r);
   }
 
- private:
   double C_;
   bool dogma_;
 };

@@ -12,8 +12,13 @@ class Stoptron final : public ExpansionLearner {
   explicit Stoptron(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget) {}
   bool frozen() const { return f_.size() >= B_; }
 
-  RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+  }
+
+ private:
+  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
     if (r.mistake && !frozen()) {  // docs/learners.md#stoptron: update only while |S| < B
       f_.add(x, t, x.y);
       norm2_ += r.kxx + 2.0 * x.y * r.score;
@@ -22,7 +27,6 @@ class Stoptron final : public ExpansionLearner {
     return finish(r);
   }
 
- private:
   std::size_t B_;
 };
 

@@ -87,14 +87,14 @@ TEST(BlockScores, ScoresEqualScoreBitForBit) {
       }
 }
 
-// The kernel, averaged and voted Perceptrons through learn_block (blocks of odd sizes, a support
+// The append-only learners (kernel, averaged and voted Perceptrons, PA-I, Stoptron) through learn_block (blocks of odd sizes, a support
 // appended inside a block extends the later rounds' chains) against learn() round by round, with
 // more supports than one tile.
 TEST(BlockScores, AppendingLearnersLearnBlockEqualsLearn) {
   const uint64_t seed = test_util::test_seed(42);
   const std::size_t sizes[] = {1, 2, 3, 5, 23, 24, 25, 96};
   for (const LayoutCase& lc : kLayouts)
-    for (const std::string algo : {"kernel-perceptron", "averaged-perceptron", "voted-perceptron"}) {
+    for (const std::string algo : {"kernel-perceptron", "averaged-perceptron", "voted-perceptron", "pa1", "stoptron"}) {
       const Kernel& k = kKernels[algo == "kernel-perceptron" ? 0 : 1];
       SCOPED_TRACE(algo + " " + lc.name + " " + k.describe());
       const Dataset d = random_rows(5000, 40, 6.0, lc.binary, seed);
@@ -102,6 +102,7 @@ TEST(BlockScores, AppendingLearnersLearnBlockEqualsLearn) {
       LearnerOptions o;
       o.kernel = k;
       o.dim = d.dim;
+      o.budget = 2300;  // the Stoptron freezes past a tile boundary
       auto one = make_learner(algo, o), blk = make_learner(algo, o);
       const std::vector<RoundRecord> a = test_util::records(*one, d);
       std::vector<RoundRecord> b(d.size());
