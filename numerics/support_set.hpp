@@ -160,8 +160,7 @@ class SupportSet {
   }
   // out[i - b] = k(s_i, x) for supports b <= i < e.
   void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
-    parallel_for(b, e, kPanelSupports, rows_work(&x, 1, e - b),
-                 [&](std::size_t cb, std::size_t ce) { rows_part(k, &x, 1, cb, ce, out + (cb - b), 0); });
+    kernel_rows_range(k, &x, 1, b, e, out, 0);
   }
   // The kernel rows of m examples against every support: out[l * ld + i] = k(s_i, xs[l]). In the
   // dense layout the tiles of 64 supports are the outer loop, and from 2 examples on each tile goes
