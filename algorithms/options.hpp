@@ -29,6 +29,7 @@ struct LearnerOptions {
   double eta = 0.1;
   EtaConvention eta_convention = EtaConvention::paper;
   double U = 0.0;
+  std::string margin_threshold = "eta";        // Projectron++: "eta" or "2eta" (docs/conventions.md#margin-threshold)
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
   double beta = 0.0;

@@ -85,6 +85,10 @@ inline const std::vector<OptionInfo>& projectron_options() {
                      "paper (||delta|| <= eta) | dogma (||delta||^2 <= eta, docs/conventions.md#eta)", {},
                      {"paper", "dogma"}),
       learner_option(g, "U", &O::U, "Projectron: per-round eta_t from U (ICML Eq. 13); 0 = off", at_least(0)),
+      learner_option(g, "margin_threshold", &O::margin_threshold,
+                     "Projectron++ margin test: eta (l - d/eta > 0: JMLR Fig. 5, DOGMA's binary code) | 2eta "
+                     "(l - d/(2 eta) > 0: DOGMA's multiclass code; docs/conventions.md#margin-threshold)",
+                     {}, {"eta", "2eta"}),
   };
   return v;
 }
@@ -410,7 +414,8 @@ class Projectron final : public ProjectronBase {
 // so there are no margin updates at all and Projectron++(eta=0) == Projectron(eta=0).
 class ProjectronPP final : public ProjectronBase {
  public:
-  using ProjectronBase::ProjectronBase;
+  explicit ProjectronPP(const LearnerOptions& o)
+      : ProjectronBase(o), margin_eta_(o.margin_threshold == "2eta" ? 2.0 * o.eta : o.eta) {}
 
  protected:
   void round(const Example& x, int64_t t, RoundRecord& r) override {
@@ -426,7 +431,8 @@ class ProjectronPP final : public ProjectronBase {
  private:
   void margin_step(int64_t t, RoundRecord& r) {
     const double dl2 = project(r);
-    const double dl = r.delta_norm, pk2 = r.pk2, l = 1.0 - r.y * r.score, eta = opt_.eta;
+    // eta of the margin test: eta, or 2 eta under margin_threshold "2eta" (docs/conventions.md#margin-threshold).
+    const double dl = r.delta_norm, pk2 = r.pk2, l = 1.0 - r.y * r.score, eta = margin_eta_;
     // pk2 > 0 is required by both rules: pk2 = 0 means k_t = 0, so d = 0 and nothing would move.
     bool upd = false;
     double tau = 0.0;
@@ -454,6 +460,8 @@ class ProjectronPP final : public ProjectronBase {
       r.update = UpdateKind::margin_skip;
     }
   }
+
+  double margin_eta_;
 };
 
 }  // namespace plab

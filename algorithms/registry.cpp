@@ -38,7 +38,8 @@ std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
 std::vector<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
   // initialisation, before this file's constants would exist.
-  const std::vector<std::string> kProjectron = {"eta", "eta_convention", "U"}, kBudget = {"budget"},
+  const std::vector<std::string> kProjectron = {"eta", "eta_convention", "U"},
+                                 kProjectronPP = {"eta", "eta_convention", "U", "margin_threshold"}, kBudget = {"budget"},
                                  kRandomBudget = {"budget", "seed"};
   std::vector<std::string> norma;
   for (const auto& o : norma_options()) norma.push_back(o.name);
@@ -50,7 +51,7 @@ std::vector<LearnerInfo> builtin() {
       {.name = "projectron", .bounds = {BF::projectron}, .options = kProjectron, .color = "#0072b2",
        .summary = "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
        .make = maker_of<Projectron>()},
-      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = kProjectron, .color = "#d55e00",
+      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = kProjectronPP, .color = "#d55e00",
        .summary = "Projectron++: Projectron plus projected margin updates", .make = maker_of<ProjectronPP>()},
       {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget, .color = "#009e73",
        .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = maker_of<Forgetron>()},

@@ -723,6 +723,40 @@ def overlay(pdf, pno, panel, rows, maps, mediabox, path):
 
 # ---------------------------------------------------------------- main
 
+# What each plotted series is (docs/report.md#drawn): one run ("run") or a mean of n runs ("mean"),
+# and the evidence. Written into the manifest; the report judges each series accordingly, and
+# tests/tools/check_published_digitization.py re-measures the step evidence of Figures 6(a), 7(a).
+_SEC7 = "Sec. 7: 'All the experiments were performed over five different permutations of the training set'"
+_STEP7 = ("one run and one data draw: the online-error line rises in vertical steps of one mistake of a "
+          "single run, (1 - e)/t (median step 1.00 of those units where a unit spans at least 10 drawing-grid "
+          "steps; a mean of five would step by 0.2)")
+_STEP6 = ("not a mean of five (median vertical step 2.3-3.3 units of one single-run mistake, a mean of five "
+          "would step by 0.2) nor a plain single run; what was drawn is open: judged as one run, the wider band")
+_PP8 = ("one run: 'we plotted five curves, one for each of the five permutations' (Sec. 7); each curve is "
+        "one permutation")
+_BARS8 = "mean of 5 with standard-deviation bars over the permutations (Sec. 7)"
+
+
+def _drawn(kind, evidence, n=1):
+    return {"kind": kind, "n": n, "evidence": evidence}
+
+
+def drawn_entry(name):
+    """{series: drawn} for one panel."""
+    if name in ("fig6a", "fig6b", "fig7a", "fig7b"):
+        ev = _STEP7 if name.startswith("fig7") else _STEP6
+        if name.endswith("b"):
+            ev = "as panel (a) of the same figure: " + ev
+        return {s: _drawn("run", ev) for s in ("Perceptron", "PA-I", "Forgetron", "RBP", "Projectron", "Projectron++")}
+    out = {"Perceptron": _drawn("mean", "reference line, mean of 5: " + _SEC7, 5),
+           "PA-I": _drawn("mean", "reference line and support-size annotation (mean +- std), mean of 5: " + _SEC7, 5),
+           "Projectron++": _drawn("run", _PP8)}
+    budget = ("MRBP",) if name.startswith(("fig9", "fig10")) else ("Forgetron", "RBP")
+    for s in budget:
+        out[s] = _drawn("mean", _BARS8, 5)
+    return out
+
+
 def grid_step(rows):
     """Smallest spacing between distinct consecutive line vertices: the producer's coordinate grid."""
     best = None
@@ -787,6 +821,7 @@ def main(argv=None):
                 "line_curves": {k: len(v) for k, v in sorted(curves.items())},
                 "clipped": clipped, "clipped_count": len(clipped), "notes": notes,
                 "boundary_vertices": panel["boundary_vertices"],
+                "drawn": drawn_entry(name),
             }
             for axis in ("x", "y"):
                 m = maps[axis]

@@ -70,7 +70,9 @@ inline Facts facts(const std::vector<RoundRecord>& R, std::size_t n, const RunFa
   x.fT = std::sqrt(std::max<LD>(0, std::isnan(fn2) ? lemma1 : fn2));
   // eta of the Projectron theorems (docs/bounds.md#projectron-eta).
   const bool paper = f.options.eta_convention == EtaConvention::paper && !(f.options.U > 0);
-  x.eta = paper ? std::max<LD>(f.options.eta, eta_eff) : eta_eff;
+  // A Projectron++ run with margin threshold 2eta is a Theorem 4 run at 2 eta.
+  const LD eta = (f.algo == "projectron++" && f.options.margin_threshold == "2eta" ? 2 : 1) * static_cast<LD>(f.options.eta);
+  x.eta = paper ? std::max<LD>(eta, eta_eff) : eta_eff;
   // Projectron++ (docs/bounds.md#projectronpp_jmlr_thm4, #projectronpp_certificate).
   x.w_upd.assign(n, 0);
   for (std::size_t i = 0; i < n; ++i) {

@@ -313,6 +313,7 @@ RC_GTEST_PROP(BoundProperties, ProjectronRowsPinned, ()) {
   o.eta = *rc::gen::inRange(0, 120) / 100.0;
   o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
   if (*rc::gen::inRange(0, 4) == 0) o.U = *rc::gen::inRange(5, 30) / 10.0;  // per-round eta_t (ICML Eq. 13)
+  if (pp && *rc::gen::arbitrary<bool>()) o.margin_threshold = "2eta";  // both margin thresholds
   const std::string algo = pp ? "projectron++" : "projectron";
   const Pinned p = run_pinned(algo, o, s, seed ^ 0x99);
   for (const auto& b : p.res) {
@@ -338,13 +339,15 @@ RC_GTEST_PROP(BoundProperties, BudgetPrefixPinned, ()) {
 }
 
 // Theorem 4 applicable on every case (paper convention, Gaussian kernel, eta > 0, no U), so
-// that the beta_t sum B enters the pinned values as often as possible.
+// that the beta_t sum B enters the pinned values as often as possible; under both margin thresholds
+// (a 2eta run is evaluated as a Theorem 4 run at 2 eta, and must hold there).
 RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
   const int T = *rc::gen::inRange(20, 100), d = *rc::gen::inRange(1, 4);
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(5, 30) / 100.0, false, gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
   o.eta = *rc::gen::inRange(5, 120) / 100.0;
+  if (*rc::gen::arbitrary<bool>()) o.margin_threshold = "2eta";
   const Pinned p = run_pinned("projectron++", o, s, seed ^ 0x33);
   for (const auto& b : p.res)
     if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);

@@ -1,5 +1,6 @@
-// The paper-curve verdict (experiments/report/paper_curves.hpp, docs/report.md#paper-curves) on hand
-// fixtures: every expected number below is computed by hand from the rule in the docs.
+// The paper-curve verdict (experiments/report/paper_curves.hpp, point_judge.hpp,
+// docs/report.md#paper-curves) on hand fixtures: every expected number below is computed by hand
+// from the rule in the docs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -37,11 +38,14 @@ struct Fixture {
   Spec spec;
   std::vector<Group> groups;
 
-  explicit Fixture(const std::string& panel, const std::string& type = "final") {
+  // rbp_drawn: what the paper drew for RBP ("run" or "mean"); PA-I is a mean of 5.
+  explicit Fixture(const std::string& panel, const std::string& type = "final", const std::string& rbp_drawn = "mean") {
     std::filesystem::create_directories(dir.p / "published");
     write(dir.p / "published" / "p.csv", panel);
+    const json drawn = {{"RBP", {{"kind", rbp_drawn}, {"n", 5}, {"evidence", "fixture"}}},
+                        {"PA-I", {{"kind", "mean"}, {"n", 5}, {"evidence", "fixture"}}}};
     write(dir.p / "published" / "manifest.json",
-          R"({"panels": {"p": {"drawing_grid_data": {"x": 2, "y": 0.001}}}})");
+          json{{"panels", {{"p", {{"drawing_grid_data", {{"x", 2}, {"y", 0.001}}}, {"drawn", drawn}}}}}}.dump());
     json plot = {{"id", "pl"}, {"type", type}, {"dataset", "d"},
                  {"paper", {{"file", "published/p.csv"},
                             {"series", {{"RBP", "rbp"}, {"PA-I", "pa1"}}},
@@ -103,12 +107,19 @@ TEST(PaperCurves, MalformedPanelsNameFileAndLine) {
     }
     return std::string("no error");
   };
-  const std::string ok = R"({"panels": {"p": {"drawing_grid_data": {"x": 1, "y": 1}}}})";
+  const std::string ok =
+      R"({"panels": {"p": {"drawing_grid_data": {"x": 1, "y": 1}, "drawn": {"RBP": {"kind": "run", "n": 1}}}}})";
   EXPECT_NE(message(std::string(kHeader) + "8,b,RBP,errorbar,0,nan,0.2,,,\n", ok).find("p.csv:2 (x)"), std::string::npos);
   EXPECT_NE(message(std::string(kHeader) + "8,b,RBP,bar,0,1,0.2,,,\n", ok).find("p.csv:2: element"), std::string::npos);
   EXPECT_NE(message(std::string(kHeader) + "8,b,RBP,line,0,1\n", ok).find("p.csv:2: 6 fields"), std::string::npos);
   EXPECT_NE(message("x,y\n", ok).find("p.csv:1: header"), std::string::npos);
   EXPECT_NE(message(std::string(kHeader), "{}").find("drawing_grid_data"), std::string::npos);
+  const std::string row = std::string(kHeader) + "8,b,RBP,line,0,1,0.2,,,\n";
+  EXPECT_NE(message(row, R"({"panels": {"p": {"drawing_grid_data": {"x": 1, "y": 1}}}})").find("drawn/RBP missing"),
+            std::string::npos);
+  EXPECT_NE(message(row, R"({"panels": {"p": {"drawing_grid_data": {"x": 1, "y": 1}, "drawn": {"RBP": {"kind": "avg", "n": 1}}}}})")
+                .find("drawn/RBP: needs"),
+            std::string::npos);
 }
 
 TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
@@ -118,45 +129,75 @@ TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
   json points = json::array();
   const json rows = f.judge(&points);
   ASSERT_EQ(rows.size(), 3u);
-  // RBP at x = 150: ours 0.25 +- 0.015, s_paper 0.01, slope -0.001 per support:
-  // tol = 2 sqrt(0.015^2 + 0.01^2) + 0.001 + 0.001 * 2 = 0.0390555; |dev| = 0.01: within.
-  EXPECT_NEAR(points[0]["tolerance"].get<double>(), 2 * std::sqrt(0.015 * 0.015 + 0.0001) + 0.003, 1e-12);
+  // RBP (a mean of 5 with bars, s_paper 0.01) at x = 150: ours 0.25 +- 0.015 over 5, slope -0.001
+  // per support: grid 0.001 + 0.001 * 2 = 0.003, |dev| 0.01, d = sqrt(0.01^2/5 + 0.015^2/5),
+  // t = 0.007 / 0.0080623 = 0.86824 with Welch's 6.969 degrees of freedom: z = 0.8165989 (the normal
+  // quantile of t's upper tail; numbers from scipy.stats, not from the code under test).
+  EXPECT_NEAR(points[0]["z"].get<double>(), 0.8165989085948716, 1e-7);
   EXPECT_EQ(points[0]["within"], 1);
-  // RBP at x = 190: ours 0.21 +- 0.019, paper 0.30: |dev| 0.09 > 0.0459: not within.
+  // x = 190: ours 0.21 +- 0.019, paper 0.30: t = 0.087 / sqrt((0.0001 + 0.000361)/5) = 9.0605,
+  // 6.058 degrees of freedom: z = 3.9006344.
   EXPECT_NEAR(points[1]["deviation"].get<double>(), -0.09, 1e-12);
+  EXPECT_NEAR(points[1]["z"].get<double>(), 3.9006343868710913, 1e-7);
   EXPECT_EQ(points[1]["within"], 0);
-  // RBP at x = 250: past our largest budget: not judged, never extrapolated.
+  // x = 250: past our largest budget by more than a grid step: not judged, never extrapolated.
   EXPECT_TRUE(points[2]["within"].is_null());
+  EXPECT_EQ(points[2]["not_judged"], "x outside our range [100, 200]");
   EXPECT_EQ(rows[0]["series"], "RBP");
+  EXPECT_EQ(rows[0]["drawn"], "mean of 5");
   EXPECT_EQ(rows[0]["judged"], 2);
   EXPECT_EQ(rows[0]["within"], 1);
   EXPECT_EQ(rows[0]["outside"], 1);
-  EXPECT_EQ(rows[0]["verdict"], "not matched");
-  EXPECT_NEAR(rows[0]["max_deviation"].get<double>(), 0.09, 1e-12);
+  EXPECT_NEAR(rows[0]["rms_z"].get<double>(), 2.817958693590056, 1e-7);
+  EXPECT_EQ(rows[0]["verdict"], "differs");
+  EXPECT_EQ(rows[0]["direction"], "ours below");
   EXPECT_DOUBLE_EQ(rows[0]["at_x"].get<double>(), 190.0);
-  // PA-I's reference line against our single point: tol = 2 * 0.005 + 0.001, |dev| = 0.01.
+  ASSERT_EQ(rows[0]["not_judged"].size(), 1u);
+  EXPECT_EQ(rows[0]["not_judged"][0]["count"], 1);
+  // PA-I's reference line (a mean of 5, no printed spread: ours stands in) against our single point:
+  // its second vertex repeats the first; d = 0.005 sqrt(2/5), t = 0.009 / 0.0031623 = 2.846 with our
+  // 4 degrees of freedom: z = 1.9900855 <= 2, consistent.
   EXPECT_EQ(rows[1]["series"], "PA-I");
-  EXPECT_EQ(rows[1]["within"], 2);
-  EXPECT_EQ(rows[1]["verdict"], "matched");
-  // The annotation against PA-I's support: tol = 2 sqrt(10^2 + 5^2) + 0.5 = 22.86, |dev| = 15.
+  EXPECT_EQ(rows[1]["judged"], 1);
+  EXPECT_EQ(rows[1]["duplicates"], 1);
+  EXPECT_EQ(points[4]["not_judged"], "repeats the number at line 5 of the panel file");
+  EXPECT_NEAR(points[3]["z"].get<double>(), 1.990085501393156, 1e-7);
+  EXPECT_EQ(rows[1]["verdict"], "consistent");
+  // The annotation 1015 +- 5 against PA-I's support 1000 +- 10 over 5: d = sqrt(25/5 + 100/5) = 5,
+  // t = (15 - 0.5) / 5 = 2.9 with 5.882 degrees of freedom: z = 2.1978213 > 2.1.
   EXPECT_EQ(rows[2]["series"], "PA-I (support-size annotation)");
-  EXPECT_EQ(rows[2]["verdict"], "matched");
+  EXPECT_NEAR(points[5]["z"].get<double>(), 2.197821278554593, 1e-7);
+  EXPECT_EQ(rows[2]["verdict"], "differs");
   EXPECT_EQ(rows[2]["note"], "by elimination");
-  EXPECT_NEAR(points[5]["tolerance"].get<double>(), 2 * std::sqrt(125.0) + 0.5, 1e-12);
 }
 
-// Several curves of one series (one per permutation, Figures 8-9): s_paper is their std at x.
-TEST(PaperCurves, TheSpreadOfSeveralPaperCurvesIsTheirStdAtX) {
-  Fixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
-                                   "8,b,RBP,line,1,100,0.3,,,\n8,b,RBP,line,1,200,0.2,,,\n");
+// A point within one drawing-grid step past our range's end is judged at the end.
+TEST(PaperCurves, APointAtOurRangesEndIsJudged) {
+  Fixture f(std::string(kHeader) + "8,b,RBP,errorbar,0,201.5,0.20,0.19,0.21,\n8,b,RBP,errorbar,0,98.5,0.30,0.29,0.31,\n");
   f.add_rbp_budgets();
   json points = json::array();
-  f.judge(&points);
-  // x = 100: the curves give 0.2 and 0.3, std sqrt(2 * 0.05^2) = 0.0707; ours 0.30 +- 0.01 at our
-  // first point (no slope there): tol = 2 sqrt(0.01^2 + 0.005) + 0.001.
-  EXPECT_NEAR(points[0]["paper_spread"].get<double>(), std::sqrt(0.005), 1e-12);
-  EXPECT_NEAR(points[0]["tolerance"].get<double>(), 2 * std::sqrt(0.0001 + 0.005) + 0.001, 1e-12);
-  EXPECT_EQ(points[0]["within"], 1);  // |0.30 - 0.2| = 0.1 < 0.1438
+  const json rows = f.judge(&points);
+  EXPECT_EQ(rows[0]["judged"], 2);
+  EXPECT_EQ(points[0]["z"].get<double>(), 0.0);  // 0.20 against ours 0.20 at x = 200
+  EXPECT_EQ(points[1]["z"].get<double>(), 0.0);
+  EXPECT_EQ(rows[0]["verdict"], "consistent");
+}
+
+// One curve per permutation (Figures 8-9): each is one run, against our single-run spread.
+TEST(PaperCurves, PerPermutationCurvesAreSingleRuns) {
+  Fixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
+                                   "8,b,RBP,line,1,100,0.3,,,\n8,b,RBP,line,1,200,0.2,,,\n",
+            "final", "run");
+  f.add_rbp_budgets();
+  json points = json::array();
+  const json rows = f.judge(&points);
+  // x = 100: ours 0.30 +- 0.01 over 5 at our first point (no slope): d = 0.01 sqrt(1 + 1/5),
+  // t = (0.1 - 0.001) / d = 9.0373 with 4 degrees of freedom: z = 3.3424304; the second curve's 0.3
+  // there: z = 0.
+  EXPECT_TRUE(points[0]["paper_spread"].is_null());
+  EXPECT_NEAR(points[0]["z"].get<double>(), 3.342430387624209, 1e-7);
+  EXPECT_EQ(points[2]["z"].get<double>(), 0.0);
+  EXPECT_EQ(rows[0]["drawn"], "one run");
 }
 
 // The per-point evidence is a gzip file (Figures 6-7: 25000 points), identical for identical input.
@@ -176,26 +217,34 @@ TEST(PaperCurves, EveryPointGoesToACompressedCsv) {
   for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) text.append(buf, n);
   ASSERT_EQ(pclose(p), 0);
   EXPECT_EQ(text.substr(0, text.find('\n')),
-            "figure,plot,series,element,curve,x,paper,paper_spread,ours_mean,ours_std,tolerance,deviation,within");
+            "figure,plot,series,element,curve,x,paper,paper_spread,ours_mean,ours_std,z,deviation,within,not_judged");
   EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 7);  // header + 6 points
   EXPECT_NE(text.find("F,pl,RBP,errorbar,0,190,0.3,0.01,"), std::string::npos) << text;
 }
 
 TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
-  Fixture f(std::string(kHeader) + "6,a,RBP,line,0,150,0.25,,,\n6,a,RBP,line,0,50,0.9,,,\n6,a,RBP,marker,0,200,0.17,,,\n",
-            "curve");
+  Fixture f(std::string(kHeader) + "6,a,RBP,line,0,150,0.25,,,\n6,a,RBP,line,0,50,0.9,,,\n6,a,RBP,marker,0,200,0.17,,,\n"
+                                   "6,a,RBP,marker,0,151,0.2505,,,\n",
+            "curve", "run");
   f.add("rbp", 0, 0, 0, 0);
   f.groups[0].t = {100, 200};
   f.groups[0].curves["online_error"] = {{0.3, 0.02, 5}, {0.2, 0.01, 5}};
   json points = json::array();
   const json rows = f.judge(&points);
-  // x = 150: ours 0.25 +- 0.015; tol = 2 * 0.015 + 0.001 + 0.001 * 2.
-  EXPECT_NEAR(points[0]["tolerance"].get<double>(), 0.033, 1e-12);
-  EXPECT_EQ(points[0]["within"], 1);
-  EXPECT_TRUE(points[1]["within"].is_null());  // x = 50: before our first sample
-  // x = 200, the last sample: 0.17 against 0.2 +- 0.01: tol = 0.02 + 0.001 + 0.002 < 0.03.
-  EXPECT_EQ(points[2]["within"], 0);
-  EXPECT_EQ(rows[0]["verdict"], "not matched");
+  EXPECT_EQ(points[0]["z"].get<double>(), 0.0);  // x = 150: ours 0.25, the paper's 0.25
+  EXPECT_EQ(points[1]["not_judged"], "x outside our range [100, 200]");  // x = 50: before our first sample
+  // x = 200, the last sample: 0.17 against 0.2 +- 0.01, slope -0.001: grid 0.003,
+  // d = 0.01 sqrt(1.2), t = 0.027 / 0.0109545 = 2.4648 with 4 degrees of freedom: z = 1.8162211.
+  EXPECT_NEAR(points[2]["z"].get<double>(), 1.8162210915667172, 1e-7);
+  EXPECT_EQ(points[2]["within"], 1);
+  // The marker at x = 151 sits on the line's vertex at 150 (one grid step): the same number, once.
+  EXPECT_EQ(points[3]["not_judged"], "repeats the number at line 2 of the panel file");
+  EXPECT_EQ(rows[0]["points"], 4);
+  EXPECT_EQ(rows[0]["duplicates"], 1);
+  EXPECT_EQ(rows[0]["judged"], 2);
+  // rms z = 1.8162211 / sqrt(2).
+  EXPECT_NEAR(rows[0]["rms_z"].get<double>(), 1.2842622499808591, 1e-7);
+  EXPECT_EQ(rows[0]["verdict"], "consistent");
 }
 
 TEST(PaperCurves, PublishedValuesComeFromThePanel) {

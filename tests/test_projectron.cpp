@@ -316,6 +316,40 @@ TEST(ProjectronConvention, PaperAndDogmaDifferOnMarginRule) {
   }
 }
 
+// Margin threshold "2eta" (docs/conventions.md#margin-threshold): the margin test and tau divide by
+// 2 eta, the mistake test keeps eta. Expected traces: tests/tools/projectron_reference.py.
+TEST(ProjectronConvention, MarginThreshold2Eta) {
+  using K = UpdateKind;
+  {  // paper eta = 0.6: round 3 (l = 0.994 < ||delta||/0.6 = 1.651, skipped at "eta") now updates.
+    LearnerOptions o = fixture_opts(0.6);
+    o.margin_threshold = "2eta";
+    ProjectronPP p(o);
+    check_trace(run(p, fixture_seq()), {{0.0, K::add, 1.0, 0.0, 1, 1},
+                                        {0.955997482, K::project, 0.293374871, 0.913931185, 1, 1},
+                                        {0.005955093, K::margin_project, 0.990799859, 0.018315639, 1, 1},
+                                        {0.177331557, K::margin_project, 0.149160192, 0.977751237, 0.841388291, 1},
+                                        {0.613392656, K::add, 0.795060098, 0.367879441, 1, 2},
+                                        {0.265139133, K::margin_project, 0.108633047, 0.988198861, 0.743636626, 2},
+                                        {-0.280009012, K::add, 0.790294321, 0.375434886, 1, 3},
+                                        {1.080549428, K::project, 0.131608715, 0.982679146, 1, 3}},
+                1e-8);
+  }
+  {  // DOGMA eta = 0.005: the margin steps are those of eta = 0.01 (PaperAndDogmaDifferOnMarginRule).
+    LearnerOptions o = fixture_opts(0.005, EtaConvention::dogma);
+    o.margin_threshold = "2eta";
+    ProjectronPP p(o);
+    check_trace(run(p, fixture_seq()), {{0.0, K::add, 1.0, 0.0, 1, 1},
+                                        {0.955997482, K::add, 0.293374871, 0.913931185, 1, 2},
+                                        {-0.100410793, K::add, 0.922081814, 0.149765129, 1, 3},
+                                        {0.180639852, K::margin_project, 0.014007877, 0.999803779, 0.819520955, 3},
+                                        {1.004070593, K::add, 0.256596320, 0.934158329, 1, 4},
+                                        {0.275291591, K::margin_project, 0.004947150, 0.999975526, 0.724726146, 4},
+                                        {0.602464466, K::margin_project, 0.046289204, 0.997857310, 0.367320046, 4},
+                                        {0.988044324, K::project, 0.003417022, 0.999988324, 1, 4}},
+                1e-8);
+  }
+}
+
 // ---------------------------------------------------------------- parameters and factory
 
 TEST(ProjectronParams, Validation) {

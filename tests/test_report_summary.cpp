@@ -198,31 +198,37 @@ TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
             std::string::npos);
 }
 
-// Paper series (docs/report.md#paper-curves): points within over judged, series matched over
-// series with a judged point; a series not matched and an unavailable data set are problems.
+// Paper series (docs/report.md#paper-curves): series consistent over series with a judged point,
+// points within over judged, judged over published (a repeated number once); a series that
+// differs and an unavailable data set are problems.
 TEST(ReportSummary, PaperPointsAndUnavailableDataAreCountedAndListed) {
   Fixture f;
   Spec s = f.specs[0];
   s.unavailable["news20"] = "not on the data search path";
   FigureOutputs out = f.outs[0];
-  out.paper = json::array({{{"plot", "err"}, {"series", "RBP"}, {"judged", 4}, {"within", 3}, {"max_deviation", 0.02},
-                            {"at_x", 150.0}},
-                           {{"plot", "err"}, {"series", "PA-I"}, {"judged", 2}, {"within", 2}},
-                           {{"plot", "err"}, {"series", "MRBP"}, {"judged", 0}, {"within", 0}}});
+  out.paper = json::array({{{"plot", "err"}, {"series", "RBP"}, {"drawn", "mean of 5"}, {"points", 6}, {"duplicates", 1},
+                            {"judged", 4}, {"within", 3}, {"rms_z", 2.5}, {"max_z", 4.0}, {"at_x", 150.0},
+                            {"direction", "ours above"}, {"verdict", "differs"}},
+                           {{"plot", "err"}, {"series", "PA-I"}, {"points", 2}, {"duplicates", 0}, {"judged", 2},
+                            {"within", 2}, {"verdict", "consistent"}},
+                           {{"plot", "err"}, {"series", "MRBP"}, {"points", 3}, {"duplicates", 0}, {"judged", 0},
+                            {"within", 0}, {"verdict", "not judged (outside our range)"}}});
   const FigureSummary sum = summarize_figure(s, f.groups[0], out);
   EXPECT_EQ(sum.paper_within, 5u);
   EXPECT_EQ(sum.paper_judged, 6u);
+  EXPECT_EQ(sum.paper_points, 10u);
   EXPECT_EQ(sum.paper_series_matched, 1u);
   EXPECT_EQ(sum.paper_series_judged, 2u);
   std::vector<std::string> texts;
   for (const auto& p : sum.problems) texts.push_back(p.anchor + ": " + p.text);
   EXPECT_NE(std::find(texts.begin(), texts.end(),
-                      "FIX-paper-1: paper curve err RBP: 3/4 points within, largest deviation 0.02 at x = 150"),
+                      "FIX-paper-1: paper curve err RBP (mean of 5): differs, rms z 2.5 (ours above), 3/4 points "
+                      "within z <= 2, largest z 4 at x = 150"),
             texts.end());
   EXPECT_NE(std::find(texts.begin(), texts.end(), "FIX-data-news20: data not available: news20 (not on the data search path)"),
             texts.end());
   const std::string table = summary_table({sum}, {"", "#"});
-  EXPECT_NE(table.find("| **5/6** (**1/2** series) |"), std::string::npos) << table;
+  EXPECT_NE(table.find("| **1/2** series consistent; **5/6** points within; **6/10** judged |"), std::string::npos) << table;
   EXPECT_EQ(to_json(figure_summary_from_json(to_json(sum))), to_json(sum));
 }
 

@@ -67,7 +67,7 @@ std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const s
   std::vector<FinalPoint> pts;
   for (const Group* g : select(groups, sel, ds)) {
     const Stat x = x_of(s, *g, xm), y = metric_of(*g, ym);
-    if (y.n > 0) pts.push_back({x.mean, y.mean, y.std, x.std});
+    if (y.n > 0) pts.push_back({x.mean, y.mean, y.std, x.std, y.n});
   }
   std::sort(pts.begin(), pts.end(), [](const FinalPoint& a, const FinalPoint& b) {
     return std::tie(a.x, a.y, a.y_std, a.x_std) < std::tie(b.x, b.y, b.y_std, b.x_std);

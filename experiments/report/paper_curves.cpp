@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "core/file_io.hpp"
+#include "core/format.hpp"
 #include "experiments/report/figure_plots.hpp"
 
 namespace plab {
@@ -65,8 +66,9 @@ PaperPoint parse_row(const std::vector<std::string>& f, const std::string& where
   return q;
 }
 
-// Precision of a panel: manifest.json beside it, panels.<stem>.precision.{x,y} in data units.
-void read_precision(PaperPanel& panel) {
+// Precision of a panel and what each series is: manifest.json beside it,
+// panels.<stem>.drawing_grid_data.{x,y} in data units and panels.<stem>.drawn.<series>.
+void read_manifest_entry(PaperPanel& panel) {
   const std::filesystem::path p(panel.path);
   const std::string manifest = (p.parent_path() / "manifest.json").string(), stem = p.stem().string();
   const auto j = read_json_if_valid(manifest);
@@ -77,6 +79,22 @@ void read_precision(PaperPanel& panel) {
                                 panel.path);
   panel.dx = (*prec)["x"].get<double>();
   panel.dy = (*prec)["y"].get<double>();
+  const json* drawn = e->contains("drawn") && (*e)["drawn"].is_object() ? &(*e)["drawn"] : nullptr;
+  for (const auto& q : panel.points) {
+    if (panel.drawn.count(q.series)) continue;
+    const std::string where = manifest + ": panels/" + stem + "/drawn/" + q.series;
+    if (!drawn || !drawn->contains(q.series)) throw std::invalid_argument(where + " missing (what the paper drew)");
+    const json& d = (*drawn)[q.series];
+    if (!d.is_object() || !d.contains("kind") || !d["kind"].is_string() ||
+        (d["kind"] != "run" && d["kind"] != "mean") || !d.contains("n") || !d["n"].is_number_unsigned() ||
+        d["n"].get<std::size_t>() < 1)
+      throw std::invalid_argument(where + ": needs {\"kind\": \"run\" | \"mean\", \"n\" >= 1, \"evidence\"}");
+    Drawn w;
+    w.mean = d["kind"] == "mean";
+    w.n = w.mean ? d["n"].get<std::size_t>() : 1;
+    w.evidence = d.value("evidence", "");
+    panel.drawn.emplace(q.series, w);
+  }
 }
 
 // Linear interpolation of (xs, v) at x; nullopt outside [xs.front(), xs.back()] (xs ascending).
@@ -89,9 +107,10 @@ std::optional<double> interpolate(const std::vector<double>& xs, const std::vect
   return v[k - 1] + w * (v[k] - v[k - 1]);
 }
 
-// Our series of one algorithm in a plot, unscaled: x ascending, mean and std of y.
+// Our series of one algorithm in a plot, unscaled: x ascending, mean, single-run std and the
+// permutations behind each.
 struct Ours {
-  std::vector<double> x, mean, std;
+  std::vector<double> x, mean, std, n, x_std;
   bool single = false;   // a reference algorithm (one point): judged as a horizontal line
   double single_x_std = 0.0;
 };
@@ -103,9 +122,12 @@ Ours ours_of(const Spec& s, const FigurePlot& p, const std::string& algo_id, con
     for (const auto& g : groups) {
       if (g.dataset != ds || g.algo_id != algo_id || g.t.empty() || !g.curves.count(p.metric)) continue;
       for (std::size_t k = 0; k < g.t.size(); ++k) {
+        const Stat& st = g.curves.at(p.metric)[k];
         o.x.push_back(g.t[k]);
-        o.mean.push_back(g.curves.at(p.metric)[k].mean);
-        o.std.push_back(g.curves.at(p.metric)[k].std);
+        o.mean.push_back(st.mean);
+        o.std.push_back(st.std);
+        o.n.push_back(static_cast<double>(st.n));
+        o.x_std.push_back(0.0);
       }
       break;
     }
@@ -114,31 +136,12 @@ Ours ours_of(const Spec& s, const FigurePlot& p, const std::string& algo_id, con
   Selector sel;
   sel.algorithm = algo_id;
   for (const FinalPoint& q : final_points(s, sel, p.x, p.y, groups, ds)) {
-    o.x.push_back(q.x); o.mean.push_back(q.y); o.std.push_back(q.y_std); o.single_x_std = q.x_std;
+    o.x.push_back(q.x); o.mean.push_back(q.y); o.std.push_back(q.y_std); o.n.push_back(static_cast<double>(q.n));
+    o.x_std.push_back(q.x_std);
+    o.single_x_std = q.x_std;
   }
   o.single = o.x.size() == 1;
   return o;
-}
-
-// The paper's curves of one series as functions of x (line vertices by curve number; a curve whose
-// x goes back is not a function of x and is left out).
-using PaperCurves = std::vector<std::pair<std::vector<double>, std::vector<double>>>;
-PaperCurves paper_curves(const std::vector<PaperPoint>& pts, const std::string& series) {
-  std::map<int, std::pair<std::vector<double>, std::vector<double>>> by;
-  for (const auto& q : pts)
-    if (q.series == series && q.element == "line") { by[q.curve].first.push_back(q.x); by[q.curve].second.push_back(q.y); }
-  PaperCurves out;
-  for (auto& [c, xy] : by)
-    if (std::is_sorted(xy.first.begin(), xy.first.end())) out.push_back(std::move(xy));
-  return out;
-}
-
-// Standard deviation over the curves that cover x (0 with fewer than two: one curve is a mean).
-double curves_spread(const PaperCurves& curves, double x) {
-  std::vector<double> at;
-  for (const auto& [xs, ys] : curves)
-    if (auto v = interpolate(xs, ys, x)) at.push_back(*v);
-  return at.size() < 2 ? 0.0 : mean_std(at).std;
 }
 
 // The ± of an annotation's text ("... = 12510+-36.9" or "±"), 0 when it has none.
@@ -152,36 +155,53 @@ double annotation_std(const std::string& text) {
 
 struct Judged {
   bool judged = false;
-  double ours = kNaN, ours_std = kNaN, paper_spread = 0.0, tol = kNaN;
+  std::string why_not;  // the reason when not judged
+  double ours = kNaN, ours_std = kNaN, paper_spread = kNaN, z = kNaN;
 };
 
-Judged judge_point(const PaperPoint& q, const Ours& o, double paper_spread, const PaperPanel& panel) {
-  Judged r;
-  r.paper_spread = paper_spread;
-  double slope = 0.0;
-  if (o.single && q.element == "refline") {
-    r.ours = o.mean[0]; r.ours_std = o.std[0];
-  } else if (o.single) {
-    if (std::fabs(q.x - o.x[0]) > panel.dx + o.single_x_std) return r;
-    r.ours = o.mean[0]; r.ours_std = o.std[0];
-  } else {
-    const auto m = interpolate(o.x, o.mean, q.x);
-    if (!m) return r;
-    r.ours = *m;
-    r.ours_std = *interpolate(o.x, o.std, q.x);
-    const auto k = static_cast<std::size_t>(std::lower_bound(o.x.begin(), o.x.end(), q.x) - o.x.begin());
-    if (k > 0 && k < o.x.size() && o.x[k] > o.x[k - 1]) slope = (o.mean[k] - o.mean[k - 1]) / (o.x[k] - o.x[k - 1]);
+std::string range_text(double a, double b) { return "[" + format_g(a, 6) + ", " + format_g(b, 6) + "]"; }
+
+// Ours at the point's x: a reference algorithm as a horizontal line, a series interpolated in x
+// (a point beyond our range's end by at most one drawing-grid step plus twice the spread of our
+// end point's x is judged at the end: a budget our learner never fills ends below the paper's x).
+std::optional<OursAt> ours_at(const PaperPoint& q, const Ours& o, const PaperPanel& panel, std::string& why_not) {
+  OursAt a;
+  if (o.single) {
+    if (q.element != "refline" && std::fabs(q.x - o.x[0]) > panel.dx + o.single_x_std) {
+      why_not = "x outside our point's " + range_text(o.x[0] - o.single_x_std, o.x[0] + o.single_x_std);
+      return std::nullopt;
+    }
+    a.mean = o.mean[0]; a.std = o.std[0]; a.n = static_cast<std::size_t>(o.n[0]);
+    return a;
   }
+  if (q.x < o.x.front() - panel.dx - 2.0 * o.x_std.front() || q.x > o.x.back() + panel.dx + 2.0 * o.x_std.back()) {
+    why_not = "x outside our range " + range_text(o.x.front(), o.x.back());
+    return std::nullopt;
+  }
+  const double x = std::clamp(q.x, o.x.front(), o.x.back());
+  a.mean = *interpolate(o.x, o.mean, x);
+  a.std = *interpolate(o.x, o.std, x);
+  a.n = static_cast<std::size_t>(std::lround(*interpolate(o.x, o.n, x)));
+  const auto k = static_cast<std::size_t>(std::lower_bound(o.x.begin(), o.x.end(), x) - o.x.begin());
+  if (k > 0 && k < o.x.size() && o.x[k] > o.x[k - 1]) a.slope = (o.mean[k] - o.mean[k - 1]) / (o.x[k] - o.x[k - 1]);
+  return a;
+}
+
+Judged judge_point(const PaperPoint& q, const Ours& o, const Drawn& d, const PaperPanel& panel) {
+  Judged r;
+  r.paper_spread = q.element == "errorbar" ? 0.5 * (q.hi - q.lo) : kNaN;
+  const auto a = ours_at(q, o, panel, r.why_not);
+  if (!a) return r;
   r.judged = true;
-  // docs/report.md#paper-curves: two standard deviations of the difference of two runs, plus the
-  // digitization precision in y and, through our curve's slope, in x.
-  r.tol = 2.0 * std::hypot(r.ours_std, paper_spread) + panel.dy + std::fabs(slope) * panel.dx;
+  r.ours = a->mean; r.ours_std = a->std;
+  r.z = point_z(q.y, *a, d, r.paper_spread, panel.dx, panel.dy);
   return r;
 }
 
-Judged judge_annotation(const PaperPoint& q, const FigurePlot& p, const std::vector<Group>& groups,
+Judged judge_annotation(const PaperPoint& q, const FigurePlot& p, const Drawn& d, const std::vector<Group>& groups,
                         const std::string& ds) {
   Judged r;
+  r.why_not = "no support size of " + p.paper->annotation;
   Selector sel;
   sel.algorithm = p.paper->annotation;
   for (const Group* g : select(groups, sel, ds)) {
@@ -190,17 +210,47 @@ Judged judge_annotation(const PaperPoint& q, const FigurePlot& p, const std::vec
     r.judged = true;
     r.ours = st.mean; r.ours_std = st.std;
     r.paper_spread = annotation_std(q.text);
-    r.tol = 2.0 * std::hypot(r.ours_std, r.paper_spread) + 0.5;  // the text rounds to units
+    r.z = point_z(q.x, OursAt{st.mean, st.std, 0.0, st.n}, d, r.paper_spread, 0.0, 0.5);  // the text rounds to units
     break;
   }
   return r;
 }
 
-std::string series_verdict(std::size_t judged, std::size_t within, std::size_t outside, bool ours, bool data) {
+// "One published number counts once": a marker on its own line's vertex, a line vertex or marker
+// at an error bar's centre, and a reference line's second vertex repeat a number drawn elsewhere.
+// The points of one series by element, to find what a point repeats.
+struct SeriesPoints {
+  std::vector<const PaperPoint*> errorbars, lines, reflines;
+  SeriesPoints(const PaperPanel& panel, const std::string& series) {
+    for (const auto& q : panel.points) {
+      if (q.series != series) continue;
+      if (q.element == "errorbar") errorbars.push_back(&q);
+      if (q.element == "line") lines.push_back(&q);
+      if (q.element == "refline") reflines.push_back(&q);
+    }
+  }
+  // The panel line of the point q repeats, 0 when none.
+  std::size_t repeated_by(const PaperPanel& panel, const PaperPoint& q) const {
+    auto at = [&](const std::vector<const PaperPoint*>& v) -> std::size_t {
+      for (const PaperPoint* r : v)
+        if (std::fabs(r->x - q.x) <= panel.dx && std::fabs(r->y - q.y) <= panel.dy) return r->line;
+      return 0;
+    };
+    if (q.element == "refline") return reflines.front() != &q ? reflines.front()->line : 0;
+    if (q.element == "line") return at(errorbars);
+    if (q.element == "marker") {
+      const std::size_t e = at(errorbars);
+      return e ? e : at(lines);
+    }
+    return 0;
+  }
+};
+
+std::string series_verdict(const SeriesScore& sc, std::size_t outside, bool ours, bool data) {
   if (!data) return "not judged (data not available)";
   if (!ours) return "not judged (no series of ours)";
-  if (judged == 0) return outside ? "not judged (outside our range)" : "not judged (no result)";
-  return within == judged ? "matched" : "not matched";
+  if (sc.judged() == 0) return outside ? "not judged (outside our range)" : "not judged (no result)";
+  return sc.differs() ? "differs" : "consistent";
 }
 
 std::string plot_dataset(const Spec& s, const FigurePlot& p) {
@@ -229,7 +279,7 @@ PaperPanel read_paper_panel(const std::string& path) {
     panel.points.back().line = no;
   }
   if (no == 0) throw std::invalid_argument(path + ": empty (no header)");
-  read_precision(panel);
+  read_manifest_entry(panel);
   return panel;
 }
 
@@ -295,12 +345,28 @@ std::vector<SeriesKey> series_keys(const PaperPanel& panel) {
   return keys;
 }
 
-json point_row(const FigurePlot& p, const PaperPoint& q, double paper_y, const Judged& r, double dev, bool ok) {
-  auto num = [&](double v) { return r.judged ? json(v) : json(); };
-  return {{"plot", p.id},       {"series", q.series},  {"element", q.element},        {"curve", q.curve},
-          {"x", q.x},           {"paper", paper_y},    {"paper_spread", r.paper_spread}, {"ours_mean", num(r.ours)},
-          {"ours_std", num(r.ours_std)}, {"tolerance", num(r.tol)}, {"deviation", num(dev)},
-          {"within", r.judged ? json(ok ? 1 : 0) : json()}};
+json point_row(const FigurePlot& p, const PaperPoint& q, double paper_y, const Judged& r, double dev,
+               const std::string& why_not) {
+  auto num = [&](double v) { return r.judged && std::isfinite(v) ? json(v) : json(); };
+  return {{"plot", p.id},       {"series", q.series},  {"element", q.element},   {"curve", q.curve},
+          {"x", q.x},           {"paper", paper_y},    {"paper_spread", std::isnan(r.paper_spread) ? json() : json(r.paper_spread)},
+          {"ours_mean", num(r.ours)}, {"ours_std", num(r.ours_std)}, {"z", r.judged ? (std::isfinite(r.z) ? json(r.z) : json("inf")) : json()},
+          {"deviation", num(dev)}, {"within", r.judged ? json(r.z <= kPointZ ? 1 : 0) : json()},
+          {"not_judged", why_not}};
+}
+
+// Points not judged, grouped by reason: [{"reason","count","x_min","x_max"}].
+json not_judged_rows(const std::vector<std::pair<std::string, double>>& skipped) {
+  std::map<std::string, std::tuple<std::size_t, double, double>> by;
+  for (const auto& [why, x] : skipped) {
+    auto [it, fresh] = by.try_emplace(why, 0, x, x);
+    auto& [n, lo, hi] = it->second;
+    ++n; lo = std::min(lo, x); hi = std::max(hi, x);
+  }
+  json out = json::array();
+  for (const auto& [why, v] : by)
+    out.push_back({{"reason", why}, {"count", std::get<0>(v)}, {"x_min", std::get<1>(v)}, {"x_max", std::get<2>(v)}});
+  return out;
 }
 
 }  // namespace
@@ -308,39 +374,60 @@ json point_row(const FigurePlot& p, const PaperPoint& q, double paper_y, const J
 json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& panel, const std::vector<Group>& groups,
                       json* points) {
   const std::string ds = plot_dataset(s, p);
+  const bool data = !s.unavailable.count(ds);
   json rows = json::array();
   for (const SeriesKey& key : series_keys(panel)) {
     const auto m = p.paper->series.find(key.series);
     const std::string algo = key.annotation ? p.paper->annotation : m == p.paper->series.end() ? "" : m->second;
     const Ours ours = algo.empty() || key.annotation ? Ours{} : ours_of(s, p, algo, groups, ds);
-    const PaperCurves curves = paper_curves(panel.points, key.series);
-    std::size_t n = 0, judged = 0, within = 0, outside = 0;
-    double worst = -1.0, at_x = kNaN;
+    const Drawn& drawn = panel.drawn.at(key.series);
+    const SeriesPoints sp(panel, key.series);
+    SeriesScore score;
+    std::size_t n = 0, outside = 0, duplicates = 0;
+    std::vector<std::pair<std::string, double>> skipped;
     for (const auto& q : panel.points) {
       if (!key.has(q)) continue;
       ++n;
       Judged r;
-      if (algo.empty()) {
+      std::string why;
+      if (const std::size_t rep = key.annotation ? 0 : sp.repeated_by(panel, q)) {
+        why = "repeats the number at line " + std::to_string(rep) + " of the panel file";
+        ++duplicates;
+      } else if (!data) {
+        why = "data not available";
+      } else if (algo.empty()) {
+        why = "no series of ours";
       } else if (key.annotation) {
-        r = judge_annotation(q, p, groups, ds);
-      } else if (!ours.x.empty()) {
-        const double spread = q.element == "errorbar" ? 0.5 * (q.hi - q.lo) : curves_spread(curves, q.x);
-        r = judge_point(q, ours, spread, panel);
+        r = judge_annotation(q, p, drawn, groups, ds);
+      } else if (ours.x.empty()) {
+        why = "no result of ours";
+      } else {
+        r = judge_point(q, ours, drawn, panel);
+        outside += !r.judged;
       }
+      if (why.empty() && !r.judged) why = r.why_not;
       const double paper_y = key.annotation ? q.x : q.y;
       const double dev = r.judged ? r.ours - paper_y : kNaN;
-      const bool ok = r.judged && std::fabs(dev) <= r.tol;
-      outside += !r.judged && !algo.empty();
-      judged += r.judged;
-      within += ok;
-      if (r.judged && std::fabs(dev) > worst) { worst = std::fabs(dev); at_x = q.x; }
-      if (points) points->push_back(point_row(p, q, paper_y, r, dev, ok));
+      if (r.judged) score.add(r.z, dev, q.x);
+      else if (why.rfind("repeats", 0) != 0) skipped.emplace_back(why, q.x);
+      if (points) points->push_back(point_row(p, q, paper_y, r, dev, why));
     }
-    json row = {{"plot", p.id},   {"series", key.series + (key.annotation ? " (support-size annotation)" : "")},
-                {"algorithm", algo}, {"points", n}, {"judged", judged}, {"within", within}, {"outside", outside},
-                {"verdict", series_verdict(judged, within, outside, !algo.empty(), !s.unavailable.count(ds))}};
-    row["max_deviation"] = worst >= 0 ? json(worst) : json();
-    row["at_x"] = worst >= 0 ? json(at_x) : json();
+    json row = {{"plot", p.id},
+                {"series", key.series + (key.annotation ? " (support-size annotation)" : "")},
+                {"algorithm", algo},
+                {"drawn", drawn.text()},
+                {"points", n},
+                {"duplicates", duplicates},
+                {"judged", score.judged()},
+                {"within", score.within()},
+                {"outside", outside},
+                {"verdict", series_verdict(score, outside, !algo.empty(), data)},
+                {"not_judged", not_judged_rows(skipped)}};
+    const bool any = score.judged() > 0;
+    row["rms_z"] = any ? json(score.rms_z()) : json();
+    row["max_z"] = any && std::isfinite(score.max_z()) ? json(score.max_z()) : any ? json("inf") : json();
+    row["at_x"] = any ? json(score.at_x()) : json();
+    row["direction"] = any ? json(score.direction() > 0 ? "ours above" : score.direction() < 0 ? "ours below" : "none") : json();
     if (key.annotation && !p.paper->annotation_note.empty()) row["note"] = p.paper->annotation_note;
     rows.push_back(row);
   }

@@ -3,9 +3,9 @@
 //
 // A panel file holds one row per plotted point: figure,panel,series,element,curve,x,y,
 // y_err_low,y_err_high,text (element: line | marker | errorbar | refline | annotation). The
-// verdict rule is docs/report.md#paper-curves: a published point is matched when our mean at its
-// x lies within 2 sqrt(s_ours^2 + s_paper^2) + the digitization precision (in y, plus our curve's
-// slope times the precision in x); a series is matched when every judged point is.
+// verdict rule is docs/report.md#paper-curves (experiments/report/point_judge.hpp): each point is
+// compared through the spread of what the paper drew (one run, or a mean of n), and a series
+// differs when the root mean square of its points' z exceeds 2.
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>
@@ -15,6 +15,7 @@
 
 #include "experiments/report/aggregate.hpp"
 #include "experiments/report/plot.hpp"
+#include "experiments/report/point_judge.hpp"
 #include "experiments/spec/spec.hpp"
 
 namespace plab {
@@ -29,11 +30,13 @@ struct PaperPoint {
 struct PaperPanel {
   std::string path;
   std::vector<PaperPoint> points;
-  double dx = 0.0, dy = 0.0;  // digitization precision in data units (the panel's manifest entry)
+  double dx = 0.0, dy = 0.0;            // digitization precision in data units (the panel's manifest entry)
+  std::map<std::string, Drawn> drawn;   // series -> what the paper drew (the manifest's "drawn")
 };
 
-// Reads a panel file and its precision from manifest.json beside it. Throws
-// std::invalid_argument naming the file and line on a malformed row or a missing manifest entry.
+// Reads a panel file, its precision and what each series is from manifest.json beside it. Throws
+// std::invalid_argument naming the file and line on a malformed row, a missing manifest entry or
+// a series without a "drawn" entry.
 PaperPanel read_paper_panel(const std::string& path);
 
 // The panel files of a spec's plots (plot id -> panel), read once per figure; a missing file
@@ -53,8 +56,9 @@ Spec with_paper_values(Spec s, const PaperPanels& panels);
 std::vector<PlotSeries> paper_series(const Spec& s, const FigurePlot& p, const PaperPanel& panel);
 
 // Judges every published point of a plot against our groups: one row per paper series
-// ({"plot","series","algorithm","points","judged","within","outside","max_deviation","at_x",
-// "verdict"}); with `points` non-null, appends one row per point (the per-point CSV).
+// ({"plot","series","algorithm","drawn","points","judged","within","outside","duplicates",
+// "rms_z","max_z","at_x","direction","not_judged","verdict"}); with `points` non-null, appends
+// one row per point (the per-point CSV).
 nlohmann::json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& panel,
                                 const std::vector<Group>& groups, nlohmann::json* points);
 

@@ -82,28 +82,43 @@ void published_table(std::ostream& md, const std::string& fig, const json& rows)
   }
 }
 
-// One row per paper series of a plot: points within ours over judged (docs/report.md#paper-curves).
+// One row per paper series of a plot: what the paper drew, the verdict and its size in z, the
+// points judged, and the points not judged with their reasons (docs/report.md#paper-curves).
 void paper_table(std::ostream& md, const std::string& fig, const FigureOutputs& o) {
   if (o.paper.empty() && o.paper_missing.empty()) return;
   md << "\n### The paper's plotted points beside ours\n\nDigitized from the paper's figures "
         "(experiments/published/); every point: [`" << fig << "/paper_points.csv.gz`](" << fig << "/paper_points.csv.gz). "
-        "A point is within when |ours − paper| ≤ 2·√(s_ours² + s_paper²) + the digitization precision "
-        "(docs/report.md#paper-curves).\n\n| plot | paper series | ours | points | judged | within | largest "
-        "deviation (at x) | verdict |\n|---|---|---|---|---|---|---|---|\n";
+        "Each point is compared through the spread of what the paper drew (one run, or a mean of n); z is the "
+        "difference beyond the digitization grid in those standard deviations, and a series differs when the root "
+        "mean square of its z exceeds 2 (docs/report.md#paper-curves).\n\n| plot | paper series (drawn) | ours | "
+        "judged / published | within z ≤ 2 | rms z | largest z (at x) | verdict |\n|---|---|---|---|---|---|---|---|\n";
+  std::ostringstream skipped;
   for (std::size_t i = 0; i < o.paper.size(); ++i) {
     const json& r = o.paper[i];
-    const std::string dev = r["max_deviation"].is_number() ? format_g(r["max_deviation"].get<double>(), 4) + " (" +
-                                                                 format_g(r["at_x"].get<double>(), 6) + ")"
-                                                           : "–";
+    auto num = [&](const char* k, int d) {
+      return r[k].is_number() ? format_g(r[k].get<double>(), d) : r[k].is_string() ? r[k].get<std::string>() : "–";
+    };
+    const std::string worst = r["max_z"].is_null() ? "–" : num("max_z", 3) + " (" + num("at_x", 6) + ")";
+    const std::string dir = r["direction"].is_string() && r["direction"] != "none" ? ", " + r["direction"].get<std::string>() : "";
     const std::string note = r.contains("note") ? "; " + r["note"].get<std::string>() : "";
+    const std::size_t published = r["points"].get<std::size_t>() - r["duplicates"].get<std::size_t>();
     md << "| <a name=\"" << row_anchor(fig, "paper", i + 1) << "\"></a>" << r["plot"].get<std::string>() << " | "
-       << table_cell(r["series"].get<std::string>()) << " | " << table_cell(r["algorithm"].get<std::string>()) << " | "
-       << r["points"] << " | " << r["judged"] << " | " << r["within"] << " | " << dev << " | "
-       << table_cell(r["verdict"].get<std::string>() + note, 240) << " |\n";
+       << table_cell(r["series"].get<std::string>() + " (" + r["drawn"].get<std::string>() + ")") << " | "
+       << table_cell(r["algorithm"].get<std::string>()) << " | " << r["judged"] << " / " << published << " | "
+       << r["within"] << " | " << num("rms_z", 3) << " | " << worst << " | "
+       << table_cell(r["verdict"].get<std::string>() + dir + note, 240) << " |\n";
+    for (const auto& n : r["not_judged"])
+      skipped << "| " << r["plot"].get<std::string>() << " | " << table_cell(r["series"].get<std::string>()) << " | "
+              << n["count"] << " | " << format_g(n["x_min"].get<double>(), 6) << " – " << format_g(n["x_max"].get<double>(), 6)
+              << " | " << table_cell(n["reason"].get<std::string>()) << " |\n";
   }
   for (const auto& [plot, why] : o.paper_missing)
     md << "| <a name=\"" << row_anchor(fig, "paper") << "\"></a>" << plot << " | – | – | – | – | – | – | "
        << table_cell("paper data missing: " + why) << " |\n";
+  if (!skipped.str().empty())
+    md << "\nPublished points not judged (a number drawn twice, as a marker on its line or a line vertex at its "
+          "error bar, counts once and is not listed):\n\n| plot | paper series | points | x | reason |\n"
+          "|---|---|---|---|---|\n" << skipped.str();
 }
 
 // One line per claim: the verdict, the points passing and the point closest to failing; every

@@ -43,21 +43,25 @@ std::string fraction(std::size_t k, std::size_t n) {
   return k < n ? "**" + f + "**" : f;
 }
 
-// Paper points and series (docs/report.md#paper-curves); a series not matched, or a plot whose
+// Paper points and series (docs/report.md#paper-curves); a series that differs, or a plot whose
 // paper data are missing, is a problem.
 void summarize_paper(const std::string& figure, const FigureOutputs& out, FigureSummary& f) {
   for (std::size_t i = 0; i < out.paper.size(); ++i) {
     const json& r = out.paper[i];
     const std::size_t judged = r.value("judged", std::size_t{0}), within = r.value("within", std::size_t{0});
+    f.paper_points += r.value("points", std::size_t{0}) - r.value("duplicates", std::size_t{0});
     f.paper_judged += judged;
     f.paper_within += within;
     if (judged == 0) continue;
     ++f.paper_series_judged;
-    if (within == judged) { ++f.paper_series_matched; continue; }
+    if (r.value("verdict", "") == "consistent") { ++f.paper_series_matched; continue; }
+    const std::string max_z = r["max_z"].is_number() ? format_g(r["max_z"].get<double>(), 3) : "inf";
     f.problems.push_back({row_anchor(figure, "paper", i + 1),
-                          "paper curve " + r.value("plot", "") + " " + r.value("series", "") + ": " +
-                              std::to_string(within) + "/" + std::to_string(judged) + " points within, largest deviation " +
-                              format_g(r["max_deviation"].get<double>(), 4) + " at x = " + format_g(r["at_x"].get<double>(), 6)});
+                          "paper curve " + r.value("plot", "") + " " + r.value("series", "") + " (" +
+                              r.value("drawn", "") + "): differs, rms z " + format_g(r["rms_z"].get<double>(), 3) +
+                              " (" + r.value("direction", "") + "), " + std::to_string(within) + "/" +
+                              std::to_string(judged) + " points within z <= 2, largest z " + max_z + " at x = " +
+                              format_g(r["at_x"].get<double>(), 6)});
   }
   for (const auto& [plot, why] : out.paper_missing)
     f.problems.push_back({row_anchor(figure, "paper"), "paper data of plot " + plot + " missing: " + why});
@@ -145,7 +149,7 @@ json to_json(const FigureSummary& f) {
           {"thumbnail", f.thumbnail},
           {"published", {{"matched", f.published_matched}, {"judged", f.published_judged}}},
           {"claims", {{"confirmed", f.claims_confirmed}, {"total", f.claims_total}}},
-          {"paper_points", {{"within", f.paper_within}, {"judged", f.paper_judged},
+          {"paper_points", {{"within", f.paper_within}, {"judged", f.paper_judged}, {"published", f.paper_points},
                             {"series_matched", f.paper_series_matched}, {"series_judged", f.paper_series_judged}}},
           {"bound_rows", {{"held", f.bound_held}, {"total", f.bound_rows}, {"vacuous", f.bound_vacuous}}},
           {"cells", {{"total", f.cells}, {"failed", f.cells_failed}, {"seconds", f.seconds}}},
@@ -164,6 +168,7 @@ FigureSummary figure_summary_from_json(const json& j) {
   f.claims_total = count("claims", "total");
   f.paper_within = count("paper_points", "within");
   f.paper_judged = count("paper_points", "judged");
+  f.paper_points = count("paper_points", "published");
   f.paper_series_matched = count("paper_points", "series_matched");
   f.paper_series_judged = count("paper_points", "series_judged");
   f.bound_held = count("bound_rows", "held");
@@ -179,16 +184,17 @@ FigureSummary figure_summary_from_json(const json& j) {
 namespace {
 
 std::string paper_points_cell(const FigureSummary& f) {
-  if (f.paper_judged == 0) return "–";
-  return fraction(f.paper_within, f.paper_judged) + " (" + fraction(f.paper_series_matched, f.paper_series_judged) +
-         " series)";
+  if (f.paper_points == 0) return "–";
+  return fraction(f.paper_series_matched, f.paper_series_judged) + " series consistent; " +
+         fraction(f.paper_within, f.paper_judged) + " points within; " + fraction(f.paper_judged, f.paper_points) +
+         " judged";
 }
 
 }  // namespace
 
 std::string summary_table(const std::vector<FigureSummary>& rows, const SummaryLinks& l) {
   std::ostringstream md;
-  md << "| figure | what it shows | published numbers matched | published points matched | claims confirmed | "
+  md << "| figure | what it shows | published numbers matched | published series and points | claims confirmed | "
         "bound rows held | plot | cells, learning time |\n|---|---|---|---|---|---|---|---|\n";
   for (const auto& f : rows) {
     const std::string bounds =

@@ -27,6 +27,7 @@ struct FigureSummary {
   // The paper's plotted points (docs/report.md#paper-curves): judged points within ours, and
   // series matched (every judged point within) over series with a judged point.
   std::size_t paper_within = 0, paper_judged = 0, paper_series_matched = 0, paper_series_judged = 0;
+  std::size_t paper_points = 0;  // published points, each number once
   std::size_t bound_rows = 0, bound_held = 0, bound_vacuous = 0;  // one row per (group, bound, permutation)
   std::size_t cells = 0, cells_failed = 0;
   double seconds = 0.0;  // learning time summed over the figure's finished cells

@@ -153,7 +153,45 @@ def committed_checks():
         # "we plotted five curves, one for each of the five permutations".
         curves = {r["curve"] for r in sel(data[n], "Projectron++", "line")}
         check(curves == {0, 1, 2, 3, 4}, "%s: Projectron++ curves %r" % (n, sorted(curves)))
+    drawn_checks(man, data)
     return man
+
+
+def step_units(rows, series, dy):
+    """Vertical steps of an online-error line, in units of one mistake of one run, (1 - e)/t: the
+    upward vertical segments (same x, in drawing order) at t >= 100 where one unit spans at least 10
+    drawing-grid steps in y (below that the grid, not the run, sets the step)."""
+    pts = [(r["x"], r["y"]) for r in rows if r["series"] == series and r["element"] == "line"]
+    out = []
+    for (t0, e0), (t1, e1) in zip(pts, pts[1:]):
+        unit = (1 - e0) / t1
+        if t1 == t0 and e1 > e0 and t1 >= 100 and unit >= 10 * dy:
+            out.append((e1 - e0) / unit)
+    return out
+
+
+def drawn_checks(man, data):
+    """The manifest's 'drawn' entries (docs/report.md#drawn): every series has one, and the step
+    evidence for Figures 6(a) and 7(a) holds on the committed points."""
+    for n in PANELS:
+        drawn = man["panels"][n].get("drawn", {})
+        for s in {r["series"] for r in data[n]}:
+            d = drawn.get(s)
+            check(d and d["kind"] in ("run", "mean") and d["n"] >= 1 and d["evidence"], "%s: no drawn entry for %s" % (n, s))
+    for n, one_run in (("fig7a", True), ("fig6a", False)):
+        dy = man["panels"][n]["drawing_grid_data"]["y"]
+        for s in sorted({r["series"] for r in data[n]}):
+            u = sorted(step_units(data[n], s, dy))
+            check(len(u) >= 20, "%s %s: %d measurable steps" % (n, s, len(u)))
+            if len(u) < 20:
+                continue
+            med = u[len(u) // 2]
+            near_one = sum(0.85 <= v < 1.15 for v in u) / len(u)
+            if one_run:  # one mistake of one run per step
+                check(0.9 <= med <= 1.1 and near_one >= 0.5, "%s %s: median step %.3f, %.0f%% near 1: not one run" % (n, s, med, 100 * near_one))
+            else:  # a mean of five would step by 0.2
+                check(med > 1.5, "%s %s: median step %.3f" % (n, s, med))
+            check(man["panels"][n]["drawn"][s]["kind"] == "run", "%s %s: drawn kind" % (n, s))
 
 
 def find_pdf():

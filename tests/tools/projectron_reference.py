@@ -15,7 +15,7 @@ def kern(a, b, s=1.0):
     return math.exp(-(a - b) ** 2 / (2 * s * s))
 
 
-def projectron(seq, eta, plusplus=False, conv='paper', U=0.0):
+def projectron(seq, eta, plusplus=False, conv='paper', U=0.0, margin_factor=1.0):
     SV, alpha, Kinv, M, log = [], [], [], 0, []
     for t, (x, y) in enumerate(seq, 1):
         kt = [kern(s, x) for s in SV]
@@ -52,14 +52,15 @@ def projectron(seq, eta, plusplus=False, conv='paper', U=0.0):
                 SV.append(x)
                 alpha.append(float(y))
         elif plusplus and 0 < y * f < 1:
+            eta_m = margin_factor * eta  # margin threshold '2eta': the margin test divides by 2 eta
             if conv == 'paper':
-                ok = eta > 0 and pk2 > 0 and loss >= dl / eta
+                ok = eta_m > 0 and pk2 > 0 and loss >= dl / eta_m
                 if ok:
-                    tau = min(loss / pk2, 2 * (loss - dl / eta) / pk2, 1.0)
+                    tau = min(loss / pk2, 2 * (loss - dl / eta_m) / pk2, 1.0)
             else:
-                ok = eta > 0 and pk2 > 0 and loss - dl2 / eta > 0
+                ok = eta_m > 0 and pk2 > 0 and loss - dl2 / eta_m > 0
                 if ok:
-                    tau = min(loss / pk2, 1.0, 2 * (loss - dl2 / eta) / pk2)
+                    tau = min(loss / pk2, 1.0, 2 * (loss - dl2 / eta_m) / pk2)
             if ok:
                 alpha = [a + y * tau * di for a, di in zip(alpha, d)]
                 kind = 'margin_project'
@@ -101,3 +102,8 @@ if __name__ == '__main__':
     show('paper Projectron++ eta=0.01', projectron(SEQ, 0.01, plusplus=True))
     show('dogma Projectron++ eta=0.01', projectron(SEQ, 0.01, plusplus=True, conv='dogma'))
     show('paper Projectron++ eta=0.02', projectron(SEQ, 0.02, plusplus=True))
+    # Margin threshold '2eta' (docs/conventions.md#margin-threshold): the margin test and tau use 2 eta,
+    # the mistake test keeps eta. Paper eta=0.6: round 3's skip (l < ||delta||/0.6) becomes an update
+    # (l > ||delta||/1.2); DOGMA eta=0.005: the margin test is the eta=0.01 one, the mistake test not.
+    show('paper Projectron++ eta=0.6 margin 2eta', projectron(SEQ, 0.6, plusplus=True, margin_factor=2.0))
+    show('dogma Projectron++ eta=0.005 margin 2eta', projectron(SEQ, 0.005, plusplus=True, conv='dogma', margin_factor=2.0))
