@@ -35,6 +35,7 @@ bench-report: build
 	$(BUILD)/bench_threads --benchmark_filter='StreamTriad/1/' $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/triad.json
 	$(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a.json
 	$(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist.json
+	@cat /proc/loadavg > $(BENCH_OUT)/load_after
 	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md README.md
 
 reproduce: build

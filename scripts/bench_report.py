@@ -6,7 +6,8 @@ files that `make bench-report` leaves in one folder (stdlib only):
 
 DIR holds peak.json (bench_projectron FmaPeak), triad.json (bench_threads StreamTriad/1),
 a9a.json (bench_learners) and, when MNIST was found, mnist.json (bench_multiclass WholePassMnist),
-each run with --benchmark_repetitions (medians reported), and load_before (/proc/loadavg)."""
+each run with --benchmark_repetitions (medians reported), and load_before and load_after
+(/proc/loadavg when the benchmarks started and ended)."""
 import datetime
 import json
 import os
@@ -59,7 +60,7 @@ def git_revision(src):
 
 
 def fmt_time(s):
-    return f"{s * 1e3:.1f} ms" if s < 10 else f"{s:.2f} s"
+    return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
 def learner_rows(rows, prefix, peak_gfma):
@@ -101,7 +102,7 @@ def main():
     bw = triad.get("BM_StreamTriad/1", {}).get("GB/s")
     with open(os.path.join(d, "load_before")) as f:
         load_before = f.read().split()[:3]
-    with open("/proc/loadavg") as f:
+    with open(os.path.join(d, "load_after")) as f:
         load_after = f.read().split()[:3]
     when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     cpu, rev = cpu_model(), git_revision(src)
@@ -115,7 +116,7 @@ def main():
         "",
         "<!-- Written by `make bench-report` (scripts/bench_report.py from the JSON of bench/); do not edit. -->",
         "",
-        f"Measured at commit `{rev}` on {when} by `make bench-report`, one core of a {cpu} "
+        f"Measured at commit `{rev}` on {when} by `make bench-report`, one core of the CPU {cpu} "
         f"({os.cpu_count()} logical CPUs). Load average (1, 5, 15 min) {' '.join(load_before)} before, "
         f"{' '.join(load_after)} after: above about 0.5 a core, other work shared the cores and wall "
         "times are inflated; CPU time (the measuring thread's) is then the steadier number.",
@@ -141,7 +142,8 @@ def main():
         md += ["## MNIST", "",
                "`bench_multiclass`: one pass over the 60000 MNIST training digits (pixels/255) in file order, "
                "polynomial kernel (0.006⟨x,x'⟩ + 1/2)^7, η = 0.1 DOGMA, B = 2000, C = 1; median of 3 passes. "
-               "Floor: every round's kernel row, nnz(x_t) |S| fmas ([learners.md#layout](learners.md#layout)).",
+               "Floor: every round's kernel row, nnz(x_t) |S| fmas ([learners.md#layout](learners.md#layout)); "
+               "`multiclass-projectron++` also solves, which this floor does not count.",
                "", table(mnist_rows, "kernel rows"), ""]
     else:
         md += ["MNIST was not found on the data search path: no multiclass passes.", ""]
@@ -149,9 +151,9 @@ def main():
         f.write("\n".join(md))
 
     def brief(rows):
-        return ", ".join(f"`{n}` {fmt_time(w)}" + (f" ({c / fl:.2f}x its floor)" if fl else "")
+        return ", ".join(f"`{n}` {fmt_time(w)}" + (f" (CPU time {c / fl:.2f}x its floor)" if fl else "")
                          for n, w, c, _, _, fl, _ in rows)
-    head = (f"On one core of a {cpu} (FMA peak {gflops:.0f} GFLOP/s"
+    head = (f"On one core of the CPU {cpu} (FMA peak {gflops:.0f} GFLOP/s"
             + (f", {bw:.0f} GB/s" if bw else "") + f"; load average {load_before[0]} at the start), "
             f"commit `{rev}`, the whole pass over a9a took: {brief(a9a_rows)}")
     if mnist_rows:

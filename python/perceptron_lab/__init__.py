@@ -17,6 +17,12 @@ from . import _core
 from ._core import DataError, ModelError, NonFiniteError
 from ._version import __version__
 
+# The compiled module's exception types carry no docstring of their own; help() shows these.
+DataError.__doc__ = "A data set that cannot be found or read (a ValueError); the message says why (docs/inputs.md)."
+ModelError.__doc__ = "A model file or pickle that cannot be read, or a damaged one (a ValueError; docs/models.md)."
+NonFiniteError.__doc__ = ("Arithmetic that left the doubles during a run (a FloatingPointError; "
+                          "docs/learners.md#non-finite).")
+
 __all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
            "ModelError", "NonFiniteError", "data_search_path"]
 
