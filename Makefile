@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 # make reproduce ALLOW_DIRTY=1: write the committed report from uncommitted changes (it says so).
 ALLOW_DIRTY ?=
 
-.PHONY: all setup configure build test bench reproduce reproduce-quick update-reference clean
+.PHONY: all setup configure build test bench bench-report reproduce reproduce-quick update-reference clean
 
 all: build
 
@@ -24,6 +24,19 @@ test: build
 bench: build
 	@cmake --build $(BUILD) -j $(JOBS) --target benches
 	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] && "$$b" --benchmark_min_time=0.2; done
+
+# docs/performance.md and README.md's headline, from the benchmarks' JSON (scripts/bench_report.py).
+BENCH_OUT = $(BUILD)/perf-report
+BENCH_JSON = --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_out_format=json
+bench-report: build
+	@cmake --build $(BUILD) -j $(JOBS) --target bench_projectron bench_threads bench_learners bench_multiclass
+	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cat /proc/loadavg > $(BENCH_OUT)/load_before
+	$(BUILD)/bench_projectron --benchmark_filter=FmaPeak $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/peak.json
+	$(BUILD)/bench_threads --benchmark_filter='StreamTriad/1/' $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/triad.json
+	$(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a.json
+	$(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist.json
+	@cat /proc/loadavg > $(BENCH_OUT)/load_after
+	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md README.md
 
 reproduce: build
 	$(BUILD)/plab reproduce --jobs $(JOBS) --readme README.md $(if $(ALLOW_DIRTY),--allow-dirty)

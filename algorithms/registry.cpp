@@ -1,6 +1,6 @@
 // The registry of learners: one descriptor per learner, with its maker, and the gathering of the
-// option groups the learner headers declare. Adding a learner = its header plus one entry here
-// (docs/extending.md#learner).
+// option groups the learner headers declare. Adding a learner = its header, one entry here and its
+// docs/learners.md section; a new option also edits algorithms/options.hpp (docs/extending.md#learner).
 #include "algorithms/registry.hpp"
 
 #include <algorithm>

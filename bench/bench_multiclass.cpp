@@ -61,6 +61,7 @@ void BM_WholePassMnist(benchmark::State& st, const std::string& algo) {
   st.counters["mistakes"] = static_cast<double>(r.mistakes);
   st.counters["support"] = static_cast<double>(r.support_size);
   st.counters["kernel_GFMA/s"] = benchmark::Counter(fma * 1e-9 * static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
+  st.counters["floor_fma"] = fma;  // every round's kernel row, a floor of the pass (make bench-report)
 }
 
 // Kernel rows of a block of examples (kBlockRounds, as the multiclass learners compute them, into

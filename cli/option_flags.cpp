@@ -1,12 +1,26 @@
 #include "cli/option_flags.hpp"
 
+#include <stdexcept>
+
 #include "algorithms/registry.hpp"
 
 namespace plab {
 
+namespace {
+// A default outside the declared range (--budget's 0) means "not given": --help shows no default.
+bool has_no_default(const OptionDecl& d) {
+  try {
+    d.check(d.default_value, d.flag());
+  } catch (const std::invalid_argument&) {
+    return true;
+  }
+  return false;
+}
+}  // namespace
+
 std::string OptionFlags::help(const OptionDecl& d) {
   std::string h = d.help;
-  if (!d.range_text().empty()) h += " (range " + d.range_text() + ")";
+  if (!d.range_text().empty()) h += " (range " + d.range_text() + (has_no_default(d) ? ", no default" : "") + ")";
   if (!d.owners.empty()) h += " [" + d.kind + (d.owners.size() > 1 ? "s" : "") + ": " + join_and(d.owners) + "]";
   return h;
 }
@@ -35,6 +49,8 @@ void OptionFlags::add_learner_options(CLI::App* app) {
       } else if constexpr (std::is_same_v<T, EtaConvention>) {
         enum_text_[row.name] = row.default_value.get<std::string>();
         return app->add_option(flag, enum_text_[row.name], help(d))->capture_default_str();
+      } else if (has_no_default(d)) {
+        return app->add_option(flag, opt_.*p, help(d));
       } else {
         return app->add_option(flag, opt_.*p, help(d))->capture_default_str();
       }

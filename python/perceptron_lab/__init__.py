@@ -7,16 +7,21 @@
 
 docs/python.md documents every function; results equal `plab run`'s bit for bit (tested).
 """
-from __future__ import annotations
+# The imports are private (underscored): the package's namespace is __all__ and __version__.
+import json as _json
+import os as _os
 
-import json
-import os
-from typing import Any
-
-import numpy as np
+import numpy as _np
 
 from . import _core
 from ._core import DataError, ModelError, NonFiniteError
+from ._version import __version__
+
+# The compiled module's exception types carry no docstring of their own; help() shows these.
+DataError.__doc__ = "A data set that cannot be found or read (a ValueError); the message says why (docs/inputs.md)."
+ModelError.__doc__ = "A model file or pickle that cannot be read, or a damaged one (a ValueError; docs/models.md)."
+NonFiniteError.__doc__ = ("Arithmetic that left the doubles during a run (a FloatingPointError; "
+                          "docs/learners.md#non-finite).")
 
 __all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
            "ModelError", "NonFiniteError", "data_search_path"]
@@ -26,13 +31,13 @@ _KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
 
 def learners() -> list[dict]:
     """Every learner: name, summary, multiclass, options (names), bounds (bool)."""
-    return json.loads(_core.learners_json())
+    return _json.loads(_core.learners_json())
 
 
 def options(algo: str) -> list[dict]:
     """The options `algo` takes (its own, the kernel's, the comparator's), as declared beside their owners:
     name, scope, type, default, range, allowed, owners, help."""
-    return json.loads(_core.options_json(algo))
+    return _json.loads(_core.options_json(algo))
 
 
 def data_search_path() -> list[str]:
@@ -48,21 +53,21 @@ def load(name: str, labels: str | None = None):
     data, indices, indptr, shape, y, classes, _ = _core.load(name, labels or "")
     X = sp.csr_matrix((data, indices, indptr), shape=shape)
     if classes:
-        y = np.asarray(classes, dtype=np.float64)[y.astype(np.int64)]
+        y = _np.asarray(classes, dtype=_np.float64)[y.astype(_np.int64)]
     return X, y
 
 
-def _spec(algo: str, kernel: str, gamma: float, coef0: float, degree: int, opts: dict) -> Any:
+def _spec(algo: str, kernel: str, gamma: float, coef0: float, degree: int, opts: dict):
     spec = _core.LearnerSpec()
     spec.algo = algo
     spec.kernel, spec.gamma, spec.coef0, spec.degree = kernel, float(gamma), float(coef0), int(degree)
-    spec.options_json = json.dumps({k: _plain(v) for k, v in opts.items()})
+    spec.options_json = _json.dumps({k: _plain(v) for k, v in opts.items()})
     return spec
 
 
 def _plain(v):
     """numpy scalars as the JSON numbers and booleans the option table reads."""
-    if isinstance(v, np.generic):
+    if isinstance(v, _np.generic):
         return v.item()
     return v
 
@@ -76,21 +81,21 @@ def _matrix(X):
         if sp.issparse(X):
             if X.format != "csr":
                 X = X.tocsr()
-            if X.dtype != np.float64:
+            if X.dtype != _np.float64:
                 if X.dtype.kind not in "biuf":
                     raise ValueError(f"X has dtype {X.dtype}: expected real numbers (float64)")
-                X = X.astype(np.float64)
+                X = X.astype(_np.float64)
             if not X.has_canonical_format:
                 X = X.copy()
                 X.sum_duplicates()
             return "csr", X
     except ImportError:
         pass
-    A = np.asarray(X)
-    if A.dtype != np.float64:
+    A = _np.asarray(X)
+    if A.dtype != _np.float64:
         if A.dtype.kind not in "biuf":
             raise ValueError(f"X has dtype {A.dtype}: expected a 2-D array of real numbers (float64)")
-        A = A.astype(np.float64)
+        A = A.astype(_np.float64)
     if A.ndim != 2:
         raise ValueError(f"X must be 2-D (rows x features), got shape {A.shape}")
     return "dense", A
@@ -99,7 +104,7 @@ def _matrix(X):
 def _dataset(X, y, classes, name=""):
     """The library's Dataset of X with labels y (+-1 or class indices) and class labels `classes`."""
     kind, A = _matrix(X)
-    y = np.ascontiguousarray(y, dtype=np.float64)
+    y = _np.ascontiguousarray(y, dtype=_np.float64)
     if kind == "csr":
         return _core.dataset_csr(A.data, A.indices, A.indptr, A.shape[1], y, classes, name or "scipy.sparse")
     return _core.dataset_dense(A, y, classes, name or "numpy")
@@ -108,23 +113,23 @@ def _dataset(X, y, classes, name=""):
 def _labels(algo: str, y, n: int):
     """(labels as the learner reads them, class labels): +-1 for binary learners; class indices
     into the sorted distinct labels for multiclass ones (as plab's --labels classes)."""
-    y = np.asarray(y)
+    y = _np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n} rows), got shape {y.shape}")
     if y.dtype.kind not in "biuf":
         raise ValueError(f"y has dtype {y.dtype}: labels must be numbers (the sklearn estimator maps any class labels)")
-    y = y.astype(np.float64)
-    if not np.all(np.isfinite(y)):
-        raise ValueError(f"y[{int(np.flatnonzero(~np.isfinite(y))[0])}] is not finite")
+    y = y.astype(_np.float64)
+    if not _np.all(_np.isfinite(y)):
+        raise ValueError(f"y[{int(_np.flatnonzero(~_np.isfinite(y))[0])}] is not finite")
     if _core.is_multiclass(algo):
-        classes = np.unique(y)
+        classes = _np.unique(y)
         if classes.size < 2:
             raise ValueError(f"{algo} is a multiclass learner and y has {classes.size} class(es): it needs at least 2")
-        return np.searchsorted(classes, y).astype(np.float64), classes.tolist()
+        return _np.searchsorted(classes, y).astype(_np.float64), classes.tolist()
     bad = ~((y == 1.0) | (y == -1.0))
     if bad.any():
-        raise ValueError(f"{algo} is a binary learner: y must be +1/-1, got {np.unique(y[bad])[:5].tolist()} "
-                         "(map the labels, e.g. np.where(y == 3, 1, -1), or use a multiclass learner)")
+        raise ValueError(f"{algo} is a binary learner: y must be +1/-1, got {_np.unique(y[bad])[:5].tolist()} "
+                         "(map the labels, e.g. _np.where(y == 3, 1, -1), or use a multiclass learner)")
     return y, []
 
 
@@ -158,7 +163,7 @@ class Result:
 
     def meta(self) -> dict:
         """The trace's metadata line: run_meta of the pipeline plus the data and the shuffle seed."""
-        m = json.loads(self._o.meta_json())
+        m = _json.loads(self._o.meta_json())
         m["data"] = self._data
         m["shuffle_seed"] = self._shuffle
         return m
@@ -170,12 +175,12 @@ class Result:
         s["results"] = {"rounds": len(self.trace["t"]), "mistakes": self.mistakes, "updates": self.updates,
                         "margin_errors": self.margin_errors, "support_size": self.support_size,
                         "seconds": self.seconds, "f_norm2": self._o.f_norm2, "f_norm2_exact": self._o.f_norm2_exact}
-        s["bounds"] = json.loads(self._o.bounds_json())
+        s["bounds"] = _json.loads(self._o.bounds_json())
         return s
 
     def trace_csv(self, meta: bool = True) -> str:
         """The trace as `plab run --trace` writes it, by the same writer (experiments/run/trace.hpp)."""
-        return self._o.trace_csv(json.dumps(self.meta()) if meta else "")
+        return self._o.trace_csv(_json.dumps(self.meta()) if meta else "")
 
     def __repr__(self):
         return (f"Result(mistakes={self.mistakes}, updates={self.updates}, support_size={self.support_size}, "
@@ -211,20 +216,20 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
 
 
 def _bound_rows(text: str) -> list[dict]:
-    rows = json.loads(text)
+    rows = _json.loads(text)
     for r in rows:
         r["reason"] = r["why_not"]
     return rows
 
 
 def _rounds_flags(v, n: int, what: str) -> list[bool]:
-    a = np.asarray(v)
+    a = _np.asarray(v)
     if a.ndim != 1 or a.shape[0] != n:
         raise ValueError(f"{what} must be 1-D with one entry per row of X ({n} rows), got shape {a.shape}")
     if a.dtype.kind not in "biu":
         raise ValueError(f"{what} must be booleans (or 0/1), one per round, got dtype {a.dtype}")
-    if not np.all((a == 0) | (a == 1)):
-        raise ValueError(f"{what}[{int(np.flatnonzero((a != 0) & (a != 1))[0])}] is not 0/1")
+    if not _np.all((a == 0) | (a == 1)):
+        raise ValueError(f"{what}[{int(_np.flatnonzero((a != 0) & (a != 1))[0])}] is not 0/1")
     return a.astype(bool).tolist()
 
 
@@ -291,7 +296,7 @@ class Learner:
             if self._core is None:
                 self._make(r.shape[1])
             return {int(j): float(v) for j, v in zip(r.indices, r.data)}
-        a = np.asarray(x, dtype=np.float64)
+        a = _np.asarray(x, dtype=_np.float64)
         if a.ndim != 1:
             raise ValueError(f"x must be a dict, a 1-D array or a sparse row, got shape {a.shape}")
         if self._core is None:
@@ -329,17 +334,19 @@ class Learner:
 
     @property
     def rounds(self) -> int:
+        """The rounds learned so far (continuing a loaded model's count)."""
         return 0 if self._core is None else self._core.rounds
 
     @property
     def support_size(self) -> int:
+        """|S|: the supports the current hypothesis keeps (the primal perceptron: its updates)."""
         return 0 if self._core is None else self._core.support_size
 
     def _numeric_classes(self) -> list[float]:
         """The class labels as the model file stores them: numbers, else the class indices."""
         if not self._multiclass:
             return []
-        if all(isinstance(c, (int, float, np.integer, np.floating)) and not isinstance(c, bool) for c in self.classes):
+        if all(isinstance(c, (int, float, _np.integer, _np.floating)) and not isinstance(c, bool) for c in self.classes):
             return [float(c) for c in self.classes]
         return [float(i) for i in range(len(self.classes))]
 
@@ -348,14 +355,14 @@ class Learner:
         `plab run --init-model` and load_model() read it. Pickling writes the same bytes."""
         if self._core is None:
             raise ValueError("the learner has seen no example yet: nothing to save (give dim= or learn first)")
-        self._core.save(os.fspath(path), self._numeric_classes())
+        self._core.save(_os.fspath(path), self._numeric_classes())
 
 
 def load_model(path) -> Learner:
     """The Learner of a model file written by Learner.save or `plab run --save-model`: every
     double as saved, the rounds continuing after its own (docs/models.md)."""
     with open(path, "rb") as f:
-        core = _core.Learner.from_model(f.read(), os.fspath(path))
+        core = _core.Learner.from_model(f.read(), _os.fspath(path))
     lr = Learner.__new__(Learner)
     lr.algo, lr._spec, lr._core = core.spec.algo, core.spec, core
     lr._multiclass = _core.is_multiclass(lr.algo)

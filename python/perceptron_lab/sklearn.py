@@ -7,21 +7,22 @@ fit is one online pass over the rows (in the given order, or permuted by `shuffl
 `plab run --shuffle`); partial_fit continues the same pass. More than two classes: the
 multiclass counterpart of a binary learner (MULTICLASS_OF), or a multiclass learner given as algo.
 """
-from __future__ import annotations
-
-import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import unique_labels
-from sklearn.utils.validation import check_is_fitted
+# The imports are private (underscored): the module's namespace is __all__.
+import numpy as _np
+from sklearn.base import BaseEstimator as _BaseEstimator, ClassifierMixin as _ClassifierMixin
+from sklearn.utils.multiclass import unique_labels as _unique_labels
+from sklearn.utils.validation import check_is_fitted as _check_is_fitted
 
 from . import _core, _dataset, _spec
+
+__all__ = ["OnlineKernelClassifier", "MULTICLASS_OF"]
 
 # The multiclass learner used for a binary one on more than two classes (docs/learners.md#multiclass).
 MULTICLASS_OF = {"kernel-perceptron": "multiclass-perceptron", "perceptron": "multiclass-perceptron",
                  "rbp": "mrbp", "pa1": "multiclass-pa1", "projectron++": "multiclass-projectron++"}
 
 
-class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
+class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
     """An online kernel learner as a scikit-learn classifier.
 
     algo: a learner name (perceptron_lab.learners()); kernel, gamma, coef0, degree: the kernel;
@@ -43,11 +44,13 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
     # get_params/set_params list them beside the named parameters, so that clone() and
     # GridSearchCV pass them on. A name the learner does not take is refused when it is made (fit).
     def get_params(self, deep=True):
+        """The named parameters and the learner's options given as keywords (scikit-learn's API)."""
         p = super().get_params(deep=deep)
         p.update(self._options())
         return p
 
     def set_params(self, **params):
+        """Sets parameters and learner options by name (scikit-learn's API); returns self."""
         for k, v in params.items():
             setattr(self, k, v)
         return self
@@ -66,7 +69,7 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         return MULTICLASS_OF[self.algo]
 
     def _start(self, classes, n_features):
-        self.classes_ = np.asarray(classes)
+        self.classes_ = _np.asarray(classes)
         if self.classes_.size < 2:
             raise ValueError(f"y has {self.classes_.size} class: a classifier needs at least 2 classes")
         self.algo_ = self._learner_algo(self.classes_.size)
@@ -77,10 +80,10 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
 
     def _targets(self, y):
         """Class labels as the learner reads them: class indices, or -1/+1 (classes_[1] is +1)."""
-        idx = np.searchsorted(self.classes_, y)
-        if np.any(idx >= self.classes_.size) or np.any(self.classes_[np.minimum(idx, self.classes_.size - 1)] != y):
+        idx = _np.searchsorted(self.classes_, y)
+        if _np.any(idx >= self.classes_.size) or _np.any(self.classes_[_np.minimum(idx, self.classes_.size - 1)] != y):
             raise ValueError(f"y has labels outside classes {self.classes_.tolist()}")
-        return idx.astype(np.float64) if self.multiclass_ else np.where(idx == 1, 1.0, -1.0)
+        return idx.astype(_np.float64) if self.multiclass_ else _np.where(idx == 1, 1.0, -1.0)
 
     def _learn(self, X, y, order):
         self.mistakes_ += self.learner_.learn_rows(_dataset(X, self._targets(y), []), order)
@@ -88,8 +91,8 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """One online pass over the rows of X (permuted by seed `shuffle` when set), from scratch."""
-        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=np.float64, reset=True)
-        self._start(unique_labels(y), X.shape[1])
+        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=True)
+        self._start(_unique_labels(y), X.shape[1])
         order = [] if self.shuffle is None else _core.order(X.shape[0], int(self.shuffle))
         return self._learn(X, y, order)
 
@@ -97,23 +100,25 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         """Continues the online pass with the rows of X in the given order (rounds keep counting).
         The first call needs `classes` (all labels that will occur) unless y has them all."""
         first = not hasattr(self, "learner_")
-        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=np.float64, reset=first)
+        X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=first)
         if first:
-            self._start(unique_labels(y) if classes is None else unique_labels(classes), X.shape[1])
-        elif classes is not None and not np.array_equal(unique_labels(classes), self.classes_):
+            self._start(_unique_labels(y) if classes is None else _unique_labels(classes), X.shape[1])
+        elif classes is not None and not _np.array_equal(_unique_labels(classes), self.classes_):
             raise ValueError(f"classes {list(classes)} differ from those of the first partial_fit {self.classes_.tolist()}")
         return self._learn(X, y, [])
 
     def decision_function(self, X):
         """f(x) per row (binary: > 0 means classes_[1]); multiclass: one column per class, the
         margin f_c(x) - max_{r != c} f_r(x), largest for the predicted class."""
-        check_is_fitted(self, "learner_")
-        X = self._validate_data(X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return self.learner_.scores(_dataset(X, np.zeros(X.shape[0]), []))
+        _check_is_fitted(self, "learner_")
+        X = self._validate_data(X, accept_sparse="csr", dtype=_np.float64, reset=False)
+        return self.learner_.scores(_dataset(X, _np.zeros(X.shape[0]), []))
 
     def predict(self, X):
+        """The predicted class label of each row: the sign of decision_function (a score of 0 is
+        classes_[0]), or its first arg max for more than two classes."""
         s = self.decision_function(X)
         if self.multiclass_:
-            return self.classes_[np.argmax(s, axis=1)]
+            return self.classes_[_np.argmax(s, axis=1)]
         return self.classes_[(s > 0).astype(int)]
 

@@ -1,0 +1,175 @@
+#!/usr/bin/python3
+"""Writes docs/performance.md and README.md's performance headline from the Google Benchmark JSON
+files that `make bench-report` leaves in one folder (stdlib only):
+
+    bench_report.py DIR OUT.md [README.md]
+
+DIR holds peak.json (bench_projectron FmaPeak), triad.json (bench_threads StreamTriad/1),
+a9a.json (bench_learners) and, when MNIST was found, mnist.json (bench_multiclass WholePassMnist),
+each run with --benchmark_repetitions (medians reported), and load_before and load_after
+(/proc/loadavg when the benchmarks started and ended)."""
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+
+_UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+_BEGIN, _END = "<!-- performance:begin", "<!-- performance:end -->"
+
+
+def medians(path):
+    """{benchmark name: its median row} of one JSON file; {} when the file is missing. Rows that
+    were skipped (no AVX-512, no data set) are left out."""
+    if not os.path.exists(path):
+        return {}
+    with open(path) as f:
+        rows = json.load(f)["benchmarks"]
+    out = {}
+    for r in rows:
+        if r.get("error_occurred"):
+            continue
+        if r.get("run_type") == "aggregate" and r.get("aggregate_name") != "median":
+            continue
+        # "BM_WholePassA9a/pa1/iterations:3" -> "BM_WholePassA9a/pa1"
+        out[re.sub(r"/(iterations:\d+|real_time|repeats:\d+)", "", r.get("run_name", r["name"]))] = r
+    return out
+
+
+def seconds(row, key):
+    return row[key] * _UNIT[row["time_unit"]]
+
+
+def cpu_model():
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown CPU"
+
+
+def git_revision(src):
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=src, capture_output=True, text=True).stdout.strip()
+    rev = git("rev-parse", "--short=12", "HEAD") or "unknown"
+    # The files this script writes are outputs, not what was measured.
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs/performance.md",
+                ":(exclude)README.md")
+    return rev + (" (with uncommitted changes)" if dirty else "")
+
+
+def fmt_time(s):
+    return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
+
+
+def learner_rows(rows, prefix, peak_gfma):
+    """(name, wall s, cpu s, mistakes, support, floor s or None) for every row named prefix/<learner>."""
+    out = []
+    for name, r in sorted(rows.items()):
+        if not name.startswith(prefix + "/"):
+            continue
+        floor = r["floor_fma"] / (peak_gfma * 1e9) if "floor_fma" in r and peak_gfma else None
+        out.append((name.split("/", 1)[1], seconds(r, "real_time"), seconds(r, "cpu_time"), int(r["mistakes"]),
+                    int(r["support"]), floor, r.get("floor_fma")))
+    return out
+
+
+def table(rows, floor_text):
+    lines = ["| learner | wall time | CPU time | mistakes | supports at the end | arithmetic floor at the peak | CPU time / floor |",
+             "|---|---|---|---|---|---|---|"]
+    for name, wall, cpu, mistakes, support, floor, fma in rows:
+        fl = f"{fma:.3g} fmas ({floor_text}): {fmt_time(floor)}" if floor else "–"
+        ratio = f"{cpu / floor:.2f}" if floor else "–"
+        lines.append(f"| `{name}` | {fmt_time(wall)} | {fmt_time(cpu)} | {mistakes} | {support} | {fl} | {ratio} |")
+    return "\n".join(lines)
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    d, out = sys.argv[1], sys.argv[2]
+    readme = sys.argv[3] if len(sys.argv) == 4 else None
+    src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    peak, triad = medians(os.path.join(d, "peak.json")), medians(os.path.join(d, "triad.json"))
+    a9a, mnist = medians(os.path.join(d, "a9a.json")), medians(os.path.join(d, "mnist.json"))
+    if not peak or not a9a:
+        sys.exit(f"bench_report: {d} lacks peak.json or a9a.json results (is a9a on the data search path?)")
+    # The learners run the widest path the CPU has (numerics/simd.hpp), so the floor uses the widest peak.
+    widths = [(w, peak[f"BM_FmaPeak{w}"]["GFLOP/s"]) for w in ("Avx512", "Avx2") if f"BM_FmaPeak{w}" in peak]
+    path, gflops = widths[0]
+    gfma = gflops / 2
+    bw = triad.get("BM_StreamTriad/1", {}).get("GB/s")
+    with open(os.path.join(d, "load_before")) as f:
+        load_before = f.read().split()[:3]
+    with open(os.path.join(d, "load_after")) as f:
+        load_after = f.read().split()[:3]
+    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    cpu, rev = cpu_model(), git_revision(src)
+    names = {"Avx512": "AVX-512", "Avx2": "AVX2"}
+    peaks = ", ".join(f"{names[w]} {g:.1f} GFLOP/s" for w, g in widths)
+    a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma)
+    mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma)
+
+    md = [
+        "# Performance",
+        "",
+        "<!-- Written by `make bench-report` (scripts/bench_report.py from the JSON of bench/); do not edit. -->",
+        "",
+        f"Measured at commit `{rev}` on {when} by `make bench-report`, one core of the CPU {cpu} "
+        f"({os.cpu_count()} logical CPUs). Load average (1, 5, 15 min) {' '.join(load_before)} before, "
+        f"{' '.join(load_after)} after: above about 0.5 a core, other work shared the cores and wall "
+        "times are inflated; CPU time (the measuring thread's) is then the steadier number.",
+        "",
+        f"- **FP64 FMA peak of one core:** {peaks} (`bench_projectron --benchmark_filter=FmaPeak`, 12 "
+        f"independent FMA chains, median of 3); the floors below use {names[path]}'s {gfma:.1f} GFMA/s.",
+        "- **Memory bandwidth, one thread:** " + (f"{bw:.1f} GB/s" if bw else "not measured") +
+        " (`bench_threads --benchmark_filter=StreamTriad/1`: a = b + s c over 3 x 64 MB, 24 bytes an element, "
+        "median of 3).",
+        "",
+        "## a9a",
+        "",
+        "`bench_learners`: one pass over a9a in file order, Gaussian kernel γ = 0.04, budgets B = 793, "
+        "Projectron(++) η = 0.1 in the DOGMA convention, PA-I C = 1, NORMA λ = 0.01, Λ = 0.5, ρ = 1, "
+        "τ = 1000; the primal `perceptron` is linear. Median of 3 repetitions of 3 passes each. "
+        "Floor: the Projectron(++)'s forward solves z_t = L⁻¹k_t, n(n+1)/2 fmas a round at |S| = n "
+        "([learners.md#projectronpp-floor](learners.md#projectronpp-floor)); none is known for the others.",
+        "",
+        table(a9a_rows, "forward solves"),
+        "",
+    ]
+    if mnist_rows:
+        md += ["## MNIST", "",
+               "`bench_multiclass`: one pass over the 60000 MNIST training digits (pixels/255) in file order, "
+               "polynomial kernel (0.006⟨x,x'⟩ + 1/2)^7, η = 0.1 DOGMA, B = 2000, C = 1; median of 3 passes. "
+               "Floor: every round's kernel row, nnz(x_t) |S| fmas ([learners.md#layout](learners.md#layout)); "
+               "`multiclass-projectron++` also solves, which this floor does not count.",
+               "", table(mnist_rows, "kernel rows"), ""]
+    else:
+        md += ["MNIST was not found on the data search path: no multiclass passes.", ""]
+    with open(out, "w") as f:
+        f.write("\n".join(md))
+
+    def brief(rows):
+        return ", ".join(f"`{n}` {fmt_time(w)}" + (f" (CPU time {c / fl:.2f}x its floor)" if fl else "")
+                         for n, w, c, _, _, fl, _ in rows)
+    head = (f"On one core of the CPU {cpu} (FMA peak {gflops:.0f} GFLOP/s"
+            + (f", {bw:.0f} GB/s" if bw else "") + f"; load average {load_before[0]} at the start), "
+            f"commit `{rev}`, the whole pass over a9a took: {brief(a9a_rows)}")
+    if mnist_rows:
+        head += f"; over MNIST: {brief(mnist_rows)}"
+    head += ". Details: [docs/performance.md](docs/performance.md)."
+    if readme:
+        with open(readme) as f:
+            text = f.read()
+        m = re.search(re.escape(_BEGIN) + r"[^\n]*\n(.*?)" + re.escape(_END), text, re.S)
+        if not m:
+            sys.exit(f"bench_report: {readme} has no '{_BEGIN}' ... '{_END}' block")
+        text = text[:m.start(1)] + head + "\n" + text[m.end(1):]
+        with open(readme, "w") as f:
+            f.write(text)
+    print(head)
+
+
+if __name__ == "__main__":
+    main()
