@@ -76,13 +76,24 @@ std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const s
 }
 
 std::vector<PlotSeries> curve_series(const FigurePlot& p, const std::vector<Group>& groups, const std::string& ds) {
-  std::vector<PlotSeries> series;
+  std::vector<PlotSeries> series, bands;
   for (const auto& g : groups) {
     if (g.dataset != ds || g.t.empty()) continue;
     if (!p.algorithms.empty() && std::find(p.algorithms.begin(), p.algorithms.end(), g.algo_id) == p.algorithms.end())
       continue;
     series.push_back(group_curve(p, g));
+    // The paper's curve plots (Figures 6-7) are one run each (docs/report.md#drawn): our single-run
+    // band, mean +- one std over the permutations, shows where one run of ours falls.
+    if (p.paper && p.window == 0) {
+      PlotSeries band = series.back();
+      band.title.clear();
+      band.style = "band";
+      for (std::size_t k = 0; k < g.t.size(); ++k)
+        if (g.t[k] >= p.xmin) band.yerr.push_back(g.curves.at(p.metric)[k].std * p.y_scale);
+      bands.push_back(std::move(band));
+    }
   }
+  series.insert(series.begin(), bands.begin(), bands.end());
   if (p.yrange)  // grey vertical markers (e.g. the shifts of a drifting target)
     for (double v : p.vlines) {
       PlotSeries vl;

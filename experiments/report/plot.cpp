@@ -52,6 +52,7 @@ std::string data_text(const std::vector<PlotSeries>& series) {
 
 std::string using_clause(const std::string& style) {
   if (style == "hline") return " using 1:2 with lines dt 2 lw 2 ";
+  if (style == "band") return " using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder ";
   if (style == "errorbars") return " using 1:2:3 with yerrorlines lw 2 pt 7 ps 0.8 ";
   if (style == "xyerrorbars") return " using 1:2:4:3 with xyerrorlines lw 2 pt 7 ps 0.8 ";
   if (style == "points") return " using 1:2 with points pt 7 ps 0.8 ";

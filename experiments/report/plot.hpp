@@ -15,6 +15,7 @@ struct PlotSeries {
   std::string color_key;        // algorithm name: the same algorithm has the same colour everywhere
   std::string style = "lines";  // lines | points | linespoints | errorbars | xyerrorbars | hline
                                 // | paper_lines | paper_points | paper_errorbars (dashed, open)
+                                // | band (y +- yerr, filled, translucent)
                                 // an empty title leaves the series out of the key
   std::vector<double> x, y, yerr, xerr;  // errors may be empty
 };

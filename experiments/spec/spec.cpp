@@ -195,7 +195,8 @@ Cell make_cell(const Spec& s, const AlgoSpec& a, const DatasetSpec& ds, int p, s
   c.test = ds.test == "halves" ? ds.test : substitute(ds.test, p, c.perm_seed);
   c.labels = ds.labels; c.order = ds.order; c.kernel = ds.kernel.raw; c.preprocess = ds.preprocess;
   c.limit = s.limit; c.curve_points = s.curve_points;
-  c.bounds = s.bounds ? s.bounds->raw : json();
+  c.bounds = s.bounds && (s.bounds->permutations == 0 || static_cast<std::size_t>(p) < s.bounds->permutations)
+                 ? s.bounds->raw : json();
   c.analysis = s.analysis.raw;
   return c;
 }

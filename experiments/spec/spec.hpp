@@ -162,7 +162,8 @@ struct BoundsSpec {
   std::string comparator = "svm";  // svm | multipass | truth | zero
   double svm_C = kDefaultSvmC;
   std::vector<std::string> ids;    // bound ids to keep (bounds/bound_ids.hpp); empty = all
-  nlohmann::json raw;
+  std::size_t permutations = 0;    // evaluated on the first K permutations only (0 = all)
+  nlohmann::json raw;              // without "permutations": a cell's bounds are the same either way
 };
 
 struct O2BSpec { double delta = 0.05; };

@@ -174,7 +174,9 @@ BoundsSpec parse_bounds(const Node& n) {
   b.comparator = n.text("comparator", b.comparator);
   b.svm_C = n.number("svm_C", 1.0);
   b.ids = n.texts("names");
+  if (n.has("permutations")) b.permutations = static_cast<std::size_t>(n.child("permutations").integer(1));
   b.raw = n.json();
+  b.raw.erase("permutations");
   return b;
 }
 
