@@ -5,7 +5,7 @@
 // y_err_low,y_err_high,text (element: line | marker | errorbar | refline | annotation). The
 // verdict rule is docs/report.md#paper-curves (experiments/report/point_judge.hpp): each point is
 // compared through the spread of what the paper drew (one run, or a mean of n), and a series
-// differs when the root mean square of its points' z exceeds 2.
+// differs when the root mean square of its points' z exceeds kSeriesRmsZ (2.1).
 #pragma once
 #include <map>
 #include <nlohmann/json.hpp>

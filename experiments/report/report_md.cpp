@@ -89,8 +89,8 @@ void paper_table(std::ostream& md, const std::string& fig, const FigureOutputs& 
   md << "\n### The paper's plotted points beside ours\n\nDigitized from the paper's figures "
         "(experiments/published/); every point: [`" << fig << "/paper_points.csv.gz`](" << fig << "/paper_points.csv.gz). "
         "Each point is compared through the spread of what the paper drew (one run, or a mean of n); z is the "
-        "difference beyond the digitization grid in those standard deviations, and a series differs when the root "
-        "mean square of its z exceeds 2 (docs/report.md#paper-curves).\n\n| plot | paper series (drawn) | ours | "
+        "difference beyond the digitization grid in those standard deviations (through Student's t), and a series "
+        "differs when the root mean square of its z exceeds 2.1 (docs/report.md#paper-curves).\n\n| plot | paper series (drawn) | ours | "
         "judged / published | within z ≤ 2 | rms z | largest z (at x) | verdict |\n|---|---|---|---|---|---|---|---|\n";
   std::ostringstream skipped;
   for (std::size_t i = 0; i < o.paper.size(); ++i) {
