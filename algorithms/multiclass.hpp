@@ -34,6 +34,18 @@ inline const std::vector<OptionInfo>& multiclass_perceptron_options() {
   return v;
 }
 
+// MRBP's eviction rule (docs/learners.md#mrbp, docs/conventions.md#r4-mrbp).
+inline const std::vector<OptionInfo>& mrbp_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("MRBP options", "eviction", &LearnerOptions::eviction,
+                     "MRBP past the budget: dogma (DOGMA 0.31: remove a random one of the B oldest) | overwrite "
+                     "(the new support takes a random slot and keeps that slot's other class coefficients); "
+                     "docs/learners.md#mrbp",
+                     {}, {"dogma", "overwrite"}),
+  };
+  return v;
+}
+
 class MulticlassLearner : public Learner {
  public:
   explicit MulticlassLearner(const LearnerOptions& o) : kernel_(o.kernel), sv_(o.dim), m_(o.classes) {
@@ -313,10 +325,14 @@ class MulticlassPerceptron : public MulticlassLearner {
 // drawn position j of the B oldest, in insertion order, is removed (DOGMA deletes column
 // ceil(B rand) of its ordered support list, so the newest is never drawn). The draws are
 // plab::Rng(seed).below(B), one per eviction (docs/learners.md#mrbp).
+// eviction "overwrite" (docs/conventions.md#r4-mrbp): the same draw picks the slot the new support
+// overwrites, and only the step's two coefficients (+1 on y, -1 on the competitor) are written into
+// it: the slot's coefficients of the other classes stay, now on the new support (the binary RBP's
+// slot overwrite, DOGMA k_perceptron_train.m, on a coefficient column that is not cleared).
 class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
  public:
   explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
-      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed) {}
+      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed), overwrite_(o.eviction == "overwrite") {}
   bool appends_only() const override { return false; }  // removes a support past the budget
   // Uses these 0-based positions for the next evictions instead of the stream (replaying another
   // implementation's draws: the DOGMA fixtures).
@@ -343,18 +359,36 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
  protected:
   void round(const Example& x, int64_t t, const double*, RoundRecord& r) override {
     if (!r.mistake) return;
-    add_support(x, t, step(r), r.kxx);
+    std::vector<double> v = step(r);
+    if (overwrite_ && sv_.size() >= B_) {
+      // The drawn slot's coefficients, with the step's two written over them, go with x (added
+      // first: the running ||f||^2 update reads f at x before the slot leaves).
+      const std::size_t j = next_draw(), slot = order_[j];
+      for (std::size_t c = 0; c < m_; ++c)
+        if (c != static_cast<std::size_t>(r.y) && c != static_cast<std::size_t>(r.competitor)) v[c] = coef(slot, c);
+      add_support(x, t, v, r.kxx);
+      order_.push_back(sv_.size() - 1);
+      evict(j, r);
+      return;
+    }
+    add_support(x, t, v, r.kxx);
     order_.push_back(sv_.size() - 1);
     r.update = UpdateKind::add;
     if (sv_.size() <= B_) return;
-    std::size_t j;  // position among the B oldest
-    if (replay_.empty()) {
-      j = static_cast<std::size_t>(rng_.below(B_));
-    } else {
-      j = replay_.back();
-      replay_.pop_back();
-      if (j >= B_) throw std::invalid_argument("mrbp: replayed eviction position out of range");
-    }
+    evict(next_draw(), r);  // a position among the B oldest
+  }
+
+ private:
+  std::size_t next_draw() {
+    if (replay_.empty()) return static_cast<std::size_t>(rng_.below(B_));
+    const std::size_t j = replay_.back();
+    replay_.pop_back();
+    if (j >= B_) throw std::invalid_argument("mrbp: replayed eviction position out of range");
+    return j;
+  }
+
+  // Removes the support at position j of the insertion order.
+  void evict(std::size_t j, RoundRecord& r) {
     const std::size_t slot = order_[j];
     r.removed = sv_.id(slot);
     r.update = UpdateKind::evict;
@@ -363,9 +397,9 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
     for (auto& s : order_) if (s == moved) s = slot;  // the moved slot keeps its place in the order
   }
 
- private:
   std::size_t B_;
   Rng rng_;
+  bool overwrite_;
   std::vector<std::size_t> order_;   // slots in insertion order
   std::vector<std::size_t> replay_;  // replayed positions, next one last
 };

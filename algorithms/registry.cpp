@@ -87,7 +87,7 @@ std::vector<LearnerInfo> builtin() {
       {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",
        .summary = "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
        .make = maker_of<MulticlassPerceptron>(), .multiclass = true},
-      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
+      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = {"budget", "seed", "eviction"}, .color = "#cc79a7",
        .summary = "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
        .make = maker_of<MulticlassRandomBudgetPerceptron>(), .multiclass = true},
       {.name = "multiclass-pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
@@ -186,7 +186,7 @@ const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
     for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
-                              &multiclass_perceptron_options(), &norma_options()})
+                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)
           if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");

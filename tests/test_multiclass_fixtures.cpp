@@ -60,6 +60,7 @@ TEST_P(Fixture, RoundByRoundAsDogma) {
   opt.classes = f.at("classes");
   if (!o.at("update").is_null()) opt.update_rule = o.at("update");
   if (!o.at("budget").is_null()) opt.budget = o.at("budget");
+  if (o.contains("eviction") && !o.at("eviction").is_null()) opt.eviction = o.at("eviction");
   if (!o.at("C_float").is_null()) opt.C = o.at("C_float");
   if (!o.at("eta_float").is_null()) opt.eta = o.at("eta_float");
   if (!o.at("eta_convention").is_null()) opt.eta_convention = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;

@@ -134,7 +134,7 @@ def base_record(t, x, y, f, m):
 
 
 # ----------------------------------------------------------------------------- Perceptron / MRBP
-def run_perceptron(data, m, kspec, update='max-score', budget=None, draws=()):
+def run_perceptron(data, m, kspec, update='max-score', budget=None, draws=(), eviction='dogma'):
     k = make_kernel(kspec)
     SV, beta, S, recs, n2 = [], [], [], [], Fr(0)
     draws, used = list(draws), 0
@@ -152,6 +152,20 @@ def run_perceptron(data, m, kspec, update='max-score', budget=None, draws=()):
             else:
                 col = [Fr(-1, m - 1)] * m
                 col[y] = Fr(1)
+            if eviction == 'overwrite' and budget is not None and len(S) == budget:
+                # The new support takes slot j (1-based in insertion order) and keeps the slot's
+                # coefficients of the classes other than y and comp (docs/learners.md#mrbp).
+                j = draws[used]; used += 1
+                assert 1 <= j <= budget
+                col = [c if i in (y, comp) else old for i, (c, old) in enumerate(zip(col, beta[j - 1]))]
+                r['evict_draw'], r['evicted_t'] = j, S[j - 1]
+                del SV[j - 1], beta[j - 1], S[j - 1]
+                SV.append(x); beta.append(col); S.append(t)
+                n2 = norm2(SV, beta, k, m)
+                r['kind'], r['tau'] = 'evict', Fr(1)
+                r['support_size'], r['norm2'] = len(S), n2
+                recs.append(r)
+                continue
             SV.append(x); beta.append(col); S.append(t)
             expect = n2 + 2 * sum(a * fc for a, fc in zip(col, f)) + kxx * sum(a * a for a in col)
             if update == 'max-score':
@@ -447,6 +461,14 @@ fixture('mrbp_budget2', 'mrbp', 3, linear(),
         'MRBP, B = 2, max-score, 3 features; five evictions at positions j = 1, 2, 2, 1, 1 of the '
         'ordered support list (never the newest, position 3); t4 correct (no eviction)',
         budget=2, eviction_draws=[1, 2, 2, 1, 1])
+fixture('mrbp_overwrite2', 'mrbp', 3, linear(),
+        F('1 0 0:1', '-1 0 1:1', '1 0 0:0', '0 0 1:1', '-1 0 1:2', '-1 0 1:0', '1 0 0:0', '1 1 0:1'),
+        ['first_round', 'competitor_tie', 'score_tie_mistake', 'kind_add', 'kind_none', 'kind_evict',
+         'two_evictions'],
+        'MRBP, B = 2, eviction overwrite: from t3 each mistake takes slot j = 1, 2, 2, 1 of the ordered '
+        'list (B = 2 slots, the new support is never among them) and keeps that slot\'s coefficient of '
+        'the class that is neither y nor the competitor',
+        budget=2, eviction_draws=[1, 2, 2, 1], eviction='overwrite')
 fixture('pa1_linear3', 'multiclass-pa1', 3, linear(),
         F('1 -1:2', '1 1:2', '2 0:2', '-1 1:1', '0 2:0', '-1 0:2', '0 2:1', '-1 0:1', '2 0:0'),
         ['first_round', 'competitor_tie', 'score_tie_mistake', 'margin_error', 'kind_add', 'kind_none',
@@ -506,7 +528,7 @@ def run(fx):
         return run_perceptron(fx['data'], fx['m'], fx['kernel'], update=o.get('update', 'max-score'))
     if L == 'mrbp':
         return run_perceptron(fx['data'], fx['m'], fx['kernel'], budget=o['budget'],
-                              draws=o['eviction_draws'])
+                              draws=o['eviction_draws'], eviction=o.get('eviction', 'dogma'))
     if L == 'multiclass-pa1':
         return run_pa1(fx['data'], fx['m'], fx['kernel'], o['C'])
     if L == 'multiclass-projectron++':
@@ -649,6 +671,7 @@ def to_json(fx, recs, state):
     o = fx['opts']
     opts = dict(update=o.get('update', 'max-score') if fx['learner'] in ('multiclass-perceptron', 'mrbp') else None,
                 budget=o.get('budget'), eviction_draws=o.get('eviction_draws'),
+                eviction=o.get('eviction', 'dogma') if fx['learner'] == 'mrbp' else None,
                 eta_convention='dogma' if fx['learner'] == 'multiclass-projectron++' else None)
     exact_pair(opts, 'eta', Fr(o['eta']) if 'eta' in o else None)
     exact_pair(opts, 'C', Fr(o['C']) if 'C' in o else None)
