@@ -2,7 +2,6 @@
 // OUT` (a binary kernel learner as a LIBSVM model, models/libsvm_export.hpp); docs/models.md.
 #include <fmt/format.h>
 
-#include <iostream>
 
 #include "cli/commands.hpp"
 #include "core/file_io.hpp"
@@ -19,18 +18,20 @@ struct ModelArgs {
 void show(const ModelArgs& a) {
   const ModelFile m = read_model(a.model);
   const ModelHeader& h = m.header;
+  std::string out;
   std::size_t bytes = 0;
   for (const auto& arr : m.arrays) bytes += arr.bytes.size();
-  std::cout << fmt::format("{}: plab model, format {}\n", a.model, kModelFormat);
-  std::cout << fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), h.kernel.describe());
-  std::cout << fmt::format("labels      {}\n", h.classes.empty() ? (h.labels.empty() ? "+1/-1 (default spellings)" : h.labels)
-                                                                  : nlohmann::json(h.classes).dump() + " (class list)");
-  std::cout << fmt::format("preprocess  {}\nrounds      {}\ndim         {}\ncode        {}\n", h.preprocess, h.rounds,
-                           h.dim, h.code);
-  for (const auto& d : h.data) std::cout << "trained on  " << d.dump() << "\n";
-  std::cout << fmt::format("state       {} arrays, {} bytes:", m.arrays.size(), bytes);
-  for (const auto& arr : m.arrays) std::cout << fmt::format(" {}[{}]", arr.name, arr.count);
-  std::cout << "\n";
+  out += fmt::format("{}: plab model, format {}\n", a.model, kModelFormat);
+  out += fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), h.kernel.describe());
+  out += fmt::format("labels      {}\n", h.classes.empty() ? (h.labels.empty() ? "+1/-1 (default spellings)" : h.labels)
+                                                           : nlohmann::json(h.classes).dump() + " (class list)");
+  out += fmt::format("preprocess  {}\nrounds      {}\ndim         {}\ncode        {}\n", h.preprocess, h.rounds, h.dim,
+                     h.code);
+  for (const auto& d : h.data) out += "trained on  " + d.dump() + "\n";
+  out += fmt::format("state       {} arrays, {} bytes:", m.arrays.size(), bytes);
+  for (const auto& arr : m.arrays) out += fmt::format(" {}[{}]", arr.name, arr.count);
+  out += "\n";
+  write_file_atomic("-", out);  // a write error (> /dev/full) fails the command
 }
 
 void export_libsvm(const ModelArgs& a) {

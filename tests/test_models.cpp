@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -237,6 +239,85 @@ TEST(Models, InconsistentHeadersAndStatesAreRefusedNamingTheFault) {
   nlohmann::json mj = nlohmann::json::parse(mc.substr(0, mc.find('\n')));
   mj["classes"] = {0, 1, 2};
   expect_refused(signed_file(mj.dump() + "\n" + mc.substr(mc.find('\n') + 1)), "array 'coef' holds 164 values, expected 123");
+}
+
+// The content with value `i` of array `name` (element type T) replaced: the header's array list gives
+// the payload offsets (each array after the ones before it, in the listed order).
+template <class T>
+std::string with_state_value(const std::string& content, const std::string& name, std::size_t i, T v) {
+  const std::size_t nl = content.find('\n');
+  const nlohmann::json list = nlohmann::json::parse(content.substr(0, nl)).at("arrays");
+  std::size_t off = nl + 1;
+  for (const auto& e : list) {
+    const std::size_t size = e[1] == "w" ? 4 : 8, count = e[2].get<std::size_t>();
+    if (e[0] == name) {
+      EXPECT_LT(i, count) << name;
+      std::string c = content;
+      std::memcpy(c.data() + off + i * size, &v, sizeof v);
+      return c;
+    }
+    off += size * count;
+  }
+  ADD_FAILURE() << "no array " << name;
+  return content;
+}
+
+// Files whose checksum is right, whose arrays fit their declared sizes, but whose values break the
+// learner's invariants: each would load as another learner (or predict NaN) if accepted.
+TEST(Models, EditedStatesThatBreakTheLearnersInvariantsAreRefused) {
+  const std::string c = content_of(saved_model());  // rbp, budget 9, 60 rows: 9 supports
+  const nlohmann::json j = nlohmann::json::parse(c.substr(0, c.find('\n')));
+  const std::string payload = c.substr(c.find('\n') + 1);
+  const auto with_header = [&](nlohmann::json h) { return signed_file(h.dump() + "\n" + payload); };
+  // A degree beyond int would be truncated (2^40 -> 0, 2^31 -> -2^31).
+  for (const uint64_t degree : {uint64_t{1} << 40, uint64_t{1} << 31}) {
+    nlohmann::json k = j;
+    k["kernel"]["degree"] = degree;
+    expect_refused(with_header(k), "header: kernel.degree must be at most 2147483647, got " + std::to_string(degree));
+  }
+  nlohmann::json k = j;
+  k["options"]["budget"] = 1;
+  expect_refused(with_header(k), "9 supports exceed the budget 1");
+  k = j;
+  k["rounds"] = (int64_t{1} << 62);
+  expect_refused(with_header(k), "header: rounds 4611686018427387904 is above 2^53");
+  // f.sv.sq: support 0's ||s||^2 doubled (its kernel values, hence predictions, would change).
+  const std::string sq = with_state_value(c, "f.sv.sq", 0, 1e6);
+  expect_refused(signed_file(sq), "f.sv.sq: support 0 has ||s||^2 1000000.0");
+  expect_refused(signed_file(with_state_value<int64_t>(c, "f.sv.id", 2, -5)), "f.sv.id: support 2 has round id -5 (< 1)");
+  // Two supports of one round: support 3 given support 4's id.
+  const auto state = parse_model(saved_model(), "m").arrays;
+  int64_t id4 = 0;
+  for (const auto& a : state)
+    if (a.name == "f.sv.id") std::memcpy(&id4, a.bytes.data() + 8 * 4, 8);
+  expect_refused(signed_file(with_state_value<int64_t>(c, "f.sv.id", 3, id4)),
+                 "f.sv.id: round id " + std::to_string(id4) + " is held by two supports");
+  // The state's round count below the supports' last round (the averaged hypothesis divides by it).
+  expect_refused(signed_file(with_state_value<int64_t>(c, "rounds", 0, 3)), "rounds: 3 rounds cannot have added 9 supports");
+  // The averaged Perceptron with T = 0 (every averaged score 0: 100% error): T is the sum of the c_j.
+  const std::string avg = content_of(saved_model("averaged-perceptron"));
+  expect_refused(signed_file(with_state_value<int64_t>(avg, "T", 0, 0)), "T: 0 is not the sum of the survival counts, 60");
+  expect_refused(signed_file(with_state_value<int64_t>(avg, "survival", 0, -1)), "survival: a count is negative");
+}
+
+// A NaN or infinity in any real of any learner's state (coefficients, norms, w, L, beta, Q, bias,
+// support values and scores) is refused naming the array.
+TEST(Models, NonFiniteStateValuesAreRefusedForEveryLearner) {
+  std::size_t checked = 0;
+  for (const LearnerInfo& info : learners()) {
+    const std::string c = content_of(saved_model(info.name));
+    const nlohmann::json list = nlohmann::json::parse(c.substr(0, c.find('\n'))).at("arrays");
+    for (const auto& e : list) {
+      if (e[1] != "d" || e[2].get<std::size_t>() == 0) continue;
+      const std::string name = e[0].get<std::string>();
+      for (const double v : {std::nan(""), -std::numeric_limits<double>::infinity()}) {
+        SCOPED_TRACE(info.name + " " + name);
+        expect_refused(signed_file(with_state_value(c, name, 0, v)), "array '" + name + "' value 0 is " + (std::isnan(v) ? "nan" : "-inf"));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 40u);
 }
 
 TEST(Models, WrittenAtomicallyAndReadBack) {

@@ -9,6 +9,8 @@ multiclass counterpart of a binary learner (MULTICLASS_OF), or a multiclass lear
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import unique_labels
@@ -112,8 +114,22 @@ class OnlineKernelClassifier(ClassifierMixin, BaseEstimator):
         return self.learner_.scores(_dataset(X, np.zeros(X.shape[0]), []))
 
     def predict(self, X):
-        s = self.decision_function(X)
+        return self._predicted(self.decision_function(X))
+
+    def _predicted(self, s):
         if self.multiclass_:
             return self.classes_[np.argmax(s, axis=1)]
         return self.classes_[(s > 0).astype(int)]
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy, where a row with no finite score is a mistake whatever its predicted label
+        (as plab predict and plab run --test count it; docs/models.md#no-finite-score), with a warning
+        that says how many rows had none."""
+        s = self.decision_function(X)
+        finite = np.isfinite(s).all(axis=1) if s.ndim == 2 else np.isfinite(s)
+        right = (self._predicted(s) == np.asarray(y)) & finite
+        if not finite.all():
+            warnings.warn(f"{int((~finite).sum())} rows have no finite score (counted as mistakes)", RuntimeWarning,
+                          stacklevel=2)
+        return float(np.average(right, weights=sample_weight))
 

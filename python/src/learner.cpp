@@ -38,7 +38,8 @@ PyLearner PyLearner::from_model(const std::string& bytes, const std::string& whe
   spec.coef0 = h.kernel.coef0;
   spec.degree = h.kernel.degree;
   spec.options = h.options;
-  PyLearner l(std::move(spec), restore_learner(m, h.dim), h.dim, h.classes.size(), h.rounds);
+  // dim 0: buffers grow with the rows (the header's dim, unchecked against the state, sizes nothing).
+  PyLearner l(std::move(spec), restore_learner(m, 0), h.dim, h.classes.size(), h.rounds);
   l.model_classes_ = h.classes;
   return l;
 }
