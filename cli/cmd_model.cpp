@@ -5,6 +5,7 @@
 
 #include "cli/commands.hpp"
 #include "core/file_io.hpp"
+#include "datasets/text_parse.hpp"
 #include "models/libsvm_export.hpp"
 #include "models/model_file.hpp"
 
@@ -31,7 +32,13 @@ void show(const ModelArgs& a) {
   out += fmt::format("state       {} arrays, {} bytes:", m.arrays.size(), bytes);
   for (const auto& arr : m.arrays) out += fmt::format(" {}[{}]", arr.name, arr.count);
   out += "\n";
-  write_file_atomic("-", out);  // a write error (> /dev/full) fails the command
+  // Header text is the file's: control bytes (ESC, BEL, CR) are written as \xNN, never sent to the terminal.
+  std::string shown;
+  for (std::size_t b = 0, e; b < out.size(); b = e + 1) {
+    e = out.find('\n', b);
+    shown += detail::escape_controls(std::string_view(out).substr(b, e - b)) + "\n";
+  }
+  write_file_atomic("-", shown);  // a write error (> /dev/full) fails the command
 }
 
 void export_libsvm(const ModelArgs& a) {

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
 #include <climits>
+#include <filesystem>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -17,6 +19,7 @@
 #include "core/file_io.hpp"
 #include "core/option_decl.hpp"
 #include "core/sha256.hpp"
+#include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 
 namespace plab {
@@ -83,24 +86,42 @@ uint64_t count_of(const nlohmann::json& v, const std::string& what) {
   return v.get<uint64_t>();
 }
 
+// Header field `key` as T (`kind` in words): a missing field or one of another type is named.
+template <class T>
+T field(const nlohmann::json& j, const std::string& key, const char* kind) {
+  if (!j.contains(key)) throw ModelError("header: " + key + " is missing");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw ModelError("header: " + key + " must be " + kind + ", got " + j.at(key).dump());
+  }
+}
+
 ModelHeader header_from_json(const nlohmann::json& j) {
   ModelHeader h;
-  h.algo = j.at("learner").get<std::string>();
-  h.options = j.at("options");
-  h.kernel = kernel_from_json(j.at("kernel"));
-  h.labels = j.at("labels").get<std::string>();
-  h.preprocess = j.at("preprocess").get<std::string>();
-  h.classes = j.at("classes").get<std::vector<double>>();
+  h.algo = field<std::string>(j, "learner", "a string");
+  h.options = field<nlohmann::json>(j, "options", "an object");
+  h.kernel = kernel_from_json(field<nlohmann::json>(j, "kernel", "an object"));
+  h.labels = field<std::string>(j, "labels", "a string");
+  h.preprocess = field<std::string>(j, "preprocess", "a string");
+  // The header's own spellings, checked here: a bad one is the file's fault, not a flag's.
+  try {
+    (void)LabelMap::parse(h.labels);
+    (void)Preprocess::parse(h.preprocess, "header: preprocess");
+  } catch (const std::invalid_argument& e) {
+    throw ModelError(std::string("header: labels/preprocess: ") + e.what());
+  }
+  h.classes = field<std::vector<double>>(j, "classes", "a list of numbers");
   for (std::size_t c = 0; c < h.classes.size(); ++c)
     if (!std::isfinite(h.classes[c]) || (c > 0 && !(h.classes[c - 1] < h.classes[c])))
       throw ModelError("header: classes are not finite and ascending");
-  h.data = j.at("data");
+  h.data = field<nlohmann::json>(j, "data", "a list");
   if (!h.data.is_array()) throw ModelError("header: data is not a list");
-  h.rounds = static_cast<int64_t>(count_of(j.at("rounds"), "rounds"));
+  h.rounds = static_cast<int64_t>(count_of(field<nlohmann::json>(j, "rounds", "a number"), "rounds"));
   if (h.rounds > kMaxModelRounds)  // a continued run counts on from here: t must not wrap
     throw ModelError("header: rounds " + std::to_string(h.rounds) + " is above 2^53 (docs/models.md#refused)");
-  h.dim = count_of(j.at("dim"), "dim");
-  h.code = j.at("code").get<std::string>();
+  h.dim = count_of(field<nlohmann::json>(j, "dim", "a number"), "dim");
+  h.code = field<std::string>(j, "code", "a string");
   return h;
 }
 
@@ -112,7 +133,8 @@ std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::strin
   std::vector<StateArray> v;
   std::size_t off = 0;
   for (const auto& e : list) {
-    if (!e.is_array() || e.size() != 3) throw ModelError("header: an arrays entry is not [name, type, count]");
+    if (!e.is_array() || e.size() != 3 || !e[0].is_string() || !e[1].is_string())
+      throw ModelError("header: an arrays entry is not [name, type, count], got " + e.dump());
     StateArray a;
     a.name = e[0].get<std::string>();
     const std::string t = e[1].get<std::string>();
@@ -192,11 +214,11 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
     ModelFile m;
     m.path = where;
     m.header = header_from_json(j);
-    m.arrays = arrays_from(j.at("arrays"), content.substr(nl + 1));
+    m.arrays = arrays_from(field<nlohmann::json>(j, "arrays", "a list"), content.substr(nl + 1));
     return m;
-  } catch (const ModelError& e) {
+  } catch (const std::invalid_argument& e) {  // ModelError, and a kernel field's declared check ("header: kernel.gamma ...")
     throw ModelError(where + ": " + e.what());
-  } catch (const std::exception& e) {  // JSON syntax, a missing field or a field of another type
+  } catch (const std::exception& e) {  // JSON syntax
     throw ModelError(where + ": header: " + e.what());
   }
 }
@@ -204,8 +226,15 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
 // The first line alone, checked, before the rest: at most its byte count more is read (a device
 // such as /dev/zero or a huge file of another kind costs kMaxFirstLine bytes, not its size).
 ModelFile read_model(const std::string& path) {
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(path, ec);
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
+  if (!in || folder) {  // the user's fault (exit 2), as a data file's
+    const std::string why = path == "-" ? "a model is read from a file, not standard input"
+                            : folder    ? "a directory"
+                                        : std::strerror(errno);
+    throw ModelError(path + ": cannot read the model file (" + why + ")");
+  }
   std::string bytes;
   for (char c; bytes.size() <= kMaxFirstLine && in.get(c);) {
     bytes += c;

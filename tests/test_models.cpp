@@ -320,6 +320,60 @@ TEST(Models, NonFiniteStateValuesAreRefusedForEveryLearner) {
   EXPECT_GT(checked, 40u);
 }
 
+// A header field of the wrong type or spelling is named once, with the file (never a library's bare
+// "type must be string" nor "header: header:"); a file that cannot be read is the user's fault
+// (exit 2); model show writes a header's control bytes as \xNN.
+TEST(Models, HeaderFaultsNameTheFieldOnceAndShowEscapesControlBytes) {
+  const std::string c = content_of(saved_model());
+  const nlohmann::json j = nlohmann::json::parse(c.substr(0, c.find('\n')));
+  const std::string payload = c.substr(c.find('\n') + 1);
+  const auto with_header = [&](nlohmann::json h) { return signed_file(h.dump() + "\n" + payload); };
+  const auto refused_once = [&](const nlohmann::json& h, const std::string& needle) {
+    expect_refused(with_header(h), needle);
+    try {
+      (void)restore_learner(parse_model(with_header(h), "m.plab"), 0);
+    } catch (const ModelError& e) {
+      EXPECT_EQ(std::string(e.what()).find("header: header:"), std::string::npos) << e.what();
+    }
+  };
+  nlohmann::json k = j;
+  k["labels"] = 5;
+  refused_once(k, "m.plab: header: labels must be a string, got 5");
+  k = j;
+  k["kernel"]["gamma"] = -1;
+  refused_once(k, "m.plab: header: kernel.gamma must be");
+  k = j;
+  k["kernel"]["type"] = 3;
+  refused_once(k, "m.plab: header: kernel.type must be a string, got 3");
+  k = j;
+  k["preprocess"] = "bogus";
+  refused_once(k, "m.plab: header: labels/preprocess: header: preprocess");
+  k = j;
+  k["labels"] = "1:x";
+  refused_once(k, "m.plab: header: labels/preprocess: ");
+  k = j;
+  k["arrays"][0][0] = 7;
+  refused_once(k, "m.plab: header: an arrays entry is not [name, type, count], got [7,");
+
+  test_util::TempDir dir("models_messages");
+  const auto missing = test_util::run_cli("predict --model " + (dir.p / "none.plab").string() + " --data x");
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("none.plab: cannot read the model file (No such file or directory)"), std::string::npos)
+      << missing.output;
+  const auto stdin_model = test_util::run_cli("run --algo rbp --budget 3 --data x --init-model - --quiet");
+  EXPECT_EQ(stdin_model.status, 2) << stdin_model.output;
+  EXPECT_NE(stdin_model.output.find("-: cannot read the model file (a model is read from a file, not standard input)"),
+            std::string::npos) << stdin_model.output;
+  k = j;
+  k["code"] = "abc\x1b[2J\x07\rdef";
+  const std::string path = (dir.p / "esc.plab").string();
+  std::ofstream(path, std::ios::binary) << with_header(k);
+  const auto show = test_util::run_cli("model show " + path);
+  ASSERT_EQ(show.status, 0) << show.output;
+  EXPECT_NE(show.output.find("code        abc\\x1b[2J\\x07\\x0ddef\n"), std::string::npos) << show.output;
+  EXPECT_EQ(show.output.find('\x1b'), std::string::npos);
+}
+
 TEST(Models, WrittenAtomicallyAndReadBack) {
   test_util::TempDir dir("models");
   const std::string path = (dir.p / "sub" / "m.plab").string();
@@ -331,7 +385,7 @@ TEST(Models, WrittenAtomicallyAndReadBack) {
   try {
     (void)read_model((dir.p / "missing.plab").string());
     ADD_FAILURE();
-  } catch (const std::runtime_error& e) {
+  } catch (const ModelError& e) {  // the user's fault (exit 2), as a missing data file
     EXPECT_NE(std::string(e.what()).find("missing.plab"), std::string::npos);
   }
 }

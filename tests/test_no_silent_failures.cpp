@@ -63,7 +63,7 @@ TEST(NoSilentFailures, ShowAndPredictToStandardOutputFailOnAWriteError) {
 TEST(NoSilentFailures, ModelFilesAreRefusedAtTheirFirstLineWithoutReadingTheRest) {
   test_util::TempDir dir("model_first_line");
   const std::string fifo = (dir.p / "m.fifo").string();
-  const auto r = run_shell("cd " + dir.p.string() + " && mkfifo m.fifo && { printf 'hello\\n'; sleep 8; } > m.fifo 2>/dev/null & " +
+  const auto r = run_shell("cd " + dir.p.string() + " && mkfifo m.fifo && (sh -c \"printf 'hello\\n'; exec sleep 8\" > m.fifo 2>/dev/null &) && " +
                            "timeout 5 " + test_util::plab_bin() + " model show " + fifo + " 2>&1");
   EXPECT_EQ(r.status, 2) << r.output;
   EXPECT_NE(r.output.find("m.fifo: not a perceptron-lab model file"), std::string::npos) << r.output;
@@ -106,7 +106,7 @@ TEST(NoSilentFailures, ThreadsTheSystemCannotStartLeaveFewerThreadsNotAnAbort) {
 TEST(NoSilentFailures, SignalsRemoveTheTracesTemporaryRows) {
   for (const char* sig : {"TERM", "HUP"}) {
     test_util::TempDir dir(std::string("signal_") + sig);
-    const std::string script = "cd " + dir.p.string() + " || exit 9; { printf '+1 1:1\\n-1 2:1\\n'; sleep 4; } | " +
+    const std::string script = "cd " + dir.p.string() + " || exit 9; sh -c \"printf '+1 1:1\\n-1 2:1\\n'; exec sleep 4\" | " +
                                test_util::plab_bin() + " run --algo perceptron --data - --quiet --trace t.csv 2>/dev/null & " +
                                "sleep 1; ls " + dir.p.string() + "; kill -" + sig + " $!; wait $!; echo status $?; ls " +
                                dir.p.string();

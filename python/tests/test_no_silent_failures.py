@@ -52,3 +52,9 @@ def test_load_model_does_not_size_the_learner_by_the_header_dim(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True).stdout.split()
     assert int(out[0]) < 200_000, f"load_model grew the peak memory by {out[0]} KiB"
     assert float(out[1]) == 1.0
+
+
+def test_a_nan_option_is_named():
+    X, y = np.eye(3), np.array([1.0, -1.0, 1.0])
+    with pytest.raises(ValueError, match=r"a value is NaN or infinite \(every option must be finite\)"):
+        pl.run("projectron", X, y, eta=float("nan"), bounds=False)
