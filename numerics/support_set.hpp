@@ -227,7 +227,7 @@ class SupportSet {
       // sq is the row's own ||s||^2 (a different one changes every kernel value of the support).
       double row_sq = 0.0;
       for (std::size_t k = b; k < e; ++k) row_sq += val[k] * val[k];
-      require_state(std::abs(sq[i] - row_sq) <= 1e-9 * row_sq,
+      require_state(std::isfinite(row_sq) && std::abs(sq[i] - row_sq) <= 1e-9 * row_sq,
                     p + "sq: support " + std::to_string(i) + " has ||s||^2 " + std::to_string(sq[i]) +
                         ", its row's is " + std::to_string(row_sq));
       // ids are the rounds that added the supports (t >= 1, one support a round at most).
