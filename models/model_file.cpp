@@ -107,10 +107,12 @@ ModelHeader header_from_json(const nlohmann::json& j) {
   // The header's own spellings, checked here: a bad one is the file's fault, not a flag's.
   try {
     (void)LabelMap::parse(h.labels);
-    (void)Preprocess::parse(h.preprocess, "header: preprocess");
   } catch (const std::invalid_argument& e) {
-    throw ModelError(std::string("header: labels/preprocess: ") + e.what());
+    std::string why = e.what();
+    if (why.rfind("--labels: ", 0) == 0) why.erase(0, 10);
+    throw ModelError("header: labels: " + why);
   }
+  (void)Preprocess::parse(h.preprocess, "header: preprocess");
   h.classes = field<std::vector<double>>(j, "classes", "a list of numbers");
   for (std::size_t c = 0; c < h.classes.size(); ++c)
     if (!std::isfinite(h.classes[c]) || (c > 0 && !(h.classes[c - 1] < h.classes[c])))

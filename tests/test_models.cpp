@@ -347,10 +347,10 @@ TEST(Models, HeaderFaultsNameTheFieldOnceAndShowEscapesControlBytes) {
   refused_once(k, "m.plab: header: kernel.type must be a string, got 3");
   k = j;
   k["preprocess"] = "bogus";
-  refused_once(k, "m.plab: header: labels/preprocess: header: preprocess");
+  refused_once(k, "m.plab: header: preprocess");
   k = j;
   k["labels"] = "1:x";
-  refused_once(k, "m.plab: header: labels/preprocess: ");
+  refused_once(k, "m.plab: header: labels: bad item '1:x'");
   k = j;
   k["arrays"][0][0] = 7;
   refused_once(k, "m.plab: header: an arrays entry is not [name, type, count], got [7,");
