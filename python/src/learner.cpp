@@ -60,6 +60,7 @@ std::size_t PyLearner::learn_rows(const Dataset& data, const std::vector<std::si
   std::vector<Example> xs;
   std::vector<RoundRecord> recs(kBlock);
   std::size_t mistakes = 0;
+  const ReadOnlyWhile frozen(data);
   without_gil([&] {
     for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
       const std::size_t b = std::min(kBlock, n - k0);
@@ -89,6 +90,7 @@ pyb::array_t<double> PyLearner::scores(const Dataset& data) const {
   const std::size_t n = data.size(), m = std::max<std::size_t>(classes_, 1);
   pyb::array_t<double> out = classes_ ? pyb::array_t<double>({n, m}) : pyb::array_t<double>(n);
   double* s = out.mutable_data();
+  const ReadOnlyWhile frozen(data);
   without_gil([&] {
     for (std::size_t i = 0; i < n; ++i) score_row(data[i], s + i * m);
   });

@@ -58,3 +58,23 @@ def test_a_nan_option_is_named():
     X, y = np.eye(3), np.array([1.0, -1.0, 1.0])
     with pytest.raises(ValueError, match=r"a value is NaN or infinite \(every option must be finite\)"):
         pl.run("projectron", X, y, eta=float("nan"), bounds=False)
+
+
+def test_borrowed_arrays_are_read_only_during_a_run():
+    import threading
+    import scipy.sparse as sp
+    rng = np.random.default_rng(3)
+    X = sp.random(4000, 60, density=0.3, format="csr", random_state=4)
+    X.sort_indices()
+    y = np.where(rng.random(4000) < 0.5, 1.0, -1.0)
+    refused = []
+    t = threading.Thread(target=lambda: pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=0.5, bounds=False))
+    t.start()
+    while t.is_alive():
+        try:
+            X.indices[0] = X.indices[0]
+        except ValueError as e:
+            refused.append(str(e))
+    t.join()
+    assert refused and "read-only" in refused[0]
+    X.indices[0] = X.indices[0]  # writable again after the run
