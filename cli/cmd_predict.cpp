@@ -47,7 +47,9 @@ void run_predict(const PredictArgs& a) {
   Dataset d = load_dataset(a.data, load);
   apply_preprocess(d, Preprocess::parse(m.header.preprocess));
   fit_labels(d, m);
-  const auto learner = restore_learner(m, d.dim);
+  // dim 0: scoring never grows a learner, so memory is the model's whatever the data's largest
+  // index (a primal Perceptron sized by a row with index 2^31 would hold 16 GiB of zeros).
+  const auto learner = restore_learner(m, 0);
   const std::string which = hypothesis_of(a, *learner);
   std::string csv = "row,label,score,predicted\n";
   std::size_t errors = 0, no_score = 0;

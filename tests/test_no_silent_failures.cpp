@@ -100,6 +100,20 @@ TEST(NoSilentFailures, ThreadsTheSystemCannotStartLeaveFewerThreadsNotAnAbort) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("threads asked for (--threads): the run goes on with"), std::string::npos) << r.output;
 }
+
+
+// A primal Perceptron model scoring a row with feature index 2^31: the model's memory, not 16 GiB
+// of weights sized by the data's dimension.
+TEST(NoSilentFailures, PredictMemoryIsTheModelsNotTheDataDimensions) {
+  test_util::TempDir dir("predict_dim");
+  const std::string train = (dir.p / "t.svm").string(), big = (dir.p / "big.svm").string(), m = (dir.p / "m.plab").string();
+  std::ofstream(train) << "+1 1:1\n-1 2:1\n";
+  std::ofstream(big) << "+1 1:1 2147483648:1\n-1 2:1\n";
+  ASSERT_EQ(run_cli("run --algo perceptron --data " + train + " --quiet --no-bounds --save-model " + m).status, 0);
+  const auto r = run_shell("ulimit -v 2000000; " + test_util::plab_bin() + " predict --model " + m + " --data " + big + " 2>&1");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("error 0.0000%"), std::string::npos) << r.output;
+}
 #endif
 
 // SIGTERM and SIGHUP while a stream's trace is written: the temporary rows file goes too.
