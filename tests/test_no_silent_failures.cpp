@@ -116,6 +116,23 @@ TEST(NoSilentFailures, PredictMemoryIsTheModelsNotTheDataDimensions) {
 }
 #endif
 
+// pm1-to-01 densifies: 100 rows of dimension 2^31 - 1 (12 bytes a value, plus one dense row of 8 bytes
+// a value: 2416 GiB) are refused before allocating.
+TEST(NoSilentFailures, ADensifyingPreprocessThatCannotFitIsRefusedNamingItsCost) {
+  test_util::TempDir dir("pm1_dense");
+  const std::string data = (dir.p / "d.svm").string();
+  {
+    std::ofstream f(data);
+    for (int i = 0; i < 100; ++i) f << (i % 2 ? "-1" : "+1") << " 2147483647:1\n";
+  }
+  const auto r = run_cli("run --algo perceptron --data " + data + " --preprocess pm1-to-01 --quiet --no-bounds");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--preprocess pm1-to-01 makes every row dense (an absent feature, 0, becomes 0.5): 100 rows x "
+                          "dimension 2147483647 take 2416.0 GiB"),  // (12 x 100 + 8) bytes x (2^31 - 1)
+            std::string::npos)
+      << r.output;
+}
+
 // SIGTERM and SIGHUP while a stream's trace is written: the temporary rows file goes too.
 TEST(NoSilentFailures, SignalsRemoveTheTracesTemporaryRows) {
   for (const char* sig : {"TERM", "HUP"}) {
