@@ -170,6 +170,10 @@ RunReport run_or_explain(const RunRequest& req) {
   try {
     return run_pipeline(req);
   } catch (const std::bad_alloc&) {
+    if (req.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
+      throw DataError(fmt::format("out of memory running {} on {} after {} rows (dimension {}: one support stored "
+                                  "densely takes {:.1f} MiB)", req.algo, req.train->name, req.stream->rows(),
+                                  req.stream->dim(), 8.0 * static_cast<double>(req.stream->dim()) / 1048576.0));
     throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, req.train->name,
                                 memory_estimate(*req.train)));
   }

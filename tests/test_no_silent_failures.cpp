@@ -114,6 +114,17 @@ TEST(NoSilentFailures, PredictMemoryIsTheModelsNotTheDataDimensions) {
   EXPECT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("error 0.0000%"), std::string::npos) << r.output;
 }
+
+// A stream holds no rows: running out of memory names the rows it gave and its dimension, not "0 rows".
+TEST(NoSilentFailures, AStreamsOutOfMemoryMessageNamesTheRowsItGave) {
+  const auto r = run_shell("ulimit -v 2000000; printf '+1 1:1\\n-1 2147483648:1\\n' | " + test_util::plab_bin() +
+                           " run --algo perceptron --data - --quiet --no-bounds 2>&1");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("out of memory running perceptron on <stdin> after 2 rows (dimension 2147483648: one support "
+                          "stored densely takes 16384.0 MiB)"),
+            std::string::npos)
+      << r.output;
+}
 #endif
 
 // pm1-to-01 densifies: 100 rows of dimension 2^31 - 1 (12 bytes a value, plus one dense row of 8 bytes
