@@ -78,3 +78,9 @@ def test_borrowed_arrays_are_read_only_during_a_run():
     t.join()
     assert refused and "read-only" in refused[0]
     X.indices[0] = X.indices[0]  # writable again after the run
+
+
+def test_a_model_path_is_checked_at_its_first_line():
+    # /dev/zero never ends: from_path reads its first 200 bytes, refuses them, and stops.
+    with pytest.raises(ValueError, match=r"/dev/zero: not a perceptron-lab model file"):
+        pl._core.Learner.from_path("/dev/zero")
