@@ -144,7 +144,7 @@ TEST(NoSilentFailures, ADensifyingPreprocessThatCannotFitIsRefusedNamingItsCost)
       << r.output;
 }
 
-// SIGTERM and SIGHUP while a stream's trace is written: the temporary rows file goes too.
+// SIGTERM, SIGHUP and SIGPIPE while a stream's trace is written: the temporary rows file goes too.
 TEST(NoSilentFailures, SignalsRemoveTheTracesTemporaryRows) {
   for (const char* sig : {"TERM", "HUP"}) {
     test_util::TempDir dir(std::string("signal_") + sig);
@@ -158,6 +158,14 @@ TEST(NoSilentFailures, SignalsRemoveTheTracesTemporaryRows) {
     EXPECT_NE(r.output.substr(0, status).find("t.csv.rows.tmp."), std::string::npos) << sig << ": " << r.output;
     EXPECT_EQ(r.output.find("t.csv.rows.tmp.", status), std::string::npos) << sig << ": " << r.output;
   }
+  // SIGPIPE: `--trace -` read by a reader that stops early (the rows file is in the temporary folder).
+  test_util::TempDir dir("signal_PIPE");
+  const auto r = run_shell("cd " + dir.p.string() + " || exit 9; export TMPDIR=" + dir.p.string() +
+                           "; seq 1 30000 | awk '{print ($1 % 2 ? \"+1\" : \"-1\") \" 1:\" ($1 % 7) / 7}' | " +
+                           test_util::plab_bin() + " run --algo perceptron --data - --quiet --no-bounds --trace - | " +
+                           "head -c 100 > /dev/null; echo listing; ls");
+  EXPECT_NE(r.output.find("listing"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("rows.tmp."), std::string::npos) << r.output;
 }
 
 }  // namespace
