@@ -13,6 +13,7 @@
 // Names: "averaged-perceptron" and "voted-perceptron" are this one learner; the name only picks
 // default_hypothesis(), the hypothesis a driver reports by default on test data.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -38,6 +39,13 @@ class VotedPerceptron final : public ExpansionLearner {
     ExpansionLearner::load_state(r);
     c_ = r.get<int64_t>("survival", f_.size() + 1);
     T_ = r.get_one<int64_t>("T");
+    // sum_j c_j = T (FS), every c_j >= 0: a T that disagrees would rescale the averaged and voted scores.
+    int64_t sum = 0;
+    for (const int64_t c : c_) {
+      require_state(c >= 0 && c <= INT64_MAX - sum, "survival: a count is negative or the sum passes 2^63");
+      sum += c;
+    }
+    require_state(T_ == sum, "T: " + std::to_string(T_) + " is not the sum of the survival counts, " + std::to_string(sum));
   }
 
   RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }

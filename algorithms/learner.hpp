@@ -54,8 +54,11 @@ class Learner {
     (void)which;
     return score(x);
   }
-  // True when hypothesis `which` errs on x: y f(x) <= 0 (multiclass learners: margin <= 0).
-  virtual bool errs(const std::string& which, const Example& x) const { return x.y * score_as(which, x) <= 0.0; }
+  // True when score s (score_as's) errs on x: y s <= 0 (multiclass learners: margin <= 0), or s is
+  // not finite (NaN compares false: never counted correct; docs/models.md#no-finite-score).
+  virtual bool wrong(double s, const Example& x) const { return !(x.y * s > 0.0); }
+  // True when hypothesis `which` errs on x (wrong(score_as(which, x), x)).
+  bool errs(const std::string& which, const Example& x) const { return wrong(score_as(which, x), x); }
   // The kernel expansion of f (nullptr for the primal Perceptron); comparators and tests use it.
   virtual const KernelExpansion* expansion() const { return nullptr; }
   // Model files (models/model_file.hpp, docs/models.md#learners): everything the learner predicts
@@ -100,6 +103,12 @@ class ExpansionLearner : public Learner {
     f_.load(r, "f.");
     norm2_ = r.get_one<double>("norm2");
     rounds_ = r.get_one<int64_t>("rounds");
+    // A round adds one support at most, and its id is its round (the averaged hypothesis divides by rounds).
+    int64_t last = 0;
+    for (std::size_t i = 0; i < f_.size(); ++i) last = std::max(last, f_.sv.id(i));
+    require_state(rounds_ >= last && static_cast<uint64_t>(rounds_) >= f_.size(),
+                  "rounds: " + std::to_string(rounds_) + " rounds cannot have added " + std::to_string(f_.size()) +
+                      " supports (the last at round " + std::to_string(last) + ")");
   }
 
  protected:

@@ -70,7 +70,10 @@ class MulticlassLearner : public Learner {
     const std::size_t y = label(x);
     return f[y] - f[competitor(f.data(), y)];
   }
-  bool errs(const std::string& which, const Example& x) const override { return score_as(which, x) <= 0.0; }
+  bool wrong(double s, const Example& x) const override {
+    (void)x;
+    return !(s > 0.0);
+  }
   // f_c(x) for every class (x.y unused): a prediction is their first arg max.
   std::vector<double> scores_of(const Example& x) const {
     row_.resize(sv_.size());

@@ -2,10 +2,10 @@
 // OUT` (a binary kernel learner as a LIBSVM model, models/libsvm_export.hpp); docs/models.md.
 #include <fmt/format.h>
 
-#include <iostream>
 
 #include "cli/commands.hpp"
 #include "core/file_io.hpp"
+#include "datasets/text_parse.hpp"
 #include "models/libsvm_export.hpp"
 #include "models/model_file.hpp"
 
@@ -19,18 +19,26 @@ struct ModelArgs {
 void show(const ModelArgs& a) {
   const ModelFile m = read_model(a.model);
   const ModelHeader& h = m.header;
+  std::string out;
   std::size_t bytes = 0;
   for (const auto& arr : m.arrays) bytes += arr.bytes.size();
-  std::cout << fmt::format("{}: plab model, format {}\n", a.model, kModelFormat);
-  std::cout << fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), h.kernel.describe());
-  std::cout << fmt::format("labels      {}\n", h.classes.empty() ? (h.labels.empty() ? "+1/-1 (default spellings)" : h.labels)
-                                                                  : nlohmann::json(h.classes).dump() + " (class list)");
-  std::cout << fmt::format("preprocess  {}\nrounds      {}\ndim         {}\ncode        {}\n", h.preprocess, h.rounds,
-                           h.dim, h.code);
-  for (const auto& d : h.data) std::cout << "trained on  " << d.dump() << "\n";
-  std::cout << fmt::format("state       {} arrays, {} bytes:", m.arrays.size(), bytes);
-  for (const auto& arr : m.arrays) std::cout << fmt::format(" {}[{}]", arr.name, arr.count);
-  std::cout << "\n";
+  out += fmt::format("{}: plab model, format {}\n", a.model, kModelFormat);
+  out += fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), h.kernel.describe());
+  out += fmt::format("labels      {}\n", h.classes.empty() ? (h.labels.empty() ? "+1/-1 (default spellings)" : h.labels)
+                                                           : nlohmann::json(h.classes).dump() + " (class list)");
+  out += fmt::format("preprocess  {}\nrounds      {}\ndim         {}\ncode        {}\n", h.preprocess, h.rounds, h.dim,
+                     h.code);
+  for (const auto& d : h.data) out += "trained on  " + d.dump() + "\n";
+  out += fmt::format("state       {} arrays, {} bytes:", m.arrays.size(), bytes);
+  for (const auto& arr : m.arrays) out += fmt::format(" {}[{}]", arr.name, arr.count);
+  out += "\n";
+  // Header text is the file's: control bytes (ESC, BEL, CR) are written as \xNN, never sent to the terminal.
+  std::string shown;
+  for (std::size_t b = 0, e; b < out.size(); b = e + 1) {
+    e = out.find('\n', b);
+    shown += detail::escape_controls(std::string_view(out).substr(b, e - b)) + "\n";
+  }
+  write_file_atomic("-", shown);  // a write error (> /dev/full) fails the command
 }
 
 void export_libsvm(const ModelArgs& a) {

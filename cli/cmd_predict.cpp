@@ -1,10 +1,11 @@
 // `plab predict --model M --data D [--output P.csv] [--hypothesis last|averaged|voted]`: scores every
 // row of D with a saved model (docs/models.md#predict): a CSV of row, label, score and predicted
-// label, and the error of the hypothesis on D's labels (a zero score counts as an error, as in
-// training and plab run --test).
+// label, and the error of the hypothesis on D's labels (a zero or non-finite score counts as an
+// error, as in training and plab run --test; the rows with no finite score are counted apart).
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 
 #include "algorithms/averaged.hpp"
@@ -46,22 +47,27 @@ void run_predict(const PredictArgs& a) {
   Dataset d = load_dataset(a.data, load);
   apply_preprocess(d, Preprocess::parse(m.header.preprocess));
   fit_labels(d, m);
-  const auto learner = restore_learner(m, d.dim);
+  // dim 0: scoring never grows a learner, so memory is the model's whatever the data's largest
+  // index (a primal Perceptron sized by a row with index 2^31 would hold 16 GiB of zeros).
+  const auto learner = restore_learner(m, 0);
   const std::string which = hypothesis_of(a, *learner);
   std::string csv = "row,label,score,predicted\n";
-  std::size_t errors = 0;
+  std::size_t errors = 0, no_score = 0;
   for (std::size_t i = 0; i < d.size(); ++i) {
     const Example x = d[i];
     const Prediction p = predict(*learner, m.header, which, x);
     const double label = d.multiclass() ? d.classes.at(static_cast<std::size_t>(x.y)) : x.y;
-    errors += learner->errs(which, x);
+    const double s = learner->score_as(which, x);
+    errors += learner->wrong(s, x);
+    no_score += !std::isfinite(s);
     csv += fmt::format("{},{},{},{}\n", i + 1, format_g(label, 17), format_g(p.score, 17), format_g(p.label, 17));
   }
-  if (a.output.empty()) std::cout << csv;
-  else write_file_atomic(a.output, csv);
-  std::cerr << fmt::format("plab predict: {} rows of {}, {} hypothesis of {}: error {:.4f}% ({} rows with y f(x) <= 0)\n",
+  write_file_atomic(a.output.empty() ? "-" : a.output, csv);  // a write error (> /dev/full) fails the command
+  std::cerr << fmt::format("plab predict: {} rows of {}, {} hypothesis of {}: error {:.4f}% ({} rows with y f(x) <= 0 or no "
+                           "finite score{})\n",
                            d.size(), d.name, which, m.header.algo,
-                           100.0 * static_cast<double>(errors) / static_cast<double>(std::max<std::size_t>(1, d.size())), errors);
+                           100.0 * static_cast<double>(errors) / static_cast<double>(std::max<std::size_t>(1, d.size())), errors,
+                           no_score ? fmt::format("; {} rows with no finite score", no_score) : "");
 }
 
 }  // namespace

@@ -88,8 +88,11 @@ void print_done(const RunArgs& a, const RunReport& rep) {
   std::cerr << fmt::format("done: {} rounds, {} mistakes ({:.3f}%), {} updates, {} supports, {:.3f} s\n", T,
                            res.mistakes, 100.0 * static_cast<double>(res.mistakes) / static_cast<double>(std::max<std::size_t>(1, T)),
                            res.updates, res.support_size, res.seconds);
-  for (const auto& [h, e] : rep.test_error.items())
-    std::cerr << fmt::format("test error ({} hypothesis): {:.4f}%\n", h, 100.0 * e.get<double>());
+  for (const auto& [h, e] : rep.test_error.items()) {
+    const auto no_score = rep.test_no_score.at(h).get<std::size_t>();
+    std::cerr << fmt::format("test error ({} hypothesis): {:.4f}%{}\n", h, 100.0 * e.get<double>(),
+                             no_score ? fmt::format(" ({} rows with no finite score, counted as errors)", no_score) : "");
+  }
 }
 
 // The rows of the training data: a stream's, counted as they came.
@@ -101,7 +104,10 @@ nlohmann::json results_json(const RunReport& rep) {
                       {"margin_errors", res.margin_errors}, {"support_size", res.support_size},
                       {"seconds", res.seconds}, {"f_norm2", rep.learner->norm2()},
                       {"f_norm2_exact", rep.f_norm2_exact}};
-  if (!rep.test_error.empty()) r["test_error"] = rep.test_error;
+  if (!rep.test_error.empty()) {
+    r["test_error"] = rep.test_error;
+    r["test_rows_no_finite_score"] = rep.test_no_score;
+  }
   return r;
 }
 
@@ -121,6 +127,7 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
                   {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
                   {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", a.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
+  if (req.stream && req.stream->unterminated_line()) meta["data"]["unterminated_last_line"] = req.stream->unterminated_line();
   meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
@@ -163,6 +170,10 @@ RunReport run_or_explain(const RunRequest& req) {
   try {
     return run_pipeline(req);
   } catch (const std::bad_alloc&) {
+    if (req.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
+      throw DataError(fmt::format("out of memory running {} on {} after {} rows (dimension {}: one support stored "
+                                  "densely takes {:.1f} MiB)", req.algo, req.train->name, req.stream->rows(),
+                                  req.stream->dim(), 8.0 * static_cast<double>(req.stream->dim()) / 1048576.0));
     throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, req.train->name,
                                 memory_estimate(*req.train)));
   }
@@ -261,10 +272,18 @@ void run(RunArgs& a) {
     req.bounds = false;
   }
   print_start(a, req);
-  ThreadPool pool(resolve_threads(a.threads) - 1);  // the kernel rows' helpers; same bits on any count
+  const unsigned threads = resolve_threads(a.threads);
+  ThreadPool pool(threads - 1);  // the kernel rows' helpers; same bits on any count
+  if (pool.own() + 1 < threads)
+    std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run goes "
+                             "on with {} (the same results)\n", pool.own() + 1, threads, pool.own() + 1);
   PoolScope scope(&pool);
   const RunReport rep = run_or_explain(req);
   in.describe(data);
+  if (const std::size_t cut = req.stream ? req.stream->unterminated_line() : 0)  // said even with --quiet
+    std::cerr << fmt::format("plab run: note: the stream's last line ({}:{}) has no newline: if its writer was cut off "
+                             "mid-line, that row may be incomplete, and it was learned (docs/inputs.md#streams)\n",
+                             kStdinName, cut);
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
@@ -319,7 +338,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
   c->add_option("--threads", a->threads,
                 "Threads of this run: the kernel rows are split between them, the results are the same bits "
-                "on any number (0 = the hardware threads; docs/threads.md)")->capture_default_str()->check(CLI::Range(0u, 1024u));
+                "on any number (0 = the hardware threads; docs/threads.md)")->capture_default_str()->check(CLI::Range(0u, kMaxThreads));
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");

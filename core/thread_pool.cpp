@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
+#include <system_error>
 #include <utility>
 
 namespace plab {
@@ -39,8 +41,16 @@ struct ThreadPool::Task {
   }
 };
 
-ThreadPool::ThreadPool(unsigned own) : own_(own) {
-  for (unsigned k = 0; k < own; ++k) threads_.emplace_back([this] { own_loop(); });
+ThreadPool::ThreadPool(unsigned own) : own_(0) {
+  // A thread the system cannot start (memory or process limits) leaves the pool smaller, not the
+  // program aborted: the same bits on any number of threads (own() says how many started).
+  try {
+    threads_.reserve(own);
+    for (unsigned k = 0; k < own; ++k) threads_.emplace_back([this] { own_loop(); });
+  } catch (const std::system_error&) {
+  } catch (const std::bad_alloc&) {
+  }
+  own_ = static_cast<unsigned>(threads_.size());
 }
 
 ThreadPool::~ThreadPool() {

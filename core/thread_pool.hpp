@@ -22,7 +22,8 @@ namespace plab {
 
 class ThreadPool {
  public:
-  // Starts `own` helper threads (0: only threads lent by help_until help).
+  // Starts `own` helper threads (0: only threads lent by help_until help); fewer when the system
+  // cannot start one (own() says how many), never an abort.
   explicit ThreadPool(unsigned own);
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
@@ -37,6 +38,8 @@ class ThreadPool {
   void help_until(const std::function<bool()>& done);
   // Threads that may work on a task at once: the caller and every helper (own or lent).
   unsigned width() const { return 1 + own_ + lent_.load(std::memory_order_relaxed); }
+  // The helper threads started.
+  unsigned own() const { return own_; }
   // Helpers waiting for a chunk now.
   unsigned idle() const { return idle_.load(std::memory_order_relaxed); }
 
@@ -87,6 +90,8 @@ void parallel_for(std::size_t begin, std::size_t end, std::size_t grain, double 
 // 0, which also splits into width() chunks whether or not helpers are idle.
 void set_parallel_min_work(double w);
 
+// The most threads a run takes (plab run --threads, Python run(threads=)).
+inline constexpr unsigned kMaxThreads = 1024;
 // `--threads` as given: 0 means the hardware threads (at least 1).
 unsigned resolve_threads(unsigned requested);
 

@@ -125,8 +125,30 @@ std::string InputFile::read_error_message(const std::exception& e) const {
 }
 
 bool InputFile::getline(std::string& line) {
+  std::istream& in = *impl_->in;
+  line.clear();
   try {
-    if (!std::getline(*impl_->in, line)) return false;
+    // In pieces of at most one buffer (istream::getline stops there with failbit), so that a line
+    // is refused at kMaxLineBytes, not after it filled memory (/dev/zero on standard input).
+    char buf[1 << 14];
+    for (;;) {
+      in.getline(buf, sizeof buf);
+      const bool full = in.fail() && !in.eof();  // the buffer filled before the newline
+      const auto got = static_cast<std::size_t>(in.gcount());
+      if (in.fail() && in.eof() && got == 0 && line.empty()) return false;  // the end, no line
+      line.append(buf, full || in.eof() ? got : got - 1);  // gcount counts the newline taken
+      if (line.size() > kMaxLineBytes)
+        throw DataError(path_ + ":" + std::to_string(lineno_ + 1) + ": the line is longer than " +
+                        std::to_string(kMaxLineBytes >> 20) + " MiB, the longest line read (not a text data file?)");
+      if (!full) {
+        unterminated_ = in.eof();  // the last line had no newline (a stream cut mid-line shows so)
+        if (in.eof()) in.clear(std::ios::eofbit);
+        break;
+      }
+      in.clear();
+    }
+  } catch (const DataError&) {
+    throw;
   } catch (const std::exception& e) {
     throw DataError(read_error_message(e));
   }

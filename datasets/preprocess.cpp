@@ -1,6 +1,9 @@
 // Input preprocessing (docs/conventions.md#preprocess): the exact arithmetic of each step.
 #include "datasets/preprocess.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -54,7 +57,19 @@ void push_unit_norm(const Dataset& d, std::size_t t, Dataset& out) {
   out.push_back(e.idx, vx, d.y[t]);
 }
 
+// pm1-to-01 makes every row dense (an absent feature, 0, becomes 0.5): refused before allocating
+// when its rows (12 bytes a value) and one dense row cannot fit in the machine's memory.
+void check_dense_fits(const Dataset& d) {
+  const double bytes = 12.0 * static_cast<double>(d.size()) * static_cast<double>(d.dim) + 8.0 * static_cast<double>(d.dim);
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  if (memory > 0.0 && bytes > memory)
+    throw DataError(fmt::format("{}: --preprocess pm1-to-01 makes every row dense (an absent feature, 0, becomes 0.5): "
+                                "{} rows x dimension {} take {:.1f} GiB, more than this machine's {:.1f} GiB of memory",
+                                d.name, d.size(), d.dim, bytes / 1073741824.0, memory / 1073741824.0));
+}
+
 Dataset apply_step(const Dataset& d, PreprocessStep s) {
+  if (s == PreprocessStep::pm1_to_01) check_dense_fits(d);
   Dataset out;
   out.name = d.name; out.path = d.path; out.sha256 = d.sha256; out.header = d.header;
   out.truth = d.truth; out.classes = d.classes;

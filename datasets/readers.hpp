@@ -64,8 +64,12 @@ class InputFile {
   // names it in messages.
   InputFile(std::istream& in, const std::string& name);
   ~InputFile();
+  // The next line without its newline; false at the end. A line over kMaxLineBytes is a DataError.
   bool getline(std::string& line);
+  static constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
   std::size_t lineno() const { return lineno_; }  // of the last line returned
+  // The last line returned ended the input without a newline (on a stream: possibly cut mid-line).
+  bool unterminated() const { return unterminated_; }
   const std::string& path() const { return path_; }
   std::istream& stream();  // raw decoded stream, for binary formats
   // SHA-256 of the bytes as stored: reads what is left of the file, then digests.
@@ -76,6 +80,7 @@ class InputFile {
   struct Impl;
   std::string path_;
   std::size_t lineno_ = 0;
+  bool unterminated_ = false;
   std::unique_ptr<Impl> impl_;
 };
 

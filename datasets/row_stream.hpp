@@ -33,6 +33,8 @@ class RowStream {
   // 1 + the largest feature index so far (CSV/TSV: at least the columns but the label).
   std::size_t dim() const;
   const std::string& header() const;  // a CSV/TSV header line dropped, "" when none
+  // The last line had no newline (a writer cut off mid-line leaves one): its line number, else 0.
+  std::size_t unterminated_line() const { return in_->unterminated() ? in_->lineno() : 0; }
   // SHA-256 of every byte of the stream: after next() returned false; "" before.
   const std::string& sha256() const { return sha256_; }
 

@@ -1,8 +1,15 @@
 #include "models/model_file.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cerrno>
+#include <climits>
+#include <filesystem>
 #include <cstdio>
+#include <cstring>
+#include <fstream>
 #include <limits>
 #include <new>
 #include <sstream>
@@ -12,12 +19,32 @@
 #include "core/file_io.hpp"
 #include "core/option_decl.hpp"
 #include "core/sha256.hpp"
+#include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
 
 constexpr const char* kMagic = "plab-model";
+// Round counts also enter double arithmetic (averaged hypotheses): exact up to 2^53.
+constexpr int64_t kMaxModelRounds = int64_t{1} << 53;
+// The longest first line ("plab-model format 1 bytes N sha256 H" is under 120 characters).
+constexpr std::size_t kMaxFirstLine = 200;
+
+// Every double of the state is finite: a NaN or infinite coefficient, norm or sum predicts NaN
+// (counted as an error) or stops a continued run; refused at load, naming the array and value.
+void check_finite_state(const std::vector<StateArray>& arrays) {
+  for (const auto& a : arrays) {
+    if (a.type != StateType::f64) continue;
+    for (std::size_t i = 0; i < a.count; ++i) {
+      double v;
+      std::memcpy(&v, a.bytes.data() + 8 * i, 8);
+      if (!std::isfinite(v))
+        throw ModelError("array '" + a.name + "' value " + std::to_string(i) + " is " + fmt::format("{}", v) +
+                         " (the state must be finite)");
+    }
+  }
+}
 
 nlohmann::json kernel_to_json(const Kernel& k) {
   return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
@@ -33,7 +60,11 @@ Kernel kernel_from_json(const nlohmann::json& j) {
   k.type = Kernel::parse_type(j.at("type").get<std::string>());
   k.gamma = j.at("gamma").get<double>();
   k.coef0 = j.at("coef0").get<double>();
-  k.degree = j.at("degree").get<int>();
+  // An int in the learner: a larger whole number would be truncated into another kernel.
+  const nlohmann::json& degree = j.at("degree");
+  if (degree.is_number_unsigned() ? degree.get<uint64_t>() > INT_MAX : degree.get<int64_t>() > INT_MAX)
+    throw ModelError("header: kernel.degree must be at most 2147483647, got " + degree.dump());
+  k.degree = degree.get<int>();
   return k;
 }
 
@@ -55,22 +86,44 @@ uint64_t count_of(const nlohmann::json& v, const std::string& what) {
   return v.get<uint64_t>();
 }
 
+// Header field `key` as T (`kind` in words): a missing field or one of another type is named.
+template <class T>
+T field(const nlohmann::json& j, const std::string& key, const char* kind) {
+  if (!j.contains(key)) throw ModelError("header: " + key + " is missing");
+  try {
+    return j.at(key).get<T>();
+  } catch (const nlohmann::json::exception&) {
+    throw ModelError("header: " + key + " must be " + kind + ", got " + j.at(key).dump());
+  }
+}
+
 ModelHeader header_from_json(const nlohmann::json& j) {
   ModelHeader h;
-  h.algo = j.at("learner").get<std::string>();
-  h.options = j.at("options");
-  h.kernel = kernel_from_json(j.at("kernel"));
-  h.labels = j.at("labels").get<std::string>();
-  h.preprocess = j.at("preprocess").get<std::string>();
-  h.classes = j.at("classes").get<std::vector<double>>();
+  h.algo = field<std::string>(j, "learner", "a string");
+  h.options = field<nlohmann::json>(j, "options", "an object");
+  h.kernel = kernel_from_json(field<nlohmann::json>(j, "kernel", "an object"));
+  h.labels = field<std::string>(j, "labels", "a string");
+  h.preprocess = field<std::string>(j, "preprocess", "a string");
+  // The header's own spellings, checked here: a bad one is the file's fault, not a flag's.
+  try {
+    (void)LabelMap::parse(h.labels);
+  } catch (const std::invalid_argument& e) {
+    std::string why = e.what();
+    if (why.rfind("--labels: ", 0) == 0) why.erase(0, 10);
+    throw ModelError("header: labels: " + why);
+  }
+  (void)Preprocess::parse(h.preprocess, "header: preprocess");
+  h.classes = field<std::vector<double>>(j, "classes", "a list of numbers");
   for (std::size_t c = 0; c < h.classes.size(); ++c)
     if (!std::isfinite(h.classes[c]) || (c > 0 && !(h.classes[c - 1] < h.classes[c])))
       throw ModelError("header: classes are not finite and ascending");
-  h.data = j.at("data");
+  h.data = field<nlohmann::json>(j, "data", "a list");
   if (!h.data.is_array()) throw ModelError("header: data is not a list");
-  h.rounds = static_cast<int64_t>(count_of(j.at("rounds"), "rounds"));
-  h.dim = count_of(j.at("dim"), "dim");
-  h.code = j.at("code").get<std::string>();
+  h.rounds = static_cast<int64_t>(count_of(field<nlohmann::json>(j, "rounds", "a number"), "rounds"));
+  if (h.rounds > kMaxModelRounds)  // a continued run counts on from here: t must not wrap
+    throw ModelError("header: rounds " + std::to_string(h.rounds) + " is above 2^53 (docs/models.md#refused)");
+  h.dim = count_of(field<nlohmann::json>(j, "dim", "a number"), "dim");
+  h.code = field<std::string>(j, "code", "a string");
   return h;
 }
 
@@ -82,7 +135,8 @@ std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::strin
   std::vector<StateArray> v;
   std::size_t off = 0;
   for (const auto& e : list) {
-    if (!e.is_array() || e.size() != 3) throw ModelError("header: an arrays entry is not [name, type, count]");
+    if (!e.is_array() || e.size() != 3 || !e[0].is_string() || !e[1].is_string())
+      throw ModelError("header: an arrays entry is not [name, type, count], got " + e.dump());
     StateArray a;
     a.name = e[0].get<std::string>();
     const std::string t = e[1].get<std::string>();
@@ -104,7 +158,7 @@ std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::strin
 // "plab-model format F bytes N sha256 H": F must be kModelFormat, N and H must match the rest.
 std::string checked_content(const std::string& bytes) {
   const std::size_t nl = bytes.find('\n');
-  if (bytes.compare(0, std::string(kMagic).size(), kMagic) != 0 || nl == std::string::npos || nl > 200)
+  if (bytes.compare(0, std::string(kMagic).size(), kMagic) != 0 || nl == std::string::npos || nl > kMaxFirstLine)
     throw ModelError("not a perceptron-lab model file (the first line is not 'plab-model format ...')");
   std::istringstream line(bytes.substr(0, nl));
   std::string magic, kf, kb, ks, sha, extra;
@@ -162,16 +216,50 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
     ModelFile m;
     m.path = where;
     m.header = header_from_json(j);
-    m.arrays = arrays_from(j.at("arrays"), content.substr(nl + 1));
+    m.arrays = arrays_from(field<nlohmann::json>(j, "arrays", "a list"), content.substr(nl + 1));
     return m;
-  } catch (const ModelError& e) {
+  } catch (const std::invalid_argument& e) {  // ModelError, and a kernel field's declared check ("header: kernel.gamma ...")
     throw ModelError(where + ": " + e.what());
-  } catch (const std::exception& e) {  // JSON syntax, a missing field or a field of another type
+  } catch (const std::exception& e) {  // JSON syntax
     throw ModelError(where + ": header: " + e.what());
   }
 }
 
-ModelFile read_model(const std::string& path) { return parse_model(read_text_file(path), path); }
+// The first line alone, checked, before the rest: at most its byte count more is read (a device
+// such as /dev/zero or a huge file of another kind costs kMaxFirstLine bytes, not its size).
+ModelFile read_model(const std::string& path) {
+  std::error_code ec;
+  const bool folder = std::filesystem::is_directory(path, ec);
+  std::ifstream in(path, std::ios::binary);
+  if (!in || folder) {  // the user's fault (exit 2), as a data file's
+    const std::string why = path == "-" ? "a model is read from a file, not standard input"
+                            : folder    ? "a directory"
+                                        : std::strerror(errno);
+    throw ModelError(path + ": cannot read the model file (" + why + ")");
+  }
+  std::string bytes;
+  for (char c; bytes.size() <= kMaxFirstLine && in.get(c);) {
+    bytes += c;
+    if (c == '\n') break;
+  }
+  std::istringstream line(bytes);
+  std::string magic, kf, kb;
+  long long format = -1;
+  unsigned long long n = 0;
+  if (bytes.empty() || bytes.back() != '\n' || !(line >> magic >> kf >> format >> kb >> n) || magic != kMagic ||
+      kb != "bytes")
+    return parse_model(bytes, path);  // refused with the first line's fault
+  std::string block(1 << 16, '\0');
+  const std::size_t first = bytes.size();
+  const unsigned long long cap = n == ULLONG_MAX ? n : n + 1;  // one byte more than announced shows data appended
+  while (in && bytes.size() - first < cap) {
+    const unsigned long long left = cap - (bytes.size() - first);
+    in.read(block.data(), static_cast<std::streamsize>(std::min<unsigned long long>(block.size(), left)));
+    bytes.append(block.data(), static_cast<std::size_t>(in.gcount()));
+  }
+  if (in.bad()) throw std::runtime_error("cannot read " + path);
+  return parse_model(bytes, path);
+}
 
 LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   const ModelHeader& h = m.header;
@@ -198,8 +286,12 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
 std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim) {
   const LearnerOptions o = model_options(m, dim);
   try {
+    check_finite_state(m.arrays);
     std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
     l->load_state(StateReader(m.arrays));
+    if (find_learner(m.header.algo)->uses("budget") && l->support_size() > o.budget)
+      throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(o.budget) +
+                       " of options.budget");
     return l;
   } catch (const std::bad_alloc&) {
     throw ModelError(m.path + ": the state does not fit in memory");

@@ -224,10 +224,23 @@ class SupportSet {
         require_state(std::isfinite(val[k]) && (k == b || idx[k - 1] < idx[k]) && idx[k] < UINT32_MAX,
                       p + "idx/val: support " + std::to_string(i) + " has a non-finite value or unordered indices");
       require_state(std::isfinite(sq[i]) && sq[i] >= 0.0, p + "sq: support " + std::to_string(i) + " has a bad norm");
+      // sq is the row's own ||s||^2 (a different one changes every kernel value of the support).
+      double row_sq = 0.0;
+      for (std::size_t k = b; k < e; ++k) row_sq += val[k] * val[k];
+      require_state(std::isfinite(row_sq) && std::abs(sq[i] - row_sq) <= 1e-9 * row_sq,
+                    p + "sq: support " + std::to_string(i) + " has ||s||^2 " + std::to_string(sq[i]) +
+                        ", its row's is " + std::to_string(row_sq));
+      // ids are the rounds that added the supports (t >= 1, one support a round at most).
+      require_state(id[i] >= 1, p + "id: support " + std::to_string(i) + " has round id " + std::to_string(id[i]) + " (< 1)");
       add({{idx.data() + b, len[i]}, {val.data() + b, len[i]}, sq[i], 0.0}, id[i]);
       b = e;
     }
     require_state(b == idx.size(), p + "len: the rows hold fewer indices than " + p + "idx");
+    std::vector<int64_t> sorted = ids_;
+    std::sort(sorted.begin(), sorted.end());
+    const auto dup = std::adjacent_find(sorted.begin(), sorted.end());
+    require_state(dup == sorted.end(), p + "id: round id " + (dup == sorted.end() ? "" : std::to_string(*dup)) +
+                                           " is held by two supports (one support a round at most)");
   }
 
   // Density nnz / (n dim) of the supports from which the dense layout is used (below half of it,

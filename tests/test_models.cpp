@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -239,6 +241,139 @@ TEST(Models, InconsistentHeadersAndStatesAreRefusedNamingTheFault) {
   expect_refused(signed_file(mj.dump() + "\n" + mc.substr(mc.find('\n') + 1)), "array 'coef' holds 164 values, expected 123");
 }
 
+// The content with value `i` of array `name` (element type T) replaced: the header's array list gives
+// the payload offsets (each array after the ones before it, in the listed order).
+template <class T>
+std::string with_state_value(const std::string& content, const std::string& name, std::size_t i, T v) {
+  const std::size_t nl = content.find('\n');
+  const nlohmann::json list = nlohmann::json::parse(content.substr(0, nl)).at("arrays");
+  std::size_t off = nl + 1;
+  for (const auto& e : list) {
+    const std::size_t size = e[1] == "w" ? 4 : 8, count = e[2].get<std::size_t>();
+    if (e[0] == name) {
+      EXPECT_LT(i, count) << name;
+      std::string c = content;
+      std::memcpy(c.data() + off + i * size, &v, sizeof v);
+      return c;
+    }
+    off += size * count;
+  }
+  ADD_FAILURE() << "no array " << name;
+  return content;
+}
+
+// Files whose checksum is right, whose arrays fit their declared sizes, but whose values break the
+// learner's invariants: each would load as another learner (or predict NaN) if accepted.
+TEST(Models, EditedStatesThatBreakTheLearnersInvariantsAreRefused) {
+  const std::string c = content_of(saved_model());  // rbp, budget 9, 60 rows: 9 supports
+  const nlohmann::json j = nlohmann::json::parse(c.substr(0, c.find('\n')));
+  const std::string payload = c.substr(c.find('\n') + 1);
+  const auto with_header = [&](nlohmann::json h) { return signed_file(h.dump() + "\n" + payload); };
+  // A degree beyond int would be truncated (2^40 -> 0, 2^31 -> -2^31).
+  for (const uint64_t degree : {uint64_t{1} << 40, uint64_t{1} << 31}) {
+    nlohmann::json k = j;
+    k["kernel"]["degree"] = degree;
+    expect_refused(with_header(k), "header: kernel.degree must be at most 2147483647, got " + std::to_string(degree));
+  }
+  nlohmann::json k = j;
+  k["options"]["budget"] = 1;
+  expect_refused(with_header(k), "9 supports exceed the budget 1");
+  k = j;
+  k["rounds"] = (int64_t{1} << 62);
+  expect_refused(with_header(k), "header: rounds 4611686018427387904 is above 2^53");
+  // f.sv.sq: support 0's ||s||^2 doubled (its kernel values, hence predictions, would change).
+  const std::string sq = with_state_value(c, "f.sv.sq", 0, 1e6);
+  expect_refused(signed_file(sq), "f.sv.sq: support 0 has ||s||^2 1000000.0");
+  expect_refused(signed_file(with_state_value<int64_t>(c, "f.sv.id", 2, -5)), "f.sv.id: support 2 has round id -5 (< 1)");
+  // Two supports of one round: support 3 given support 4's id.
+  const auto state = parse_model(saved_model(), "m").arrays;
+  int64_t id4 = 0;
+  for (const auto& a : state)
+    if (a.name == "f.sv.id") std::memcpy(&id4, a.bytes.data() + 8 * 4, 8);
+  expect_refused(signed_file(with_state_value<int64_t>(c, "f.sv.id", 3, id4)),
+                 "f.sv.id: round id " + std::to_string(id4) + " is held by two supports");
+  // The state's round count below the supports' last round (the averaged hypothesis divides by it).
+  expect_refused(signed_file(with_state_value<int64_t>(c, "rounds", 0, 3)), "rounds: 3 rounds cannot have added 9 supports");
+  // The averaged Perceptron with T = 0 (every averaged score 0: 100% error): T is the sum of the c_j.
+  const std::string avg = content_of(saved_model("averaged-perceptron"));
+  expect_refused(signed_file(with_state_value<int64_t>(avg, "T", 0, 0)), "T: 0 is not the sum of the survival counts, 60");
+  expect_refused(signed_file(with_state_value<int64_t>(avg, "survival", 0, -1)), "survival: a count is negative");
+}
+
+// A NaN or infinity in any real of any learner's state (coefficients, norms, w, L, beta, Q, bias,
+// support values and scores) is refused naming the array.
+TEST(Models, NonFiniteStateValuesAreRefusedForEveryLearner) {
+  std::size_t checked = 0;
+  for (const LearnerInfo& info : learners()) {
+    const std::string c = content_of(saved_model(info.name));
+    const nlohmann::json list = nlohmann::json::parse(c.substr(0, c.find('\n'))).at("arrays");
+    for (const auto& e : list) {
+      if (e[1] != "d" || e[2].get<std::size_t>() == 0) continue;
+      const std::string name = e[0].get<std::string>();
+      for (const double v : {std::nan(""), -std::numeric_limits<double>::infinity()}) {
+        SCOPED_TRACE(info.name + " " + name);
+        expect_refused(signed_file(with_state_value(c, name, 0, v)), "array '" + name + "' value 0 is " + (std::isnan(v) ? "nan" : "-inf"));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 40u);
+}
+
+// A header field of the wrong type or spelling is named once, with the file (never a library's bare
+// "type must be string" nor "header: header:"); a file that cannot be read is the user's fault
+// (exit 2); model show writes a header's control bytes as \xNN.
+TEST(Models, HeaderFaultsNameTheFieldOnceAndShowEscapesControlBytes) {
+  const std::string c = content_of(saved_model());
+  const nlohmann::json j = nlohmann::json::parse(c.substr(0, c.find('\n')));
+  const std::string payload = c.substr(c.find('\n') + 1);
+  const auto with_header = [&](nlohmann::json h) { return signed_file(h.dump() + "\n" + payload); };
+  const auto refused_once = [&](const nlohmann::json& h, const std::string& needle) {
+    expect_refused(with_header(h), needle);
+    try {
+      (void)restore_learner(parse_model(with_header(h), "m.plab"), 0);
+    } catch (const ModelError& e) {
+      EXPECT_EQ(std::string(e.what()).find("header: header:"), std::string::npos) << e.what();
+    }
+  };
+  nlohmann::json k = j;
+  k["labels"] = 5;
+  refused_once(k, "m.plab: header: labels must be a string, got 5");
+  k = j;
+  k["kernel"]["gamma"] = -1;
+  refused_once(k, "m.plab: header: kernel.gamma must be");
+  k = j;
+  k["kernel"]["type"] = 3;
+  refused_once(k, "m.plab: header: kernel.type must be a string, got 3");
+  k = j;
+  k["preprocess"] = "bogus";
+  refused_once(k, "m.plab: header: preprocess");
+  k = j;
+  k["labels"] = "1:x";
+  refused_once(k, "m.plab: header: labels: bad item '1:x'");
+  k = j;
+  k["arrays"][0][0] = 7;
+  refused_once(k, "m.plab: header: an arrays entry is not [name, type, count], got [7,");
+
+  test_util::TempDir dir("models_messages");
+  const auto missing = test_util::run_cli("predict --model " + (dir.p / "none.plab").string() + " --data x");
+  EXPECT_EQ(missing.status, 2) << missing.output;
+  EXPECT_NE(missing.output.find("none.plab: cannot read the model file (No such file or directory)"), std::string::npos)
+      << missing.output;
+  const auto stdin_model = test_util::run_cli("run --algo rbp --budget 3 --data x --init-model - --quiet");
+  EXPECT_EQ(stdin_model.status, 2) << stdin_model.output;
+  EXPECT_NE(stdin_model.output.find("-: cannot read the model file (a model is read from a file, not standard input)"),
+            std::string::npos) << stdin_model.output;
+  k = j;
+  k["code"] = "abc\x1b[2J\x07\rdef";
+  const std::string path = (dir.p / "esc.plab").string();
+  std::ofstream(path, std::ios::binary) << with_header(k);
+  const auto show = test_util::run_cli("model show " + path);
+  ASSERT_EQ(show.status, 0) << show.output;
+  EXPECT_NE(show.output.find("code        abc\\x1b[2J\\x07\\x0ddef\n"), std::string::npos) << show.output;
+  EXPECT_EQ(show.output.find('\x1b'), std::string::npos);
+}
+
 TEST(Models, WrittenAtomicallyAndReadBack) {
   test_util::TempDir dir("models");
   const std::string path = (dir.p / "sub" / "m.plab").string();
@@ -250,7 +385,7 @@ TEST(Models, WrittenAtomicallyAndReadBack) {
   try {
     (void)read_model((dir.p / "missing.plab").string());
     ADD_FAILURE();
-  } catch (const std::runtime_error& e) {
+  } catch (const ModelError& e) {  // the user's fault (exit 2), as a missing data file
     EXPECT_NE(std::string(e.what()).find("missing.plab"), std::string::npos);
   }
 }

@@ -133,8 +133,13 @@ RunReport run_pipeline(const RunRequest& req) {
     throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
                                      "arithmetic (docs/learners.md#non-finite)", rep.run.rounds.size(), rep.f_norm2_exact));
   rep.test_error = nlohmann::json::object();
+  rep.test_no_score = nlohmann::json::object();
   if (test)
-    for (const auto& h : rep.learner->hypotheses()) rep.test_error[h] = test_error(*rep.learner, h, *test);
+    for (const auto& h : rep.learner->hypotheses()) {
+      std::size_t no_score = 0;
+      rep.test_error[h] = test_error(*rep.learner, h, *test, &no_score);
+      rep.test_no_score[h] = no_score;
+    }
   rep.facts.algo = req.algo;
   rep.facts.options = opt;
   rep.facts.f_norm2_exact = rep.f_norm2_exact;

@@ -54,6 +54,7 @@ struct RunReport {
   RunResult run;                        // every round record (column g filled when bounds ran)
   double f_norm2_exact = 0.0;           // alpha^T K alpha of the final hypothesis (NaN when not computed)
   nlohmann::json test_error;            // {hypothesis: error} (empty without a test set)
+  nlohmann::json test_no_score;         // {hypothesis: test rows with a non-finite score (counted as errors)}
   nlohmann::json comparator;            // {"name", "norm", "svm_C", "seed"} (null without bounds)
   std::vector<BoundResult> bounds;      // every row of the applicable families, in order
   RunFacts facts;                       // what the bounds were evaluated with

@@ -114,12 +114,15 @@ RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const
   return res;
 }
 
-double test_error(const Learner& learner, const std::string& which, const Dataset& test) {
+double test_error(const Learner& learner, const std::string& which, const Dataset& test, std::size_t* no_score) {
+  if (no_score) *no_score = 0;
   if (test.size() == 0) return 0.0;
   std::size_t err = 0;
   for (std::size_t i = 0; i < test.size(); ++i) {
     const Example x = test[i];
-    err += learner.errs(which, x);
+    const double s = learner.score_as(which, x);
+    err += learner.wrong(s, x);
+    if (no_score) *no_score += !std::isfinite(s);
   }
   return static_cast<double>(err) / static_cast<double>(test.size());
 }

@@ -57,8 +57,9 @@ RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const
                      int64_t first_round = 1);
 
 // Fraction of test examples on which hypothesis `which` errs (y * score <= 0, the training
-// convention: a zero score is an error).
-double test_error(const Learner& learner, const std::string& which, const Dataset& test);
+// convention: a zero score is an error; a non-finite score is one too, and counted in *no_score).
+double test_error(const Learner& learner, const std::string& which, const Dataset& test,
+                  std::size_t* no_score = nullptr);
 
 // True for 1, 2, 4, 8, ...
 inline bool is_power_of_two(int64_t t) { return t > 0 && (t & (t - 1)) == 0; }

@@ -134,7 +134,8 @@ std::string rows_file(const std::string& path) {
 constexpr std::size_t kFlushRounds = 4096;
 }  // namespace
 
-TraceWriter::TraceWriter(const std::string& path) : path_(path), rows_path_(rows_file(path)) {
+TraceWriter::TraceWriter(const std::string& path)
+    : path_(path), rows_path_(rows_file(path)), cleanup_(std::make_unique<RemovedOnSignal>(rows_path_)) {
   if (const auto parent = std::filesystem::path(rows_path_).parent_path(); !parent.empty())
     std::filesystem::create_directories(parent);
   rows_.open(rows_path_, std::ios::binary | std::ios::trunc);

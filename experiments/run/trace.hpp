@@ -6,11 +6,13 @@
 #pragma once
 #include <nlohmann/json.hpp>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "algorithms/round_record.hpp"
 #include "core/file_io.hpp"
+#include "core/signal_cleanup.hpp"
 
 namespace plab {
 
@@ -36,6 +38,7 @@ class TraceWriter {
 
  private:
   std::string path_, rows_path_, line_;
+  std::unique_ptr<RemovedOnSignal> cleanup_;  // the rows file goes with the process on SIGINT, SIGTERM, ...
   std::ofstream rows_;
   std::size_t count_ = 0;
 };

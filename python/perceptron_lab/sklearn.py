@@ -8,6 +8,8 @@ fit is one online pass over the rows (in the given order, or permuted by `shuffl
 multiclass counterpart of a binary learner (MULTICLASS_OF), or a multiclass learner given as algo.
 """
 # The imports are private (underscored): the module's namespace is __all__.
+import warnings as _warnings
+
 import numpy as _np
 from sklearn.base import BaseEstimator as _BaseEstimator, ClassifierMixin as _ClassifierMixin
 from sklearn.utils.multiclass import unique_labels as _unique_labels
@@ -117,8 +119,22 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
     def predict(self, X):
         """The predicted class label of each row: the sign of decision_function (a score of 0 is
         classes_[0]), or its first arg max for more than two classes."""
-        s = self.decision_function(X)
+        return self._predicted(self.decision_function(X))
+
+    def _predicted(self, s):
         if self.multiclass_:
             return self.classes_[_np.argmax(s, axis=1)]
         return self.classes_[(s > 0).astype(int)]
+
+    def score(self, X, y, sample_weight=None):
+        """Mean accuracy, where a row with no finite score is a mistake whatever its predicted label
+        (as plab predict and plab run --test count it; docs/models.md#no-finite-score), with a warning
+        that says how many rows had none."""
+        s = self.decision_function(X)
+        finite = _np.isfinite(s).all(axis=1) if s.ndim == 2 else _np.isfinite(s)
+        right = (self._predicted(s) == _np.asarray(y)) & finite
+        if not finite.all():
+            _warnings.warn(f"{int((~finite).sum())} rows have no finite score (counted as mistakes)", RuntimeWarning,
+                          stacklevel=2)
+        return float(_np.average(right, weights=sample_weight))
 

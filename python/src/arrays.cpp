@@ -176,6 +176,28 @@ Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::
   return d;
 }
 
+ReadOnlyWhile::ReadOnlyWhile(const Dataset& d) {
+  if (!d.owner) return;
+  const auto& held = *static_cast<const pyb::object*>(d.owner.get());  // keep_alive's tuple
+  if (!pyb::isinstance<pyb::tuple>(held)) return;
+  for (const auto& o : pyb::reinterpret_borrow<pyb::tuple>(held)) {
+    if (!pyb::isinstance<pyb::array>(o)) continue;
+    auto a = pyb::reinterpret_borrow<pyb::array>(o);
+    if (!a.writeable()) continue;
+    a.attr("flags").attr("writeable") = false;
+    arrays_.push_back(a);
+  }
+}
+
+ReadOnlyWhile::~ReadOnlyWhile() {
+  for (auto& a : arrays_) {
+    try {
+      a.attr("flags").attr("writeable") = true;
+    } catch (const pyb::error_already_set&) {  // numpy refuses it for a view of a read-only base
+    }
+  }
+}
+
 void set_row(Dataset& row, const pyb::handle& x, std::size_t dim, double y) {
   RowBuf r;
   if (pyb::isinstance<pyb::dict>(x)) {

@@ -25,6 +25,20 @@ Dataset dataset_dense(const F64Array& X, const F64Array& y, std::vector<double> 
 // indices strictly ascending in each row. The arrays must stay unmodified while the Dataset lives.
 Dataset dataset_csr(const F64Array& data, const pyb::array& indices, const pyb::array& indptr, std::size_t ncols,
                     const F64Array& y, std::vector<double> classes, std::string name);
+// The numpy arrays a Dataset reads in place, read-only while the object lives: a run, learn_rows
+// or scores reads them without the GIL, and another Python thread writing X.indices meanwhile would
+// change the rows under it (a spin, or rows that break their invariants); such a write raises
+// "assignment destination is read-only" instead. Made and destroyed with the GIL held.
+class ReadOnlyWhile {
+ public:
+  explicit ReadOnlyWhile(const Dataset& d);
+  ~ReadOnlyWhile();
+  ReadOnlyWhile(const ReadOnlyWhile&) = delete;
+  ReadOnlyWhile& operator=(const ReadOnlyWhile&) = delete;
+
+ private:
+  std::vector<pyb::array> arrays_;  // those this object made read-only
+};
 // Replaces the one row of `row` by x: a dict {column: value} or a 1-D float64 array, columns < dim.
 void set_row(Dataset& row, const pyb::handle& x, std::size_t dim, double y);
 

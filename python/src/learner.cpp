@@ -29,7 +29,10 @@ std::string PyLearner::model(const std::vector<double>& classes) const {
 }
 
 PyLearner PyLearner::from_model(const std::string& bytes, const std::string& where) {
-  const ModelFile m = parse_model(bytes, where);
+  return from_model(parse_model(bytes, where));
+}
+
+PyLearner PyLearner::from_model(const ModelFile& m) {
   const ModelHeader& h = m.header;
   LearnerSpec spec;
   spec.algo = h.algo;
@@ -38,7 +41,8 @@ PyLearner PyLearner::from_model(const std::string& bytes, const std::string& whe
   spec.coef0 = h.kernel.coef0;
   spec.degree = h.kernel.degree;
   spec.options = h.options;
-  PyLearner l(std::move(spec), restore_learner(m, h.dim), h.dim, h.classes.size(), h.rounds);
+  // dim 0: buffers grow with the rows (the header's dim, unchecked against the state, sizes nothing).
+  PyLearner l(std::move(spec), restore_learner(m, 0), h.dim, h.classes.size(), h.rounds);
   l.model_classes_ = h.classes;
   return l;
 }
@@ -59,6 +63,7 @@ std::size_t PyLearner::learn_rows(const Dataset& data, const std::vector<std::si
   std::vector<Example> xs;
   std::vector<RoundRecord> recs(kBlock);
   std::size_t mistakes = 0;
+  const ReadOnlyWhile frozen(data);
   without_gil([&] {
     for (std::size_t k0 = 0; k0 < n; k0 += kBlock) {
       const std::size_t b = std::min(kBlock, n - k0);
@@ -88,6 +93,7 @@ pyb::array_t<double> PyLearner::scores(const Dataset& data) const {
   const std::size_t n = data.size(), m = std::max<std::size_t>(classes_, 1);
   pyb::array_t<double> out = classes_ ? pyb::array_t<double>({n, m}) : pyb::array_t<double>(n);
   double* s = out.mutable_data();
+  const ReadOnlyWhile frozen(data);
   without_gil([&] {
     for (std::size_t i = 0; i < n; ++i) score_row(data[i], s + i * m);
   });
@@ -123,6 +129,9 @@ void bind_learner(pyb::module_& m) {
       .def_static("from_model", [](const pyb::bytes& b, const std::string& where) {
         return PyLearner::from_model(std::string(b), where);
       })
+      // A model file by path: its first line is checked before the rest is read (/dev/zero costs
+      // 200 bytes; from_model(f.read()) reads a whole device first).
+      .def_static("from_path", [](const std::string& path) { return PyLearner::from_model(read_model(path)); })
       // Pickled as its model file (docs/python.md#pickling): every double keeps its bits.
       .def(pyb::pickle([](const PyLearner& l) { return pyb::make_tuple(pyb::bytes(l.model({}))); },
                        [](const pyb::tuple& t) {

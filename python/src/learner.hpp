@@ -9,6 +9,7 @@
 
 #include "arrays.hpp"
 #include "introspect.hpp"
+#include "models/model_file.hpp"
 
 namespace plab::py {
 
@@ -19,6 +20,8 @@ class PyLearner {
   // The learner of a model file's bytes (docs/models.md), rounds continuing after its own;
   // `where` names the bytes in a ModelError. The spec is the model's learner, kernel and options.
   static PyLearner from_model(const std::string& bytes, const std::string& where);
+  // The same for a parsed file (from_path: read_model's first-line check before the rest is read).
+  static PyLearner from_model(const ModelFile& m);
   // The model file of this learner (format 1, docs/models.md): what pickling and save() write.
   // `classes`: the original label of each class index (multiclass; empty: the indices).
   std::string model(const std::vector<double>& classes) const;

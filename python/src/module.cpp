@@ -112,7 +112,13 @@ void bind_catalogue(pyb::module_& m) {
       .def_readwrite("coef0", &LearnerSpec::coef0)
       .def_readwrite("degree", &LearnerSpec::degree)
       .def_property("options_json", [](const LearnerSpec& s) { return s.options.dump(); },
-                    [](LearnerSpec& s, const std::string& j) { s.options = nlohmann::json::parse(j); })
+                    [](LearnerSpec& s, const std::string& j) {
+                      try {
+                        s.options = nlohmann::json::parse(j);
+                      } catch (const nlohmann::json::parse_error&) {  // Python's json writes NaN, Infinity
+                        throw std::invalid_argument("options " + j + ": a value is NaN or infinite (every option must be finite)");
+                      }
+                    })
       .def(pyb::pickle(
           [](const LearnerSpec& s) { return pyb::make_tuple(s.algo, s.kernel, s.gamma, s.coef0, s.degree, s.options.dump()); },
           &spec_from_state));

@@ -1,7 +1,9 @@
 #include "run.hpp"
 
+#include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "arrays.hpp"
 #include "core/thread_pool.hpp"
 #include "experiments/run/trace.hpp"
 #include "record.hpp"
@@ -27,6 +29,9 @@ std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const Ru
   req.observe = [](const RoundRecord& r, const RunResult&) {
     if (r.t % 4096 == 0) check_interrupt();
   };
+  if (a.threads > kMaxThreads)
+    throw std::invalid_argument(fmt::format("threads = {}: at most {} (as plab run --threads)", a.threads, kMaxThreads));
+  const ReadOnlyWhile frozen(*out->data);
   out->rep = without_gil([&] {
     ThreadPool pool(resolve_threads(a.threads) - 1);  // same bits on any number of threads
     PoolScope scope(&pool);

@@ -10,8 +10,8 @@ if ! command -v clang++ >/dev/null; then
   exit 0
 fi
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ -DPLAB_FUZZ=ON >/dev/null
-cmake --build build-fuzz -j "$(nproc)" --target fuzz_libsvm fuzz_csv fuzz_trace fuzz_model
-for name in libsvm csv trace model; do
+cmake --build build-fuzz -j "$(nproc)" --target fuzz_libsvm fuzz_csv fuzz_trace fuzz_model fuzz_stream
+for name in libsvm csv trace model stream; do
   scratch=$(mktemp -d)
   echo "fuzz: $name for ${secs} s" >&2
   build-fuzz/tests/fuzz/fuzz_$name -max_total_time="$secs" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
