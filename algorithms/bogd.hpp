@@ -11,11 +11,11 @@
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
 // B = 1: the one support is removed, nothing is rescaled. No coefficient cap (the toolbox's
 // optional clipping of |a_i| to eta gamma is not applied). The removal draw is plab::Rng(seed).
-// The running ||f||^2 is exact for BOGD (one kernel row of the removed support per removal, as RBP).
-// BOGD++'s per-coefficient rescaling would need the O(B^2) quadratic form at every removal (a9a at
-// B = 793: 130 s instead of 4 s), so bogd++ keeps no running norm: its records leave f_norm2 empty
-// and norm2() is alpha^T K alpha, recomputed when asked.
+// The Gram matrix of the supports is kept (O(B) per change, from the scoring row) so the running
+// ||f||^2 stays exact under BOGD++'s per-coefficient rescaling: an O(B^2) quadratic form per
+// removal (BOGD needs one Gram row, O(B)).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -43,25 +43,22 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     if (!(eta_ * lambda_ < 1.0)) throw std::invalid_argument("--ogd-eta * --ogd-lambda must be < 1 (the shrink 1 - eta lambda)");
   }
 
-  double norm2() const override { return removal_ == Removal::weighted ? f_.norm2_exact() : norm2_; }
-  // The removal stream beside the expansion.
+  // The removal stream and the Gram matrix (n x n, slot order) beside the expansion.
   void save_state(StateWriter& w) const override {
     ExpansionLearner::save_state(w);
     w.put("rng", rng_.state());
+    std::vector<double> g;
+    for (std::size_t i = 0; i < f_.size(); ++i) g.insert(g.end(), &gram_[i * ld_], &gram_[i * ld_] + f_.size());
+    w.put("gram", g);
   }
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     rng_.set_state(r.get<uint64_t>("rng"));
+    gram_ = r.get<double>("gram", f_.size() * f_.size());
+    ld_ = f_.size();
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = step(x, t);
-    if (removal_ == Removal::weighted) r.f_norm2 = kNone;
-    return r;
-  }
-
- private:
-  RoundRecord step(const Example& x, int64_t t) {
     RoundRecord r = begin(x, t);
     const double ys = x.y * r.score;
     r.margin_error = ys > 0.0 && ys < 1.0;
@@ -83,24 +80,22 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       const std::size_t j = draw(p);
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
+      const double aj = f_.alpha[j], fj = gram_dot(j);
+      norm2_ += -2.0 * aj * fj + aj * aj * K(j, j);  // ||f - a_j k_j||^2
+      s -= aj * row[j];
+      remove_slot(j, row, p);
       if (removal_ == Removal::uniform || n == 1) {
-        const double aj = f_.alpha[j], fj = f_.score(f_.sv.row(j));
-        norm2_ += -2.0 * aj * fj + aj * aj * f_.self(j);  // ||f - a_j k_j||^2
-        s -= aj * row[j];
-        f_.remove(j);
         const double g = n > 1 ? c * static_cast<double>(n) / static_cast<double>(n - 1) : 1.0;
         f_.scale(g, t);
         norm2_ *= g * g;
         s *= g;
       } else {
-        f_.remove(j);  // the last slot moves into j: the same move in row and p
-        row[j] = row[n - 1];
-        p[j] = p[n - 1];
         s = 0.0;
-        for (std::size_t i = 0; i + 1 < n; ++i) {
+        for (std::size_t i = 0; i < f_.size(); ++i) {
           f_.bump(i, (c / (1.0 - p[i]) - 1.0) * f_.alpha[i], t);
           s += f_.alpha[i] * row[i];
         }
+        norm2_ = quadratic_form();
       }
     } else if (f_.size() > 0) {
       f_.scale(c, t);
@@ -108,7 +103,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       s *= c;
     }
     const double a = eta_ * x.y;  // -eta dl/df, l = max(0, 1 - y f)
-    f_.add(x, t, a);
+    add_slot(x, t, a, row, r.kxx);
     norm2_ += 2.0 * a * s + a * a * r.kxx;
     r.coef = a;
     r.eta_t = eta_;
@@ -120,7 +115,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     if (removal_ == Removal::uniform || n == 1) return static_cast<std::size_t>(rng_.below(n));
     double sum = 0.0;
     p.resize(n);
-    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(f_.self(i));
+    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(K(i, i));
     for (std::size_t i = 0; i < n; ++i)  // all-zero weights: uniform
       p[i] = sum > 0.0 ? (1.0 - p[i] / sum) / static_cast<double>(n - 1) : 1.0 / static_cast<double>(n);
     const double u = rng_.uniform();
@@ -130,10 +125,61 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     return n - 1;
   }
 
+  double& K(std::size_t i, std::size_t j) { return gram_[i * ld_ + j]; }
+  double K(std::size_t i, std::size_t j) const { return gram_[i * ld_ + j]; }
+  // f(x_j) = sum_i a_i K_ji (row j: contiguous), in four interleaved partial sums (a fixed order:
+  // the same bits everywhere; four chains keep the O(B^2) quadratic form off the add latency).
+  double gram_dot(std::size_t j) const {
+    const double* k = &gram_[j * ld_];
+    const double* a = f_.alpha.data();
+    const std::size_t n = f_.size();
+    double v[4] = {0.0, 0.0, 0.0, 0.0};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4)
+      for (std::size_t l = 0; l < 4; ++l) v[l] += a[i + l] * k[i + l];
+    for (; i < n; ++i) v[0] += a[i] * k[i];
+    return (v[0] + v[1]) + (v[2] + v[3]);
+  }
+  double quadratic_form() const {
+    double q = 0.0;
+    for (std::size_t j = 0; j < f_.size(); ++j) q += f_.alpha[j] * gram_dot(j);
+    return q;
+  }
+  // Removes slot j as KernelExpansion::remove does (the last slot moves into j), with its Gram row
+  // and column, and the same move in `row` and `p`.
+  void remove_slot(std::size_t j, std::vector<double>& row, std::vector<double>& p) {
+    const std::size_t last = f_.size() - 1;
+    for (std::size_t i = 0; i < last; ++i) K(j, i) = K(i, j) = K(last, i == j ? last : i);
+    K(j, j) = K(last, last);
+    row[j] = row[last];
+    row.pop_back();
+    if (!p.empty()) {
+      p[j] = p[last];
+      p.pop_back();
+    }
+    f_.remove(j);
+  }
+  // Appends x_t with coefficient a: its Gram row and column are the scoring row and k(x_t,x_t).
+  void add_slot(const Example& x, int64_t t, double a, const std::vector<double>& row, double kxx) {
+    const std::size_t n = f_.size();
+    if (n == ld_) {  // the leading dimension doubles
+      const std::size_t ld = std::max<std::size_t>(16, 2 * ld_);
+      std::vector<double> g(ld * ld);
+      for (std::size_t i = 0; i < n; ++i) std::copy_n(&gram_[i * ld_], n, &g[i * ld]);
+      gram_.swap(g);
+      ld_ = ld;
+    }
+    for (std::size_t i = 0; i < n; ++i) K(i, n) = K(n, i) = row[i];
+    K(n, n) = kxx;
+    f_.add(x, t, a);
+  }
+
   std::size_t B_;
   double eta_, lambda_;
   Removal removal_;
   Rng rng_;
+  std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, row-major, leading dimension ld_
+  std::size_t ld_ = 0;
 };
 
 }  // namespace plab

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent reference for BPA-S, BOGD, BOGD++, FOGD and NOGD (docs/learners.md#bpa-s .. #nogd),
 stdlib only: every f(.) and ||f||^2 recomputed from scratch from the coefficients, the removal
-draws from a mt19937_64 written here from its definition (C++ std::mt19937_64, the engine of
+draws (over the supports in slot order: a removal moves the last slot into the hole) from a mt19937_64 written here from its definition (C++ std::mt19937_64, the engine of
 plab::Rng), the eigenpairs by Jacobi rotations. Fixture F's 1-D sequence, Gaussian gamma = 0.5.
 Prints the per-round scores and the final coefficients that tests/test_budget.cpp checks."""
 import math
@@ -98,8 +98,9 @@ def bogd(B, eta, lam, seed, plus):
                     scale = [c / (1 - pi) for pi in p]
                 else:
                     j = rng.below(n); scale = [c * n / (n - 1)] * n
-                removed = S[j][0]
-                S = [[e[0], e[1], e[2] * scale[i]] for i, e in enumerate(S) if i != j]
+                removed = S[j][0]   # slot order: the last support moves into the removed slot
+                S = [[e[0], e[1], e[2] * scale[i]] for i, e in enumerate(S)]
+                S[j] = S[-1]; S.pop()
             else:
                 S = [[e[0], e[1], e[2] * c] for e in S]
             S.append([t, x, eta * y])
