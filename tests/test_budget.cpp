@@ -245,7 +245,7 @@ TEST(Budget, SupportNeverExceedsBudget) {
         ASSERT_EQ(static_cast<std::size_t>(r.support_size), L->support_size());
         evictions += r.removed >= 0;
       }
-      if (name != "stoptron") { EXPECT_GT(evictions, 0); }
+      if (name != "stoptron" && name != "nogd") { EXPECT_GT(evictions, 0); }  // nogd keeps its B for the Nystrom map
       EXPECT_EQ(L->support_size(), B);  // every learner fills its budget on noisy data
     }
   }
