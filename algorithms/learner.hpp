@@ -25,7 +25,7 @@ namespace plab {
 inline const std::vector<OptionInfo>& budget_options() {
   static const std::vector<OptionInfo> v = {
       learner_option("Budget options", "budget", &LearnerOptions::budget, "Budget B: the most supports kept", at_least(1)),
-      learner_option("Budget options", "seed", &LearnerOptions::seed, "Seed of the learner's own randomness (eviction draws)"),
+      learner_option("Budget options", "seed", &LearnerOptions::seed, "Seed of the learner's own randomness (eviction draws, FOGD's frequencies)"),
   };
   return v;
 }

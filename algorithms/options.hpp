@@ -42,6 +42,9 @@ struct LearnerOptions {
   bool decay_rate = false, bias = false;
   std::size_t truncate = 0;
   bool inclusive_ties = false;
+  // The budget online gradient learners (bogd.hpp, fogd.hpp, nogd.hpp): LIBOL KOL's defaults.
+  double ogd_eta = 0.5, ogd_lambda = 0.001;
+  std::size_t features = 400, rank = 20;
 };
 static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store counts and seeds alike");
 

@@ -10,10 +10,14 @@
 #include <stdexcept>
 
 #include "algorithms/averaged.hpp"
+#include "algorithms/bogd.hpp"
+#include "algorithms/bpa.hpp"
 #include "algorithms/cks.hpp"
+#include "algorithms/fogd.hpp"
 #include "algorithms/forgetron.hpp"
 #include "algorithms/multiclass.hpp"
 #include "algorithms/multiclass_projectron.hpp"
+#include "algorithms/nogd.hpp"
 #include "algorithms/norma.hpp"
 #include "algorithms/pa.hpp"
 #include "algorithms/perceptron.hpp"
@@ -82,6 +86,27 @@ std::vector<LearnerInfo> builtin() {
        }},
       {.name = "norma", .bounds = {BF::norma}, .options = norma, .color = "#17becf",
        .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>()},
+      // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on); no bound
+      // family is evaluated for them (their regret bounds are not encoded).
+      {.name = "bpa-s", .bounds = {}, .options = {"budget", "C"}, .color = "#8dd3c7",
+       .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
+                  "2010)",
+       .make = maker_of<BudgetPassiveAggressiveSimple>()},
+      {.name = "bogd", .bounds = {}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
+       .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
+       .make = maker_of<BoundedOnlineGradientDescent>()},
+      {.name = "bogd++", .bounds = {}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#b3de69",
+       .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
+       .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+         return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
+       }},
+      {.name = "fogd", .bounds = {}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
+       .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
+       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}},
+      {.name = "nogd", .bounds = {}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
+       .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
+                  "et al. 2016)",
+       .make = maker_of<NystromOnlineGradientDescent>()},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
       {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",
@@ -139,6 +164,10 @@ bool LearnerInfo::uses(const std::string& option) const {
   return std::find(options.begin(), options.end(), option) != options.end();
 }
 
+bool LearnerInfo::takes(const Kernel& k) const {
+  return kernels.empty() || std::find(kernels.begin(), kernels.end(), k.type) != kernels.end();
+}
+
 std::vector<LearnerInfo> learners() {
   std::lock_guard<std::mutex> lock(table_mutex());
   return {table().begin(), table().end()};
@@ -186,7 +215,8 @@ const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
     for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
-                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options()})
+                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options(), &ogd_options(),
+                              &fogd_options(), &nogd_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)
           if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");
@@ -211,6 +241,12 @@ std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOpti
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
   check_options(opt, info.options, name);
+  if (!info.takes(opt.kernel)) {
+    std::string kinds;
+    for (const auto k : info.kernels) kinds += (kinds.empty() ? "" : ", ") + Kernel{.type = k}.type_name();
+    throw std::invalid_argument("--kernel " + opt.kernel.type_name() + " is not a kernel of " + name + " (it takes " +
+                                kinds + ")");
+  }
   return info.make(opt);
 }
 

@@ -35,7 +35,9 @@ struct LearnerInfo {
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
+  std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
   bool uses(const std::string& option) const;
+  bool takes(const Kernel& k) const;
 };
 
 // Builds the maker of a learner class constructed from LearnerOptions.

@@ -1,0 +1,146 @@
+// NOGD, Nystrom Online Gradient Descent (Lu, Hoi, Wang, Zhao, Liu, JMLR 17 (2016), "Large Scale
+// Online Kernel Learning", Sec. 4.2, Algorithm 2; docs/learners.md#nogd). Kernel online gradient
+// descent on the hinge loss (on y s < 1 add x_t with eta y) until |S| = B; on the first update with
+// |S| = B, the Nystrom map from the top k eigenpairs (lambda_i, v_i) of the B x B kernel matrix K
+// of the supports,
+//   z(x) = M k_B(x),  M = Lambda_k^{-1/2} V_k^T,  k_B(x) = (k(x_1,x), ..., k(x_B,x)),
+// replaces f: w = Lambda_k^{1/2} V_k^T alpha (w = alpha M^+, the projection of f on the span of the
+// top k eigenfunctions), and from then on f(x) = w.z(x), on y s < 1 w += eta y z(x_t) (the
+// switching round included, with the new map). Eigenpairs with lambda <= 1e-6 lambda_max are not
+// kept (Lambda^{-1/2} would amplify rounding; K of rank < k has fewer), so k' = min(k, B, that
+// count) dimensions. f stays the expansion sum_i beta_i k(x_i,.) with beta = M^T w, whose RKHS
+// norm is ||w||^2 (V_k^T K V_k = Lambda_k): the running norm. K's eigenpairs: Eigen's
+// SelfAdjointEigenSolver (single-threaded, the same bits for any --threads).
+#pragma once
+#include <Eigen/Dense>
+#include <cmath>
+#include <vector>
+
+#include "algorithms/learner.hpp"
+
+namespace plab {
+
+inline const std::vector<OptionInfo>& nogd_options() {
+  static const std::vector<OptionInfo> v = {
+      learner_option("NOGD options", "rank", &LearnerOptions::rank,
+                     "NOGD: k, the top eigenpairs of the budget's kernel matrix kept", at_least(1)),
+  };
+  return v;
+}
+
+class NystromOnlineGradientDescent final : public ExpansionLearner {
+ public:
+  explicit NystromOnlineGradientDescent(const LearnerOptions& o)
+      : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), rank_(o.rank) {}
+
+  double score(const Example& x) const override { return nystrom() ? map_score(x) : f_.score(x); }
+  double score_as(const std::string& which, const Example& x) const override {
+    return which == "averaged" ? f_.score_averaged(x, rounds_) : score(x);
+  }
+
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = nystrom() ? begin(x, t, map_score(x)) : begin(x, t);
+    const double ys = x.y * r.score;
+    r.margin_error = ys > 0.0 && ys < 1.0;
+    if (!(ys < 1.0)) return finish(r);
+    const double a = eta_ * x.y;  // -eta dl/df, l = max(0, 1 - y f)
+    r.coef = a;
+    r.eta_t = eta_;
+    if (!nystrom() && f_.size() < B_) {  // kernel OGD
+      f_.add(x, t, a);
+      norm2_ += 2.0 * a * r.score + a * a * r.kxx;
+      r.update = UpdateKind::add;
+      return finish(r);
+    }
+    if (!nystrom()) {
+      const std::vector<double> row = f_.row();
+      start_nystrom();
+      z_.assign(k_, 0.0);  // z(x_t) with the new map
+      for (std::size_t i = 0; i < k_; ++i)
+        for (std::size_t j = 0; j < f_.size(); ++j) z_[i] += M_[i * f_.size() + j] * row[j];
+    }
+    for (std::size_t i = 0; i < k_; ++i) w_[i] += a * z_[i];
+    sync(t);
+    r.update = UpdateKind::update;
+    return finish(r);
+  }
+
+  // The phase, the map and w beside the expansion.
+  void save_state(StateWriter& w) const override {
+    ExpansionLearner::save_state(w);
+    w.put_one<uint64_t>("nystrom_k", k_);
+    w.put("nystrom_M", M_);
+    w.put("nystrom_w", w_);
+  }
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    k_ = r.get_one<uint64_t>("nystrom_k");
+    require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
+    M_ = r.get<double>("nystrom_M", k_ * f_.size());
+    w_ = r.get<double>("nystrom_w", k_);
+  }
+
+ private:
+  bool nystrom() const { return k_ > 0; }
+  // w.z(x), z = M k_B(x); leaves z(x) in z_.
+  double map_score(const Example& x) const {
+    const std::size_t n = f_.size();
+    row_.resize(n);
+    f_.sv.kernel_row(f_.kernel, x, row_.data());
+    z_.assign(k_, 0.0);
+    double s = 0.0;
+    for (std::size_t i = 0; i < k_; ++i) {
+      for (std::size_t j = 0; j < n; ++j) z_[i] += M_[i * n + j] * row_[j];
+      s += w_[i] * z_[i];
+    }
+    return s;
+  }
+  // Algorithm 2's switch: K's top eigenpairs, M and w = Lambda^{1/2} V^T alpha.
+  void start_nystrom() {
+    const std::size_t n = f_.size();
+    std::vector<Example> xs;
+    for (std::size_t i = 0; i < n; ++i) xs.push_back(f_.sv.row(i));
+    Eigen::MatrixXd K(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    f_.sv.kernel_rows(f_.kernel, xs.data(), n, K.data(), n);  // column l = k(x_., x_l); the solver reads the lower half
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(K);
+    if (es.info() != Eigen::Success) throw std::runtime_error("NOGD: the eigensolver of the kernel matrix failed");
+    const Eigen::VectorXd& lam = es.eigenvalues();  // ascending
+    const double top = lam(static_cast<Eigen::Index>(n) - 1);
+    std::vector<Eigen::Index> keep;
+    for (Eigen::Index i = static_cast<Eigen::Index>(n) - 1; i >= 0 && keep.size() < rank_; --i)
+      if (lam(i) > 1e-6 * top) keep.push_back(i);
+    k_ = keep.size();
+    M_.assign(k_ * n, 0.0);
+    w_.assign(k_, 0.0);
+    for (std::size_t i = 0; i < k_; ++i) {
+      const auto v = es.eigenvectors().col(keep[i]);
+      const double l = lam(keep[i]), inv = 1.0 / std::sqrt(l);
+      double va = 0.0;
+      for (std::size_t j = 0; j < n; ++j) {
+        M_[i * n + j] = inv * v(static_cast<Eigen::Index>(j));
+        va += v(static_cast<Eigen::Index>(j)) * f_.alpha[j];
+      }
+      w_[i] = std::sqrt(l) * va;
+    }
+    if (k_ == 0) throw std::runtime_error("NOGD: the kernel matrix of the supports is zero");
+  }
+  // alpha = M^T w (through bump: the averaging sums follow) and ||f||^2 = ||w||^2.
+  void sync(int64_t t) {
+    const std::size_t n = f_.size();
+    for (std::size_t j = 0; j < n; ++j) {
+      double b = 0.0;
+      for (std::size_t i = 0; i < k_; ++i) b += M_[i * n + j] * w_[i];
+      f_.bump(j, b - f_.alpha[j], t);
+    }
+    norm2_ = 0.0;
+    for (double v : w_) norm2_ += v * v;
+  }
+
+  std::size_t B_;
+  double eta_;
+  std::size_t rank_, k_ = 0;     // k_ > 0: the Nystrom phase, with k_ dimensions
+  std::vector<double> M_, w_;    // M: k_ x B row-major
+  mutable std::vector<double> row_, z_;
+};
+
+}  // namespace plab
