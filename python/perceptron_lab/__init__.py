@@ -9,6 +9,7 @@ docs/python.md documents every function; results equal `plab run`'s bit for bit 
 """
 # The imports are private (underscored): the package's namespace is __all__ and __version__.
 import json as _json
+import operator as _operator
 import os as _os
 
 import numpy as _np
@@ -57,10 +58,23 @@ def load(name: str, labels: str | None = None):
     return X, y
 
 
+def _whole(what: str, v) -> int:
+    """v as an int: integers and whole floats (2.0) pass, 2.9 is refused naming `what` (as plab's
+    flags and the option table refuse a fraction) rather than truncated."""
+    try:
+        return _operator.index(v)
+    except TypeError:
+        pass
+    f = float(v)
+    if not f.is_integer():
+        raise ValueError(f"{what} = {v!r} is not a whole number")
+    return int(f)
+
+
 def _spec(algo: str, kernel: str, gamma: float, coef0: float, degree: int, opts: dict):
     spec = _core.LearnerSpec()
     spec.algo = algo
-    spec.kernel, spec.gamma, spec.coef0, spec.degree = kernel, float(gamma), float(coef0), int(degree)
+    spec.kernel, spec.gamma, spec.coef0, spec.degree = kernel, float(gamma), float(coef0), _whole("degree", degree)
     spec.options_json = _json.dumps({k: _plain(v) for k, v in opts.items()})
     return spec
 
@@ -203,12 +217,12 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     data = _dataset(X, labels, classes)
     args = _core.RunArgs()
     args.spec = _spec(algo, kernel, gamma, coef0, degree, options)
-    args.shuffle = None if shuffle is None else int(shuffle)
-    args.comparator_seed = None if comparator_seed is None else int(comparator_seed)
+    args.shuffle = None if shuffle is None else _whole("shuffle", shuffle)
+    args.comparator_seed = None if comparator_seed is None else _whole("comparator_seed", comparator_seed)
     args.bounds, args.comparator, args.svm_C = bool(bounds), comparator, float(svm_C)
-    if int(threads) < 0:
+    if _whole("threads", threads) < 0:
         raise ValueError(f"threads must be >= 0 (0 = the hardware threads), got {threads}")
-    args.threads = int(threads)
+    args.threads = _whole("threads", threads)
     outcome = _core.run(data, args)
     meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}
@@ -249,7 +263,7 @@ def bounds(X, y, *, mistakes, updates=None, kernel: str = "linear", gamma: float
     args.kernel = _spec("perceptron", kernel, gamma, coef0, degree, {})
     args.mistakes = _rounds_flags(mistakes, n, "mistakes")
     args.updates = args.mistakes if updates is None else _rounds_flags(updates, n, "updates")
-    args.comparator, args.svm_C, args.comparator_seed = comparator, float(svm_C), int(comparator_seed)
+    args.comparator, args.svm_C, args.comparator_seed = comparator, float(svm_C), _whole("comparator_seed", comparator_seed)
     args.f_norm2 = None if f_norm2 is None else float(f_norm2)
     return _bound_rows(_core.external_bounds(_dataset(X, labels, []), args))
 
@@ -271,10 +285,12 @@ class Learner:
         if self._multiclass and (classes is None or len(classes) < 2):
             raise ValueError(f"{algo} is a multiclass learner: give classes=[...] (at least 2 labels)")
         self.classes = None if classes is None else list(classes)
+        if self.classes is not None and len(set(self.classes)) != len(self.classes):
+            raise ValueError(f"classes = {self.classes!r} has a label twice: each class once")
         self._index = {c: i for i, c in enumerate(self.classes or [])}
         self._core = None
         if dim is not None:
-            self._make(int(dim))
+            self._make(_whole("dim", dim))
         else:  # the options are checked now, not at the first example
             _core.Learner(self._spec, 1, len(self.classes) if self._multiclass else 0)
 
@@ -295,7 +311,12 @@ class Learner:
                 raise ValueError(f"x: a sparse row must have 1 row, got shape {r.shape}")
             if self._core is None:
                 self._make(r.shape[1])
+            if not r.has_canonical_format:  # a column given twice sums, as run() reads it
+                r = r.copy()
+                r.sum_duplicates()
             return {int(j): float(v) for j, v in zip(r.indices, r.data)}
+        if _np.iscomplexobj(x):
+            raise ValueError("x is complex: expected real numbers (float64), as run() reads X")
         a = _np.asarray(x, dtype=_np.float64)
         if a.ndim != 1:
             raise ValueError(f"x must be a dict, a 1-D array or a sparse row, got shape {a.shape}")
@@ -361,8 +382,7 @@ class Learner:
 def load_model(path) -> Learner:
     """The Learner of a model file written by Learner.save or `plab run --save-model`: every
     double as saved, the rounds continuing after its own (docs/models.md)."""
-    with open(path, "rb") as f:
-        core = _core.Learner.from_model(f.read(), _os.fspath(path))
+    core = _core.Learner.from_path(_os.fspath(path))  # the first line is checked before the rest is read
     lr = Learner.__new__(Learner)
     lr.algo, lr._spec, lr._core = core.spec.algo, core.spec, core
     lr._multiclass = _core.is_multiclass(lr.algo)

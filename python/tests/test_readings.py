@@ -1,0 +1,47 @@
+# One reading of every input for every entry point (docs/python.md): what run() refuses or sums,
+# Learner and its options refuse or sum too.
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+import perceptron_lab as pl
+
+
+def test_a_duplicate_sparse_column_sums_in_learn_one_as_in_run():
+    # Column 0 given twice (2 and 1): run() sums it to 3, so k(x,x) = 9 for the linear kernel.
+    row = sp.csr_matrix((np.array([2.0, 1.0]), np.array([0, 0]), np.array([0, 2])), shape=(1, 2))
+    lr = pl.Learner("kernel-perceptron", dim=2)
+    rec = lr.learn_one(row, 1)
+    assert rec["kxx"] == 9.0
+    r = pl.run("kernel-perceptron", row, np.array([1.0]))
+    assert r.trace["kxx"][0] == 9.0
+
+
+def test_complex_rows_are_refused_everywhere():
+    lr = pl.Learner("kernel-perceptron", dim=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(ValueError, match="complex"):
+            lr.learn_one(np.array([1 + 2j, 0]), 1)
+    with pytest.raises(ValueError, match="complex"):
+        pl.run("kernel-perceptron", np.array([[1 + 2j, 0.0]]), np.array([1.0]))
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda X, y: pl.run("kernel-perceptron", X, y, kernel="poly", degree=2.9), "degree"),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, shuffle=1.9), "shuffle"),
+    (lambda X, y: pl.Learner("kernel-perceptron", dim=7.9), "dim"),
+])
+def test_fractional_counts_are_refused_not_truncated(call, name):
+    X, y = np.eye(2), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match=f"{name} = .* is not a whole number"):
+        call(X, y)
+    # whole floats are read as integers
+    assert pl.run("kernel-perceptron", X, y, kernel="poly", degree=2.0).summary["results"]["rounds"] == 2
+
+
+def test_duplicate_classes_are_refused():
+    with pytest.raises(ValueError, match="twice"):
+        pl.Learner("multiclass-perceptron", dim=2, classes=[1, 1, 2])
