@@ -2,7 +2,6 @@
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
-#include <algorithm>
 #include <cmath>
 
 namespace plab {
@@ -42,20 +41,10 @@ double point_z(double paper, const OursAt& o, const Drawn& d, double paper_sprea
 
 void SeriesScore::add(double z, double signed_dev, double x) {
   ++n_;
-  z_.push_back(z);
   within_ += z <= kPointZ;
   sum_z2_ += std::isfinite(z) ? z * z : 1e300;
   if (z > max_z_) { max_z_ = z; at_x_ = x; }
   if (z > 0.0) signed_ += signed_dev > 0 ? z : -z;
-}
-
-double SeriesScore::median_z() const {
-  if (z_.empty()) return 0.0;
-  std::vector<double> v = z_;
-  const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-  std::nth_element(v.begin(), mid, v.end());
-  if (v.size() % 2) return *mid;
-  return 0.5 * (*mid + *std::max_element(v.begin(), mid));
 }
 
 double SeriesScore::rms_z() const { return n_ == 0 ? 0.0 : std::sqrt(sum_z2_ / static_cast<double>(n_)); }

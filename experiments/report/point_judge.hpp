@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <limits>
 #include <string>
-#include <vector>
 
 namespace plab {
 
@@ -60,7 +59,6 @@ class SeriesScore {
   std::size_t judged() const { return n_; }
   std::size_t within() const { return within_; }
   double rms_z() const;        // sqrt(mean z^2); 0 with no point
-  double median_z() const;     // 0 with no point
   double max_z() const { return max_z_; }
   double at_x() const { return at_x_; }
   int direction() const;       // +1 when most of the excess is ours above the paper, -1 below, 0 none
@@ -68,7 +66,6 @@ class SeriesScore {
 
  private:
   std::size_t n_ = 0, within_ = 0;
-  std::vector<double> z_;
   double sum_z2_ = 0.0, max_z_ = -1.0, at_x_ = std::numeric_limits<double>::quiet_NaN(), signed_ = 0.0;
 };
 
