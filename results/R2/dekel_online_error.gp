@@ -11,44 +11,58 @@ set yrange [0.1:0.28]
 data = "dekel_online_error.dat"
 set terminal pngcairo size 900,620 font 'sans,11'
 set output "dekel_online_error.png"
-plot data index 0 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron", \
-     data index 1 using 1:2 with lines lw 2 lc rgb '#9467bd' title "PA-I", \
-     data index 2 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
-     data index 3 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
-     data index 4 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron", \
-     data index 5 using 1:2 with lines lw 2 lc rgb '#0072b2' title "Projectron", \
-     data index 6 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++", \
-     data index 7 using 1:2 with lines dt 3 lw 1.2 lc rgb '#000000' title "paper: Perceptron", \
-     data index 8 using 1:2 with points pt 6 ps 1.0 lc rgb '#000000' notitle, \
-     data index 9 using 1:2 with lines dt 3 lw 1.2 lc rgb '#9467bd' title "paper: PA-I", \
-     data index 10 using 1:2 with points pt 6 ps 1.0 lc rgb '#9467bd' notitle, \
-     data index 11 using 1:2 with lines dt 3 lw 1.2 lc rgb '#009e73' title "paper: Forgetron", \
-     data index 12 using 1:2 with points pt 6 ps 1.0 lc rgb '#009e73' notitle, \
-     data index 13 using 1:2 with lines dt 3 lw 1.2 lc rgb '#cc79a7' title "paper: RBP", \
-     data index 14 using 1:2 with points pt 6 ps 1.0 lc rgb '#cc79a7' notitle, \
-     data index 15 using 1:2 with lines dt 3 lw 1.2 lc rgb '#0072b2' title "paper: Projectron", \
-     data index 16 using 1:2 with points pt 6 ps 1.0 lc rgb '#0072b2' notitle, \
-     data index 17 using 1:2 with lines dt 3 lw 1.2 lc rgb '#d55e00' title "paper: Projectron++", \
-     data index 18 using 1:2 with points pt 6 ps 1.0 lc rgb '#d55e00' notitle
+plot data index 0 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#000000' notitle, \
+     data index 1 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#9467bd' notitle, \
+     data index 2 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#009e73' notitle, \
+     data index 3 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#cc79a7' notitle, \
+     data index 4 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#8c564b' notitle, \
+     data index 5 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#0072b2' notitle, \
+     data index 6 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#d55e00' notitle, \
+     data index 7 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron", \
+     data index 8 using 1:2 with lines lw 2 lc rgb '#9467bd' title "PA-I", \
+     data index 9 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
+     data index 10 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
+     data index 11 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron", \
+     data index 12 using 1:2 with lines lw 2 lc rgb '#0072b2' title "Projectron", \
+     data index 13 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++", \
+     data index 14 using 1:2 with lines dt 3 lw 1.2 lc rgb '#000000' title "paper: Perceptron", \
+     data index 15 using 1:2 with points pt 6 ps 1.0 lc rgb '#000000' notitle, \
+     data index 16 using 1:2 with lines dt 3 lw 1.2 lc rgb '#9467bd' title "paper: PA-I", \
+     data index 17 using 1:2 with points pt 6 ps 1.0 lc rgb '#9467bd' notitle, \
+     data index 18 using 1:2 with lines dt 3 lw 1.2 lc rgb '#009e73' title "paper: Forgetron", \
+     data index 19 using 1:2 with points pt 6 ps 1.0 lc rgb '#009e73' notitle, \
+     data index 20 using 1:2 with lines dt 3 lw 1.2 lc rgb '#cc79a7' title "paper: RBP", \
+     data index 21 using 1:2 with points pt 6 ps 1.0 lc rgb '#cc79a7' notitle, \
+     data index 22 using 1:2 with lines dt 3 lw 1.2 lc rgb '#0072b2' title "paper: Projectron", \
+     data index 23 using 1:2 with points pt 6 ps 1.0 lc rgb '#0072b2' notitle, \
+     data index 24 using 1:2 with lines dt 3 lw 1.2 lc rgb '#d55e00' title "paper: Projectron++", \
+     data index 25 using 1:2 with points pt 6 ps 1.0 lc rgb '#d55e00' notitle
 set terminal svg size 900,620 font 'sans,11' background '#ffffff'
 set output "dekel_online_error.svg"
-plot data index 0 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron", \
-     data index 1 using 1:2 with lines lw 2 lc rgb '#9467bd' title "PA-I", \
-     data index 2 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
-     data index 3 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
-     data index 4 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron", \
-     data index 5 using 1:2 with lines lw 2 lc rgb '#0072b2' title "Projectron", \
-     data index 6 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++", \
-     data index 7 using 1:2 with lines dt 3 lw 1.2 lc rgb '#000000' title "paper: Perceptron", \
-     data index 8 using 1:2 with points pt 6 ps 1.0 lc rgb '#000000' notitle, \
-     data index 9 using 1:2 with lines dt 3 lw 1.2 lc rgb '#9467bd' title "paper: PA-I", \
-     data index 10 using 1:2 with points pt 6 ps 1.0 lc rgb '#9467bd' notitle, \
-     data index 11 using 1:2 with lines dt 3 lw 1.2 lc rgb '#009e73' title "paper: Forgetron", \
-     data index 12 using 1:2 with points pt 6 ps 1.0 lc rgb '#009e73' notitle, \
-     data index 13 using 1:2 with lines dt 3 lw 1.2 lc rgb '#cc79a7' title "paper: RBP", \
-     data index 14 using 1:2 with points pt 6 ps 1.0 lc rgb '#cc79a7' notitle, \
-     data index 15 using 1:2 with lines dt 3 lw 1.2 lc rgb '#0072b2' title "paper: Projectron", \
-     data index 16 using 1:2 with points pt 6 ps 1.0 lc rgb '#0072b2' notitle, \
-     data index 17 using 1:2 with lines dt 3 lw 1.2 lc rgb '#d55e00' title "paper: Projectron++", \
-     data index 18 using 1:2 with points pt 6 ps 1.0 lc rgb '#d55e00' notitle
+plot data index 0 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#000000' notitle, \
+     data index 1 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#9467bd' notitle, \
+     data index 2 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#009e73' notitle, \
+     data index 3 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#cc79a7' notitle, \
+     data index 4 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#8c564b' notitle, \
+     data index 5 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#0072b2' notitle, \
+     data index 6 using 1:($2-$3):($2+$3) with filledcurves fs transparent solid 0.12 noborder lc rgb '#d55e00' notitle, \
+     data index 7 using 1:2 with lines lw 2 lc rgb '#000000' title "Perceptron", \
+     data index 8 using 1:2 with lines lw 2 lc rgb '#9467bd' title "PA-I", \
+     data index 9 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
+     data index 10 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
+     data index 11 using 1:2 with lines lw 2 lc rgb '#8c564b' title "Stoptron", \
+     data index 12 using 1:2 with lines lw 2 lc rgb '#0072b2' title "Projectron", \
+     data index 13 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++", \
+     data index 14 using 1:2 with lines dt 3 lw 1.2 lc rgb '#000000' title "paper: Perceptron", \
+     data index 15 using 1:2 with points pt 6 ps 1.0 lc rgb '#000000' notitle, \
+     data index 16 using 1:2 with lines dt 3 lw 1.2 lc rgb '#9467bd' title "paper: PA-I", \
+     data index 17 using 1:2 with points pt 6 ps 1.0 lc rgb '#9467bd' notitle, \
+     data index 18 using 1:2 with lines dt 3 lw 1.2 lc rgb '#009e73' title "paper: Forgetron", \
+     data index 19 using 1:2 with points pt 6 ps 1.0 lc rgb '#009e73' notitle, \
+     data index 20 using 1:2 with lines dt 3 lw 1.2 lc rgb '#cc79a7' title "paper: RBP", \
+     data index 21 using 1:2 with points pt 6 ps 1.0 lc rgb '#cc79a7' notitle, \
+     data index 22 using 1:2 with lines dt 3 lw 1.2 lc rgb '#0072b2' title "paper: Projectron", \
+     data index 23 using 1:2 with points pt 6 ps 1.0 lc rgb '#0072b2' notitle, \
+     data index 24 using 1:2 with lines dt 3 lw 1.2 lc rgb '#d55e00' title "paper: Projectron++", \
+     data index 25 using 1:2 with points pt 6 ps 1.0 lc rgb '#d55e00' notitle
 unset output
