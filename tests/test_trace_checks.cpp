@@ -271,6 +271,10 @@ TEST_F(TraceChecks, MulticlassTraceRelabelledAsBinary) {
   const auto mc = lines_of(plab::test_util::read_text(p));
   EXPECT_EQ(plab::read_trace(write("mc_ok.csv", join(mc))).rounds.size(), 9u);
   refused("mc_as_binary.csv", join(with_meta(mc, "/algo", "perceptron")), {"column 'y'", "in a binary trace"});
+  // A correct row whose predicted class is made another than y: a wrong arg max is a mistake.
+  const std::size_t ok = line_with_mistake(mc, false);
+  const std::string y = cells(mc[ok])[1], other = y == "0" ? "1" : "0";
+  refused("mc_pred.csv", join(with_cell(mc, ok, "pred", other)), {at_line(ok), "column 'pred': class " + other});
 }
 
 // Item 4: a written nan is a value, not an absent cell: every row n/a naming line and column.

@@ -231,6 +231,10 @@ std::string row_contradiction(const RoundRecord& r, const RowRules& k) {
   if ((k.binary_labels || k.multiclass) && std::isfinite(ys) && r.mistake != (ys <= 0.0))
     return std::string("column 'mistake': ") + (r.mistake ? "1" : "0") + " but " + (k.multiclass ? "score" : "y * score") +
            " = " + g6(ys) + (r.mistake ? " > 0" : " <= 0") + " (a mistake is y f(x_t) <= 0)";
+  // Multiclass: a predicted class other than y (the first arg max of f) means f_y <= f_competitor.
+  if (k.multiclass && r.pred >= 0 && std::isfinite(r.y) && static_cast<double>(r.pred) != r.y && !r.mistake)
+    return "column 'pred': class " + std::to_string(r.pred) + " is not y = " + g6(r.y) +
+           ", but 'mistake' is 0 (a wrong arg max is a mistake)";
   if (k.update_on_mistake && r.mistake && !changed(r.update))
     return "column 'update': " + std::string(to_string(r.update)) + " on a mistake round, but this algorithm updates on every mistake";
   const double kxx = std::isnan(r.kxx) ? k.kxx_max : r.kxx;
