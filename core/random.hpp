@@ -85,4 +85,16 @@ inline uint64_t derive_seed(uint64_t parent, uint64_t salt) {
   return z ^ (z >> 31);
 }
 
+// d standard normals normalised to unit length (squares summed in index order): a direction
+// drawn uniformly from the sphere, as the synthetic generators take it.
+inline std::vector<double> random_unit_vector(Rng& rng, std::size_t d) {
+  std::vector<double> u(d);
+  double s = 0.0;
+  for (auto& v : u) v = rng.normal();
+  for (double v : u) s += v * v;
+  const double nrm = std::sqrt(s);
+  for (auto& v : u) v /= nrm;
+  return u;
+}
+
 }  // namespace plab

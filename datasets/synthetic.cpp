@@ -13,17 +13,6 @@
 namespace plab {
 
 namespace {
-// d standard normals, normalised to unit length (summed in index order).
-std::vector<double> unit_vector(Rng& rng, std::size_t d) {
-  std::vector<double> u(d);
-  double s = 0.0;
-  for (auto& v : u) v = rng.normal();
-  for (double v : u) s += v * v;
-  const double nrm = std::sqrt(s);
-  for (auto& v : u) v /= nrm;
-  return u;
-}
-
 double dotv(const std::vector<double>& a, const std::vector<double>& b) {
   double s = 0.0;
   for (std::size_t k = 0; k < a.size(); ++k) s += a[k] * b[k];
@@ -93,7 +82,7 @@ Dataset make_dogma_demo(std::size_t n, uint64_t seed, std::vector<double>* w_out
   return d;
 }
 
-// u = unit_vector(d); j = below(n) is the point put exactly on the margin. Per point: sign from
+// u = random_unit_vector(d); j = below(n) is the point put exactly on the margin. Per point: sign from
 // uniform() < 0.5, t = uniform(), margin m = rho + (r - rho) t (m = rho for j); for d >= 2 a
 // normal g is made orthogonal to u and scaled to length sqrt(r^2 - m^2) * uniform(), so
 // x = y m u + g has y<u,x> = m and ||x|| <= r (Novikoff setting, docs/bounds.md#novikoff).
@@ -104,7 +93,7 @@ Dataset make_separable(std::size_t n, std::size_t d, double rho, double r, uint6
   if (!(r > 0.0) || !std::isfinite(r)) throw std::invalid_argument("r must be > 0");
   if (!(rho > 0.0 && rho <= r)) throw std::invalid_argument("rho must be in (0, r]");
   Rng rng(seed);
-  const auto u = unit_vector(rng, d);
+  const auto u = random_unit_vector(rng, d);
   const std::size_t j = rng.below(n);
   Dataset ds;
   ds.name = "synthetic:separable";
@@ -150,7 +139,7 @@ Dataset make_checkerboard(std::size_t n, int cells, double flip, uint64_t seed) 
   return d;
 }
 
-// u = unit_vector(d), redrawn before rounds K, 2K, ...; per round x = d normals,
+// u = random_unit_vector(d), redrawn before rounds K, 2K, ...; per round x = d normals,
 // y = +1 iff u.x > 0, then one uniform for the flip.
 Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uint64_t seed) {
   check_n(n);
@@ -158,12 +147,12 @@ Dataset make_drift(std::size_t n, std::size_t d, std::size_t K, double flip, uin
   if (d == 0) throw std::invalid_argument("d must be >= 1");
   if (K == 0) throw std::invalid_argument("K must be >= 1");
   Rng rng(seed);
-  auto u = unit_vector(rng, d);
+  auto u = random_unit_vector(rng, d);
   Dataset ds;
   ds.name = "synthetic:drift";
   std::vector<double> x(d);
   for (std::size_t t = 0; t < n; ++t) {
-    if (t > 0 && t % K == 0) u = unit_vector(rng, d);
+    if (t > 0 && t % K == 0) u = random_unit_vector(rng, d);
     for (auto& v : x) v = rng.normal();
     double y = dotv(u, x) > 0.0 ? 1.0 : -1.0;
     if (rng.uniform() < flip) y = -y;

@@ -26,12 +26,7 @@ Dataset make_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip, 
   if (n > (std::size_t{1} << 32) / nnz) throw std::invalid_argument("n * nnz must be <= 2^32");
   if (!(flip >= 0.0 && flip <= 1.0)) throw std::invalid_argument("flip must be in [0, 1]");
   Rng rng(seed);
-  std::vector<double> u(d);
-  double s2 = 0.0;
-  for (auto& v : u) v = rng.normal();
-  for (double v : u) s2 += v * v;
-  const double un = std::sqrt(s2);
-  for (auto& v : u) v /= un;
+  const std::vector<double> u = random_unit_vector(rng, d);
   Dataset ds;
   ds.name = "synthetic:sparse";
   ds.rowptr.reserve(n + 1);

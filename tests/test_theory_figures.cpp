@@ -19,6 +19,7 @@
 #include "experiments/run/online_to_batch_eval.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/cell/analyses.hpp"
+#include "experiments/report/group_metrics.hpp"
 #include "experiments/report/theory_figures.hpp"
 
 using namespace plab;

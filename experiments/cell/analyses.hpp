@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
-#include "experiments/cell/cell.hpp"
+#include "experiments/cell/cell_data.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/spec/spec.hpp"
 

@@ -12,26 +12,12 @@
 #include <string>
 
 #include "algorithms/learner.hpp"
-#include "datasets/dataset.hpp"
+#include "experiments/cell/cell_data.hpp"
 #include "experiments/run/pipeline.hpp"
 #include "experiments/spec/spec.hpp"
 
 namespace plab {
 
-struct CellData {
-  std::shared_ptr<const Dataset> train, test;  // test may be null
-  std::string sha;                             // train sha + test sha ("" parts for generated data)
-};
-
-// Loads each (data, labels, test) combination once per process; thread-safe.
-class DataCache {
- public:
-  CellData get(const Cell& c);
-
- private:
-  std::mutex m_;
-  std::map<std::string, CellData> cache_;
-};
 
 // Runs one cell (no caching): the deterministic result document {cell, results, curve, bounds}
 // and the learning time in seconds. Throws on bad options / unknown learners.

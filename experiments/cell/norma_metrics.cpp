@@ -11,14 +11,6 @@ namespace plab {
 
 using nlohmann::json;
 
-std::vector<std::size_t> cell_training_order(const Cell& c, const Dataset& train,
-                                             std::vector<std::size_t> order) {
-  const bool novelty = c.options.contains("task") && c.options["task"] == "novelty";
-  if (!novelty || c.labels.empty()) return order;
-  std::erase_if(order, [&](std::size_t i) { return !(train.y[i] > 0.0); });
-  return order;
-}
-
 namespace {
 
 // old[i] = support i has age >= tau at the end of round T.

@@ -1,7 +1,6 @@
 // Per-cell metrics of the NORMA figures N1-N4 (docs/conventions.md#norma-figures,
 // docs/learners.md#norma) and of drifting data, added to a cell's results by run_cell through the
-// cell metric table (experiments/cell/cell_metrics.hpp); and the one-class training rule of novelty
-// cells (cell_training_order).
+// cell metric table (experiments/cell/cell_metrics.hpp).
 //
 // Metrics (only where they apply; every name is a results key usable in plots and claims):
 //   NORMA, any task:      margin_error_fraction = (1/T) sum sigma_t, threshold_final = rho_{T+1}
@@ -28,18 +27,12 @@
 
 #include "algorithms/learner.hpp"
 #include "datasets/dataset.hpp"
-#include "experiments/cell/cell.hpp"
-#include "experiments/cell/cell_metrics.hpp"
+#include "experiments/cell/cell_data.hpp"
+#include "experiments/cell/cell_run.hpp"
 #include "experiments/run/run.hpp"
 #include "experiments/spec/spec.hpp"
 
 namespace plab {
-
-// Rows a cell learns from, in order: novelty detection (option task = "novelty") on a data set
-// with a label map trains on its +1 rows only (one-class training; the test set keeps every row).
-// Every other cell: `order` unchanged.
-std::vector<std::size_t> cell_training_order(const Cell& c, const Dataset& train,
-                                             std::vector<std::size_t> order);
 
 // The table entries: NORMA's metrics (learner "norma") and the drift metrics (any learner).
 void add_norma_metrics(const CellRun& r, nlohmann::json& results);

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <tuple>
 
-#include "experiments/report/theory_figures.hpp"
 
 namespace plab {
 
@@ -86,6 +85,12 @@ void finish_group(Group& g, const std::vector<double>& secs, const std::vector<c
   }
 }
 
+// A cell analysis's profiles (experiments/cell/analyses.hpp), one entry per permutation.
+void add_profiles(Group& g, const json& doc) {
+  if (!doc.contains("profiles") || !doc["profiles"].is_object()) return;
+  for (const auto& [name, p] : doc["profiles"].items()) g.profiles[name].push_back(p);
+}
+
 }  // namespace
 
 std::vector<Group> aggregate(const Spec& s, const std::vector<CellOutcome>& cells) {
@@ -129,13 +134,6 @@ std::vector<const Group*> select(const std::vector<Group>& groups, const Selecto
     if (ok) out.push_back(&g);
   }
   return out;
-}
-
-Stat metric_of(const Group& g, const std::string& m) {
-  if (m == "seconds") return g.seconds;
-  if (Stat d; derived_metric(g, m, &d)) return d;  // bound:<id>, bound_ratio:<id>, ... (theory_figures.hpp)
-  auto it = g.stats.find(m);
-  return it == g.stats.end() ? Stat{std::nan(""), std::nan(""), 0} : it->second;
 }
 
 }  // namespace plab

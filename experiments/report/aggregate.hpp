@@ -34,7 +34,7 @@ struct Group {
   // Applicable bounds keyed by bound id (bounds/bound_ids.hpp): to_json rows, one per finished
   // perm, in evaluation order.
   std::vector<std::pair<std::string, std::vector<nlohmann::json>>> bounds;
-  // Profiles of a cell analysis (experiments/report/theory_figures.hpp): name -> one {"x","y"} per perm.
+  // Profiles of a cell analysis (experiments/cell/analyses.hpp): name -> one {"x","y"} per perm.
   std::map<std::string, std::vector<nlohmann::json>> profiles;
   std::string name() const;                           // "projectron++ [eta=0.1]"
 };
@@ -47,8 +47,5 @@ std::vector<Group> aggregate(const Spec& s, const std::vector<CellOutcome>& cell
 std::vector<const Group*> select(const std::vector<Group>& groups, const Selector& sel,
                                  const std::string& default_ds);
 
-// A metric of a group: results metrics, "seconds" and the derived metrics of
-// experiments/report/theory_figures.hpp (n = 0 when the group has no value).
-Stat metric_of(const Group& g, const std::string& m);
 
 }  // namespace plab

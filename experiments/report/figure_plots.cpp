@@ -4,6 +4,7 @@
 #include <cmath>
 #include <tuple>
 
+#include "experiments/report/group_metrics.hpp"
 #include "experiments/report/theory_figures.hpp"
 
 namespace plab {
@@ -35,16 +36,6 @@ PlotSeries group_curve(const FigurePlot& p, const Group& g) {
   return se;
 }
 
-// x of a final-plot point: a grid label (point:K), a data-spec parameter (dataset:K) or a metric.
-Stat x_of(const Spec& s, const Group& g, const std::string& xm) {
-  if (xm.rfind("point:", 0) == 0) {
-    const std::string k = xm.substr(6);
-    return Stat{g.point.contains(k) ? g.point[k].get<double>() : std::nan(""), 0.0, 1};
-  }
-  if (xm.rfind("dataset:", 0) == 0) return Stat{dataset_param(s.dataset(g.dataset).data, xm.substr(8)), 0.0, 1};
-  return metric_of(g, xm);
-}
-
 PlotSeries final_one(const Spec& s, const FigurePlot& p, const PlotSeriesSpec& sr, const std::vector<Group>& groups,
                      const std::string& ds) {
   PlotSeries se;
@@ -61,19 +52,6 @@ PlotSeries final_one(const Spec& s, const FigurePlot& p, const PlotSeriesSpec& s
 }
 
 }  // namespace
-
-std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const std::string& xm, const std::string& ym,
-                                     const std::vector<Group>& groups, const std::string& ds) {
-  std::vector<FinalPoint> pts;
-  for (const Group* g : select(groups, sel, ds)) {
-    const Stat x = x_of(s, *g, xm), y = metric_of(*g, ym);
-    if (y.n > 0) pts.push_back({x.mean, y.mean, y.std, x.std, y.n});
-  }
-  std::sort(pts.begin(), pts.end(), [](const FinalPoint& a, const FinalPoint& b) {
-    return std::tie(a.x, a.y, a.y_std, a.x_std) < std::tie(b.x, b.y, b.y_std, b.x_std);
-  });
-  return pts;
-}
 
 std::vector<PlotSeries> curve_series(const FigurePlot& p, const std::vector<Group>& groups, const std::string& ds) {
   std::vector<PlotSeries> series, bands;

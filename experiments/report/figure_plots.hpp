@@ -13,16 +13,6 @@
 
 namespace plab {
 
-// One point of a final plot's series: means and standard deviations over permutations, unscaled.
-struct FinalPoint {
-  double x = 0.0, y = 0.0, y_std = 0.0, x_std = 0.0;
-  std::size_t n = 0;  // permutations behind y
-};
-// The points of the groups `sel` selects in data set `ds`, x metric `xm` and y metric `ym`
-// (point:K, dataset:K or a metric), sorted by x; groups without a y value are left out.
-std::vector<FinalPoint> final_points(const Spec& s, const Selector& sel, const std::string& xm, const std::string& ym,
-                                     const std::vector<Group>& groups, const std::string& ds);
-
 std::vector<PlotSeries> curve_series(const FigurePlot& p, const std::vector<Group>& groups, const std::string& ds);
 std::vector<PlotSeries> final_series(const Spec& s, const FigurePlot& p, const std::vector<Group>& groups,
                                      const std::string& ds);

@@ -10,7 +10,7 @@
 
 #include "core/file_io.hpp"
 #include "core/format.hpp"
-#include "experiments/report/figure_plots.hpp"
+#include "experiments/report/group_metrics.hpp"
 
 namespace plab {
 

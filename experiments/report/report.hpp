@@ -13,21 +13,13 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
+#include "experiments/report/figure_outputs.hpp"
 #include "experiments/cell/cell.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {
 
-struct FigureOutputs {
-  nlohmann::json summary;        // deterministic (what --check compares)
-  nlohmann::json published;      // rows: paper value, ours, deviation, verdict
-  nlohmann::json claims;         // rows: claim, numbers, verdict
-  nlohmann::json paper;          // rows: one per paper series of a plot (experiments/report/paper_curves.hpp)
-  std::map<std::string, std::string> paper_missing;  // plot id -> why its paper data is absent
-  std::vector<std::string> images;  // relative to the results dir, without extension
-  std::string extra_markdown;       // e.g. the T7 tightness table (experiments/report/theory_figures.hpp)
-};
 
 // Writes the figure's directory <dir>/<FIG>/ (CSVs, summary.json, plots) and returns its tables.
 FigureOutputs write_figure(const Spec& s, const std::vector<Group>& groups, const std::string& dir,

@@ -7,6 +7,7 @@
 #include "experiments/report/report_format.hpp"
 #include "experiments/report/report_summary.hpp"
 #include "experiments/report/theory_figures.hpp"
+#include "experiments/report/group_metrics.hpp"
 
 namespace plab {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
-#include "experiments/report/report.hpp"
+#include "experiments/report/figure_outputs.hpp"
 #include "experiments/report/report_summary.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/version.hpp"

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "experiments/report/aggregate.hpp"
-#include "experiments/report/report.hpp"
+#include "experiments/report/figure_outputs.hpp"
 #include "experiments/spec/spec.hpp"
 
 namespace plab {

@@ -13,7 +13,6 @@
 #include "bounds/comparator.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
-#include "datasets/text_parse.hpp"
 #include "experiments/report/figure_csv.hpp"
 #include "experiments/run/trace.hpp"
 
@@ -23,68 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-Stat stat_of(const std::vector<double>& v) { return mean_std(v); }
-
 std::string csv_number_10(double v) { return std::isfinite(v) ? format_g(v, 10) : std::string(); }
-
-}  // namespace
-
-bool derived_metric(const Group& g, const std::string& m, Stat* out) {
-  auto rows_of = [&](const std::string& name) -> const std::vector<json>* {
-    for (const auto& [n, rows] : g.bounds) if (n == name) return &rows;
-    return nullptr;
-  };
-  for (const char* prefix : {"bound:", "bound_ratio:"}) {
-    const std::string p = prefix;
-    if (m.rfind(p, 0) != 0) continue;
-    std::vector<double> v;
-    if (const auto* rows = rows_of(m.substr(p.size())))
-      for (const auto& r : *rows) {
-        if (!r["value"].is_number()) continue;
-        const double x = r["value"].get<double>();
-        if (p == "bound:") v.push_back(x);
-        else if (r["empirical"].is_number() && r["empirical"].get<double>() > 0) v.push_back(x / r["empirical"].get<double>());
-      }
-    *out = v.empty() ? Stat{std::nan(""), std::nan(""), 0} : stat_of(v);
-    return true;
-  }
-  if (m == "hard_bound_violations" || m == "bounds_checked") {
-    double bad = 0, checked = 0;
-    std::size_t perms = 0;
-    for (const auto& [n, rows] : g.bounds) {
-      perms = std::max(perms, rows.size());
-      for (const auto& r : rows) {
-        if (!r.value("applicable", false) || !r.value("hard", true)) continue;
-        ++checked;
-        bad += !r.value("holds", true);
-      }
-    }
-    // No bound rows at all: nothing to violate (the count is 0, not missing).
-    *out = Stat{m == "bounds_checked" ? checked : bad, 0.0, std::max<std::size_t>(perms, 1)};
-    return true;
-  }
-  return false;
-}
-
-double dataset_param(const std::string& data, const std::string& key) {
-  const std::size_t c = data.rfind(':');
-  if (c == std::string::npos) return std::nan("");
-  std::stringstream ss(data.substr(c + 1));
-  for (std::string item; std::getline(ss, item, ',');) {
-    const std::size_t eq = item.find('=');
-    if (eq == std::string::npos || item.substr(0, eq) != key) continue;
-    double v;  // whole token or nothing ("3abc" is not 3)
-    return detail::parse_double_token(item.substr(eq + 1), v) ? v : std::nan("");
-  }
-  return std::nan("");
-}
-
-void add_profiles(Group& g, const json& doc) {
-  if (!doc.contains("profiles") || !doc["profiles"].is_object()) return;
-  for (const auto& [name, p] : doc["profiles"].items()) g.profiles[name].push_back(p);
-}
-
-namespace {
 
 bool selected(const Group& g, const PlotSeriesSpec& sr, const std::string& ds) {
   const std::string want = sr.sel.dataset.value_or(ds);

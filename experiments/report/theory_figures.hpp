@@ -1,15 +1,7 @@
 // Report-level mechanisms behind the theory figures T1-T7 (docs/conventions.md#theory-figures), kept
 // out of report.cpp which only calls in here; the cell level (a spec's "analysis" block) is
 // experiments/cell/analyses.hpp.
-//
-// Report level — metrics usable in plots, claims and published rows:
-//   "bound:<id>"          value of the bound with that id (bounds/bound_ids.hpp) in each permutation
-//   "bound_ratio:<id>"    that value divided by the empirical count
-//   "hard_bound_violations"  applicable hard bounds that do not hold (summed over the group's
-//                         permutations; a violation is a bug in a learner, a bound or the record)
-//   "bounds_checked"      applicable hard bound evaluations of the group
-//   "dataset:<key>"       (plot x/y only) the key=value parameter in the data set's data spec,
-//                         e.g. "dataset:flip" of synthetic:dekel:flip=0.1
+// The metrics the figures plot are experiments/report/group_metrics.hpp.
 #pragma once
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,15 +12,6 @@
 #include "experiments/spec/spec.hpp"
 
 namespace plab {
-
-// The derived metrics above; false when `m` is not one of them.
-bool derived_metric(const Group& g, const std::string& m, Stat* out);
-
-// Numeric parameter `key` of a data spec "synthetic:NAME:k=v,..." (NaN when absent).
-double dataset_param(const std::string& data, const std::string& key);
-
-// Adds a cell document's profiles to its group (one entry per permutation).
-void add_profiles(Group& g, const nlohmann::json& doc);
 
 // Series of a plot of type "profile": per series the mean over permutations of the named profile
 // against its x, or (series with "metric") that metric as a horizontal line.

@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "experiments/report/report_format.hpp"
+#include "experiments/report/group_metrics.hpp"
 
 namespace plab {
 

@@ -4,30 +4,14 @@
 // interrupted run (even kill -9) resumes (experiments/schedule/cell_store.hpp).
 #pragma once
 #include <map>
-#include <ostream>
 #include <string>
 #include <vector>
 
 #include "experiments/cell/cell.hpp"
-#include "experiments/schedule/transport.hpp"
+#include "experiments/schedule/runner_options.hpp"
 #include "experiments/spec/spec.hpp"
 
 namespace plab {
-
-struct RunnerOptions {
-  std::string cells_dir;       // where <key>.json files live
-  unsigned jobs = 1;
-  std::ostream* log = nullptr;  // progress lines (null = silent)
-  // Reuse finished cell files. The key holds the git revision, not uncommitted edits, so the
-  // regression check (--check / --update-reference) and --fresh recompute every cell.
-  bool reuse = true;
-  Transport* transport = nullptr;  // the ranks of the job (null: this process alone)
-};
-
-struct RunStats {
-  std::size_t total = 0, computed = 0, cached = 0, failed = 0;
-  double wall_seconds = 0.0;
-};
 
 // Runs every cell of `specs` stage by stage (derived parameters resolved from earlier stages),
 // computing unfinished cells on `jobs` threads, the most expensive first. Returns the outcomes per

@@ -4,7 +4,7 @@
 #pragma once
 #include <string>
 
-#include "experiments/schedule/runner.hpp"
+#include "experiments/schedule/runner_options.hpp"
 #include "experiments/schedule/stages.hpp"
 #include "experiments/schedule/transport.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <optional>
 
-#include "experiments/schedule/runner.hpp"
+#include "experiments/schedule/runner_options.hpp"
 #include "experiments/schedule/stages.hpp"
 #include "experiments/schedule/transport.hpp"
 

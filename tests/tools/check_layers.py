@@ -2,6 +2,8 @@
 """The include order of experiments/ (docs/architecture.md#experiments-rooms): a file includes only
 headers of its own room or of rooms below it; the core library's folders include nothing of
 experiments/ or cli/. The order below must also be the one docs/architecture.md states.
+Within any folder, the arrows between modules (a module: foo.hpp with its foo.cpp) point one way:
+no module reaches itself through the includes of others.
 Exit 0 when every include keeps the order, 1 naming each one that does not."""
 import pathlib
 import re
@@ -60,17 +62,60 @@ def check_file(f, rel, problems):
                 problems.append(f"{rel}: includes {inc}: room {dst_room}/ is not below {src_room}/ ({stated_order()})")
 
 
+def module_cycles(files):
+    """Cycles of the module include graph (Tarjan's strongly connected components of size > 1)."""
+    graph = {}
+    for f in files:
+        rel = f.relative_to(ROOT).as_posix()
+        mod = rel.rsplit(".", 1)[0]
+        for inc in INCLUDE.findall(f.read_text(errors="replace")):
+            dst = inc.rsplit(".", 1)[0]
+            if dst != mod and (ROOT / inc).exists():
+                graph.setdefault(mod, set()).add(dst)
+    index, low, stack, on, cycles = {}, {}, [], set(), []
+
+    def visit(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                cycles.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return cycles
+
+
 def main():
     problems = []
+    sources = []
     for f in sorted(ROOT.glob("**/*.[ch]pp")):
         rel = f.relative_to(ROOT).as_posix()
         if rel.startswith(("build", "tests/", "bench/", ".")):
             continue
+        sources.append(f)
         room = room_of(rel)
         if room is not None and rank_of(room) is None:
             problems.append(f"{rel}: room {room}/ is in no rank of the order (tests/tools/check_layers.py, docs/architecture.md)")
             continue
         check_file(f, rel, problems)
+    for cycle in module_cycles(sources):
+        problems.append("include cycle between modules: " + " <-> ".join(cycle) + " (let the arrows point one way)")
     doc = (ROOT / "docs" / "architecture.md").read_text()
     if stated_order() not in doc:
         problems.append(f"docs/architecture.md does not state the include order {stated_order()}")
