@@ -62,6 +62,10 @@ struct RunReport {
 
 RunReport run_pipeline(const RunRequest& req);
 
+// What `kind` is on `data` with kernel k: "auto" is the generating hyperplane ("truth") of linear
+// synthetic binary data, else "svm"; any other kind is itself.
+std::string resolve_comparator(const std::string& kind, const Dataset& data, const Kernel& k);
+
 // The binary comparator of a run over `data` in `order` (what run_pipeline attaches): "auto" is
 // the generating hyperplane of linear synthetic data, else the SVM; the subsample stream is
 // derive_seed(c.seed, 0xC0). Not memoised (run_pipeline memoises its calls).
