@@ -54,6 +54,36 @@ def test_errors_name_the_fix(call, words):
         assert w in str(e.value)
 
 
+# A keyword whose owner (the kernel type, the comparator kind) does not take it is a ValueError
+# naming the keyword and the owner, as `plab run` exits 2 naming the flag; None is "not given".
+@pytest.mark.parametrize("call, words", [
+    (lambda X, y: pl.run("kernel-perceptron", X, y, kernel="linear", gamma=3), ["gamma", "kernel='linear'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, degree=3), ["degree", "poly", "kernel='linear' (the default)"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, kernel="rbf", coef0=1), ["coef0", "kernel='rbf'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, comparator="truth", svm_C=2), ["svm_C", "comparator='truth'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, bounds=False, comparator_seed=2), ["comparator_seed", "bounds=False"]),
+    (lambda X, y: pl.Learner("projectron++", kernel="linear", gamma=3), ["gamma", "kernel='linear'"]),
+    (lambda X, y: pl.Learner("projectron", svm_C=2), ["svm_C", "unknown option"]),
+    (lambda X, y: pl.bounds(X, y, mistakes=np.zeros(len(y), bool), comparator="zero", svm_C=2), ["svm_C", "'zero'"]),
+])
+def test_a_keyword_its_owner_does_not_take_is_refused(call, words):
+    X, y = blobs()
+    with pytest.raises(ValueError) as e:
+        call(X, y)
+    for w in words:
+        assert w in str(e.value)
+
+
+def test_a_keyword_left_none_is_its_declared_default():
+    X, y = blobs()
+    given = pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=1.0, svm_C=1.0).summary
+    default = pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=None, svm_C=None).summary
+    for s in (given, default):
+        s["results"].pop("seconds")
+    assert given == default
+    assert pl.run("kernel-perceptron", X, y, kernel="poly", gamma=0.5, degree=3, coef0=1).mistakes >= 0
+
+
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
 def test_non_finite_names_the_cell(value):
     X, y = blobs()
