@@ -164,6 +164,18 @@ void configure_run(RunRequest& req, const GivenOptions& given) {
   if (req.init) {  // the model's options and kernel, and what is given must equal them
     const ModelFile& m = *req.init;
     const LearnerOptions model = model_options(m, 0);
+    const auto differs = [&](const GivenOption& g, const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
+      const auto text = [](const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); };
+      return std::invalid_argument(g.label() + " " + text(a) + " differs from the model's " + key + " " + text(b) + " (" +
+                                   m.path + "): a continued run keeps the model's options and kernel "
+                                   "(docs/models.md#continue)");
+    };
+    if (given.has("kernel")) {  // before its parameters, which another type would not take
+      GivenOptions type_only;
+      type_only.values["kernel"] = given.values.at("kernel");
+      const std::string type = configure_kernel(type_only).type_name();
+      if (type != model.kernel.type_name()) throw differs(given.values.at("kernel"), "kernel", type, model.kernel.type_name());
+    }
     GivenOptions fixed = given;
     fixed.values.clear();
     for (const auto& [k, v] : m.header.options.items()) fixed.add(k, v, m.path);
@@ -174,13 +186,9 @@ void configure_run(RunRequest& req, const GivenOptions& given) {
     const LearnerOptions mine = learner_of(m.header.algo, both, nullptr);  // refuses what the model's learner does not take
     for (const auto& [key, g] : given.values) {
       const OptionInfo* row = find_option(key);
-      const nlohmann::json a = row ? row->get(mine) : kernel_value(mine.kernel, key == "kernel" ? "type" : key);
-      const nlohmann::json b = row ? row->get(model) : kernel_value(model.kernel, key == "kernel" ? "type" : key);
-      if (row || key == "kernel" || key == "gamma" || key == "coef0" || key == "degree")
-        if (a != b)
-          throw std::invalid_argument(g.label() + " " + a.dump() + " differs from the model's " + key + " " + b.dump() +
-                                      " (" + m.path + "): a continued run keeps the model's options and kernel "
-                                      "(docs/models.md#continue)");
+      if (row && row->get(mine) != row->get(model)) throw differs(g, key, row->get(mine), row->get(model));
+      if (!row && kernel.contains(key) && kernel_value(mine.kernel, key) != kernel.at(key))
+        throw differs(g, key, kernel_value(mine.kernel, key), kernel.at(key));
     }
     req.options = model;
   } else {
