@@ -88,12 +88,6 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
 
 }  // namespace
 
-std::string resolve_comparator(const std::string& kind, const Dataset& data, const Kernel& k) {
-  if (kind != "auto") return kind;
-  if (data.multiclass()) return "svm";
-  return !data.truth.empty() && k.type == Kernel::Type::linear ? "truth" : "svm";
-}
-
 Comparator run_comparator(const ComparatorRequest& c, const Dataset& data, const std::vector<std::size_t>& order,
                           const Kernel& k) {
   const std::string kind = resolve_comparator(c.kind, data, k);

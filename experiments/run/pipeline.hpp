@@ -20,12 +20,6 @@
 
 namespace plab {
 
-struct ComparatorRequest {
-  std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
-  double svm_C = kDefaultSvmC;
-  uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
-};
-
 struct RunRequest {
   std::string algo;
   LearnerOptions options;           // kernel included; dim is set from the data
@@ -61,10 +55,6 @@ struct RunReport {
 };
 
 RunReport run_pipeline(const RunRequest& req);
-
-// What `kind` is on `data` with kernel k: "auto" is the generating hyperplane ("truth") of linear
-// synthetic binary data, else "svm"; any other kind is itself.
-std::string resolve_comparator(const std::string& kind, const Dataset& data, const Kernel& k);
 
 // The binary comparator of a run over `data` in `order` (what run_pipeline attaches): "auto" is
 // the generating hyperplane of linear synthetic data, else the SVM; the subsample stream is

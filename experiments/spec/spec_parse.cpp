@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
+#include "bounds/given_options.hpp"
 #include "datasets/preprocess.hpp"
-#include "experiments/run/configure.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
 #include "experiments/spec/spec_options.hpp"

@@ -1,7 +1,8 @@
 // The Python module's one contact with the learner registry and the option table
 // (algorithms/registry.hpp, algorithms/options.hpp): catalogues for perceptron_lab.learners() /
-// options(), and keyword arguments turned into a configured run or learner. Nothing else in
-// python/src names those APIs, so a change of how options are declared is adapted here alone.
+// options(), and the keywords given handed to the library's one configuration step
+// (experiments/run/configure.hpp) for a configured run or learner. Nothing else in python/src
+// names those APIs, so a change of how options are declared is adapted here alone.
 #pragma once
 #include <cstddef>
 #include <memory>
