@@ -179,6 +179,12 @@ const std::vector<OptionDecl>& comparator_options() {
   return v;
 }
 
+std::string resolve_comparator(const std::string& kind, const Dataset& data, const Kernel& k) {
+  if (kind != "auto") return kind;
+  if (data.multiclass()) return "svm";
+  return !data.truth.empty() && k.type == Kernel::Type::linear ? "truth" : "svm";
+}
+
 Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
                            const Kernel& k, double C_svm, uint64_t seed) {
   for (std::size_t i : order)

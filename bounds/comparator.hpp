@@ -30,6 +30,17 @@ inline constexpr double kDefaultSvmC = 1.0;
 // "comparator_seed" (its subsample) are options of the svm kind, and of auto, which may pick it.
 const std::vector<OptionDecl>& comparator_options();
 
+// The comparator a run asks for (run_comparator, experiments/run/pipeline.hpp).
+struct ComparatorRequest {
+  std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
+  double svm_C = kDefaultSvmC;
+  uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
+};
+
+// What `kind` is on `data` with kernel k: "auto" is the generating hyperplane ("truth") of linear
+// synthetic binary data, else "svm"; any other kind is itself.
+std::string resolve_comparator(const std::string& kind, const Dataset& data, const Kernel& k);
+
 struct Comparator {
   std::string name;
   double norm = 0.0;            // ||g0||

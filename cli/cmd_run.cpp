@@ -5,7 +5,6 @@
 
 #include <cmath>
 #include <iostream>
-#include <map>
 #include <optional>
 
 #include "cli/commands.hpp"
@@ -15,7 +14,7 @@
 #include "core/thread_pool.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run/pipeline.hpp"
+#include "experiments/run/configure.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
 #include "models/model_file.hpp"
@@ -23,40 +22,30 @@
 namespace plab {
 namespace {
 
-// The kernel, comparator and reader fields get their defaults from the declarations
-// (OptionFlags::add); the learner options live in `flags`.
+// The learner, kernel, comparator and reader options live in `flags`.
 struct RunArgs {
-  std::string algo, data, test, labels, trace, summary, kernel;
-  std::string format, header, label_column;
+  std::string algo, data, test, labels, trace, summary;
   std::string preprocess = "none";  // docs/conventions.md#preprocess
-  Kernel kernel_params;             // gamma, coef0, degree
   std::size_t limit = 0;
   unsigned threads = 0;  // 0: the hardware threads (docs/threads.md)
-  std::optional<uint64_t> shuffle, comparator_seed;
+  std::optional<uint64_t> shuffle;
   bool quiet = false, no_bounds = false, strict = false;
   std::string save_model, init_model;  // docs/models.md
-  ComparatorRequest comparator;
   OptionFlags flags;
+  std::string reader(const std::string& name) const { return flags.value("reader", name).get<std::string>(); }
 };
 
-// The selected kernel, comparator and readers: a flag none of them takes is an error naming it and
-// its owners; the values of those they take are checked against the declared ranges.
-Kernel check_owners(const RunArgs& a) {
-  Kernel k = a.kernel_params;
-  k.type = Kernel::parse_type(a.kernel);
-  a.flags.check("kernel", k.type_name(), "--kernel " + k.type_name());
-  a.flags.check("comparator", a.no_bounds ? "" : a.comparator.kind,
-                a.no_bounds ? std::string("--no-bounds (no comparator)") : "--comparator " + a.comparator.kind);
+// The selected readers: a flag none of them takes is an error naming it and its owners.
+void check_readers(const RunArgs& a) {
   for (const auto& [flag, spec] : {std::pair{"--data", a.data}, std::pair{"--test", a.test}}) {
     if (spec.empty()) continue;
-    const std::string reader = data_reader(spec, a.format);
+    const std::string reader = data_reader(spec, a.reader("format"));
     const std::string what = reader == "generator" ? "a generator: reader options apply to files"
                              : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
                                                       "options apply to files"
                                                     : "read as " + reader + ": pass --format csv or --format tsv";
     a.flags.check("reader", reader, flag + (" " + spec) + " (" + what + ")");
   }
-  return k;
 }
 
 void print_start(const RunArgs& a, const RunRequest& req) {
@@ -145,11 +134,11 @@ LoadOptions load_options(const RunArgs& a) {
   LoadOptions o;
   // Multiclass learners read class indices: "classes" is their default label map.
   o.labels = LabelMap::parse(a.labels.empty() && learner_info(a.algo).multiclass ? "classes" : a.labels);
-  o.format = a.format;
+  o.format = a.reader("format");
   if (a.flags.was_given("reader", "header") || a.flags.was_given("reader", "label_column")) {
     o.layout = DelimitedLayout{};
-    o.layout->header = DelimitedLayout::parse_header(a.header);
-    o.layout->label_column = a.label_column;
+    o.layout->header = DelimitedLayout::parse_header(a.reader("header"));
+    o.layout->label_column = a.reader("label_column");
   }
   return o;
 }
@@ -180,7 +169,8 @@ RunReport run_or_explain(const RunRequest& req) {
 }
 
 // --init-model: the model fixes the learner, its options, the kernel and the label map; flags
-// that would change them are errors, and so is --algo naming another learner.
+// that would change them are errors (configure_run compares the options), and so is --algo
+// naming another learner.
 std::optional<ModelFile> init_model(RunArgs& a) {
   if (a.init_model.empty()) {
     if (a.algo.empty()) throw std::invalid_argument("--algo is required (or --init-model)");
@@ -192,12 +182,6 @@ std::optional<ModelFile> init_model(RunArgs& a) {
     throw ModelError(a.init_model + ": a model of " + m.header.algo + ", not of --algo " + a.algo);
   if (!a.labels.empty() && a.labels != labels)
     throw ModelError(a.init_model + ": its data was read with --labels '" + labels + "', not '" + a.labels + "'");
-  std::vector<std::string> fixed = a.flags.given();
-  for (const OptionDecl& d : kernel_options())
-    if (a.flags.was_given("kernel", d.name)) fixed.push_back(d.name);
-  if (!fixed.empty())
-    throw std::invalid_argument("--init-model " + a.init_model + " fixes the learner's options and kernel: drop --" +
-                                fixed.front() + " (docs/models.md#continue)");
   if (a.preprocess != "none" && a.preprocess != m.header.preprocess)
     throw ModelError(a.init_model + ": its rows were preprocessed with '" + m.header.preprocess + "', not '" +
                      a.preprocess + "'");
@@ -229,8 +213,15 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
 
 void run(RunArgs& a) {
   const std::optional<ModelFile> init = init_model(a);
-  Kernel kernel = check_owners(a);
-  if (init) kernel = init->header.kernel;
+  check_readers(a);
+  RunRequest req;
+  req.algo = a.algo;
+  req.init = init ? &*init : nullptr;
+  req.bounds = !a.no_bounds && !init;  // the bounds assume f_0 = 0: a continued run has none
+  req.comparator.seed = a.shuffle.value_or(0);  // --comparator-seed's default
+  const GivenOptions given =
+      a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
+  configure_run(req, given);  // usage errors before any data is read
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
@@ -250,27 +241,13 @@ void run(RunArgs& a) {
     print_source(a, a.test, *test);
     apply_preprocess(*test, pre);
   }
-  RunRequest req;
-  req.algo = a.algo;
-  req.options = a.flags.options();
-  req.options.kernel = kernel;
-  req.given = a.flags.given();
   req.train = &data;
+  configure_run(req, given);  // again on the data: "auto" resolved to the comparator it picks
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
   req.stream = in.rows.get();
   req.stream_limit = a.limit;
-  req.bounds = !a.no_bounds;
-  req.comparator = a.comparator;
-  req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));
   req.observe = in.observer(a.trace, progress(a));
-  if (init) {  // the bounds assume f_0 = 0: a continued run has no comparator and no bound rows
-    req.options = model_options(*init, 0);
-    req.options.kernel = kernel;
-    req.given.clear();
-    req.init = &*init;
-    req.bounds = false;
-  }
   print_start(a, req);
   const unsigned threads = resolve_threads(a.threads);
   ThreadPool pool(threads - 1);  // the kernel rows' helpers; same bits on any count
@@ -299,23 +276,6 @@ std::string algo_help() {
   std::string s = "Algorithm:";
   for (const auto& l : learners()) s += "\n  " + l.name + ": " + l.summary;
   return s;
-}
-
-// The flags of the kernel, comparator and reader declarations, bound to `a`'s fields.
-void add_owner_flags(CLI::App* c, RunArgs& a) {
-  std::map<std::string, std::string*> text = {{"type", &a.kernel}, {"comparator", &a.comparator.kind},
-                                              {"format", &a.format}, {"header", &a.header},
-                                              {"label_column", &a.label_column}};
-  for (const auto* decls : {&kernel_options(), &comparator_options(), &reader_options()})
-    for (const OptionDecl& d : *decls) {
-      if (text.count(d.name)) a.flags.add(c, d, *text.at(d.name));
-      else if (d.name == "gamma") a.flags.add(c, d, a.kernel_params.gamma);
-      else if (d.name == "coef0") a.flags.add(c, d, a.kernel_params.coef0);
-      else if (d.name == "degree") a.flags.add(c, d, a.kernel_params.degree);
-      else if (d.name == "svm_C") a.flags.add(c, d, a.comparator.svm_C);
-      else if (d.name == "comparator_seed") a.flags.add(c, d, a.comparator_seed);
-      else throw std::logic_error("plab run: no field for the declared option " + d.flag());
-    }
 }
 
 }  // namespace
@@ -348,7 +308,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--init-model", a->init_model,
                 "Continue training the learner of this model file on --data, rounds numbered after its own; "
                 "the model fixes the learner, its options, the kernel and the label map (docs/models.md#continue)");
-  add_owner_flags(c, *a);
+  for (const auto* decls : {&kernel_options(), &comparator_options(), &reader_options()}) a->flags.add(c, *decls);
   a->flags.add_learner_options(c);
   c->callback([a] { run(*a); });
 }

@@ -1,5 +1,6 @@
 #include "cli/option_flags.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -33,8 +34,32 @@ CLI::Option* OptionFlags::checked(const OptionDecl& d, CLI::Option* o) {
   return o;
 }
 
-void OptionFlags::add_flag(const OptionDecl& d, CLI::Option* o, std::function<nlohmann::json()> value) {
-  flags_.push_back({d, o, std::move(value)});
+void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
+  using T = OptionDecl::Type;
+  for (const OptionDecl& d : decls) {
+    Held& h = held_.emplace_back();
+    const nlohmann::json& def = d.default_value;
+    CLI::Option* o = nullptr;
+    std::function<nlohmann::json()> value;
+    if (d.type == T::real) {
+      h.real = def.get<double>();
+      o = app->add_option(d.flag(), h.real, help(d))->capture_default_str();
+      value = [&h] { return nlohmann::json(h.real); };
+    } else if (d.type == T::integer) {
+      h.integer = def.get<int64_t>();
+      o = app->add_option(d.flag(), h.integer, help(d))->capture_default_str();
+      value = [&h] { return nlohmann::json(h.integer); };
+    } else if (d.type == T::count) {  // a null default: none until given
+      if (!def.is_null()) h.count = def.get<uint64_t>();
+      o = app->add_option(d.flag(), h.count, help(d));
+      value = [&h] { return h.count ? nlohmann::json(*h.count) : nlohmann::json(); };
+    } else {
+      h.text = def.get<std::string>();
+      o = app->add_option(d.flag(), h.text, help(d))->capture_default_str();
+      value = [&h] { return nlohmann::json(h.text); };
+    }
+    flags_.push_back({d, checked(d, o), std::move(value)});
+  }
 }
 
 void OptionFlags::add_learner_options(CLI::App* app) {
@@ -55,7 +80,7 @@ void OptionFlags::add_learner_options(CLI::App* app) {
         return app->add_option(flag, opt_.*p, help(d))->capture_default_str();
       }
     }, row.field);
-    add_flag(d, checked(d, o), {});  // values: make_learner checks the learner's options
+    flags_.push_back({d, checked(d, o), {}});  // values: configure_learner checks them
   }
 }
 
@@ -65,10 +90,24 @@ LearnerOptions OptionFlags::options() const {
   return o;
 }
 
-std::vector<std::string> OptionFlags::given() const {
-  std::vector<std::string> g;
+nlohmann::json OptionFlags::value(const std::string& kind, const std::string& name) const {
   for (const auto& f : flags_)
-    if (f.decl.kind == "learner" && f.option->count() > 0) g.push_back(f.decl.name);
+    if (f.decl.kind == kind && f.decl.name == name) return f.value();
+  throw std::logic_error("no flag for the declared " + kind + " option " + name);
+}
+
+GivenOptions OptionFlags::given(const std::string& no_comparator) const {
+  GivenOptions g;
+  g.spell = [](const std::string& key, const std::string& v) {
+    std::string flag = "--" + key;
+    std::replace(flag.begin(), flag.end(), '_', '-');
+    return v.empty() ? flag : flag + " " + v;
+  };
+  g.no_comparator = no_comparator;
+  const LearnerOptions o = options();
+  for (const auto& f : flags_)
+    if (f.decl.kind != "reader" && f.option->count() > 0)
+      g.add(option_key(f.decl), f.value ? f.value() : find_option(f.decl.name)->get(o), "", f.decl.flag());
   return g;
 }
 

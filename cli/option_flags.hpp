@@ -1,10 +1,12 @@
 // Command-line flags generated from the option declarations (core/option_decl.hpp): the learner
-// options of option_table() and the kernel, comparator and reader options bound to the command's
-// own fields. Each flag's help, default, allowed values and --help group (its owner: "Kernel
-// options", "NORMA options", ...) come from its declaration; after parsing, check() rejects a given
-// flag that the selected owner does not take and checks every taken value against its range.
+// options of option_table() and the kernel, comparator and reader options. Each flag's help,
+// default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
+// come from its declaration. After parsing, given() hands the learner, kernel and comparator
+// flags given to the one configuration step (experiments/run/configure.hpp); check() does the
+// same owner and range checks for the readers.
 #pragma once
 #include <CLI/CLI.hpp>
+#include <deque>
 #include <functional>
 #include <map>
 #include <optional>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "algorithms/options.hpp"
+#include "experiments/run/configure.hpp"
 
 namespace plab {
 
@@ -19,23 +22,16 @@ class OptionFlags {
  public:
   // Adds every learner option of option_table() to `app`, bound to options(); call once.
   void add_learner_options(CLI::App* app);
-  // Adds the flag of a kernel, comparator or reader declaration, bound to `target`, which is set
-  // to the declared default (a null default leaves an optional target empty).
-  template <class T>
-  void add(CLI::App* app, const OptionDecl& d, T& target) {
-    if (!d.default_value.is_null()) target = d.default_value.get<T>();
-    CLI::Option* o = app->add_option(d.flag(), target, help(d))->capture_default_str();
-    add_flag(d, checked(d, o), [&target] { return nlohmann::json(target); });
-  }
-  template <class T>
-  void add(CLI::App* app, const OptionDecl& d, std::optional<T>& target) {
-    CLI::Option* o = app->add_option(d.flag(), target, help(d));
-    add_flag(d, checked(d, o), [&target] { return target ? nlohmann::json(*target) : nlohmann::json(); });
-  }
+  // Adds the flags of kernel, comparator or reader declarations, each holding its declared
+  // default until given (value()).
+  void add(CLI::App* app, const std::vector<OptionDecl>& decls);
   // The learner options after parsing (enum values converted).
   LearnerOptions options() const;
-  // Names (option-table spelling) of the learner options given on the command line.
-  std::vector<std::string> given() const;
+  // The value of a kernel, comparator or reader option: as given, else its declared default.
+  nlohmann::json value(const std::string& kind, const std::string& name) const;
+  // The learner, kernel and comparator options given, for configure_run, spelt as flags;
+  // `no_comparator` says why a run has no comparator ("--no-bounds").
+  GivenOptions given(const std::string& no_comparator) const;
   // Whether the declared option `name` of `kind` was given.
   bool was_given(const std::string& kind, const std::string& name) const;
   // For the flags of `kind`: one given that `owner` does not take is an error "<flag> is an option
@@ -44,6 +40,13 @@ class OptionFlags {
   void check(const std::string& kind, const std::string& owner, const std::string& selected) const;
 
  private:
+  // A kernel, comparator or reader flag's value (the member of its type).
+  struct Held {
+    double real = 0.0;
+    int64_t integer = 0;
+    std::optional<uint64_t> count;
+    std::string text;
+  };
   struct Flag {
     OptionDecl decl;
     CLI::Option* option;
@@ -51,9 +54,9 @@ class OptionFlags {
   };
   static std::string help(const OptionDecl& d);
   static CLI::Option* checked(const OptionDecl& d, CLI::Option* o);
-  void add_flag(const OptionDecl& d, CLI::Option* o, std::function<nlohmann::json()> value);
   LearnerOptions opt_;
   std::map<std::string, std::string> enum_text_;  // enum options: the value as typed
+  std::deque<Held> held_;                         // stable addresses: CLI11 writes into them
   std::vector<Flag> flags_;
 };
 

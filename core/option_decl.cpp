@@ -61,11 +61,11 @@ void OptionDecl::check(const nlohmann::json& v, const std::string& at, const std
                               fmt::format("{}", x));
 }
 
-std::string OptionDecl::not_applicable(const std::string& selected) const {
+std::string OptionDecl::not_applicable(const std::string& selected, const std::string& subject) const {
   std::vector<std::string> names = owners;
   std::sort(names.begin(), names.end());
   const std::string noun = kind + (names.size() > 1 ? "s" : "");
-  return flag() + " is an option of the " + join_and(names) + " " + noun + ", not of " + selected;
+  return (subject.empty() ? flag() : subject) + " is an option of the " + join_and(names) + " " + noun + ", not of " + selected;
 }
 
 OptionDecl declare(std::string kind, std::string group, std::string name, OptionDecl::Type type,

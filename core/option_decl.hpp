@@ -36,8 +36,9 @@ struct OptionDecl {
   // check_type, then the declared range (reals also finite): "<at> must be >= 1 for <who>, got 0"
   // (" for <who>" when `who` is given).
   void check(const nlohmann::json& v, const std::string& at, const std::string& who = "") const;
-  // "--gamma is an option of the poly and rbf kernels, not of <selected>".
-  std::string not_applicable(const std::string& selected) const;
+  // "--gamma is an option of the poly and rbf kernels, not of <selected>" (`subject` in place of
+  // the flag when given: the option as another front end wrote it).
+  std::string not_applicable(const std::string& selected, const std::string& subject = "") const;
 };
 
 // Range shorthands for declarations: at_least(1) is >= 1, above(0) is > 0, at_most(1) is <= 1.

@@ -259,10 +259,19 @@ TEST(Cli, AnOptionNoSelectedOwnerTakesIsExit2NamingItsOwners) {
                "projectron++ and multiclass-projectron++");
   // Taken where the owner is selected.
   for (const std::string ok : {"--kernel rbf --gamma 0.5", "--kernel poly --gamma 0.5 --degree 3 --coef0 1",
-                               "--comparator svm --svm-C 2 --comparator-seed 4", "--svm-C 2"}) {
+                               "--comparator svm --svm-C 2 --comparator-seed 4", "--kernel rbf --svm-C 2"}) {
     const Result r = cli(kRun + ok);
     EXPECT_EQ(r.status, 0) << ok << "\n" << r.output;
   }
+}
+
+// --comparator auto is first resolved to the comparator it picks on the data: on linear synthetic
+// data that is the generating hyperplane, which takes neither C nor a subsample seed.
+TEST(Cli, AnSvmOptionWhereAutoPicksTheTruthIsExit2) {
+  expect_exit2(kRun + "--svm-C 2", "--svm-C is an option of the svm comparator, not of the truth comparator, which "
+                                   "--comparator auto (the default) picks on synthetic:dekel:n=10");
+  expect_exit2(kRun + "--comparator auto --comparator-seed 3", "--comparator-seed is an option of the svm comparator, "
+                                                               "not of the truth comparator, which --comparator auto picks");
 }
 
 TEST(Cli, DeclaredRangesAreCheckedNamingTheFlag) {

@@ -453,7 +453,16 @@ TEST(Models, CommandsSaveContinuePredictShow) {
   EXPECT_NE(other.output.find(ma + ": a model of rbp, not of --algo stoptron"), std::string::npos) << other.output;
   const auto opt = test_util::run_cli("run --data " + b + " --init-model " + ma + " --budget 3 --quiet");
   EXPECT_EQ(opt.status, 2);
-  EXPECT_NE(opt.output.find("drop --budget"), std::string::npos) << opt.output;
+  EXPECT_NE(opt.output.find("--budget 3 differs from the model's budget 9 (" + ma + ")"), std::string::npos) << opt.output;
+  // The model's own options, repeated as the first run gave them, continue it as without them.
+  const std::string again = (dir.p / "again.plab").string();
+  const auto same = test_util::run_cli("run --data " + b + base + " --init-model " + ma + " --save-model " + again);
+  ASSERT_EQ(same.status, 0) << same.output;
+  EXPECT_EQ(test_util::read_text(again).substr(test_util::read_text(again).find('\n')),
+            test_util::read_text(mb).substr(test_util::read_text(mb).find('\n')));
+  const auto kernel = test_util::run_cli("run --data " + b + " --init-model " + ma + " --kernel rbf --gamma 0.4 --quiet");
+  EXPECT_EQ(kernel.status, 2);
+  EXPECT_NE(kernel.output.find("--gamma 0.4 differs from the model's gamma 0.3"), std::string::npos) << kernel.output;
   std::ofstream(dir.p / "c.svm") << "3 1:1\n0 2:1\n";
   const auto labels = test_util::run_cli("predict --model " + mb + " --data " + (dir.p / "c.svm").string());
   EXPECT_EQ(labels.status, 2) << labels.output;

@@ -88,7 +88,7 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
     run_cell(c, cache.get(c), nullptr);
     FAIL() << "no exception";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string(ex.what()).find("--budget is not an option of kernel-perceptron"), std::string::npos) << ex.what();
+    EXPECT_NE(std::string(ex.what()).find("budget is not an option of kernel-perceptron"), std::string::npos) << ex.what();
   }
 }
 

@@ -157,6 +157,29 @@ TEST(ReproduceExit, InvalidSpecIs2) {
   EXPECT_NE(log_of(d).find("/permutation: unknown key (did you mean \"permutations\"?)"), std::string::npos) << log_of(d);
 }
 
+// A copy of a committed spec with an option its owner does not take (the issue a new user meets
+// first): exit 2 naming the file, the JSON path and the option, before any cell runs.
+TEST(ReproduceExit, AnOptionItsOwnerDoesNotTakeIs2BeforeAnyCell) {
+  const json t1 = json::parse(std::ifstream(std::string(PLAB_SOURCE_DIR) + "/experiments/specs/T1.json"));
+  json kernel = t1, bounds = t1;
+  kernel["datasets"][0]["kernel"]["gamma"] = 0.5;
+  bounds["bounds"]["svm_C"] = 2;
+  const std::pair<json, std::string> cases[] = {
+      {kernel, "X.json: /datasets/0/kernel/gamma: gamma is an option of the poly and rbf kernels, not of \"type\": "
+               "\"linear\""},
+      {bounds, "X.json: /bounds/svm_C: svm_C is an option of the auto and svm comparators, not of \"comparator\": "
+               "\"truth\""}};
+  for (const auto& [spec, message] : cases) {
+    TempDir d("owner");
+    EXPECT_EQ(run_reproduce(d, spec, "--quick"), 2) << log_of(d);
+    EXPECT_NE(log_of(d).find(message), std::string::npos) << log_of(d);
+    std::size_t cells = 0;
+    if (fs::exists(d.p / "results"))
+      for (const auto& e : fs::recursive_directory_iterator(d.p / "results")) cells += e.is_regular_file();
+    EXPECT_EQ(cells, 0u) << "a cell ran before the spec was refused";
+  }
+}
+
 TEST(ReproduceExit, FailedCellIs3) {
   TempDir d("cell");
   json j = tiny();

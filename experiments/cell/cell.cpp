@@ -10,23 +10,28 @@
 #include "datasets/registry.hpp"
 #include "experiments/cell/analyses.hpp"
 #include "experiments/cell/cell_metrics.hpp"
+#include "experiments/run/configure.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {
 
 using nlohmann::json;
 
+namespace {
 
-LearnerOptions learner_options(const Cell& c, std::size_t dim) {
-  LearnerOptions o;
-  const json& k = c.kernel;
-  const Kernel def;  // the kernel options' defaults (numerics/kernel.hpp)
-  o.kernel = Kernel{Kernel::parse_type(k.value("type", def.type_name())), k.value("gamma", def.gamma),
-                    k.value("coef0", def.coef0), k.value("degree", def.degree)};
-  o.dim = dim;
-  options_from_json(o, learner_params(c), "spec " + c.figure + " algorithm " + c.algo_id);
-  return o;
+// The options the cell's spec gives its run: the algorithm's params, its data set's kernel and
+// the bounds' comparator, as the one configuration step reads them (experiments/run/configure.hpp).
+GivenOptions cell_options(const Cell& c) {
+  const std::string at = "spec " + c.figure + " algorithm " + c.algo_id;
+  GivenOptions g = given_from_json(learner_params(c), at);
+  if (c.kernel.is_object())
+    for (const auto& [k, v] : c.kernel.items()) g.add(k == "type" ? "kernel" : k, v, at + " kernel", k);
+  for (const char* k : {"comparator", "svm_C"})
+    if (c.bounds.is_object() && c.bounds.contains(k)) g.add(k, c.bounds.at(k), at + " bounds");
+  return g;
 }
+
+}  // namespace
 
 json learner_params(const Cell& c) {
   json p = json::object();
@@ -104,9 +109,6 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
   const Dataset& train = *d.train;
   RunRequest req;
   req.algo = c.algo;
-  req.options = learner_options(c, 0);
-  const json params = learner_params(c);
-  for (const auto& [k, v] : params.items()) req.given.push_back(k);
   req.train = &train;
   req.test = d.test.get();
   const std::optional<uint64_t> shuffle =
@@ -114,11 +116,9 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
   req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
   req.bounds = !c.bounds.is_null();
   req.exact_norm = false;  // cells record the running norm; the bounds recompute it when they read it
-  if (req.bounds) {
-    req.comparator.kind = c.bounds.value("comparator", "svm");
-    req.comparator.svm_C = c.bounds.value("svm_C", 1.0);
-  }
+  req.comparator.kind = "svm";  // a spec's default (docs/specs.md)
   req.comparator.seed = c.perm_seed;
+  configure_run(req, cell_options(c));
   return req;
 }
 

@@ -23,8 +23,6 @@ namespace plab {
 // and the learning time in seconds. Throws on bad options / unknown learners.
 nlohmann::json run_cell(const Cell& c, const CellData& d, double* seconds);
 
-// Options JSON of a cell -> LearnerOptions (throws std::invalid_argument naming a bad option).
-LearnerOptions learner_options(const Cell& c, std::size_t dim);
 // The cell's learner options without its metric switches (params named metric_*).
 nlohmann::json learner_params(const Cell& c);
 // The run-pipeline request of a cell (experiments/run/pipeline.hpp).

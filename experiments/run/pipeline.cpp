@@ -72,18 +72,12 @@ nlohmann::json fill_g(const RunRequest& req, RunResult& run, const std::string& 
 }
 
 // The comparator g0 of the request (docs/bounds.md#comparator): its scores go into column g.
-// What "auto" means for binary data: the generating hyperplane of linear synthetic data, else the SVM.
-std::string auto_comparator(const Dataset& data, const Kernel& k) {
-  return !data.truth.empty() && k.type == Kernel::Type::linear ? "truth" : "svm";
-}
-
 nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
-  std::string kind = req.comparator.kind;
+  const std::string kind = resolve_comparator(req.comparator.kind, *req.train, req.options.kernel);
   if (req.train->multiclass()) {  // U = (u_1..u_m): its multiclass margins go into column g
-    const auto U = multiclass_comparator(kind == "auto" ? "svm" : kind, req);
+    const auto U = multiclass_comparator(kind, req);
     return fill_g(req, run, U->name, U->norm, U->margins);
   }
-  if (kind == "auto") kind = auto_comparator(*req.train, req.options.kernel);
   ComparatorRequest c = req.comparator;
   c.kind = kind;
   const auto g = memo_comparator<Comparator>(kind, req, [&] {
@@ -96,7 +90,7 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
 
 Comparator run_comparator(const ComparatorRequest& c, const Dataset& data, const std::vector<std::size_t>& order,
                           const Kernel& k) {
-  const std::string kind = c.kind == "auto" ? auto_comparator(data, k) : c.kind;
+  const std::string kind = resolve_comparator(c.kind, data, k);
   return make_comparator(kind, data, order, k, c.svm_C, derive_seed(c.seed, 0xC0));
 }
 

@@ -20,12 +20,6 @@
 
 namespace plab {
 
-struct ComparatorRequest {
-  std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
-  double svm_C = kDefaultSvmC;
-  uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
-};
-
 struct RunRequest {
   std::string algo;
   LearnerOptions options;           // kernel included; dim is set from the data

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
+#include "bounds/given_options.hpp"
 #include "datasets/preprocess.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
@@ -31,15 +32,37 @@ struct Doc {
   Node node(const std::string& k) const { return Node(merged.at(k), origin.at(k), source); }
 };
 
+// The keys of `n` among `keys` as options given to a run, each at its file and JSON path: the
+// one configuration step (experiments/run/configure.hpp) checks them as it checks flags.
+GivenOptions given_at(const Node& n, const std::vector<std::string>& keys) {
+  GivenOptions g;
+  g.spell = [](const std::string& key, const std::string& v) {
+    const std::string k = key == "kernel" ? "type" : key;  // the kernel's selector is the key "type"
+    return v.empty() ? k : "\"" + k + "\": \"" + v + "\"";
+  };
+  for (const auto& k : keys)
+    if (n.has(k)) g.add(k == "type" ? "kernel" : k, n.child(k).json(), n.source() + ": " + n.child(k).pointer(), k);
+  return g;
+}
+
 KernelSpec parse_kernel(const Node& n) {
   KernelSpec k;
   k.type = n.child("type").text();
-  k.gamma = n.number("gamma", k.gamma);
-  k.coef0 = n.number("coef0", k.coef0);
-  if (n.has("degree")) k.degree = n.child("degree").json().get<int>();
-  if ((k.type == "rbf" || k.type == "gaussian") && !(k.gamma > 0)) n.child("gamma").fail("must be > 0");
+  const Kernel kernel = configure_kernel(given_at(n, {"type", "gamma", "coef0", "degree"}));
+  k.gamma = kernel.gamma;
+  k.coef0 = kernel.coef0;
+  k.degree = kernel.degree;
   k.raw = n.json();
   return k;
+}
+
+// A comparator block's kind (`kind`: the default) and svm_C, checked by the configuration step.
+void parse_comparator(const Node& n, std::string& kind, double& svm_C) {
+  ComparatorRequest c;
+  c.kind = kind;
+  configure_comparator(c, given_at(n, {"comparator", "svm_C"}), nullptr, Kernel{});
+  kind = c.kind;
+  svm_C = c.svm_C;
 }
 
 DatasetSpec parse_dataset(const Node& n) {
@@ -171,8 +194,7 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
 
 BoundsSpec parse_bounds(const Node& n) {
   BoundsSpec b;
-  b.comparator = n.text("comparator", b.comparator);
-  b.svm_C = n.number("svm_C", 1.0);
+  parse_comparator(n, b.comparator, b.svm_C);
   b.ids = n.texts("names");
   if (n.has("permutations")) b.permutations = static_cast<std::size_t>(n.child("permutations").integer(1));
   b.raw = n.json();
@@ -187,8 +209,7 @@ AnalysisSpec parse_analysis(const Node& n) {
   if (n.has("rho_profile")) {
     const Node r = n.child("rho_profile");
     RhoProfileSpec p;
-    p.comparator = r.text("comparator", p.comparator);
-    p.svm_C = r.number("svm_C", 1.0);
+    parse_comparator(r, p.comparator, p.svm_C);
     if (r.has("rho")) p.rho = r.child("rho").numbers();
     p.at = r.opt_number("at");
     a.rho_profile = p;

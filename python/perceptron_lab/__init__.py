@@ -27,9 +27,6 @@ NonFiniteError.__doc__ = ("Arithmetic that left the doubles during a run (a Floa
 __all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
            "ModelError", "NonFiniteError", "data_search_path"]
 
-_KERNEL_KEYS = ("kernel", "gamma", "coef0", "degree")
-
-
 def learners() -> list[dict]:
     """Every learner: name, summary, multiclass, options (names), bounds (bool)."""
     return _json.loads(_core.learners_json())
@@ -71,11 +68,17 @@ def _whole(what: str, v) -> int:
     return int(f)
 
 
-def _spec(algo: str, kernel: str, gamma: float, coef0: float, degree: int, opts: dict):
+# Keywords taken as whole numbers (2.0 passes, 2.9 is refused rather than truncated).
+_WHOLE = ("degree", "comparator_seed")
+
+
+def _spec(algo: str, given: dict):
+    """The keywords given (a keyword left None is not given) for the library's one configuration
+    step, which fills the defaults and refuses a keyword that does not apply (docs/python.md#options)."""
     spec = _core.LearnerSpec()
     spec.algo = algo
-    spec.kernel, spec.gamma, spec.coef0, spec.degree = kernel, float(gamma), float(coef0), _whole("degree", degree)
-    spec.options_json = _json.dumps({k: _plain(v) for k, v in opts.items()})
+    spec.options_json = _json.dumps({k: _whole(k, v) if k in _WHOLE else _plain(v)
+                                     for k, v in given.items() if v is not None})
     return spec
 
 
@@ -201,11 +204,13 @@ class Result:
                 f"seconds={self.seconds:.3f})")
 
 
-def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: float = 0.0, degree: int = 2,
-        shuffle: int | None = None, bounds: bool = True, comparator: str = "auto", svm_C: float = 1.0,
-        comparator_seed: int | None = None, threads: int = 0, **options) -> Result:
+def run(algo: str, X, y, *, kernel: str | None = None, gamma: float | None = None, coef0: float | None = None,
+        degree: int | None = None, shuffle: int | None = None, bounds: bool = True, comparator: str | None = None,
+        svm_C: float | None = None, comparator_seed: int | None = None, threads: int = 0, **options) -> Result:
     """One online pass of `algo` over the rows of X (in order, or permuted by seed `shuffle` as
     `plab run --shuffle`), then the bounds against the comparator: `plab run`'s pipeline.
+    A keyword left None is not given: its declared default applies (perceptron_lab.options(algo)),
+    and one given that its owner does not take (gamma with kernel="linear") is a ValueError.
     threads: as `plab run --threads` (0 = the hardware threads); the results are the same bits on any.
     X: 2-D float64 numpy array or scipy.sparse CSR; y: +-1 (binary learners) or class labels
     (multiclass learners). options: the learner's (perceptron_lab.options(algo))."""
@@ -216,10 +221,10 @@ def run(algo: str, X, y, *, kernel: str = "linear", gamma: float = 1.0, coef0: f
     labels, classes = _labels(algo, y, n)
     data = _dataset(X, labels, classes)
     args = _core.RunArgs()
-    args.spec = _spec(algo, kernel, gamma, coef0, degree, options)
+    args.spec = _spec(algo, dict(options, kernel=kernel, gamma=gamma, coef0=coef0, degree=degree, comparator=comparator,
+                                 svm_C=svm_C, comparator_seed=comparator_seed))
     args.shuffle = None if shuffle is None else _whole("shuffle", shuffle)
-    args.comparator_seed = None if comparator_seed is None else _whole("comparator_seed", comparator_seed)
-    args.bounds, args.comparator, args.svm_C = bool(bounds), comparator, float(svm_C)
+    args.bounds = bool(bounds)
     if _whole("threads", threads) < 0:
         raise ValueError(f"threads must be >= 0 (0 = the hardware threads), got {threads}")
     args.threads = _whole("threads", threads)
@@ -247,9 +252,9 @@ def _rounds_flags(v, n: int, what: str) -> list[bool]:
     return a.astype(bool).tolist()
 
 
-def bounds(X, y, *, mistakes, updates=None, kernel: str = "linear", gamma: float = 1.0, coef0: float = 0.0,
-           degree: int = 2, comparator: str = "auto", svm_C: float = 1.0, comparator_seed: int = 0,
-           f_norm2: float | None = None) -> list[dict]:
+def bounds(X, y, *, mistakes, updates=None, kernel: str | None = None, gamma: float | None = None,
+           coef0: float | None = None, degree: int | None = None, comparator: str | None = None,
+           svm_C: float | None = None, comparator_seed: int | None = None, f_norm2: float | None = None) -> list[dict]:
     """The Perceptron's mistake bounds beside a learner that is not ours (docs/bounds.md#external):
     rows of kind "reference", never a failed check. X, y (+-1): the rounds in the order the learner
     saw them; mistakes / updates: one boolean per round (updates defaults to mistakes); f_norm2:
@@ -260,10 +265,10 @@ def bounds(X, y, *, mistakes, updates=None, kernel: str = "linear", gamma: float
         raise ValueError("X has no rows: the bounds need at least one round")
     labels, _ = _labels("perceptron", y, n)
     args = _core.ExternalArgs()
-    args.kernel = _spec("perceptron", kernel, gamma, coef0, degree, {})
+    args.spec = _spec("perceptron", dict(kernel=kernel, gamma=gamma, coef0=coef0, degree=degree, comparator=comparator,
+                                         svm_C=svm_C, comparator_seed=comparator_seed))
     args.mistakes = _rounds_flags(mistakes, n, "mistakes")
     args.updates = args.mistakes if updates is None else _rounds_flags(updates, n, "updates")
-    args.comparator, args.svm_C, args.comparator_seed = comparator, float(svm_C), _whole("comparator_seed", comparator_seed)
     args.f_norm2 = None if f_norm2 is None else float(f_norm2)
     return _bound_rows(_core.external_bounds(_dataset(X, labels, []), args))
 
@@ -271,16 +276,16 @@ def bounds(X, y, *, mistakes, updates=None, kernel: str = "linear", gamma: float
 class Learner:
     """One learner fed one example at a time (river's learn_one / predict_one).
 
-    Learner(algo, *, dim=None, classes=None, kernel="linear", gamma=1.0, coef0=0.0, degree=2, **options)
+    Learner(algo, *, dim=None, classes=None, kernel=None, gamma=None, coef0=None, degree=None, **options)
     dim: the number of features (fixed at the first example when None: a 1-D array's length, a
     dict's highest column + 1). classes: the class labels of a multiclass learner (required there).
     x: a dict {column: value} (0-based columns), a 1-D array or a 1-row scipy.sparse matrix.
     """
 
-    def __init__(self, algo: str, *, dim: int | None = None, classes=None, kernel: str = "linear",
-                 gamma: float = 1.0, coef0: float = 0.0, degree: int = 2, **options):
+    def __init__(self, algo: str, *, dim: int | None = None, classes=None, kernel: str | None = None,
+                 gamma: float | None = None, coef0: float | None = None, degree: int | None = None, **options):
         self.algo = algo
-        self._spec = _spec(algo, kernel, gamma, coef0, degree, options)
+        self._spec = _spec(algo, dict(options, kernel=kernel, gamma=gamma, coef0=coef0, degree=degree))
         self._multiclass = _core.is_multiclass(algo)
         if self._multiclass and (classes is None or len(classes) < 2):
             raise ValueError(f"{algo} is a multiclass learner: give classes=[...] (at least 2 labels)")

@@ -29,9 +29,11 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
 
     algo: a learner name (perceptron_lab.learners()); kernel, gamma, coef0, degree: the kernel;
     shuffle: None (the given order) or a seed; **options: the learner's options (eta, budget, C...).
+    A parameter left None is not given (its declared default applies); one given that the kernel
+    or the learner does not take (gamma with kernel="linear") is a ValueError at fit.
     """
 
-    def __init__(self, algo="kernel-perceptron", kernel="rbf", gamma=1.0, coef0=0.0, degree=2, shuffle=None,
+    def __init__(self, algo="kernel-perceptron", kernel="rbf", gamma=None, coef0=None, degree=None, shuffle=None,
                  **options):
         self.algo = algo
         self.kernel = kernel
@@ -76,7 +78,8 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
             raise ValueError(f"y has {self.classes_.size} class: a classifier needs at least 2 classes")
         self.algo_ = self._learner_algo(self.classes_.size)
         self.multiclass_ = _core.is_multiclass(self.algo_)
-        spec = _spec(self.algo_, self.kernel, self.gamma, self.coef0, self.degree, self._options())
+        spec = _spec(self.algo_, dict(self._options(), kernel=self.kernel, gamma=self.gamma, coef0=self.coef0,
+                                      degree=self.degree))
         self.learner_ = _core.Learner(spec, max(int(n_features), 1), self.classes_.size if self.multiclass_ else 0)
         self.mistakes_ = 0
 

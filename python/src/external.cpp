@@ -18,13 +18,9 @@ std::string external_bounds(const Dataset& d, const ExternalArgs& a) {
     throw std::invalid_argument("mistakes and updates need one entry per row of X (" + std::to_string(n) +
                                 "), got " + std::to_string(a.mistakes.size()) + " and " +
                                 std::to_string(a.updates.size()));
-  const Kernel k = make_kernel(a.kernel);
+  const auto [k, req] = kernel_and_comparator(a.spec, d);
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), 0);
-  ComparatorRequest req;
-  req.kind = a.comparator;
-  req.svm_C = a.svm_C;
-  req.seed = a.comparator_seed;
   const Comparator c = run_comparator(req, d, order, k);  // the comparator perceptron_lab.run attaches
   std::vector<RoundRecord> rounds(n);
   for (std::size_t t = 0; t < n; ++t) {
@@ -52,12 +48,9 @@ std::string external_bounds(const Dataset& d, const ExternalArgs& a) {
 void bind_external(pybind11::module_& m) {
   pybind11::class_<ExternalArgs>(m, "ExternalArgs")
       .def(pybind11::init<>())
-      .def_readwrite("kernel", &ExternalArgs::kernel)
+      .def_readwrite("spec", &ExternalArgs::spec)
       .def_readwrite("mistakes", &ExternalArgs::mistakes)
       .def_readwrite("updates", &ExternalArgs::updates)
-      .def_readwrite("comparator", &ExternalArgs::comparator)
-      .def_readwrite("svm_C", &ExternalArgs::svm_C)
-      .def_readwrite("comparator_seed", &ExternalArgs::comparator_seed)
       .def_readwrite("f_norm2", &ExternalArgs::f_norm2);
   m.def("external_bounds", [](const Dataset& d, const ExternalArgs& a) {
     return without_gil([&] { return external_bounds(d, a); });

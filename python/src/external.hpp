@@ -13,11 +13,8 @@
 namespace plab::py {
 
 struct ExternalArgs {
-  LearnerSpec kernel;                 // only the kernel fields are read
+  LearnerSpec spec;                   // the kernel's and the comparator's keywords given
   std::vector<bool> mistakes, updates;  // one per row of X, in run order
-  std::string comparator = "auto";
-  double svm_C = 1.0;
-  uint64_t comparator_seed = 0;
   std::optional<double> f_norm2;      // ||f_T||^2 of the learner, when it has one
 };
 

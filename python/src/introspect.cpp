@@ -4,7 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
-#include "core/nearest.hpp"
+#include "experiments/run/configure.hpp"
 
 namespace plab::py {
 namespace {
@@ -17,39 +17,18 @@ nlohmann::json row(const OptionDecl& d, const std::string& scope) {
           {"range", d.range_text()}, {"allowed", d.allowed}, {"owners", d.owners}, {"help", d.help}};
 }
 
-}  // namespace
-
-Kernel make_kernel(const LearnerSpec& s) {
-  const OptionDecl type = declared_option("kernel", "type");
-  type.check(s.kernel, "kernel");
-  const Kernel k{Kernel::parse_type(s.kernel), s.gamma, s.coef0, s.degree};
-  // The declared ranges of the parameters the chosen kernel takes ("gamma must be > 0 ...").
-  const std::pair<const char*, nlohmann::json> params[] = {{"gamma", s.gamma}, {"coef0", s.coef0}, {"degree", s.degree}};
-  for (const auto& [name, value] : params) {
-    const OptionDecl d = declared_option("kernel", name);
-    if (d.takes(k.type_name())) d.check(value, name, "the " + k.type_name() + " kernel");
-  }
-  return k;
+// The keywords as the configuration step reads them: spelt as Python writes them.
+GivenOptions keywords(const LearnerSpec& s) {
+  GivenOptions g = given_from_json(s.options);
+  g.spell = [](const std::string& key, const std::string& v) { return v.empty() ? key : key + "='" + v + "'"; };
+  g.no_comparator = "bounds=False";
+  return g;
 }
 
-namespace {
-
-// The options of spec.options, checked against the learner's own list: an unknown name or one
-// the learner does not read names the nearest option the learner does read.
-LearnerOptions learner_options(const LearnerSpec& s, std::vector<std::string>& given) {
-  const LearnerInfo& info = learner_info(s.algo, "algo");
-  LearnerOptions o;
-  for (const auto& [name, value] : s.options.items()) {
-    if (!info.uses(name)) {
-      const std::string uses = info.options.empty() ? "it takes no learner options"
-                                                    : "its options: " + nlohmann::json(info.options).dump();
-      throw std::invalid_argument("option '" + name + "'" + did_you_mean(name, info.options) + " is not an option of " +
-                                  s.algo + " (" + uses + ")");
-    }
-    given.push_back(name);
-  }
-  options_from_json(o, s.options, s.algo);
-  o.kernel = make_kernel(s);
+LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_t classes) {
+  LearnerOptions o = configure_learner(s.algo, keywords(s));
+  o.dim = dim;
+  o.classes = classes;
   return o;
 }
 
@@ -80,24 +59,28 @@ bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").
 
 void configure(RunRequest& req, const LearnerSpec& spec) {
   req.algo = spec.algo;
-  req.given.clear();
-  req.options = learner_options(spec, req.given);
+  configure_run(req, keywords(spec));
+}
+
+std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data) {
+  const GivenOptions g = keywords(spec);
+  std::pair<Kernel, ComparatorRequest> out{configure_kernel(g), {}};
+  configure_comparator(out.second, g, &data, out.first);
+  return out;
+}
+
+LearnerSpec model_spec(const ModelHeader& h) {
+  LearnerSpec s{h.algo, h.options};
+  s.options.update(kernel_json_given(h.kernel));
+  return s;
 }
 
 LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  std::vector<std::string> given;
-  LearnerOptions o = learner_options(spec, given);
-  o.dim = dim;
-  o.classes = classes;
-  return o;
+  return learner_options(spec, dim, classes);
 }
 
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  std::vector<std::string> given;
-  LearnerOptions o = learner_options(spec, given);
-  o.dim = dim;
-  o.classes = classes;
-  return make_learner(spec.algo, o, given);
+  return make_learner(spec.algo, learner_options(spec, dim, classes));
 }
 
 }  // namespace plab::py

@@ -1,23 +1,23 @@
 // The Python module's one contact with the learner registry and the option table
 // (algorithms/registry.hpp, algorithms/options.hpp): catalogues for perceptron_lab.learners() /
-// options(), and keyword arguments turned into a configured run or learner. Nothing else in
-// python/src names those APIs, so a change of how options are declared is adapted here alone.
+// options(), and the keywords given handed to the library's one configuration step
+// (experiments/run/configure.hpp) for a configured run or learner. Nothing else in python/src
+// names those APIs, so a change of how options are declared is adapted here alone.
 #pragma once
 #include <cstddef>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "experiments/run/pipeline.hpp"
 
 namespace plab::py {
 
-// What the user asked for: algorithm, kernel and the learner's options as {name: value}.
+// What the user asked for: the algorithm and the keywords given, {name: value} (a keyword left
+// None is absent): the learner's options, the kernel's and, for a run, the comparator's.
 struct LearnerSpec {
   std::string algo;
-  std::string kernel = "linear";
-  double gamma = 1.0, coef0 = 0.0;
-  int degree = 2;
   nlohmann::json options = nlohmann::json::object();
 };
 
@@ -28,12 +28,15 @@ nlohmann::json learner_catalog();
 nlohmann::json option_catalog(const std::string& algo);
 // True for learners that read class indices (Dataset::classes).
 bool is_multiclass(const std::string& algo);
-// Sets req.algo, req.options (kernel included) and req.given from `spec`. Throws
-// std::invalid_argument naming a wrong algorithm, kernel or option and the nearest valid name.
+// The one configuration step (experiments/run/configure.hpp) on the keywords of `spec`: sets
+// req.algo, req.options (kernel included), req.given and req.comparator (req.train, req.bounds set
+// by the caller). Throws std::invalid_argument naming the keyword: an unknown one (and the
+// nearest), one whose owner does not take it, a value out of range.
 void configure(RunRequest& req, const LearnerSpec& spec);
-// The kernel of `spec` (kernel, gamma, coef0, degree), checked: an unknown name, gamma <= 0 for
-// rbf or degree < 1 throws std::invalid_argument naming the option.
-Kernel make_kernel(const LearnerSpec& spec);
+// The kernel and the comparator of `spec` on `data` (perceptron_lab.bounds), checked the same way.
+std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
+// The spec of a model's learner: its options and its kernel as keywords.
+LearnerSpec model_spec(const ModelHeader& h);
 // A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass).
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
 // The options build_learner gives the learner of `spec` (dim and classes set).

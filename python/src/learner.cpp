@@ -34,13 +34,7 @@ PyLearner PyLearner::from_model(const std::string& bytes, const std::string& whe
 
 PyLearner PyLearner::from_model(const ModelFile& m) {
   const ModelHeader& h = m.header;
-  LearnerSpec spec;
-  spec.algo = h.algo;
-  spec.kernel = h.kernel.type_name();
-  spec.gamma = h.kernel.gamma;
-  spec.coef0 = h.kernel.coef0;
-  spec.degree = h.kernel.degree;
-  spec.options = h.options;
+  LearnerSpec spec = model_spec(h);
   // dim 0: buffers grow with the rows (the header's dim, unchecked against the state, sizes nothing).
   PyLearner l(std::move(spec), restore_learner(m, 0), h.dim, h.classes.size(), h.rounds);
   l.model_classes_ = h.classes;

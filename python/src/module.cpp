@@ -92,25 +92,14 @@ void bind_data(pyb::module_& m) {
 }
 
 LearnerSpec spec_from_state(const pyb::tuple& t) {
-  if (t.size() != 6) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
-  LearnerSpec s;
-  s.algo = t[0].cast<std::string>();
-  s.kernel = t[1].cast<std::string>();
-  s.gamma = t[2].cast<double>();
-  s.coef0 = t[3].cast<double>();
-  s.degree = t[4].cast<int>();
-  s.options = nlohmann::json::parse(t[5].cast<std::string>());
-  return s;
+  if (t.size() != 2) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
+  return {t[0].cast<std::string>(), nlohmann::json::parse(t[1].cast<std::string>())};
 }
 
 void bind_catalogue(pyb::module_& m) {
   pyb::class_<LearnerSpec>(m, "LearnerSpec")
       .def(pyb::init<>())
       .def_readwrite("algo", &LearnerSpec::algo)
-      .def_readwrite("kernel", &LearnerSpec::kernel)
-      .def_readwrite("gamma", &LearnerSpec::gamma)
-      .def_readwrite("coef0", &LearnerSpec::coef0)
-      .def_readwrite("degree", &LearnerSpec::degree)
       .def_property("options_json", [](const LearnerSpec& s) { return s.options.dump(); },
                     [](LearnerSpec& s, const std::string& j) {
                       try {
@@ -120,7 +109,7 @@ void bind_catalogue(pyb::module_& m) {
                       }
                     })
       .def(pyb::pickle(
-          [](const LearnerSpec& s) { return pyb::make_tuple(s.algo, s.kernel, s.gamma, s.coef0, s.degree, s.options.dump()); },
+          [](const LearnerSpec& s) { return pyb::make_tuple(s.algo, s.options.dump()); },
           &spec_from_state));
   m.def("learners_json", [] { return learner_catalog().dump(); });
   m.def("options_json", [](const std::string& algo) { return option_catalog(algo).dump(); });

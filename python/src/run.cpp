@@ -19,13 +19,11 @@ std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const Ru
   auto out = std::make_shared<RunOutcome>();
   out->data = std::move(data);
   RunRequest& req = out->req;
-  configure(req, a.spec);
   req.train = out->data.get();
   req.order = make_order(out->data->size(), a.shuffle);
   req.bounds = a.bounds;
-  req.comparator.kind = a.comparator;
-  req.comparator.svm_C = a.svm_C;
-  req.comparator.seed = a.comparator_seed.value_or(a.shuffle.value_or(0));  // as plab run
+  req.comparator.seed = a.shuffle.value_or(0);  // comparator_seed's default, as plab run's
+  configure(req, a.spec);
   req.observe = [](const RoundRecord& r, const RunResult&) {
     if (r.t % 4096 == 0) check_interrupt();
   };
@@ -45,10 +43,7 @@ void bind_run(pyb::module_& m) {
       .def(pyb::init<>())
       .def_readwrite("spec", &RunArgs::spec)
       .def_readwrite("shuffle", &RunArgs::shuffle)
-      .def_readwrite("comparator_seed", &RunArgs::comparator_seed)
       .def_readwrite("bounds", &RunArgs::bounds)
-      .def_readwrite("comparator", &RunArgs::comparator)
-      .def_readwrite("svm_C", &RunArgs::svm_C)
       .def_readwrite("threads", &RunArgs::threads);
   pyb::class_<RunOutcome, std::shared_ptr<RunOutcome>>(m, "RunOutcome")
       .def_property_readonly("mistakes", [](const RunOutcome& o) { return o.rep.run.mistakes; })

@@ -12,12 +12,11 @@
 namespace plab::py {
 namespace pyb = pybind11;
 
+// spec: the learner's, the kernel's and the comparator's keywords given.
 struct RunArgs {
   LearnerSpec spec;
-  std::optional<uint64_t> shuffle, comparator_seed;
+  std::optional<uint64_t> shuffle;
   bool bounds = true;
-  std::string comparator = "auto";
-  double svm_C = 1.0;
   unsigned threads = 0;  // 0: the hardware threads (core/thread_pool.hpp)
 };
 

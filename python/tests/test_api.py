@@ -45,6 +45,16 @@ def test_catalogues():
     (lambda X, y: pl.run("kernel-perceptron", X[:0], y[:0]), ["no rows"]),
     (lambda X, y: pl.Learner("forgetron", budgt=3), ["budgt", "budget"]),
     (lambda X, y: pl.Learner("multiclass-perceptron"), ["classes"]),
+    # A keyword whose owner (the kernel type, the comparator kind) does not take it, naming both,
+    # as `plab run` exits 2 naming the flag.
+    (lambda X, y: pl.run("kernel-perceptron", X, y, kernel="linear", gamma=3), ["gamma", "kernel='linear'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, degree=3), ["degree", "poly", "kernel='linear' (the default)"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, kernel="rbf", coef0=1), ["coef0", "kernel='rbf'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, comparator="truth", svm_C=2), ["svm_C", "comparator='truth'"]),
+    (lambda X, y: pl.run("kernel-perceptron", X, y, bounds=False, comparator_seed=2), ["comparator_seed", "bounds=False"]),
+    (lambda X, y: pl.Learner("projectron++", kernel="linear", gamma=3), ["gamma", "kernel='linear'"]),
+    (lambda X, y: pl.Learner("projectron", svm_C=2), ["svm_C", "unknown option"]),
+    (lambda X, y: pl.bounds(X, y, mistakes=np.zeros(len(y), bool), comparator="zero", svm_C=2), ["svm_C", "'zero'"]),
 ])
 def test_errors_name_the_fix(call, words):
     X, y = blobs()
@@ -52,6 +62,17 @@ def test_errors_name_the_fix(call, words):
         call(X, y)
     for w in words:
         assert w in str(e.value)
+
+
+def test_a_keyword_left_none_is_its_declared_default():
+    """None is "not given": the declared default applies, the same bits as the default given."""
+    X, y = blobs()
+    given = pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=1.0, svm_C=1.0).summary
+    default = pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=None, svm_C=None).summary
+    for s in (given, default):
+        s["results"].pop("seconds")
+    assert given == default
+    assert pl.run("kernel-perceptron", X, y, kernel="poly", gamma=0.5, degree=3, coef0=1).mistakes >= 0
 
 
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])

@@ -68,3 +68,15 @@ def test_grid_search():
     assert grid.best_params_["gamma"] in (0.1, 1.0) and grid.best_params_["budget"] in (10, 50)
     assert grid.best_estimator_.budget == grid.best_params_["budget"]
     assert grid.score(X, y) > 0.7
+
+
+def test_a_kernel_parameter_the_kernel_does_not_take_is_refused_at_fit():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    for params in ({"kernel": "linear", "gamma": 3}, {"kernel": "linear", "degree": 3}, {"kernel": "rbf", "coef0": 1}):
+        with pytest.raises(ValueError, match=next(k for k in params if k != "kernel")):
+            OnlineKernelClassifier(algo="projectron++", **params).fit(X, y)
+    # Not given is None, and get_params says so (clone() keeps it).
+    assert OnlineKernelClassifier().get_params()["gamma"] is None
+    OnlineKernelClassifier(algo="projectron++", kernel="linear").fit(X, y)

@@ -66,7 +66,7 @@ def test_the_dataset_keeps_the_arrays_alive():
     gc.collect()
     junk = [np.full(40 * 300, 7.0) for _ in range(50)]  # would land in freed buffers
     args = pl._core.RunArgs()
-    args.spec = pl._spec("kernel-perceptron", "rbf", 1e-3, 0.0, 2, {})
+    args.spec = pl._spec("kernel-perceptron", {"kernel": "rbf", "gamma": 1e-3})
     args.bounds = False
     out = pl._core.run(ds, args)
     assert out.trace_csv("") == want and junk

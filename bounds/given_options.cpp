@@ -1,0 +1,159 @@
+#include "bounds/given_options.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "algorithms/registry.hpp"
+#include "bounds/option_owners.hpp"
+#include "core/nearest.hpp"
+
+namespace plab {
+namespace {
+
+// "<label> is an option of the poly and rbf kernels, not of <selected>".
+[[noreturn]] void refuse(const OptionDecl& d, const GivenOption& g, const std::string& selected) {
+  throw std::invalid_argument(d.not_applicable(selected, g.label()));
+}
+
+// How the selection of an owner reads in an error: "--kernel linear", "the default kernel='linear'".
+std::string selected(const GivenOptions& given, const std::string& key, const std::string& value) {
+  return given.has(key) ? given.spelling(key, value) : given.spelling(key, value) + " (the default)";
+}
+
+nlohmann::json kernel_value(const Kernel& k, const std::string& name) {
+  if (name == "gamma") return k.gamma;
+  if (name == "coef0") return k.coef0;
+  if (name == "degree") return k.degree;
+  return k.type_name();
+}
+
+// A key no declaration of `kinds` has is an error naming the nearest and what `algo` takes.
+void check_known(const GivenOptions& given, const std::string& algo, const std::vector<std::string>& kinds) {
+  std::vector<std::string> keys;
+  std::string known;
+  const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
+  for (const OptionDecl& d : declared_options())
+    if (std::find(kinds.begin(), kinds.end(), d.kind) != kinds.end()) {
+      keys.push_back(option_key(d));
+      if (d.kind != "learner" || info.uses(d.name)) known += (known.empty() ? "" : ", ") + given.spelling(keys.back());
+    }
+  for (const auto& [key, g] : given.values)
+    if (std::find(keys.begin(), keys.end(), key) == keys.end())
+      throw std::invalid_argument(g.label() + ": unknown option" + did_you_mean(key, keys) + " (" + algo + " takes " +
+                                  known + ")");
+}
+
+}  // namespace
+
+nlohmann::json kernel_json_given(const Kernel& k) {
+  nlohmann::json j = {{"kernel", k.type_name()}};
+  for (const OptionDecl& d : kernel_options())
+    if (!d.owners.empty() && d.takes(k.type_name())) j[d.name] = kernel_value(k, d.name);
+  return j;
+}
+
+void GivenOptions::add(const std::string& key, nlohmann::json v, const std::string& at, const std::string& spelt) {
+  values[key] = {std::move(v), at, spelt.empty() ? key : spelt};
+}
+
+std::string GivenOptions::spelling(const std::string& key, const std::string& value) const {
+  if (spell) return spell(key, value);
+  return value.empty() ? key : key + " " + value;
+}
+
+std::string option_key(const OptionDecl& d) {
+  std::string k = d.flag().substr(2);
+  std::replace(k.begin(), k.end(), '-', '_');
+  return k;
+}
+
+GivenOptions given_from_json(const nlohmann::json& j, const std::string& at) {
+  if (!j.is_object()) throw std::invalid_argument((at.empty() ? "options" : at) + ": must be an object of options");
+  GivenOptions g;
+  for (const auto& [k, v] : j.items()) g.add(k, v, at);
+  return g;
+}
+
+Kernel configure_kernel(const GivenOptions& given) {
+  Kernel k;
+  const std::vector<OptionDecl>& decls = kernel_options();
+  for (const OptionDecl& d : decls)  // the type first: it selects the owner of the others
+    if (d.owners.empty() && given.has(option_key(d))) {
+      const GivenOption& g = given.values.at(option_key(d));
+      d.check(g.value, g.label());
+      k.type = Kernel::parse_type(g.value.get<std::string>());
+    }
+  for (const OptionDecl& d : decls) {
+    if (d.owners.empty() || !given.has(option_key(d))) continue;
+    const GivenOption& g = given.values.at(option_key(d));
+    if (!d.takes(k.type_name())) refuse(d, g, selected(given, "kernel", k.type_name()));
+    d.check(g.value, g.label());
+    if (d.name == "degree" && g.value.get<int64_t>() > std::numeric_limits<int>::max())
+      throw std::invalid_argument(g.label() + " must be at most " + std::to_string(std::numeric_limits<int>::max()) +
+                                  ", got " + g.value.dump());
+    if (d.name == "gamma") k.gamma = g.value.get<double>();
+    if (d.name == "coef0") k.coef0 = g.value.get<double>();
+    if (d.name == "degree") k.degree = g.value.get<int>();
+  }
+  return k;
+}
+
+LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, std::vector<std::string>* names,
+                                 const std::vector<std::string>& kinds) {
+  check_known(given, algo, kinds);
+  const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
+  LearnerOptions o;
+  for (const auto& [key, g] : given.values) {
+    const OptionInfo* row = find_option(key);
+    if (!row) continue;
+    if (!info.uses(key)) {
+      std::string takes;
+      for (const auto& n : info.options) takes += (takes.empty() ? "" : ", ") + given.spelling(n);
+      throw std::invalid_argument(g.label() + " is not an option of " + algo + " (" +
+                                  (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
+                                  "); it is an option of " + join_and(learners_taking(key)));
+    }
+    row->set(o, g.value, g.label());
+    if (names) names->push_back(key);
+  }
+  for (const auto& n : info.options) {  // declared ranges, the defaults' included (a budget of 0)
+    const OptionInfo* row = find_option(n);
+    row->check(row->get(o), given.has(n) ? given.values.at(n).label() : given.spelling(n), algo);
+  }
+  o.kernel = configure_kernel(given);
+  return o;
+}
+
+void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k) {
+  const std::vector<OptionDecl>& decls = comparator_options();
+  for (const OptionDecl& d : decls)
+    if (d.owners.empty() && given.has(option_key(d))) {
+      const GivenOption& g = given.values.at(option_key(d));
+      d.check(g.value, g.label());
+      c.kind = g.value.get<std::string>();
+    }
+  // "auto" is the comparator it picks on this data (docs/bounds.md#comparator).
+  const std::string kind = c.kind == "auto" && data ? resolve_comparator(c.kind, *data, k) : c.kind;
+  for (const OptionDecl& d : decls) {
+    if (d.owners.empty() || !given.has(option_key(d))) continue;
+    const GivenOption& g = given.values.at(option_key(d));
+    if (!d.takes(kind)) {
+      if (c.kind != kind) {  // the owners other than auto: auto did not pick them
+        OptionDecl picked = d;
+        std::erase(picked.owners, "auto");
+        throw std::invalid_argument(picked.not_applicable("the " + kind + " comparator, which " +
+                                                              selected(given, "comparator", c.kind) + " picks on " +
+                                                              (data->name.empty() ? "this data" : data->name) +
+                                                              (kind == "truth" ? " (its generating hyperplane)" : ""),
+                                                          g.label()));
+      }
+      refuse(d, g, selected(given, "comparator", kind));
+    }
+    d.check(g.value, g.label());
+    if (d.name == "svm_C") c.svm_C = g.value.get<double>();
+    if (d.name == "comparator_seed") c.seed = g.value.get<uint64_t>();
+  }
+}
+
+}  // namespace plab
