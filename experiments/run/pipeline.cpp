@@ -19,7 +19,7 @@
 namespace plab {
 namespace {
 
-constexpr double kClassTableFloor = 64.0 * 1048576.0;  // bytes a class table may take whatever the data
+constexpr double kClassTableFloor = 16.0 * 1048576.0;  // bytes a class table may take whatever the data
 
 nlohmann::json kernel_json(const Kernel& k) {
   return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
@@ -98,7 +98,7 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
 // Multiclass learners keep one coefficient per class for every support (CS03 Fig. 2's m-column
 // alpha), and a round costs supports x classes: with many more classes than the rows can show (a
 // label column that holds no classes, 1M distinct labels and --limit 100) that table, not the
-// data, fills memory and time. Refused before allocating when it can exceed both 64 MiB and 8
+// data, fills memory and time. Refused before allocating when it can exceed both 16 MiB and 8
 // times the data held (docs/inputs.md#class-cost).
 void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
   if (req.stream || opt.classes == 0) return;
@@ -109,7 +109,7 @@ void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
   if (table <= limit) return;
   throw DataError(fmt::format(
       "{}: {} classes: {} keeps one coefficient per class for each support: up to {} supports x {} classes x 8 bytes "
-      "= {:.1f} MiB (and as many operations a round), more than max(64 MiB, 8 x the data's {:.1f} MiB); does the label "
+      "= {:.1f} MiB (and as many operations a round), more than max(16 MiB, 8 x the data's {:.1f} MiB); does the label "
       "column hold classes? (docs/inputs.md#class-cost)",
       req.train->path.empty() ? req.train->name : req.train->path, opt.classes, req.algo, supports, opt.classes,
       table / 1048576.0, data / 1048576.0));
