@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,14 @@ inline const std::vector<OptionInfo>& budget_options() {
   };
   return v;
 }
+
+// A row whose feature index the learner cannot hold memory for (the primal Perceptron's dense w,
+// docs/learners.md#perceptron), thrown from learn on round t: run_online and run_stream name the
+// data row it came from.
+struct FeatureIndexError : std::runtime_error {
+  FeatureIndexError(int64_t round, const std::string& what) : std::runtime_error(what), t(round) {}
+  int64_t t;
+};
 
 class Learner {
  public:

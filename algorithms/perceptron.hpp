@@ -1,6 +1,7 @@
 // Perceptron, primal and kernel form (Rosenblatt 1958; docs/learners.md#perceptron; JMLR Fig. 1).
 // Update iff y_t s_t <= 0 (ties count, so round 1 always updates), as the proofs and DOGMA do.
 #pragma once
+#include <cstdio>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -13,7 +14,9 @@ namespace plab {
 // Primal linear Perceptron on a dense weight vector, sparse-aware: each round costs O(nnz(x)).
 class PrimalPerceptron final : public Learner {
  public:
-  explicit PrimalPerceptron(const LearnerOptions& o) : w_(dense_weights(o.dim)) {}
+  // w grows with the rows it updates on (the data's dimension sizes nothing: a row with index 2^31
+  // would otherwise hold 16 GiB of zeros before the first round).
+  explicit PrimalPerceptron(const LearnerOptions&) {}
   double score(const Example& x) const override {
     double s = 0.0;
     for (std::size_t k = 0; k < x.idx.size(); ++k)
@@ -25,8 +28,9 @@ class PrimalPerceptron final : public Learner {
     r.t = t; r.y = x.y; r.kxx = x.sqnorm;
     r.score = score(x);
     r.mistake = x.y * r.score <= 0.0;
+    seen_ += x.idx.size();
     if (r.mistake) {  // docs/learners.md#perceptron: w_{t+1} = w_t + y_t x_t
-      if (!x.idx.empty() && x.idx.back() >= w_.size()) w_.resize(x.idx.back() + 1, 0.0);
+      if (!x.idx.empty() && x.idx.back() >= w_.size()) grow(x.idx.back(), t);
       for (std::size_t k = 0; k < x.idx.size(); ++k) w_[x.idx[k]] += x.y * x.val[k];
       norm2_ += x.sqnorm + 2.0 * x.y * r.score;  // MR Lemma 1 increment (docs/bounds.md#lemma1)
       ++updates_;
@@ -38,14 +42,26 @@ class PrimalPerceptron final : public Learner {
   }
   std::size_t support_size() const override { return updates_; }
   double norm2() const override { return norm2_; }
-  // w = 0 of dimension dim: O(dim) memory by design, so say so when it does not fit.
-  static std::vector<double> dense_weights(std::size_t dim) {
+  // w holds one weight per feature index up to the largest it updated on: O(dim) memory by design.
+  // Beyond 2^27 weights (1 GiB) it must not exceed 8 weights per non-zero given so far, so that
+  // memory stays a small multiple of the input (64 bytes per non-zero): a row with index 2^31 in a
+  // 2-row file is refused, not 16 GiB of zeros (docs/learners.md#perceptron).
+  static constexpr std::size_t kDenseFloor = std::size_t{1} << 27;
+  void grow(std::size_t idx, int64_t t) {
+    const std::size_t n = idx + 1;
+    char gib[32];
+    std::snprintf(gib, sizeof gib, "%.1f", 8.0 * static_cast<double>(n) / 1073741824.0);
+    const auto refuse = [&](const std::string& why) {
+      throw FeatureIndexError(t, "feature index " + std::to_string(n) + ": the perceptron's dense weight vector would take " +
+                                 std::to_string(n) + " x 8 bytes = " + gib + " GiB, " + why + "; kernel-perceptron --kernel linear makes the same updates in memory "
+                                 "proportional to the non-zeros (docs/learners.md#perceptron)");
+    };
+    if (n > kDenseFloor && n / 8 > seen_)
+      refuse("more than 1 GiB and than 64 bytes per non-zero of the " + std::to_string(seen_) + " given so far");
     try {
-      return std::vector<double>(dim, 0.0);
+      w_.resize(n, 0.0);
     } catch (const std::bad_alloc&) {
-      throw std::runtime_error("perceptron: the dense weight vector of dimension " + std::to_string(dim) + " (" +
-                               std::to_string(dim / 131072) + " MB) does not fit in memory; kernel-perceptron " +
-                               "--kernel linear keeps memory proportional to the non-zeros");
+      refuse("more than this process may allocate");
     }
   }
   double norm2_exact() const override {
@@ -64,9 +80,8 @@ class PrimalPerceptron final : public Learner {
     w.put_one<uint64_t>("updates", updates_);
   }
   void load_state(const StateReader& r) override {
-    std::vector<double> v = r.get<double>("w");
-    if (v.size() < w_.size()) v.resize(w_.size(), 0.0);
-    w_ = std::move(v);
+    w_ = r.get<double>("w");  // one copy: the saved weights, grown by later rows as from a fresh start
+    seen_ = w_.size() / 8;  // the model's weights are input too
     norm2_ = r.get_one<double>("norm2");
     updates_ = r.get_one<uint64_t>("updates");
   }
@@ -75,6 +90,7 @@ class PrimalPerceptron final : public Learner {
   std::vector<double> w_;
   double norm2_ = 0.0;
   std::size_t updates_ = 0;
+  std::size_t seen_ = 0;  // non-zeros given to learn (with a loaded model's weights / 8)
 };
 
 // Kernel Perceptron: S <- S u {t}, alpha_t = y_t on every mistake (docs/learners.md#perceptron,

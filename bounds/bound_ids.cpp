@@ -47,21 +47,29 @@ const std::vector<BoundId>& bound_ids() {
 
 const std::vector<BoundFamilyInfo>& bound_families() {
   // Fields: family, name, the family whose rows it evaluates, evaluator, trace columns read,
-  // columns filled on every mistake, updates on every mistake, reads the score f(x_t).
+  // columns filled on every mistake, update kinds on a mistake / on a correct round (0: any),
+  // support_size counts the add/update rounds, reads the score f(x_t).
+  using K = UpdateKind;
+  constexpr unsigned perceptron_mistake = kinds_mask({K::add, K::update});  // Novikoff: f += y_t k(x_t,.)
+  constexpr unsigned projectron_mistake = kinds_mask({K::add, K::project});  // OKC09 Fig. 1
+  constexpr unsigned none = kinds_mask({K::none});
   static const std::vector<BoundFamilyInfo> table = {
-      {BF::perceptron, "perceptron", BF::perceptron, bounds::perceptron_rows, {"kxx", "g", "f_norm2"}, {}, true},
+      {BF::perceptron, "perceptron", BF::perceptron, bounds::perceptron_rows, {"kxx", "g", "f_norm2"}, {},
+       perceptron_mistake, none, true},
       {BF::perceptron_prefix, "perceptron_prefix", BF::perceptron, bounds::perceptron_prefix_rows,
-       {"kxx", "g", "f_norm2"}, {}, false},
+       {"kxx", "g", "f_norm2"}, {}},
       {BF::perceptron_reference, "perceptron_reference", BF::perceptron, bounds::perceptron_reference_rows,
-       {"kxx", "g"}, {}, false, false},
+       {"kxx", "g"}, {}, 0, 0, false, false},
       {BF::projectron, "projectron", BF::projectron, bounds::projectron_rows,
-       {"kxx", "g", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, true},
+       {"kxx", "g", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, projectron_mistake, none, true},
+      // OKC09 Fig. 5: a correct round with a margin error projects or skips.
       {BF::projectron_pp, "projectron_pp", BF::projectron_pp, bounds::projectron_pp_rows,
-       {"kxx", "g", "margin_error", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, true},
+       {"kxx", "g", "margin_error", "delta_norm", "pk2", "tau", "eta_t"}, {"delta_norm", "tau"}, projectron_mistake,
+       kinds_mask({K::none, K::margin_project, K::margin_skip}), true},
       {BF::forgetron, "forgetron", BF::forgetron, bounds::forgetron_rows,
-       {"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}, false},
+       {"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}},
       {BF::norma, "norma", BF::norma, bounds::norma_rows,
-       {"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}, false},
+       {"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}},
   };
   return table;
 }

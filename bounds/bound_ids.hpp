@@ -3,13 +3,22 @@
 // bounds read). What specs, summaries, tests and the report refer to is the id; renaming the
 // display name never changes an id. docs/bounds.md has one section per id and one per family.
 #pragma once
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "algorithms/registry.hpp"
+#include "algorithms/round_record.hpp"
 
 namespace plab {
+
+// A bit mask of update kinds (BoundFamilyInfo::mistake_kinds).
+constexpr unsigned kinds_mask(std::initializer_list<UpdateKind> kinds) {
+  unsigned m = 0;
+  for (UpdateKind k : kinds) m |= 1u << static_cast<unsigned>(k);
+  return m;
+}
 
 struct BoundResult;
 struct RunFacts;
@@ -28,7 +37,11 @@ struct BoundFamilyInfo {
   // learner of the family fills on each mistake round (checked by plab bounds --trace,
   // docs/inputs.md#trace-checks).
   std::vector<std::string> columns, on_mistake;
-  bool update_on_mistake = false;  // its learners change f on every mistake (a trace invariant)
+  // The update kinds its learners make on a mistake round and on a correct one, as bit masks
+  // (bit k: UpdateKind k; 0: any), and whether support_size then grows by one exactly on `add` and
+  // `update` rounds: what a trace of that learner must show (docs/inputs.md#trace-invariants).
+  unsigned mistake_kinds = 0, correct_kinds = 0;
+  bool counts_supports = false;
   bool reads_score = true;         // false: an absent (NaN) score f(x_t) is not a missing input
 };
 

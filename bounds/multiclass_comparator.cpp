@@ -5,6 +5,7 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 #include "numerics/support_set.hpp"
 #include "core/random.hpp"
@@ -58,15 +59,23 @@ double margin_of(const double* s, std::size_t m, std::size_t y) {
 // each sum: the same bits on every machine. (Eigen's product blocks its sums by the cache sizes it
 // reads from the CPU, so another machine orders them differently: R4K's comparator moved in the
 // 16th digit between two machines, and the bounds optimised over it in the 9th.)
+// B (the dual alpha) is sparse: a row's alpha is non-zero on its class and a few competitors, so
+// only B's non-zeros are visited (n x nnz(B), not n x K x m: 500 rows x 4000 classes took 20 s).
+// A skipped term a x 0 would add a zero to a sum that starts at +0, which changes no bit (and a
+// non-finite a x 0, NaN, is no term of U).
 template <class MA, class MB, class MO>
 void fixed_product(const MA& A, const MB& B, MO& out) {
   const Eigen::Index n = A.rows(), K = A.cols(), m = B.cols();
+  std::vector<std::vector<std::pair<Eigen::Index, double>>> nz(static_cast<std::size_t>(K));
+  for (Eigen::Index k = 0; k < K; ++k)
+    for (Eigen::Index r = 0; r < m; ++r)
+      if (B(k, r) != 0.0) nz[static_cast<std::size_t>(k)].emplace_back(r, B(k, r));
   std::vector<double> acc(static_cast<std::size_t>(m));
   for (Eigen::Index i = 0; i < n; ++i) {
     std::fill(acc.begin(), acc.end(), 0.0);
     for (Eigen::Index k = 0; k < K; ++k) {
       const double a = A(i, k);
-      for (Eigen::Index r = 0; r < m; ++r) acc[static_cast<std::size_t>(r)] += a * B(k, r);
+      for (const auto& [r, b] : nz[static_cast<std::size_t>(k)]) acc[static_cast<std::size_t>(r)] += a * b;
     }
     for (Eigen::Index r = 0; r < m; ++r) out(i, r) = acc[static_cast<std::size_t>(r)];
   }
@@ -246,7 +255,11 @@ MulticlassSvmFit fit_multiclass_svm(const Dataset& data, const std::vector<std::
   st.S = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(m));
   fixed_product(K, st.alpha, st.S);  // zero unless degenerate rows (whose K rows are zero)
   double v = n ? INFINITY : 0.0;
-  while (fit.epochs < opt.max_epochs && v >= opt.eps) {
+  // 500 rows x 4000 classes: 1000 epochs took 61 s; the cap leaves MNIST's and USPS's 1000.
+  const double epoch_work = static_cast<double>(n) * static_cast<double>(m) * (1.0 + std::log2(static_cast<double>(m)));
+  const int max_epochs = static_cast<int>(std::clamp(opt.max_work / std::max(1.0, epoch_work), 1.0,
+                                                     static_cast<double>(opt.max_epochs)));
+  while (fit.epochs < max_epochs && v >= opt.eps) {
     v = dual_epoch(st, K, opt.C, opt.eps, rng);
     ++fit.epochs;
   }

@@ -39,6 +39,9 @@ struct MulticlassSvmOptions {
   double C = 1.0;
   double eps = 1e-3;      // stop when max_i v_i < eps (KKT violation, see multiclass_comparator.cpp)
   int max_epochs = 1000;  // epoch cap (an unconverged U is still a valid comparator)
+  // Work cap: epochs x rows x classes x (1 + log2 classes) (a sort of the m class values per row)
+  // at most this, so that thousands of classes do not take minutes (docs/multiclass_comparator.md).
+  double max_work = 1e9;
 };
 
 struct MulticlassSvmFit {

@@ -169,12 +169,19 @@ namespace {
 std::string mib(double bytes) { return fmt::format("{:.1f} MiB", bytes / (1024.0 * 1024.0)); }
 }  // namespace
 
-std::string memory_estimate(const Dataset& d) {
+double data_bytes(const Dataset& d) {
   // Compressed sparse rows: 4 + 8 bytes per non-zero, rowptr + y + sqnorm 24 bytes per row.
-  const double data = 12.0 * static_cast<double>(d.idx.size()) + 24.0 * static_cast<double>(d.size());
+  return 12.0 * static_cast<double>(d.idx.size()) + 24.0 * static_cast<double>(d.size());
+}
+
+std::string memory_estimate(const Dataset& d) {
+  const std::string classes =
+      d.multiclass() ? fmt::format("; {} classes: a multiclass learner keeps classes x 8 bytes = {} per support",
+                                   d.classes.size(), mib(8.0 * static_cast<double>(d.classes.size())))
+                     : "";
   return fmt::format("dimension {} (largest feature index), {} rows, {} non-zeros: the data take {}; "
-                     "one support stored densely takes dimension x 8 bytes = {}",
-                     d.dim, d.size(), d.idx.size(), mib(data), mib(8.0 * static_cast<double>(d.dim)));
+                     "one support stored densely takes dimension x 8 bytes = {}{}",
+                     d.dim, d.size(), d.idx.size(), mib(data_bytes(d)), mib(8.0 * static_cast<double>(d.dim)), classes);
 }
 
 DataError out_of_memory(const Dataset& d, const std::string& path) {

@@ -84,7 +84,10 @@ class InputFile {
   std::unique_ptr<Impl> impl_;
 };
 
-// Memory of `d` and of one densely stored support: named in every out-of-memory message.
+// Bytes `d` holds: compressed sparse rows, 12 bytes per non-zero and 24 per row.
+double data_bytes(const Dataset& d);
+// Memory of `d`, of one densely stored support and (multiclass) of one support's class
+// coefficients: named in every out-of-memory message.
 std::string memory_estimate(const Dataset& d);
 // The DataError for std::bad_alloc while reading `path` into `d` (the row that did not fit).
 DataError out_of_memory(const Dataset& d, const std::string& path);

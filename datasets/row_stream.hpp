@@ -30,6 +30,7 @@ class RowStream {
   // end of the stream, which throws DataError when it held no row.
   bool next(Dataset& into);
   std::size_t rows() const { return rows_; }
+  const std::string& name() const { return in_->path(); }  // as given to the constructor
   // 1 + the largest feature index so far (CSV/TSV: at least the columns but the label).
   std::size_t dim() const;
   const std::string& header() const;  // a CSV/TSV header line dropped, "" when none

@@ -115,15 +115,54 @@ TEST(NoSilentFailures, PredictMemoryIsTheModelsNotTheDataDimensions) {
   EXPECT_NE(r.output.find("error 0.0000%"), std::string::npos) << r.output;
 }
 
-// A stream holds no rows: running out of memory names the rows it gave and its dimension, not "0 rows".
-TEST(NoSilentFailures, AStreamsOutOfMemoryMessageNamesTheRowsItGave) {
-  const auto r = run_shell("ulimit -v 2000000; printf '+1 1:1\\n-1 2147483648:1\\n' | " + test_util::plab_bin() +
-                           " run --algo perceptron --data - --quiet --no-bounds 2>&1");
+// A row with feature index 2^31 would make the primal Perceptron's dense w 16 GiB from a 2-row
+// input: refused before allocating, naming the data, row, round, feature index and cost, from a
+// stream (was "out of memory ... dimension 2147483648"), a file, and continuing a model (was
+// OOM-killed: load_state held two 16 GiB vectors; under a ulimit the error blamed the model).
+TEST(NoSilentFailures, APrimalPerceptronRowWithAHugeFeatureIndexIsRefusedNamingTheRow) {
+  test_util::TempDir dir("primal_dim");
+  const std::string train = (dir.p / "t.svm").string(), wide = (dir.p / "wide.svm").string(), m = (dir.p / "m.plab").string();
+  std::ofstream(train) << "+1 1:1\n-1 2:1\n";
+  std::ofstream(wide) << "+1 1:1\n-1 2147483648:1\n";
+  ASSERT_EQ(run_cli("run --algo perceptron --data " + train + " --quiet --no-bounds --save-model " + m).status, 0);
+  const std::string cost = "feature index 2147483648: the perceptron's dense weight vector would take 2147483648 x 8 "
+                           "bytes = 16.0 GiB, more than 1 GiB and than 64 bytes per non-zero";
+  const std::string limit = "ulimit -v 2000000; ";
+  const auto stream = run_shell(limit + "cat " + wide + " | " + test_util::plab_bin() + " run --algo perceptron --data - --quiet --no-bounds 2>&1");
+  EXPECT_EQ(stream.status, 2) << stream.output;
+  EXPECT_NE(stream.output.find("<stdin>: row 2 (round 2): " + cost), std::string::npos) << stream.output;
+  const auto file = run_shell(limit + test_util::plab_bin() + " run --algo perceptron --data " + wide + " --quiet --no-bounds 2>&1");
+  EXPECT_EQ(file.status, 2) << file.output;
+  EXPECT_NE(file.output.find(wide + ": row 2 (round 2): " + cost), std::string::npos) << file.output;
+  const auto cont = run_shell(limit + test_util::plab_bin() + " run --init-model " + m + " --data " + wide + " --quiet --no-bounds 2>&1");
+  EXPECT_EQ(cont.status, 2) << cont.output;
+  EXPECT_NE(cont.output.find(wide + ": row 2 (round 4): " + cost), std::string::npos) << cont.output;
+  EXPECT_EQ(cont.output.find(m), std::string::npos) << "the model is not to blame: " << cont.output;
+}
+
+// Many more classes than the rows can show: the class coefficient table (supports x classes x 8
+// bytes), not the data, is the cost, and it is refused before allocating, naming the classes (was
+// 1M labels with --limit 100: 1.1 GB; 20k labels over 2,000 rows: 350 MB and over 60 s; the
+// messages blamed "the data take 45.8 MiB").
+TEST(NoSilentFailures, ManyClassesAreRefusedNamingTheirCost) {
+  test_util::TempDir dir("many_classes");
+  const std::string data = (dir.p / "labels.svm").string();
+  {
+    std::ofstream f(data);
+    for (int i = 0; i < 20000; ++i) f << i << " 1:" << (i % 7) << " 2:1\n";
+  }
+  const auto r = run_shell(test_util::plab_bin() + " run --algo multiclass-perceptron --data " + data +
+                           " --limit 2000 --quiet 2>&1");
   EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("out of memory running perceptron on <stdin> after 2 rows (dimension 2147483648: one support "
-                          "stored densely takes 16384.0 MiB)"),
+  // 2000 supports x 20000 classes x 8 bytes = 305.2 MiB; the data: 20000 rows x (2 x 12 + 24) bytes = 0.9 MiB.
+  EXPECT_NE(r.output.find(data + ": 20000 classes: multiclass-perceptron keeps one coefficient per class for each "
+                          "support: up to 2000 supports x 20000 classes x 8 bytes = 305.2 MiB"),
             std::string::npos)
       << r.output;
+  EXPECT_NE(r.output.find("8 x the data's 0.9 MiB"), std::string::npos) << r.output;
+  // A budget bounds the supports: mrbp with B = 100 keeps 100 x 20000 x 8 bytes = 15.3 MiB, allowed.
+  const auto b = run_cli("run --algo mrbp --budget 100 --data " + data + " --limit 300 --quiet --no-bounds");
+  EXPECT_EQ(b.status, 0) << b.output;
 }
 #endif
 

@@ -304,3 +304,59 @@ TEST_F(TraceChecks, MetadataOfTheWrongTypeIsTypedAndLocated) {
   const auto cli = plab::test_util::run_cli("bounds --trace " + write("cli_cname.csv", join(with_meta(perceptron, "/comparator/name", 1.0))));
   EXPECT_EQ(cli.status, 2) << cli.output;
 }
+
+// A Projectron++ trace relabelled `algo: perceptron`: its project / margin_project rows are updates
+// the Perceptron never makes, so the Perceptron's bounds are not evaluated on it (was: accepted, 12
+// rows "hold").
+TEST_F(TraceChecks, ProjectronPlusPlusRelabelledAsPerceptron) {
+  const std::string p = (dir->p / "pp_as_p.csv").string();
+  const auto r = plab::test_util::run_cli("run --algo projectron++ --data synthetic:dekel:n=200,seed=2 --kernel rbf "
+                                          "--gamma 1 --eta 0.3 --quiet --trace " + p);
+  ASSERT_EQ(r.status, 0) << r.output;
+  auto pp = lines_of(plab::test_util::read_text(p));
+  // The first row the Perceptron could not have written: one whose update is not add or none.
+  const auto h = cells(pp[1]);
+  const auto k = static_cast<std::size_t>(std::find(h.begin(), h.end(), "update") - h.begin());
+  std::size_t first = 0;
+  for (std::size_t i = 2; i < pp.size() && !first; ++i)
+    if (cells(pp[i])[k] != "add" && cells(pp[i])[k] != "none") first = i;
+  ASSERT_NE(first, 0u) << "the run made no projection: pick another eta";
+  const std::string kind = cells(pp[first])[k];
+  refused("pp_as_p.csv", join(with_meta(pp, "/algo", "perceptron")),
+          {at_line(first), "column 'update': " + kind, "but perceptron makes"});
+  const std::string q = write("pp_as_p_cli.csv", join(with_meta(pp, "/algo", "perceptron")));
+  const auto cli = plab::test_util::run_cli("bounds --trace " + q);
+  EXPECT_EQ(cli.status, 2) << cli.output;
+  EXPECT_NE(cli.output.find(q + at_line(first) + "column 'update'"), std::string::npos) << cli.output;
+  EXPECT_EQ(cli.output.find("holds"), std::string::npos) << cli.output;
+}
+
+// The Perceptron adds one support on each mistake and none otherwise: a support count that does not
+// step so is another learner's (a budget learner's evictions, a Projectron's projections).
+TEST_F(TraceChecks, PerceptronSupportsGrowByOnePerMistake) {
+  const std::size_t m = line_with_mistake(perceptron, true), ok = line_with_mistake(perceptron, false);
+  const auto size_at = [&](std::size_t i) {
+    const auto h = cells(perceptron[1]);
+    return std::stoll(cells(perceptron[i])[static_cast<std::size_t>(std::find(h.begin(), h.end(), "support_size") - h.begin())]);
+  };
+  refused("sv_stays.csv", join(with_cell(perceptron, m, "support_size", std::to_string(size_at(m) - 1))),
+          {at_line(m), "column 'support_size'", "adds one support on each add/update round"});
+  refused("sv_grows.csv", join(with_cell(perceptron, ok, "support_size", std::to_string(size_at(ok) + 1))),
+          {at_line(ok), "column 'support_size'"});
+  refused("sv_neg.csv", join(with_cell(perceptron, 2, "support_size", "-1")), {":3: ", "column 'support_size'"});
+  refused("sv_first.csv", join(with_cell(perceptron, 2, "support_size", "5")), {":3: ", "column 'support_size': '5' after 0"});
+  refused("p_add_ok.csv", join(with_cell(perceptron, ok, "update", "add")), {at_line(ok), "column 'update': add on a correct round"});
+}
+
+// Every learner whose family fixes its update kinds writes traces that satisfy them.
+TEST_F(TraceChecks, LearnersWithFixedUpdateKindsReadBackTheirOwnTraces) {
+  for (const std::string algo : {"perceptron", "kernel-perceptron", "averaged-perceptron", "voted-perceptron",
+                                  "projectron", "projectron++"}) {
+    const std::string t = (dir->p / (algo + "_own.csv")).string();
+    const std::string kern = algo == "perceptron" ? "" : " --kernel rbf --gamma 1";
+    const auto a = plab::test_util::run_cli("run --algo " + algo + " --data synthetic:dekel:n=80,seed=3" + kern +
+                                            " --quiet --trace " + t);
+    ASSERT_EQ(a.status, 0) << algo << a.output;
+    EXPECT_EQ(plab::read_trace(t).rounds.size(), 80u) << algo;
+  }
+}

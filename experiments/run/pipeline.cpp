@@ -13,10 +13,13 @@
 #include "core/format.hpp"
 #include "core/random.hpp"
 #include "core/sha256.hpp"
+#include "datasets/readers.hpp"
 #include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
+
+constexpr double kClassTableFloor = 16.0 * 1048576.0;  // bytes a class table may take whatever the data
 
 nlohmann::json kernel_json(const Kernel& k) {
   return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
@@ -86,6 +89,26 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   return fill_g(req, run, g->name, g->norm, g->scores);
 }
 
+// Multiclass learners keep one coefficient per class for every support (CS03 Fig. 2's m-column
+// alpha), and a round costs supports x classes: with many more classes than the rows can show (a
+// label column that holds no classes, 1M distinct labels and --limit 100) that table, not the
+// data, fills memory and time. Refused before allocating when it can exceed both 16 MiB and 8
+// times the data held (docs/inputs.md#class-cost).
+void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
+  if (req.stream || opt.classes == 0) return;
+  std::size_t supports = req.order.size();
+  if (learner_info(req.algo).uses("budget") && opt.budget > 0) supports = std::min(supports, opt.budget);
+  const double table = 8.0 * static_cast<double>(supports) * static_cast<double>(opt.classes);
+  const double data = data_bytes(*req.train), limit = std::max(kClassTableFloor, 8.0 * data);
+  if (table <= limit) return;
+  throw DataError(fmt::format(
+      "{}: {} classes: {} keeps one coefficient per class for each support: up to {} supports x {} classes x 8 bytes "
+      "= {:.1f} MiB (and as many operations a round), more than max(16 MiB, 8 x the data's {:.1f} MiB); does the label "
+      "column hold classes? (docs/inputs.md#class-cost)",
+      req.train->path.empty() ? req.train->name : req.train->path, opt.classes, req.algo, supports, opt.classes,
+      table / 1048576.0, data / 1048576.0));
+}
+
 }  // namespace
 
 Comparator run_comparator(const ComparatorRequest& c, const Dataset& data, const std::vector<std::size_t>& order,
@@ -114,6 +137,7 @@ RunReport run_pipeline(const RunRequest& req) {
     index_classes(test_indexed, req.train->classes);
     test = &test_indexed;
   }
+  check_class_cost(req, opt);
   RunReport rep;
   rep.learner = req.init ? restore_learner(*req.init, opt.dim) : make_learner(req.algo, opt, req.given);
   const int64_t first = req.init ? req.init->header.rounds + 1 : 1;

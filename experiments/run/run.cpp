@@ -54,10 +54,15 @@ constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any
 // One block of rounds xs[0..n): learn, stamp each record with its data row (`rows[i]`), check, count;
 // the records are kept when `keep` (a stream keeps none: memory bounded by the model).
 void learn_rounds(Learner& learner, const std::vector<Example>& xs, const std::size_t* rows, int64_t first_round,
-                  std::vector<RoundRecord>& recs, RunResult& res, const RoundObserver& observe, bool keep) {
+                  std::vector<RoundRecord>& recs, RunResult& res, const RoundObserver& observe, bool keep,
+                  const std::string& source) {
   const std::size_t n = xs.size();
   const auto t0 = std::chrono::steady_clock::now();
-  learner.learn_block(xs.data(), n, first_round, recs.data());
+  try {
+    learner.learn_block(xs.data(), n, first_round, recs.data());
+  } catch (const FeatureIndexError& e) {  // name the row: SOURCE: row R (round t): feature index ...
+    throw DataError(fmt::format("{}: row {} (round {}): {}", source, rows[e.t - first_round] + 1, e.t, e.what()));
+  }
   res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (std::size_t i = 0; i < n; ++i) {
     RoundRecord& r = recs[i];
@@ -83,7 +88,8 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
     const std::size_t n = std::min(kBlock, order.size() - k0);
     xs.clear();
     for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
-    learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, true);
+    learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, true,
+                 data.path.empty() ? data.name : data.path);
   }
   res.support_size = learner.support_size();
   return res;
@@ -108,7 +114,8 @@ RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const
     xs.clear();
     for (std::size_t i = 0; i < chunk.size(); ++i) xs.push_back(chunk[i]);
     if (!xs.empty())
-      learn_rounds(learner, xs, index.data(), first_round + static_cast<int64_t>(res.count), recs, res, observe, false);
+      learn_rounds(learner, xs, index.data(), first_round + static_cast<int64_t>(res.count), recs, res, observe, false,
+                   rows.name());
   }
   res.support_size = learner.support_size();
   return res;

@@ -193,7 +193,9 @@ void split_cells(const std::string& line, std::vector<std::string>& cells) {
 struct RowRules {
   bool multiclass = false;       // y is a class index, score = f_y - f_competitor
   bool binary_labels = true;     // y is -1 or +1 (not NORMA regression / novelty)
-  bool update_on_mistake = false;  // every mistake changes f (Perceptron, Projectron families)
+  unsigned mistake_kinds = 0, correct_kinds = 0;  // update kinds the learner makes there (0: any)
+  bool counts_supports = false;  // support_size grows by one exactly on add/update rounds
+  std::string algo;
   double g_norm = 0.0, kxx_max = kNone;
 };
 
@@ -201,7 +203,15 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   RowRules r;
   r.multiclass = info.multiclass;
   r.binary_labels = !info.multiclass && f.options.task == "classification";
-  for (BoundFamily b : info.bounds) r.update_on_mistake = r.update_on_mistake || bound_family(b).update_on_mistake;
+  r.algo = info.name;
+  // Every family's proof assumes its own update: a learner in two families makes what both allow.
+  const auto meet = [](unsigned a, unsigned b) { return a == 0 ? b : b == 0 ? a : a & b; };
+  for (BoundFamily b : info.bounds) {
+    const BoundFamilyInfo& fam = bound_family(b);
+    r.mistake_kinds = meet(r.mistake_kinds, fam.mistake_kinds);
+    r.correct_kinds = meet(r.correct_kinds, fam.correct_kinds);
+    r.counts_supports = r.counts_supports || fam.counts_supports;
+  }
   r.g_norm = f.g_norm;
   r.kxx_max = f.kxx_max;
   return r;
@@ -215,6 +225,17 @@ std::string meta_contradiction(const RunFacts& f) {
   if (neg(f.f_norm2_exact))
     return "metadata \"f_norm2_exact\" = " + format_g(f.f_norm2_exact, 6) + ": a squared norm is >= 0";
   return "";
+}
+
+// "add or update": the kinds of a mask, for messages.
+std::string kinds_list(unsigned mask) {
+  std::vector<std::string> names;
+  for (int k = 0; k <= static_cast<int>(UpdateKind::update); ++k)
+    if (mask & (1u << k)) names.emplace_back(to_string(static_cast<UpdateKind>(k)));
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    out += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return out;
 }
 
 // The first invariant of one round that its own cells contradict, as "column 'c': what"
@@ -235,8 +256,10 @@ std::string row_contradiction(const RoundRecord& r, const RowRules& k) {
   if (k.multiclass && r.pred >= 0 && std::isfinite(r.y) && static_cast<double>(r.pred) != r.y && !r.mistake)
     return "column 'pred': class " + std::to_string(r.pred) + " is not y = " + g6(r.y) +
            ", but 'mistake' is 0 (a wrong arg max is a mistake)";
-  if (k.update_on_mistake && r.mistake && !changed(r.update))
-    return "column 'update': " + std::string(to_string(r.update)) + " on a mistake round, but this algorithm updates on every mistake";
+  if (const unsigned allowed = r.mistake ? k.mistake_kinds : k.correct_kinds;
+      allowed != 0 && (allowed & kinds_mask({r.update})) == 0)
+    return "column 'update': " + std::string(to_string(r.update)) + " on a " + (r.mistake ? "mistake" : "correct") +
+           " round, but " + k.algo + " makes " + kinds_list(allowed) + " there (rows of another algorithm?)";
   const double kxx = std::isnan(r.kxx) ? k.kxx_max : r.kxx;
   // Cauchy-Schwarz: |g(x)| <= ||g0|| sqrt(k(x,x)); multiclass margins: ||z_t|| = sqrt(2 k(x,x)).
   const double cs = k.g_norm * std::sqrt((k.multiclass ? 2.0 : 1.0) * kxx);
@@ -276,6 +299,7 @@ struct TraceReader {
   void metadata(const std::string& line);
   void header();
   void row();
+  void support_growth(const RoundRecord& r) const;
 };
 
 // Line 1: the metadata says what the rows must be (docs/inputs.md#trace-checks).
@@ -348,7 +372,19 @@ void TraceReader::row() {
         fail("column '" + name + "': empty on a mistake round, but " + algo() +
              " records it on every mistake (rows of another algorithm?)");
   if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
+  if (rules.counts_supports) support_growth(r);
   tr.rounds.push_back(r);
+}
+
+// Perceptron and Projectron families: f_0 = 0 (a trace starts at round 1), a support joins on
+// each add/update round and none ever leaves, so support_size steps by one exactly there.
+void TraceReader::support_growth(const RoundRecord& r) const {
+  const int64_t step = r.update == UpdateKind::add || r.update == UpdateKind::update ? 1 : 0;
+  const int64_t before = tr.rounds.empty() ? 0 : tr.rounds.back().support_size;
+  if (r.support_size != before + step)
+    fail("column 'support_size': " + detail::quote(cell_of("support_size")) + " after " + std::to_string(before) +
+         " on a round with update " + std::string(to_string(r.update)) + ", but " + rules.algo +
+         " adds one support on each add/update round and removes none (rows of another algorithm?)");
 }
 
 }  // namespace

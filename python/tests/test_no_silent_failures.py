@@ -84,3 +84,11 @@ def test_a_model_path_is_checked_at_its_first_line():
     # /dev/zero never ends: from_path reads its first 200 bytes, refuses them, and stops.
     with pytest.raises(ValueError, match=r"/dev/zero: not a perceptron-lab model file"):
         pl._core.Learner.from_path("/dev/zero")
+
+
+def test_many_classes_are_refused_naming_their_cost():
+    # 20,000 rows, each its own class: the coefficient table (up to 20,000 supports x 20,000 classes
+    # x 8 bytes = 3.2 GB) is refused before allocating, as by plab run (docs/inputs.md#class-cost).
+    X = np.column_stack([np.arange(20000) % 7, np.ones(20000)]).astype(float)
+    with pytest.raises(pl.DataError, match="20000 classes: multiclass-perceptron keeps one coefficient per class"):
+        pl.run("multiclass-perceptron", X, np.arange(20000), bounds=False)

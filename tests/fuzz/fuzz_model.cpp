@@ -1,7 +1,8 @@
 // libFuzzer harness of the model reader (models/model_file.hpp) and of every learner's load_state:
 // the input is taken as a model file's content (the JSON header line and the arrays) and given a
 // valid first line, so the checksum does not stop the fuzzer before the header and the arrays are
-// read; what is accepted is restored and scores a row. Any input is read or refused with
+// read; what is accepted is restored, scores a row and learns one more round (as plab run
+// --init-model continues it). Any input is read or refused with
 // plab::ModelError; any other exception escapes and is a finding (docs/testing.md#fuzzing).
 #include <cstdint>
 #include <string>
@@ -21,6 +22,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     const std::vector<double> val = {0.5, -1.0};
     const plab::Example x{idx, val, 1.25, 0.0};
     for (const auto& h : learner->hypotheses()) (void)plab::predict(*learner, m.header, h, x);
+    const plab::Example z{idx, val, 1.25, m.header.classes.empty() ? 1.0 : 0.0};  // +1, or class index 0
+    (void)learner->learn(z, static_cast<int64_t>(m.header.rounds) + 1);
   } catch (const plab::ModelError&) {
   }
   return 0;
