@@ -41,6 +41,9 @@ const std::vector<BoundId>& bound_ids() {
       {"projectronpp_certificate", "Projectron++ certificate 4.3", "D", "check", BF::projectron_pp},
       {"forgetron", "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "a_priori", BF::forgetron},
       {"norma_ogd", "NORMA online-gradient bound", "D", "a_priori", BF::norma},
+      {"budget_ogd_all_t", "Budget step (a_max D_1 + ||g|| A)/a_min", "D", "a_posteriori", BF::budget_gradient},
+      {"budget_ogd_certificate", "Budget step certificate", "D", "check", BF::budget_gradient},
+      {"bogd_expectation", "BOGD unbiased removal, in expectation", "D", "expectation", BF::unbiased_removal},
   };
   return table;
 }
@@ -62,6 +65,10 @@ const std::vector<BoundFamilyInfo>& bound_families() {
        {"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}, false},
       {BF::norma, "norma", BF::norma, bounds::norma_rows,
        {"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}, false},
+      {BF::budget_gradient, "budget_gradient", BF::budget_gradient, bounds::budget_gradient_rows,
+       {"kxx", "g", "f_norm2", "tau", "delta_norm"}, {"tau", "delta_norm"}, true},
+      {BF::unbiased_removal, "unbiased_removal", BF::unbiased_removal, bounds::unbiased_removal_rows,
+       {"kxx", "g", "f_norm2", "tau", "delta_norm"}, {"tau", "delta_norm"}, true},
   };
   return table;
 }
