@@ -20,8 +20,8 @@
 // on every update and delta_norm = ||delta_t||, delta_t = f_{t+1} - ((1 - eta lambda) f_t + eta y k(x_t,.)),
 // what the removal and rescaling changed against the unbudgeted step (0 when nothing is removed):
 // the coefficients d_i = (g_i - c) a_i (i != j), d_j = -c a_j in the form d^T K d; for BOGD's common
-// g in closed form (g - c)^2 ||f||^2 - 2 (g - c) g a_j f(x_j) + g^2 a_j^2 k_jj, O(B); for BOGD++ in
-// the pass over the Gram matrix that also gives the norm after the removal.
+// g in closed form (g - c)^2 ||f||^2 - 2 (g - c) g a_j f(x_j) + g^2 a_j^2 k_jj, O(B); for BOGD++
+// O(B^2), as the norm after the removal.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -86,8 +86,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       const std::size_t n = f_.size();
       std::vector<double> p;
       const std::size_t j = draw(p);
-      double after = kNone;  // BOGD++: ||f||^2 after the removal, from the same pass as ||delta_t||
-      r.delta_norm = removal_norm(j, p, c, after);
+      r.delta_norm = removal_norm(j, p, c);
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
@@ -98,8 +97,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
         f_.bump(i, (g - 1.0) * f_.alpha[i], t);
         s += f_.alpha[i] * row[i];
       }
-      // Recomputed, not updated: the growth B/(B-1) would amplify its rounding.
-      norm2_ = std::isnan(after) ? quadratic_form() : after;
+      norm2_ = quadratic_form();  // not updated: the growth B/(B-1) would amplify its rounding
     } else if (f_.size() > 0) {
       f_.scale(c, t);
       norm2_ *= c * c;
@@ -113,10 +111,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     r.tau = eta_;
     return finish(r);
   }
-  // ||delta_t|| of removing slot j with removal probabilities p (before the removal). BOGD++:
-  // one pass over the Gram matrix gives K alpha and K d, hence ||delta||^2 = d^T K d and, in
-  // `after`, the norm after the removal alpha'^T K alpha' with alpha' = c alpha + d (alpha'_j = 0).
-  double removal_norm(std::size_t j, const std::vector<double>& p, double c, double& after) const {
+  // ||delta_t|| of removing slot j with removal probabilities p (before the removal).
+  double removal_norm(std::size_t j, const std::vector<double>& p, double c) const {
     const std::size_t n = f_.size();
     const double aj = f_.alpha[j];
     if (n == 1) return c * std::abs(aj) * std::sqrt(std::max(0.0, K(j, j)));
@@ -127,18 +123,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     }
     std::vector<double> d(n);
     for (std::size_t i = 0; i < n; ++i) d[i] = i == j ? -c * aj : (c / (1.0 - p[i]) - c) * f_.alpha[i];
-    double q = 0.0, q_after = 0.0;
-    for (std::size_t l = 0; l < n; ++l) {
-      const double* k = &gram_[l * ld_];
-      double ka = 0.0, kd = 0.0;
-      for (std::size_t i = 0; i < n; ++i) {
-        ka += k[i] * f_.alpha[i];
-        kd += k[i] * d[i];
-      }
-      q += d[l] * kd;
-      if (l != j) q_after += (c * f_.alpha[l] + d[l]) * (c * ka + kd);
-    }
-    after = q_after;
+    double q = 0.0;
+    for (std::size_t l = 0; l < n; ++l) q += d[l] * gram_dot(l, d.data());
     return std::sqrt(std::max(0.0, q));
   }
   // The slot to remove; p gets BOGD++'s removal probabilities (slot order).
@@ -161,9 +147,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double K(std::size_t i, std::size_t j) const { return gram_[i * ld_ + j]; }
   // f(x_j) = sum_i a_i K_ji (row j: contiguous), in four interleaved partial sums (a fixed order:
   // the same bits everywhere; four chains keep the O(B^2) quadratic form off the add latency).
-  double gram_dot(std::size_t j) const {
+  double gram_dot(std::size_t j) const { return gram_dot(j, f_.alpha.data()); }
+  // The same for the coefficients a (slot order) in place of alpha.
+  double gram_dot(std::size_t j, const double* a) const {
     const double* k = &gram_[j * ld_];
-    const double* a = f_.alpha.data();
     const std::size_t n = f_.size();
     double v[4] = {0.0, 0.0, 0.0, 0.0};
     std::size_t i = 0;
