@@ -13,8 +13,8 @@
 // norm of f_new - f_PA = -a_r (k(x_r,.) - (k_rt/k_tt) k(x_t,.)), i.e. sqrt(a_r^2 (k_rr - k_rt^2/k_tt)),
 // 0 on a round that only adds.
 #pragma once
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "algorithms/learner.hpp"
