@@ -9,8 +9,12 @@
 // Measured against f_PA = f_t + y tau k(x_t,.) instead of f_t, the distance differs by the same
 // tau^2 k_tt for every r: the same r*, and for tau < C the same beta. k(x_t,x_t) = 0 (a zero input,
 // linear kernel): tau = C and beta = y C, the projection term being 0.
+// Recorded for the bounds (docs/bounds.md#budget_ogd_all_t): tau and delta_norm = ||delta_t||, the
+// norm of f_new - f_PA = -a_r (k(x_r,.) - (k_rt/k_tt) k(x_t,.)), i.e. sqrt(a_r^2 (k_rr - k_rt^2/k_tt)),
+// 0 on a round that only adds.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 #include "algorithms/learner.hpp"
@@ -31,6 +35,7 @@ class BudgetPassiveAggressiveSimple final : public ExpansionLearner {
     double s = r.score;  // f(x_t) of the function beta k(x_t,.) is added to
     double beta = x.y * tau;
     r.update = UpdateKind::add;
+    r.delta_norm = 0.0;
     if (f_.size() >= B_) {
       const std::vector<double> row = f_.row();  // k(x_i, x_t); the norm update below rescores
       std::size_t best = 0;
@@ -40,6 +45,7 @@ class BudgetPassiveAggressiveSimple final : public ExpansionLearner {
         const double q = a * a * (f_.self(i) - proj);
         if (q < q_best) { q_best = q; best = i; }
       }
+      r.delta_norm = std::sqrt(std::max(0.0, q_best));  // ||f_new - f_PA||
       const double ar = f_.alpha[best], krt = row[best];
       if (ktt > 0.0) beta += ar * krt / ktt;
       const double fr = f_.score(f_.sv.row(best));

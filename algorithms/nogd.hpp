@@ -11,6 +11,11 @@
 // count) dimensions. f stays the expansion sum_i beta_i k(x_i,.) with beta = M^T w, whose RKHS
 // norm is ||w||^2 (V_k^T K V_k = Lambda_k): the running norm. K's eigenpairs: Eigen's
 // SelfAdjointEigenSolver (single-threaded, the same bits for any --threads).
+// In the RKHS the Nystrom phase is a projected step: with P the projection on the span of the top
+// eigenfunctions phi_i = sum_j M_ij k(x_j,.) (orthonormal), z_i(x) = <k(x,.), phi_i> and f_{t+1} =
+// P (f_t + eta y k(x_t,.)). Recorded for the bounds (docs/bounds.md#budget_ogd_all_t): tau = eta and
+// delta_norm = ||f_{t+1} - (f_t + eta y k(x_t,.))|| = ||(I - P) h_t||: eta sqrt(k(x_t,x_t) - ||z(x_t)||^2)
+// on a Nystrom round (f_t = P f_t), sqrt(||h_t||^2 - ||w||^2) on the switching round, 0 before.
 #pragma once
 #include <Eigen/Dense>
 #include <cmath>
@@ -46,21 +51,28 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     const double a = eta_ * x.y;  // -eta dl/df, l = max(0, 1 - y f)
     r.coef = a;
     r.eta_t = eta_;
+    r.tau = eta_;
+    r.delta_norm = 0.0;
     if (!nystrom() && f_.size() < B_) {  // kernel OGD
       f_.add(x, t, a);
       norm2_ += 2.0 * a * r.score + a * a * r.kxx;
       r.update = UpdateKind::add;
       return finish(r);
     }
-    if (!nystrom()) {
+    const bool switching = !nystrom();
+    if (switching) {
       const std::vector<double> row = f_.row();
       start_nystrom();
       z_.assign(k_, 0.0);  // z(x_t) with the new map
       for (std::size_t i = 0; i < k_; ++i)
         for (std::size_t j = 0; j < f_.size(); ++j) z_[i] += M_[i * f_.size() + j] * row[j];
     }
+    double z2 = 0.0;
+    for (std::size_t i = 0; i < k_; ++i) z2 += z_[i] * z_[i];
+    const double h2 = norm2_ + 2.0 * a * r.score + a * a * r.kxx;  // ||f_t + a k(x_t,.)||^2
     for (std::size_t i = 0; i < k_; ++i) w_[i] += a * z_[i];
     sync(t);
+    r.delta_norm = std::sqrt(std::max(0.0, switching ? h2 - norm2_ : a * a * (r.kxx - z2)));
     r.update = UpdateKind::update;
     return finish(r);
   }

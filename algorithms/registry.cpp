@@ -86,16 +86,17 @@ std::vector<LearnerInfo> builtin() {
        }},
       {.name = "norma", .bounds = {BF::norma}, .options = norma, .color = "#17becf",
        .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>()},
-      // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on); no bound
-      // family is evaluated for them (their regret bounds are not encoded).
-      {.name = "bpa-s", .bounds = {}, .options = {"budget", "C"}, .color = "#8dd3c7",
+      // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
+      // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
+      // not the kernel's RKHS, so none applies to it.
+      {.name = "bpa-s", .bounds = {BF::budget_gradient}, .options = {"budget", "C"}, .color = "#8dd3c7",
        .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
                   "2010)",
        .make = maker_of<BudgetPassiveAggressiveSimple>()},
-      {.name = "bogd", .bounds = {}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
+      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
        .make = maker_of<BoundedOnlineGradientDescent>()},
-      {.name = "bogd++", .bounds = {}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#b3de69",
+      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
@@ -103,7 +104,7 @@ std::vector<LearnerInfo> builtin() {
       {.name = "fogd", .bounds = {}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
        .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}},
-      {.name = "nogd", .bounds = {}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
+      {.name = "nogd", .bounds = {BF::budget_gradient}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",
        .make = maker_of<NystromOnlineGradientDescent>()},

@@ -22,6 +22,8 @@ enum class BoundFamily {
   forgetron,          // the recalled Forgetron bound (report only, [M])
   norma,              // NORMA online-gradient bound
   perceptron_reference,  // the Perceptron rows as a reference for a learner that is not ours ("external")
+  budget_gradient,    // step plus budget-maintenance error: BPA-S, BOGD, BOGD++, NOGD (bounds/budget_bounds.cpp)
+  unbiased_removal,   // BOGD's in-expectation bound (unbiased removal)
 };
 
 using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;

@@ -41,6 +41,9 @@ const std::vector<BoundId>& bound_ids() {
       {"projectronpp_certificate", "Projectron++ certificate 4.3", "D", "check", BF::projectron_pp},
       {"forgetron", "Forgetron 2||g||^2 + 4 sum l* (||g|| <= U(B))", "M", "a_priori", BF::forgetron},
       {"norma_ogd", "NORMA online-gradient bound", "D", "a_priori", BF::norma},
+      {"budget_ogd_all_t", "Budget step (a_max D_1 + ||g|| A)/a_min", "D", "a_posteriori", BF::budget_gradient},
+      {"budget_ogd_certificate", "Budget step certificate", "D", "check", BF::budget_gradient},
+      {"bogd_expectation", "BOGD unbiased removal, in expectation", "D", "expectation", BF::unbiased_removal},
   };
   return table;
 }
@@ -53,6 +56,7 @@ const std::vector<BoundFamilyInfo>& bound_families() {
   constexpr unsigned perceptron_mistake = kinds_mask({K::add, K::update});  // Novikoff: f += y_t k(x_t,.)
   constexpr unsigned projectron_mistake = kinds_mask({K::add, K::project});  // OKC09 Fig. 1
   constexpr unsigned none = kinds_mask({K::none});
+  constexpr unsigned budget_mistake = kinds_mask({K::add, K::evict, K::update});
   static const std::vector<BoundFamilyInfo> table = {
       {BF::perceptron, "perceptron", BF::perceptron, bounds::perceptron_rows, {"kxx", "g", "f_norm2"}, {},
        perceptron_mistake, none, true},
@@ -70,6 +74,12 @@ const std::vector<BoundFamilyInfo>& bound_families() {
        {"kxx", "g", "phi", "psi", "Q", "sigma_r", "f_r", "removed"}, {}},
       {BF::norma, "norma", BF::norma, bounds::norma_rows,
        {"kxx", "g", "margin_error", "f_norm2", "rho", "coef", "trunc_norm", "trunc_bound"}, {}},
+      // Hinge-loss steps (BPA-S, BOGD, BOGD++, NOGD): a mistake has loss >= 1, so f always changes;
+      // a correct round may change it too (margin below 1, BOGD's shrink).
+      {BF::budget_gradient, "budget_gradient", BF::budget_gradient, bounds::budget_gradient_rows,
+       {"kxx", "g", "f_norm2", "tau", "delta_norm"}, {"tau", "delta_norm"}, budget_mistake, 0, false},
+      {BF::unbiased_removal, "unbiased_removal", BF::unbiased_removal, bounds::unbiased_removal_rows,
+       {"kxx", "g", "f_norm2", "tau", "delta_norm"}, {"tau", "delta_norm"}, budget_mistake, 0, false},
   };
   return table;
 }

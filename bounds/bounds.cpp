@@ -762,6 +762,7 @@ void print_bounds_table(std::ostream& os, const std::vector<BoundResult>& result
     std::string status;
     if (!b.applicable) status = "n/a: " + b.why_not;
     else if (b.kind == "reference") status = b.holds ? "within (reference)" : "above (reference, not a check)";
+    else if (b.kind == "expectation") status = "in expectation (no verdict on one run)";
     else if (b.holds) status = b.hard ? "holds" : "holds (report only)";
     else status = b.hard ? "*** VIOLATED ***" : "violated (report only, [M])";
     if (b.applicable && b.vacuous) status += " (vacuous)";

@@ -32,6 +32,8 @@
 //     certificate 3.5) for projectron; Projectron++ (JMLR Thm 4, its implicit form,
 //     certificate 4.3) for projectron++; Forgetron [M] for forgetron (never hard);
 //     NORMA online-gradient bound [D] for norma (classification, fixed rho, no bias/truncation).
+//   * Budget step bounds [D] for bpa-s, bogd, bogd++, nogd and BOGD's in-expectation bound for
+//     bogd, bogd++ (bounds/budget_bounds.cpp, docs/bounds.md#budget-ogd-bounds); none for fogd.
 //   * eta used by the Projectron theorems: the paper threshold for eta_convention "paper";
 //     eta_eff = max ||delta_t|| over projected mistakes for "dogma" and for per-round eta_t runs
 //     (docs/conventions.md#eta, docs/bounds.md#projectron-eta).
@@ -96,7 +98,8 @@ struct BoundResult {
   std::string comparator;
   // "a_priori" (needs only the data and the comparator in advance), "a_posteriori" (also needs
   // quantities of this run), "check" (I-restricted, on a grid), "reference" (a Perceptron theorem
-  // beside a learner that is not ours, never hard); docs/bounds.md#kinds.
+  // beside a learner that is not ours, never hard), "expectation" (a bound on the mean over the
+  // learner's own draws: holds is always true, never hard); docs/bounds.md#kinds.
   std::string kind;
   bool vacuous = false;      // value >= rounds covered, or the infimum at its trivial limit (docs/bounds.md#vacuous)
   std::size_t rounds = 0;    // rounds the bound covers (< T for a Perceptron prefix)

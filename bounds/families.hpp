@@ -21,6 +21,9 @@ void projectron_rows(Out& out, const Records& rounds, const RunFacts& facts);
 void projectron_pp_rows(Out& out, const Records& rounds, const RunFacts& facts);
 void forgetron_rows(Out& out, const Records& rounds, const RunFacts& facts);
 void norma_rows(Out& out, const Records& rounds, const RunFacts& facts);
+// bounds/budget_bounds.cpp (docs/bounds.md#budget-ogd-bounds)
+void budget_gradient_rows(Out& out, const Records& rounds, const RunFacts& facts);
+void unbiased_removal_rows(Out& out, const Records& rounds, const RunFacts& facts);
 
 }  // namespace bounds
 }  // namespace plab
