@@ -1,20 +1,17 @@
 // FOGD, Fourier Online Gradient Descent (Lu, Hoi, Wang, Zhao, Liu, JMLR 17 (2016), "Large Scale
-// Online Kernel Learning", Sec. 4.1, Algorithm 1; docs/learners.md#fogd). Random Fourier features
-// of the Gaussian kernel k(x,x') = exp(-gamma ||x - x'||^2) = E_u[cos(u.(x - x'))], u ~ N(0, 2 gamma I)
-// (Rahimi, Recht 2007): D frequencies u_1..u_D and the map
-//   z(x) = (cos(u_1.x), ..., cos(u_D.x), sin(u_1.x), ..., sin(u_D.x))   (unnormalised, as Algorithm 1)
-// then online gradient descent on the hinge loss in R^{2D}: f(x) = w.z(x); on y s < 1, w += eta y z(x).
-// Not a kernel expansion: the state is w (support_size 0). The frequencies are drawn from the seed
-// feature by feature: column j of U (u_1[j] .. u_D[j]) is D normals of Rng(derive_seed(seed, j)),
-// drawn the first time an input has feature j, so U is the same for any input dimension and order.
-// Only the Gaussian kernel is taken (the registry refuses the others).
+// Online Kernel Learning", Sec. 4.1, Algorithm 1; docs/learners.md#fogd). The random Fourier map z
+// of the Gaussian kernel (numerics/fourier_features.hpp: D frequencies from the seed, 2D features,
+// unnormalised as Algorithm 1), then online gradient descent on the hinge loss in R^{2D}:
+// f(x) = w.z(x); on y s < 1, w += eta y z(x). Not a kernel expansion: the state is w (support_size 0).
+// Recorded for the bounds (docs/bounds.md#budget_ogd_all_t, in the feature space): tau = eta on a
+// step and delta_norm = 0 (nothing is removed), and kxx = ||z(x)||^2 = D. Only the Gaussian kernel is taken (the registry
+// refuses the others).
 #pragma once
 #include <cmath>
-#include <memory>
 #include <vector>
 
 #include "algorithms/learner.hpp"
-#include "core/random.hpp"
+#include "numerics/fourier_features.hpp"
 
 namespace plab {
 
@@ -29,15 +26,16 @@ inline const std::vector<OptionInfo>& fogd_options() {
 class FourierOnlineGradientDescent final : public Learner {
  public:
   explicit FourierOnlineGradientDescent(const LearnerOptions& o)
-      : kernel_(o.kernel), D_(o.features), eta_(o.ogd_eta), seed_(o.seed), w_(2 * o.features, 0.0) {}
+      : D_(o.features), eta_(o.ogd_eta), z_map_(o.kernel.gamma, o.features, o.seed),
+        w_(2 * o.features, 0.0) {}
 
   double score(const Example& x) const override {
-    map(x);
+    z_map_.map(x, z_);
     return dot_w();
   }
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r;
-    r.t = t; r.y = x.y; r.kxx = kernel_.self(x.sqnorm);
+    r.t = t; r.y = x.y; r.kxx = static_cast<double>(D_);  // ||z(x)||^2 = sum cos^2 + sin^2: the space's k(x,x)
     r.score = score(x);
     r.mistake = x.y * r.score <= 0.0;
     const double ys = x.y * r.score;
@@ -48,6 +46,8 @@ class FourierOnlineGradientDescent final : public Learner {
       norm2_ = norm2_exact();
       r.coef = a;
       r.eta_t = eta_;
+      r.tau = eta_;
+      r.delta_norm = 0.0;
       r.update = UpdateKind::update;
     }
     r.support_size = 0;
@@ -74,42 +74,17 @@ class FourierOnlineGradientDescent final : public Learner {
   }
 
  private:
-  // z_ = z(x); u.x is the chain over x's features in order.
-  void map(const Example& x) const {
-    std::vector<double> d(D_, 0.0);
-    for (std::size_t k = 0; k < x.idx.size(); ++k) {
-      const double* u = column(x.idx[k]);
-      for (std::size_t i = 0; i < D_; ++i) d[i] += x.val[k] * u[i];
-    }
-    z_.resize(2 * D_);
-    for (std::size_t i = 0; i < D_; ++i) {
-      z_[i] = std::cos(d[i]);
-      z_[D_ + i] = std::sin(d[i]);
-    }
-  }
   double dot_w() const {
     double s = 0.0;
     for (std::size_t i = 0; i < w_.size(); ++i) s += w_[i] * z_[i];
     return s;
   }
-  const double* column(uint32_t j) const {
-    if (j >= U_.size()) U_.resize(static_cast<std::size_t>(j) + 1);
-    if (!U_[j]) {
-      Rng rng(derive_seed(seed_, j));
-      const double sd = std::sqrt(2.0 * kernel_.gamma);
-      U_[j] = std::make_unique<std::vector<double>>(D_);
-      for (double& v : *U_[j]) v = sd * rng.normal();
-    }
-    return U_[j]->data();
-  }
 
-  Kernel kernel_;
   std::size_t D_;
   double eta_;
-  uint64_t seed_;
+  FourierFeatures z_map_;
   std::vector<double> w_;
   double norm2_ = 0.0;
-  mutable std::vector<std::unique_ptr<std::vector<double>>> U_;  // U_[j]: feature j's frequencies
   mutable std::vector<double> z_;
 };
 

@@ -101,9 +101,10 @@ std::vector<LearnerInfo> builtin() {
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
        }},
-      {.name = "fogd", .bounds = {}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
+      // Its bounds hold in the random-feature space, against the comparator mapped there.
+      {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
-       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}},
+       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}, .fourier_features = true},
       {.name = "nogd", .bounds = {BF::budget_gradient}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",

@@ -38,6 +38,9 @@ struct LearnerInfo {
   LearnerMaker make;
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
+  // Its hypotheses are w.z(x) on the random Fourier map of (kernel gamma, features, seed)
+  // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
+  bool fourier_features = false;
   bool uses(const std::string& option) const;
   bool takes(const Kernel& k) const;
 };

@@ -8,6 +8,7 @@
 #include "algorithms/perceptron.hpp"
 #include "core/option_decl.hpp"
 #include "core/random.hpp"
+#include "numerics/fourier_features.hpp"
 #include "numerics/support_set.hpp"
 
 namespace plab {
@@ -36,6 +37,29 @@ Comparator expansion_scores(const std::string& name, const KernelExpansion& f, c
   Comparator c{name, std::sqrt(std::max(0.0, f.norm2_exact())), {}};
   c.scores.reserve(order.size());
   for (std::size_t i : order) c.scores.push_back(f.size() ? f.score(data[i]) : 0.0);
+  return c;
+}
+
+// g0 = f mapped into the random-feature space of z: u0 = sum_i alpha_i z(s_i)/D, scores u0.z(x_t),
+// norm ||u0|| (docs/bounds.md#fogd-comparator). Summed in slot order, as f's own score.
+Comparator feature_scores(const std::string& name, const KernelExpansion& f, const Dataset& data,
+                          const std::vector<std::size_t>& order, const FourierFeatures& z) {
+  const double D = static_cast<double>(z.frequencies());
+  std::vector<double> u(2 * z.frequencies(), 0.0), zx;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    z.map(f.sv.row(i), zx);
+    for (std::size_t j = 0; j < u.size(); ++j) u[j] += f.alpha[i] / D * zx[j];
+  }
+  double n2 = 0.0;
+  for (double v : u) n2 += v * v;
+  Comparator c{name + " in FOGD's features", std::sqrt(n2), {}};
+  c.scores.reserve(order.size());
+  for (std::size_t t : order) {
+    z.map(data[t], zx);
+    double s = 0.0;
+    for (std::size_t j = 0; j < u.size(); ++j) s += u[j] * zx[j];
+    c.scores.push_back(s);
+  }
   return c;
 }
 
@@ -92,8 +116,9 @@ Comparator linear_svm(const Dataset& data, const std::vector<std::size_t>& order
   return linear_scores("svm", w, data, order, true);
 }
 
-Comparator kernel_svm(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k, double C,
-                      uint64_t seed) {
+// The kernel SVM's g0 = sum beta_j k(z_j,.) on its subsample (docs/bounds.md#comparator item 3).
+KernelExpansion kernel_svm(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k, double C,
+                           uint64_t seed) {
   Rng rng(seed);
   std::vector<std::size_t> sub = order;
   if (sub.size() > kSvmSubsample) {
@@ -121,7 +146,19 @@ Comparator kernel_svm(const Dataset& data, const std::vector<std::size_t>& order
       const Example xi = data[sub[static_cast<std::size_t>(i)]];
       g.add(xi, static_cast<int64_t>(i), alpha[i] * xi.y);  // beta_i = alpha_i y_i
     }
-  return expansion_scores("svm", g, data, order);
+  return g;
+}
+
+// The final hypothesis of `epochs` kernel Perceptron passes over the run order.
+KernelExpansion multipass_expansion(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k,
+                                    int epochs) {
+  LearnerOptions o;
+  o.kernel = k;
+  o.dim = data.dim;
+  KernelPerceptron p(o);
+  for (int e = 0; e < epochs; ++e)
+    for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
+  return *p.expansion();
 }
 
 Comparator multipass(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k, int epochs) {
@@ -134,10 +171,7 @@ Comparator multipass(const Dataset& data, const std::vector<std::size_t>& order,
       for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
     return linear_scores("multipass", p.weights(), data, order, false);
   }
-  KernelPerceptron p(o);
-  for (int e = 0; e < epochs; ++e)
-    for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
-  return expansion_scores("multipass", *p.expansion(), data, order);
+  return expansion_scores("multipass", multipass_expansion(data, order, k, epochs), data, order);
 }
 
 // The data with its features renumbered 0..m-1 in ascending order (m distinct features): a
@@ -199,7 +233,7 @@ Comparator make_comparator(const std::string& kind, const Dataset& data, const s
   }
   if (kind == "svm") {
     if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
-    if (k.type != Kernel::Type::linear) return kernel_svm(data, order, k, C_svm, seed);
+    if (k.type != Kernel::Type::linear) return expansion_scores("svm", kernel_svm(data, order, k, C_svm, seed), data, order);
     return worth_compacting(data) ? linear_svm(compact_features(data), order, C_svm, seed)
                                   : linear_svm(data, order, C_svm, seed);
   }
@@ -207,6 +241,21 @@ Comparator make_comparator(const std::string& kind, const Dataset& data, const s
     return k.type == Kernel::Type::linear && worth_compacting(data) ? multipass(compact_features(data), order, k, 5)
                                                                     : multipass(data, order, k, 5);
   throw std::invalid_argument("--comparator: unknown kind '" + kind + "' (expected truth, svm, multipass, zero)");
+}
+
+Comparator make_feature_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
+                                   const Kernel& k, const FourierFeatures& z, double C_svm, uint64_t seed) {
+  for (std::size_t i : order)
+    if (i >= data.size()) throw std::invalid_argument("make_comparator: order index out of range");
+  if (kind == "zero") return {"zero", 0.0, std::vector<double>(order.size(), 0.0)};
+  if (k.type == Kernel::Type::linear || (kind != "svm" && kind != "multipass"))
+    throw std::invalid_argument("--comparator " + kind + ": a random-feature learner takes svm, multipass or zero "
+                                "on its Gaussian kernel");
+  if (kind == "svm") {
+    if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
+    return feature_scores("svm", kernel_svm(data, order, k, C_svm, seed), data, order, z);
+  }
+  return feature_scores("multipass", multipass_expansion(data, order, k, 5), data, order, z);
 }
 
 }  // namespace plab

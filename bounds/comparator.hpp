@@ -20,7 +20,8 @@
 
 namespace plab {
 
-struct OptionDecl;  // core/option_decl.hpp
+struct OptionDecl;       // core/option_decl.hpp
+class FourierFeatures;  // numerics/fourier_features.hpp
 
 // Default C of the SVM comparators (binary and multiclass): the one place.
 inline constexpr double kDefaultSvmC = 1.0;
@@ -50,6 +51,14 @@ struct Comparator {
 // order: the rows of `data` in run order (as given to run_online). C_svm > 0.
 Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
                            const Kernel& k, double C_svm = kDefaultSvmC, uint64_t seed = 1);
+
+// The comparator of a learner whose hypotheses live in the random-feature space of z (FOGD): the
+// kernel comparator g0 = sum beta_i k(s_i,.) of `kind` (svm | multipass; or zero) mapped to
+// u0 = sum beta_i z(s_i)/D, with scores u0.z(x_t) and norm ||u0|| (docs/bounds.md#fogd-comparator).
+// Any fixed u0 gives the feature-space bounds; this one follows g0 as z.z/D follows k.
+Comparator make_feature_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
+                                   const Kernel& k, const FourierFeatures& z, double C_svm = kDefaultSvmC,
+                                   uint64_t seed = 1);
 
 // Subsample size of the kernel SVM (a9a: 3000^2 Gram entries, a few seconds).
 inline constexpr std::size_t kSvmSubsample = 3000;

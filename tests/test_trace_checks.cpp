@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/run/trace.hpp"
@@ -360,3 +361,20 @@ TEST_F(TraceChecks, LearnersWithFixedUpdateKindsReadBackTheirOwnTraces) {
     EXPECT_EQ(plab::read_trace(t).rounds.size(), 80u) << algo;
   }
 }
+
+// Every binary learner with bounds: the trace `plab run` writes passes every check of `plab bounds
+// --trace` (Cauchy-Schwarz on g included: FOGD's kxx is its feature space's ||z||^2).
+TEST_F(TraceChecks, EveryLearnerWithBoundsReadsBackItsOwnTrace) {
+  for (const plab::LearnerInfo& L : plab::learners()) {
+    if (L.multiclass || L.bounds.empty()) continue;
+    const std::string t = (dir->p / (L.name + "_bounds.csv")).string();
+    std::string kern = L.name == "perceptron" ? "" : " --kernel rbf --gamma 1";  // the primal one: linear
+    if (L.uses("budget")) kern += " --budget 20";
+    const auto a = plab::test_util::run_cli("run --algo " + L.name + " --data synthetic:dekel:n=80,seed=3" + kern +
+                                            " --quiet --trace " + t);
+    ASSERT_EQ(a.status, 0) << L.name << a.output;
+    const auto b = plab::test_util::run_cli("bounds --trace " + t);
+    EXPECT_EQ(b.status, 0) << L.name << b.output;
+  }
+}
+

@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 #include "datasets/readers.hpp"
 #include "datasets/registry.hpp"
+#include "numerics/fourier_features.hpp"
 
 namespace plab {
 namespace {
@@ -83,8 +84,17 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   }
   ComparatorRequest c = req.comparator;
   c.kind = kind;
+  const LearnerOptions& o = req.options;
+  if (learner_info(req.algo).fourier_features) {  // FOGD: g0 mapped into its feature space
+    const std::string key = kind + " in features " + std::to_string(o.features) + "," + std::to_string(o.seed);
+    const auto g = memo_comparator<Comparator>(key, req, [&] {
+      const FourierFeatures z(o.kernel.gamma, o.features, o.seed);
+      return make_feature_comparator(kind, *req.train, req.order, o.kernel, z, c.svm_C, derive_seed(c.seed, 0xC0));
+    });
+    return fill_g(req, run, g->name, g->norm, g->scores);
+  }
   const auto g = memo_comparator<Comparator>(kind, req, [&] {
-    return run_comparator(c, *req.train, req.order, req.options.kernel);
+    return run_comparator(c, *req.train, req.order, o.kernel);
   });
   return fill_g(req, run, g->name, g->norm, g->scores);
 }
