@@ -24,11 +24,12 @@
 // (no nn) is BPA-S.
 // Recorded for the bounds (docs/bounds.md#budget_ogd_all_t): tau and delta_norm = ||delta_t||, the
 // norm of f_new - f_PA = -a_r (k(x_r,.) - P_V k(x_r,.)), i.e. sqrt(q_r), 0 on a round that only adds.
-// Cost of a BPA-NN round at |S| = B: the scoring row O(B d), the candidates O(B) from the kept Gram
-// matrix of the supports (algorithms/support_gram.hpp) and each support's nearest neighbour, kept
-// incrementally: an add compares the new support with each nn (O(B)), a removal recomputes the nn
-// of the supports whose nn it was, O(B) each from the Gram matrix (one on average: every support
-// has one nn). Memory B^2 doubles.
+// Cost of a BPA-NN round at |S| = B: O(B d + B), a constant number of kernel rows. The scoring
+// row; the candidates O(B) from each support's nearest neighbour, kept with k(x_r, nn(r)) and their
+// distance; f(x_r) and f(x_j) for the running norm, one two-lane kernel pass; an added support is
+// compared with each one's neighbour from the scoring row (O(B)); a removal recomputes the
+// neighbour of the supports whose neighbour it was, one kernel row each (one on average: every
+// support has one neighbour). Memory O(B) beyond the expansion.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,6 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
-#include "algorithms/support_gram.hpp"
 
 namespace plab {
 
@@ -50,17 +50,15 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   explicit BudgetPassiveAggressive(const LearnerOptions& o, Span span = Span::simple)
       : ExpansionLearner(o), B_(o.budget), C_(o.C), nearest_(span == Span::nearest) {}
 
-  // BPA-NN: the Gram matrix of the supports; the nearest neighbours follow from it.
-  void save_state(StateWriter& w) const override {
-    ExpansionLearner::save_state(w);
-    if (nearest_) gram_.save(w, "gram");
-  }
+  // k(x_i,x_i) and BPA-NN's nearest neighbours are recomputed from the supports: the kernel is
+  // symmetric bit for bit (the same fma chain over the common features, sqnorms added either way).
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
+    self_.clear();
+    for (std::size_t i = 0; i < f_.size(); ++i) self_.push_back(f_.self(i));
     if (!nearest_) return;
-    gram_.load(r, "gram", f_.size());
-    nn_.assign(f_.size(), kNone);
-    for (std::size_t i = 0; i < f_.size(); ++i) nn_[i] = nearest(i);
+    nn_.assign(f_.size(), Near{});
+    for (std::size_t i = 0; i < f_.size(); ++i) find_nearest(i);
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -78,24 +76,29 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     if (nearest_ || f_.size() >= B_) row = f_.row();
     if (f_.size() >= B_) {
       std::size_t best = 0;
-      Removal rm;
-      rm.q = std::numeric_limits<double>::infinity();
+      double q_best = std::numeric_limits<double>::infinity();
       for (std::size_t i = 0; i < f_.size(); ++i) {
-        const Removal c = removal(i, row, ktt);
-        if (c.q < rm.q) { rm = c; best = i; }
+        const double q = removal_cost(i, row, ktt);
+        if (q < q_best) { q_best = q; best = i; }
       }
+      const Removal rm = removal(best, row, ktt);
       r.delta_norm = std::sqrt(std::max(0.0, rm.q));  // ||f_new - f_PA||
       const double ar = f_.alpha[best];
       beta += rm.dt;
-      const double fr = nearest_ ? gram_.dot(best, f_.alpha.data()) : f_.score(f_.sv.row(best));
-      norm2_ += -2.0 * ar * fr + ar * ar * f_.self(best);  // ||f - a_r k_r||^2
+      double fx[2];  // f(x_r), f(x_j)
+      if (rm.dj != 0.0) {
+        const Example xs[2] = {f_.sv.row(best), f_.sv.row(rm.j)};
+        f_.scores(xs, 2, fx);
+      } else {
+        fx[0] = f_.score(f_.sv.row(best));
+      }
+      norm2_ += -2.0 * ar * fx[0] + ar * ar * self_[best];  // ||f - a_r k_r||^2
       s -= ar * row[best];
       if (rm.dj != 0.0) {  // BPA-NN: nn(r)'s coefficient grows by a_r c_j
-        const std::size_t j = rm.j;
-        const double gj = gram_.dot(j, f_.alpha.data()) - ar * gram_(best, j);  // (f - a_r k_r)(x_j)
-        norm2_ += 2.0 * rm.dj * gj + rm.dj * rm.dj * f_.self(j);
-        s += rm.dj * row[j];
-        f_.bump(j, rm.dj, t);
+        const double gj = fx[1] - ar * nn_[best].k;  // (f - a_r k_r)(x_j)
+        norm2_ += 2.0 * rm.dj * gj + rm.dj * rm.dj * self_[rm.j];
+        s += rm.dj * row[rm.j];
+        f_.bump(rm.j, rm.dj, t);
       }
       r.removed = f_.sv.id(best);
       remove(best, row);
@@ -110,87 +113,119 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
   // Candidate r's removal: q_r = ||a_r (k_r - P_V k_r)||^2 and the coefficient changes a_r c on
-  // x_t (dt) and on nn(r) = slot j (dj).
+  // x_t (dt) and on nn(r) = slot j (dj), c = K_V^{-1} p.
   struct Removal {
     double q = 0.0, dt = 0.0, dj = 0.0;
     std::size_t j = kNone;
   };
+  // Which projection candidate r takes: on V = {x_t, nn(r)} (two), on nn(r) alone (k_tt = 0), or
+  // on x_t alone (BPA-S, B = 1, or K_V singular with k_tt > 0).
+  enum class Span2 { pair, neighbour, self };
+  Span2 span_of(std::size_t r, const std::vector<double>& row, double ktt) const {
+    if (!nearest_ || nn_[r].j == kNone) return Span2::self;
+    const std::size_t j = nn_[r].j;
+    const double kjj = self_[j], ktj = row[j];
+    if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Span2::pair;
+    return !(ktt > 0.0) && kjj > 0.0 ? Span2::neighbour : Span2::self;
+  }
+  // q_r alone (one division: the candidates' loop).
+  double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {
+    const double a = f_.alpha[r], krr = self_[r], krt = row[r];
+    switch (span_of(r, row, ktt)) {
+      case Span2::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
+        const std::size_t j = nn_[r].j;
+        const double kjj = self_[j], krj = nn_[r].k, ktj = row[j], det = ktt * kjj - ktj * ktj;
+        return a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / det);
+      }
+      case Span2::neighbour: {
+        const double krj = nn_[r].k;
+        return a * a * (krr - krj * krj / self_[nn_[r].j]);
+      }
+      case Span2::self: break;
+    }
+    const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
+    return a * a * (krr - proj);
+  }
   Removal removal(std::size_t r, const std::vector<double>& row, double ktt) const {
     Removal m;
-    const double a = f_.alpha[r], krr = f_.self(r), krt = row[r];
-    const std::size_t j = nearest_ ? nn_[r] : kNone;
-    if (j != kNone) {
-      const double kjj = gram_(j, j), krj = gram_(r, j), ktj = row[j], det = ktt * kjj - ktj * ktj;
-      if (det > kSingular * ktt * kjj) {  // c = K_V^{-1} p, the 2 x 2 inverse
-        const double ct = (kjj * krt - ktj * krj) / det, cj = (ktt * krj - ktj * krt) / det;
-        m.q = a * a * (krr - (krt * ct + krj * cj));
-        m.dt = a * ct;
-        m.dj = a * cj;
-        m.j = j;
-        return m;
-      }
-      if (!(ktt > 0.0) && kjj > 0.0) {  // k(x_t,.) = 0: span V is k(nn(r),.)
-        m.q = a * a * (krr - krj * krj / kjj);
-        m.dj = a * krj / kjj;
-        m.j = j;
-        return m;
-      }
+    m.q = removal_cost(r, row, ktt);
+    const double a = f_.alpha[r], krt = row[r];
+    const Span2 span = span_of(r, row, ktt);
+    if (span == Span2::self) {
+      if (ktt > 0.0) m.dt = a * krt / ktt;
+      return m;
     }
-    const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;  // BPA-S: span V is k(x_t,.)
-    m.q = a * a * (krr - proj);
-    if (ktt > 0.0) m.dt = a * krt / ktt;
+    m.j = nn_[r].j;
+    const double kjj = self_[m.j], krj = nn_[r].k, ktj = row[m.j];
+    if (span == Span2::neighbour) {
+      m.dj = a * krj / kjj;
+    } else {  // c = K_V^{-1} p, the 2 x 2 inverse
+      const double det = ktt * kjj - ktj * ktj;
+      m.dt = a * (kjj * krt - ktj * krj) / det;
+      m.dj = a * (ktt * krj - ktj * krt) / det;
+    }
     return m;
   }
 
-  // BPA-NN's kernel distance of slots i and j, and whether j is nearer to i than k (kNone: no
-  // candidate yet); ties go to the older support (the smaller id), which slot moves do not change.
-  double dist(std::size_t i, std::size_t j) const { return gram_(i, i) - 2.0 * gram_(i, j) + gram_(j, j); }
-  bool nearer(std::size_t i, std::size_t j, std::size_t k) const {
-    if (k == kNone) return true;
-    const double dj = dist(i, j), dk = dist(i, k);
-    return dj < dk || (dj == dk && f_.sv.id(j) < f_.sv.id(k));
+  // BPA-NN: support i's nearest neighbour, k(x_i, x_j) and their kernel distance
+  // k_ii - 2 k_ij + k_jj (kNone: no other support).
+  struct Near {
+    std::size_t j = kNone;
+    double k = 0.0, d = 0.0;
+  };
+  // Offers slot j, k(x_i, x_j) = kij, as support i's neighbour; ties go to the older support (the
+  // smaller id), which slot moves do not change.
+  void offer(std::size_t i, std::size_t j, double kij) {
+    const double d = self_[i] - 2.0 * kij + self_[j];
+    Near& n = nn_[i];
+    if (n.j == kNone || d < n.d || (d == n.d && f_.sv.id(j) < f_.sv.id(n.j))) n = {j, kij, d};
   }
-  std::size_t nearest(std::size_t i) const {
-    std::size_t k = kNone;
+  // Support i's neighbour anew, from its kernel row.
+  void find_nearest(std::size_t i) {
+    std::vector<double> k(f_.size());
+    f_.sv.kernel_row(f_.kernel, f_.sv.row(i), k.data());
+    nn_[i] = Near{};
     for (std::size_t j = 0; j < f_.size(); ++j)
-      if (j != i && nearer(i, j, k)) k = j;
-    return k;
+      if (j != i) offer(i, j, k[j]);
   }
 
-  // Appends x_t (BPA-NN: its Gram row and column, and the nn of every support it is nearer to).
+  // Appends x_t (BPA-NN: its neighbour, and it as the neighbour of the supports it is nearer to).
   void add(const Example& x, int64_t t, double beta, const std::vector<double>& row, double ktt) {
     const std::size_t n = f_.add(x, t, beta);
+    self_.push_back(ktt);
     if (!nearest_) return;
-    gram_.append(row.data(), ktt);
-    for (std::size_t i = 0; i < n; ++i)
-      if (nearer(i, n, nn_[i])) nn_[i] = n;
-    nn_.push_back(nearest(n));
+    nn_.emplace_back();
+    for (std::size_t i = 0; i < n; ++i) {
+      offer(i, n, row[i]);
+      offer(n, i, row[i]);
+    }
   }
-  // Removes slot r (the last slot moves into r), with the same move in row, the Gram matrix and
-  // the nn; the supports whose nn was r get theirs anew.
+  // Removes slot r (the last slot moves into r), with the same move in row and the per-slot data;
+  // the supports whose neighbour was r get theirs anew.
   void remove(std::size_t r, std::vector<double>& row) {
     const std::size_t last = f_.size() - 1;
     row[r] = row[last];
     row.pop_back();
+    self_[r] = self_[last];
+    self_.pop_back();
     f_.remove(r);
     if (!nearest_) return;
-    gram_.remove(r);
     std::vector<std::size_t> orphans;
     for (std::size_t i = 0; i <= last; ++i) {
       if (i == r) continue;
-      if (nn_[i] == r) orphans.push_back(i == last ? r : i);
-      else if (nn_[i] == last) nn_[i] = r;
+      if (nn_[i].j == r) orphans.push_back(i == last ? r : i);
+      else if (nn_[i].j == last) nn_[i].j = r;
     }
     nn_[r] = nn_[last];
     nn_.pop_back();
-    for (std::size_t i : orphans) nn_[i] = nearest(i);
+    for (std::size_t i : orphans) find_nearest(i);
   }
 
   std::size_t B_;
   double C_;
   bool nearest_;
-  SupportGram gram_;             // BPA-NN: K_ij = k(x_i, x_j) over the slots
-  std::vector<std::size_t> nn_;  // BPA-NN: the slot of each support's nearest neighbour (kNone: alone)
+  std::vector<double> self_;  // k(x_i, x_i) over the slots
+  std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
 };
 
 }  // namespace plab
