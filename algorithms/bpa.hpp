@@ -120,28 +120,28 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   };
   // Which projection candidate r takes: on V = {x_t, nn(r)} (two), on nn(r) alone (k_tt = 0), or
   // on x_t alone (BPA-S, B = 1, or K_V singular with k_tt > 0).
-  enum class Span2 { pair, neighbour, self };
-  Span2 span_of(std::size_t r, const std::vector<double>& row, double ktt) const {
-    if (!nearest_ || nn_[r].j == kNone) return Span2::self;
+  enum class Onto { pair, neighbour, self };
+  Onto span_of(std::size_t r, const std::vector<double>& row, double ktt) const {
+    if (!nearest_ || nn_[r].j == kNone) return Onto::self;
     const std::size_t j = nn_[r].j;
     const double kjj = self_[j], ktj = row[j];
-    if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Span2::pair;
-    return !(ktt > 0.0) && kjj > 0.0 ? Span2::neighbour : Span2::self;
+    if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Onto::pair;
+    return !(ktt > 0.0) && kjj > 0.0 ? Onto::neighbour : Onto::self;
   }
   // q_r alone (one division: the candidates' loop).
   double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {
     const double a = f_.alpha[r], krr = self_[r], krt = row[r];
     switch (span_of(r, row, ktt)) {
-      case Span2::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
+      case Onto::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
         const std::size_t j = nn_[r].j;
         const double kjj = self_[j], krj = nn_[r].k, ktj = row[j], det = ktt * kjj - ktj * ktj;
         return a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / det);
       }
-      case Span2::neighbour: {
+      case Onto::neighbour: {
         const double krj = nn_[r].k;
         return a * a * (krr - krj * krj / self_[nn_[r].j]);
       }
-      case Span2::self: break;
+      case Onto::self: break;
     }
     const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
     return a * a * (krr - proj);
@@ -150,14 +150,14 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     Removal m;
     m.q = removal_cost(r, row, ktt);
     const double a = f_.alpha[r], krt = row[r];
-    const Span2 span = span_of(r, row, ktt);
-    if (span == Span2::self) {
+    const Onto span = span_of(r, row, ktt);
+    if (span == Onto::self) {
       if (ktt > 0.0) m.dt = a * krt / ktt;
       return m;
     }
     m.j = nn_[r].j;
     const double kjj = self_[m.j], krj = nn_[r].k, ktj = row[m.j];
-    if (span == Span2::neighbour) {
+    if (span == Onto::neighbour) {
       m.dj = a * krj / kjj;
     } else {  // c = K_V^{-1} p, the 2 x 2 inverse
       const double det = ktt * kjj - ktj * ktj;
