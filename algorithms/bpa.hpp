@@ -1,29 +1,65 @@
-// BPA-S, the simple Budgeted Passive-Aggressive learner (Wang, Vucetic, AISTATS 2010, "Online
-// Passive-Aggressive Algorithms on a Budget", Sec. 3, BPA-S; docs/learners.md#bpa-s). On a hinge
+// BPA-S and BPA-NN, Budgeted Passive-Aggressive (Wang, Vucetic, AISTATS 2010, "Online
+// Passive-Aggressive Algorithms on a Budget", Sec. 3; docs/learners.md#bpa-s, #bpa-nn). On a hinge
 // loss l = 1 - y s > 0 the PA-I step tau = min(C, l / k(x_t,x_t)) (Crammer et al. 2006, Fig. 1);
-// while |S| < B, x_t is added with y tau as PA-I does. With |S| = B the paper's problem
-//   min_{r, beta} 1/2 ||f_new - f_t||^2 + C l(f_new; x_t, y_t),  f_new = f_t - a_r k(x_r,.) + beta k(x_t,.)
-// has, for each r, the closed form beta_r = a_r k(x_r,x_t) / k(x_t,x_t) + y tau, where the loss
-// term C max(0, l - tau k(x_t,x_t)) does not depend on r and ||f_new - f_t||^2 =
-// a_r^2 (k_rr - k_rt^2 / k_tt) + tau^2 k_tt; so r* = the first arg min of a_r^2 (k_rr - k_rt^2/k_tt).
-// Measured against f_PA = f_t + y tau k(x_t,.) instead of f_t, the distance differs by the same
-// tau^2 k_tt for every r: the same r*, and for tau < C the same beta. k(x_t,x_t) = 0 (a zero input,
-// linear kernel): tau = C and beta = y C, the projection term being 0.
+// while |S| < B, x_t is added with y tau as PA-I does. With |S| = B the paper's problem is, for a
+// span V_r that holds x_t,
+//   min_{r, beta} 1/2 ||f_new - f_t||^2 + C l(f_new; x_t, y_t),
+//   f_new = f_t - a_r k(x_r,.) + sum_{v in V_r} beta_v k(v,.)
+// with V_r = {x_t} (BPA-S) or {x_t, nn(r)} (BPA-NN: nn(r) the support nearest to x_r in kernel
+// distance k_rr - 2 k_rj + k_jj, j != r; ties: the oldest support). Derived from the problem as
+// stated (the paper's text could not be checked): with p = k_V(x_r), K = K_V and c = K^{-1} p,
+// write beta = a_r c + g. As x_t is in V, K^{-1} k_V(x_t) = e_t, so the projection a_r P_V k_r
+// leaves f(x_t) as it was (l_r = l) and the objective splits into
+//   1/2 a_r^2 (k_rr - p^T c)  +  [1/2 g^T K g + C max(0, l - y g^T k_V(x_t))],
+// the bracket being PA-I's problem in span V, solved by g = y tau e_t with the same tau for every
+// r (k_V(x_t)^T K^{-1} k_V(x_t) = k_tt). So r* = the first arg min (slot order) of
+// q_r = a_r^2 (k_rr - p^T c), beta on x_t = a_r c_t + y tau (the new support's coefficient) and
+// beta on nn(r) = a_r c_j (added to its coefficient). BPA-S: c_t = k_rt / k_tt,
+// q_r = a_r^2 (k_rr - k_rt^2 / k_tt). Measured against f_PA = f_t + y tau k(x_t,.) instead of f_t
+// the distance differs by the same tau^2 k_tt for every r: the same r*, and for tau < C the same
+// beta. k(x_t,x_t) = 0 (a zero input, linear kernel): tau = C, the projection term on x_t 0.
+// BPA-NN's K is singular when k(x_t,.) and k(nn(r),.) are parallel (x_t = nn(r) in feature space)
+// or one is 0; it is counted singular from det K <= kSingular k_tt k_jj, and that r falls back to
+// the 1-D projection on the non-zero one of the two (on x_t: BPA-S's; none when both are 0); B = 1
+// (no nn) is BPA-S.
 // Recorded for the bounds (docs/bounds.md#budget_ogd_all_t): tau and delta_norm = ||delta_t||, the
-// norm of f_new - f_PA = -a_r (k(x_r,.) - (k_rt/k_tt) k(x_t,.)), i.e. sqrt(a_r^2 (k_rr - k_rt^2/k_tt)),
-// 0 on a round that only adds.
+// norm of f_new - f_PA = -a_r (k(x_r,.) - P_V k(x_r,.)), i.e. sqrt(q_r), 0 on a round that only adds.
+// Cost of a BPA-NN round at |S| = B: O(B d + B), a constant number of kernel rows. The scoring
+// row; the candidates O(B) from each support's nearest neighbour, kept with k(x_r, nn(r)) and their
+// distance; f(x_r) and f(x_j) for the running norm, one two-lane kernel pass; an added support is
+// compared with each one's neighbour from the scoring row (O(B)); a removal recomputes the
+// neighbour of the supports whose neighbour it was, one kernel row each (one on average: every
+// support has one neighbour). Memory O(B) beyond the expansion.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "algorithms/learner.hpp"
 
 namespace plab {
 
-class BudgetPassiveAggressiveSimple final : public ExpansionLearner {
+class BudgetPassiveAggressive final : public ExpansionLearner {
  public:
-  explicit BudgetPassiveAggressiveSimple(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget), C_(o.C) {}
+  enum class Span { simple, nearest };  // V_r = {x_t} (BPA-S) or {x_t, nn(r)} (BPA-NN)
+  // det K_V <= kSingular k_tt k_jj counts as singular: the kernel values' rounding (~1e-15
+  // relative) then is more than 1e-5 of det, and K_V^{-1} p loses its digits.
+  static constexpr double kSingular = 1e-10;
+
+  explicit BudgetPassiveAggressive(const LearnerOptions& o, Span span = Span::simple)
+      : ExpansionLearner(o), B_(o.budget), C_(o.C), nearest_(span == Span::nearest) {}
+
+  // k(x_i,x_i) and BPA-NN's nearest neighbours are recomputed from the supports: the kernel is
+  // symmetric bit for bit (the same fma chain over the common features, sqnorms added either way).
+  void load_state(const StateReader& r) override {
+    ExpansionLearner::load_state(r);
+    self_.clear();
+    for (std::size_t i = 0; i < f_.size(); ++i) self_.push_back(f_.self(i));
+    if (!nearest_) return;
+    nn_.assign(f_.size(), Near{});
+    for (std::size_t i = 0; i < f_.size(); ++i) find_nearest(i);
+  }
 
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = begin(x, t);
@@ -36,34 +72,160 @@ class BudgetPassiveAggressiveSimple final : public ExpansionLearner {
     double beta = x.y * tau;
     r.update = UpdateKind::add;
     r.delta_norm = 0.0;
+    std::vector<double> row;  // k(x_i, x_t) in slot order (the norm update below rescores)
+    if (nearest_ || f_.size() >= B_) row = f_.row();
     if (f_.size() >= B_) {
-      const std::vector<double> row = f_.row();  // k(x_i, x_t); the norm update below rescores
       std::size_t best = 0;
       double q_best = std::numeric_limits<double>::infinity();
-      for (std::size_t i = 0; i < f_.size(); ++i) {  // BPA-S: a_r^2 (k_rr - k_rt^2 / k_tt)
-        const double a = f_.alpha[i], proj = ktt > 0.0 ? row[i] * row[i] / ktt : 0.0;
-        const double q = a * a * (f_.self(i) - proj);
+      for (std::size_t i = 0; i < f_.size(); ++i) {
+        const double q = removal_cost(i, row, ktt);
         if (q < q_best) { q_best = q; best = i; }
       }
-      r.delta_norm = std::sqrt(std::max(0.0, q_best));  // ||f_new - f_PA||
-      const double ar = f_.alpha[best], krt = row[best];
-      if (ktt > 0.0) beta += ar * krt / ktt;
-      const double fr = f_.score(f_.sv.row(best));
-      norm2_ += -2.0 * ar * fr + ar * ar * f_.self(best);  // ||f - a_r k_r||^2
-      s -= ar * krt;
+      const Removal rm = removal(best, row, ktt);
+      r.delta_norm = std::sqrt(std::max(0.0, rm.q));  // ||f_new - f_PA||
+      const double ar = f_.alpha[best];
+      beta += rm.dt;
+      double fx[2];  // f(x_r), f(x_j)
+      if (rm.dj != 0.0) {
+        const Example xs[2] = {f_.sv.row(best), f_.sv.row(rm.j)};
+        f_.scores(xs, 2, fx);
+      } else {
+        fx[0] = f_.score(f_.sv.row(best));
+      }
+      norm2_ += -2.0 * ar * fx[0] + ar * ar * self_[best];  // ||f - a_r k_r||^2
+      s -= ar * row[best];
+      if (rm.dj != 0.0) {  // BPA-NN: nn(r)'s coefficient grows by a_r c_j
+        const double gj = fx[1] - ar * nn_[best].k;  // (f - a_r k_r)(x_j)
+        norm2_ += 2.0 * rm.dj * gj + rm.dj * rm.dj * self_[rm.j];
+        s += rm.dj * row[rm.j];
+        f_.bump(rm.j, rm.dj, t);
+      }
       r.removed = f_.sv.id(best);
-      f_.remove(best);
+      remove(best, row);
       r.update = UpdateKind::evict;
     }
-    f_.add(x, t, beta);
+    add(x, t, beta, row, ktt);
     norm2_ += 2.0 * beta * s + beta * beta * ktt;
     r.coef = beta;
     return finish(r);
   }
 
  private:
+  static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  // Candidate r's removal: q_r = ||a_r (k_r - P_V k_r)||^2 and the coefficient changes a_r c on
+  // x_t (dt) and on nn(r) = slot j (dj), c = K_V^{-1} p.
+  struct Removal {
+    double q = 0.0, dt = 0.0, dj = 0.0;
+    std::size_t j = kNone;
+  };
+  // Which projection candidate r takes: on V = {x_t, nn(r)} (two), on nn(r) alone (k_tt = 0), or
+  // on x_t alone (BPA-S, B = 1, or K_V singular with k_tt > 0).
+  enum class Onto { pair, neighbour, self };
+  Onto span_of(std::size_t r, const std::vector<double>& row, double ktt) const {
+    if (!nearest_ || nn_[r].j == kNone) return Onto::self;
+    const std::size_t j = nn_[r].j;
+    const double kjj = self_[j], ktj = row[j];
+    if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Onto::pair;
+    return !(ktt > 0.0) && kjj > 0.0 ? Onto::neighbour : Onto::self;
+  }
+  // q_r alone (one division: the candidates' loop).
+  double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {
+    const double a = f_.alpha[r], krr = self_[r], krt = row[r];
+    switch (span_of(r, row, ktt)) {
+      case Onto::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
+        const std::size_t j = nn_[r].j;
+        const double kjj = self_[j], krj = nn_[r].k, ktj = row[j], det = ktt * kjj - ktj * ktj;
+        return a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / det);
+      }
+      case Onto::neighbour: {
+        const double krj = nn_[r].k;
+        return a * a * (krr - krj * krj / self_[nn_[r].j]);
+      }
+      case Onto::self: break;
+    }
+    const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
+    return a * a * (krr - proj);
+  }
+  Removal removal(std::size_t r, const std::vector<double>& row, double ktt) const {
+    Removal m;
+    m.q = removal_cost(r, row, ktt);
+    const double a = f_.alpha[r], krt = row[r];
+    const Onto span = span_of(r, row, ktt);
+    if (span == Onto::self) {
+      if (ktt > 0.0) m.dt = a * krt / ktt;
+      return m;
+    }
+    m.j = nn_[r].j;
+    const double kjj = self_[m.j], krj = nn_[r].k, ktj = row[m.j];
+    if (span == Onto::neighbour) {
+      m.dj = a * krj / kjj;
+    } else {  // c = K_V^{-1} p, the 2 x 2 inverse
+      const double det = ktt * kjj - ktj * ktj;
+      m.dt = a * (kjj * krt - ktj * krj) / det;
+      m.dj = a * (ktt * krj - ktj * krt) / det;
+    }
+    return m;
+  }
+
+  // BPA-NN: support i's nearest neighbour, k(x_i, x_j) and their kernel distance
+  // k_ii - 2 k_ij + k_jj (kNone: no other support).
+  struct Near {
+    std::size_t j = kNone;
+    double k = 0.0, d = 0.0;
+  };
+  // Offers slot j, k(x_i, x_j) = kij, as support i's neighbour; ties go to the older support (the
+  // smaller id), which slot moves do not change.
+  void offer(std::size_t i, std::size_t j, double kij) {
+    const double d = self_[i] - 2.0 * kij + self_[j];
+    Near& n = nn_[i];
+    if (n.j == kNone || d < n.d || (d == n.d && f_.sv.id(j) < f_.sv.id(n.j))) n = {j, kij, d};
+  }
+  // Support i's neighbour anew, from its kernel row.
+  void find_nearest(std::size_t i) {
+    std::vector<double> k(f_.size());
+    f_.sv.kernel_row(f_.kernel, f_.sv.row(i), k.data());
+    nn_[i] = Near{};
+    for (std::size_t j = 0; j < f_.size(); ++j)
+      if (j != i) offer(i, j, k[j]);
+  }
+
+  // Appends x_t (BPA-NN: its neighbour, and it as the neighbour of the supports it is nearer to).
+  void add(const Example& x, int64_t t, double beta, const std::vector<double>& row, double ktt) {
+    const std::size_t n = f_.add(x, t, beta);
+    self_.push_back(ktt);
+    if (!nearest_) return;
+    nn_.emplace_back();
+    for (std::size_t i = 0; i < n; ++i) {
+      offer(i, n, row[i]);
+      offer(n, i, row[i]);
+    }
+  }
+  // Removes slot r (the last slot moves into r), with the same move in row and the per-slot data;
+  // the supports whose neighbour was r get theirs anew.
+  void remove(std::size_t r, std::vector<double>& row) {
+    const std::size_t last = f_.size() - 1;
+    row[r] = row[last];
+    row.pop_back();
+    self_[r] = self_[last];
+    self_.pop_back();
+    f_.remove(r);
+    if (!nearest_) return;
+    std::vector<std::size_t> orphans;
+    for (std::size_t i = 0; i <= last; ++i) {
+      if (i == r) continue;
+      if (nn_[i].j == r) orphans.push_back(i == last ? r : i);
+      else if (nn_[i].j == last) nn_[i].j = r;
+    }
+    nn_[r] = nn_[last];
+    nn_.pop_back();
+    for (std::size_t i : orphans) find_nearest(i);
+  }
+
   std::size_t B_;
   double C_;
+  bool nearest_;
+  std::vector<double> self_;  // k(x_i, x_i) over the slots
+  std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
 };
 
 }  // namespace plab

@@ -44,7 +44,7 @@ std::vector<LearnerInfo> builtin() {
   // initialisation, before this file's constants would exist.
   const std::vector<std::string> kProjectron = {"eta", "eta_convention", "U"},
                                  kProjectronPP = {"eta", "eta_convention", "U", "margin_threshold"}, kBudget = {"budget"},
-                                 kRandomBudget = {"budget", "seed"};
+                                 kRandomBudget = {"budget", "seed"}, kBudgetPA = {"budget", "C"};
   std::vector<std::string> norma;
   for (const auto& o : norma_options()) norma.push_back(o.name);
   return {
@@ -89,10 +89,16 @@ std::vector<LearnerInfo> builtin() {
       // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
       // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
       // not the kernel's RKHS, so none applies to it.
-      {.name = "bpa-s", .bounds = {BF::budget_gradient}, .options = {"budget", "C"}, .color = "#8dd3c7",
+      {.name = "bpa-s", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#8dd3c7",
        .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
                   "2010)",
-       .make = maker_of<BudgetPassiveAggressiveSimple>()},
+       .make = maker_of<BudgetPassiveAggressive>()},
+      {.name = "bpa-nn", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#bc80bd",
+       .summary = "Budgeted Passive-Aggressive, nearest-neighbour variant: the removal projected on x_t and the "
+                  "removed support's nearest neighbour (Wang-Vucetic 2010)",
+       .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+         return std::make_unique<BudgetPassiveAggressive>(o, BudgetPassiveAggressive::Span::nearest);
+       }},
       {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
        .make = maker_of<BoundedOnlineGradientDescent>()},

@@ -3,7 +3,7 @@
 // with the DOGMA convention eta = 0.1 as in JMLR Fig. 6. The paper's MATLAB times for
 // comparison: about 35 s (RBP, Forgetron), 40 s (Projectron, Projectron++), 130 s (Perceptron),
 // 375 s (PA-I). NORMA: hinge at margin 1, lambda = 0.01, Lambda = 0.5, truncation tau = 1000.
-// BPA-S, BOGD, BOGD++, FOGD, NOGD at their defaults (C = 1, eta = 0.5, lambda = 0.001, D = 400, k = 20).
+// BPA-S, BPA-NN, BOGD, BOGD++, FOGD, NOGD at their defaults (C = 1, eta = 0.5, lambda = 0.001, D = 400, k = 20).
 #include <benchmark/benchmark.h>
 
 #include <memory>

@@ -32,7 +32,7 @@
 //     certificate 3.5) for projectron; Projectron++ (JMLR Thm 4, its implicit form,
 //     certificate 4.3) for projectron++; Forgetron [M] for forgetron (never hard);
 //     NORMA online-gradient bound [D] for norma (classification, fixed rho, no bias/truncation).
-//   * Budget step bounds [D] for bpa-s, bogd, bogd++, nogd and BOGD's in-expectation bound for
+//   * Budget step bounds [D] for bpa-s, bpa-nn, bogd, bogd++, nogd and BOGD's in-expectation bound for
 //     bogd, bogd++ (bounds/budget_bounds.cpp, docs/bounds.md#budget-ogd-bounds); none for fogd.
 //   * eta used by the Projectron theorems: the paper threshold for eta_convention "paper";
 //     eta_eff = max ||delta_t|| over projected mistakes for "dogma" and for per-round eta_t runs

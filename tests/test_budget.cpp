@@ -1,12 +1,15 @@
 // Budget learners and baselines: Forgetron (self-tuned, basic), RBP, Stoptron, CKS, PA-I,
-// voted / averaged Perceptron, BPA-S, BOGD, BOGD++, FOGD, NOGD. Fixture numbers come from docs/bounds.md#fixture-f or from the
+// voted / averaged Perceptron, BPA-S, BPA-NN, BOGD, BOGD++, FOGD, NOGD. Fixture numbers come from docs/bounds.md#fixture-f or from the
 // stdlib-only python scripts in tests/tools/ (never from this code).
 #include <gtest/gtest.h>
+
+#include <Eigen/Dense>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <vector>
 
 #include "tests/test_util.hpp"
@@ -592,6 +595,201 @@ TEST(BudgetPA, SimpleFixture) {  // budget_ogd_reference.py: bpa-s B=2 C=1, then
               {0.931749593649867, 6, 0.441996563355109}, {0.574454106137438, 8, 0.809116463943897},
               {0.593401678559986, 7, 0.594412192304563}},
              {{9, 0.851068157545665}, {10, -0.171344877603077}});
+}
+
+// ---------------------------------------------------------------- BPA-NN (docs/learners.md#bpa-nn)
+// The problem of a round at |S| = B solved by brute force, without the learner's closed form: for
+// every r, nn(r) by the kernel distance (ties: the smaller id), then
+//   J_r = min_beta 1/2 ||f_new - f||^2 + C max(0, 1 - y f_new(x_t))
+// as the least J over the stationary points of the two hinge branches and of the kink (the
+// minimiser of a convex piecewise quadratic is one of them), each solved as a linear system by a
+// complete orthogonal decomposition (minimum-norm least squares: singular K_V too). Kernel values
+// are the test's own, from dense copies of the points.
+struct DensePoint {
+  std::vector<double> x;
+  double a;
+  int64_t id;
+};
+double kernel_of(const Kernel& k, const std::vector<double>& u, const std::vector<double>& v) {
+  double dot = 0.0, d2 = 0.0;
+  for (std::size_t i = 0; i < u.size(); ++i) {
+    dot += u[i] * v[i];
+    d2 += (u[i] - v[i]) * (u[i] - v[i]);
+  }
+  return k.type == Kernel::Type::rbf ? std::exp(-k.gamma * d2) : dot;  // rbf or linear only
+}
+std::vector<double> dense_of(const Example& e, std::size_t dim) {
+  std::vector<double> x(dim, 0.0);
+  for (std::size_t q = 0; q < e.idx.size(); ++q) x[e.idx[q]] = e.val[q];
+  return x;
+}
+std::vector<DensePoint> points_of(const KernelExpansion& f, std::size_t dim) {
+  std::vector<DensePoint> p;
+  for (std::size_t i = 0; i < f.size(); ++i) p.push_back({dense_of(f.sv.row(i), dim), f.alpha[i], f.sv.id(i)});
+  return p;
+}
+double norm2_of(const Kernel& k, const std::vector<DensePoint>& f) {
+  double q = 0.0;
+  for (const auto& u : f)
+    for (const auto& v : f) q += u.a * v.a * kernel_of(k, u.x, v.x);
+  return q;
+}
+// f - g as one list of terms.
+std::vector<DensePoint> minus(std::vector<DensePoint> f, const std::vector<DensePoint>& g) {
+  for (auto v : g) { v.a = -v.a; f.push_back(v); }
+  return f;
+}
+double score_of(const Kernel& k, const std::vector<DensePoint>& f, const std::vector<double>& x) {
+  double s = 0.0;
+  for (const auto& v : f) s += v.a * kernel_of(k, v.x, x);
+  return s;
+}
+
+struct BruteRound {
+  std::size_t r = 0;                // the slot removed
+  double J = 0.0, gap = 0.0;        // the least objective, and the next r's minus it
+  bool regular = false;             // K_V of r well conditioned and k_tt > 0 (beta unique)
+  std::vector<DensePoint> f_new;    // the new function (the new support with id t)
+};
+BruteRound brute_force(const Kernel& k, const std::vector<DensePoint>& S, const std::vector<double>& xt, double y,
+                       int64_t t, double C) {
+  using Eigen::MatrixXd, Eigen::VectorXd;
+  const double s = score_of(k, S, xt), ktt = kernel_of(k, xt, xt);
+  std::vector<double> J(S.size());
+  std::vector<std::vector<DensePoint>> fn(S.size());
+  std::vector<bool> regular(S.size());
+  for (std::size_t r = 0; r < S.size(); ++r) {
+    const DensePoint& R = S[r];
+    std::vector<std::vector<double>> V = {xt};
+    std::size_t nn = S.size();
+    for (std::size_t j = 0; j < S.size(); ++j) {
+      if (j == r) continue;
+      const auto d = [&](std::size_t i) {
+        return kernel_of(k, R.x, R.x) - 2.0 * kernel_of(k, R.x, S[i].x) + kernel_of(k, S[i].x, S[i].x);
+      };
+      if (nn == S.size() || d(j) < d(nn) || (d(j) == d(nn) && S[j].id < S[nn].id)) nn = j;
+    }
+    if (nn < S.size()) V.push_back(S[nn].x);
+    const auto m = static_cast<Eigen::Index>(V.size());
+    MatrixXd H(m, m);
+    VectorXd p(m), q(m);
+    for (Eigen::Index a = 0; a < m; ++a) {
+      p(a) = kernel_of(k, R.x, V[a]);
+      q(a) = kernel_of(k, xt, V[a]);
+      for (Eigen::Index b = 0; b < m; ++b) H(a, b) = kernel_of(k, V[a], V[b]);
+    }
+    const double h0 = 1.0 - y * (s - R.a * p(0));  // hinge of f - a_r k_r at x_t
+    const auto objective = [&](const VectorXd& b) {
+      return 0.5 * (R.a * R.a * kernel_of(k, R.x, R.x) - 2.0 * R.a * b.dot(p) + b.dot(H * b)) +
+             C * std::max(0.0, h0 - y * b.dot(q));
+    };
+    MatrixXd kkt = MatrixXd::Zero(m + 1, m + 1);  // on the kink: H b - lambda y q = a p, y q^T b = h0
+    kkt.topLeftCorner(m, m) = H;
+    kkt.topRightCorner(m, 1) = -y * q;
+    kkt.bottomLeftCorner(1, m) = y * q.transpose();
+    VectorXd rhs(m + 1);
+    rhs << R.a * p, h0;
+    const Eigen::CompleteOrthogonalDecomposition<MatrixXd> cod(H);
+    const std::vector<VectorXd> cands = {cod.solve(VectorXd(R.a * p)), cod.solve(VectorXd(R.a * p + C * y * q)),
+                                         Eigen::CompleteOrthogonalDecomposition<MatrixXd>(kkt).solve(rhs).head(m)};
+    VectorXd b = cands[0];
+    for (const auto& c : cands)
+      if (objective(c) < objective(b)) b = c;
+    J[r] = objective(b);
+    regular[r] = ktt > 0.0 && (m == 1 || H.determinant() > 1e-6 * H(0, 0) * H(1, 1));
+    for (std::size_t i = 0; i < S.size(); ++i)
+      if (i != r) fn[r].push_back(S[i]);
+    if (nn < S.size())
+      for (auto& v : fn[r])
+        if (v.id == S[nn].id) v.a += b(1);
+    fn[r].push_back({xt, b(0), t});
+  }
+  BruteRound out;
+  for (std::size_t r = 1; r < S.size(); ++r)
+    if (J[r] < J[out.r]) out.r = r;
+  out.J = J[out.r];
+  out.gap = std::numeric_limits<double>::infinity();
+  for (std::size_t r = 0; r < S.size(); ++r)
+    if (r != out.r) out.gap = std::min(out.gap, J[r] - out.J);
+  out.regular = regular[out.r];
+  out.f_new = fn[out.r];
+  return out;
+}
+
+// Random rounds of bpa-nn against the brute force: the removed support, the new function and the
+// coefficients (beta on x_t and on nn(r)) to 1e-9. Cases: Gaussian kernel; linear kernel with a
+// zero x_t every 7th round (k_tt = 0: K_V singular); Gaussian kernel with x_t a copy of a support
+// every 5th round (x_t = nn(r) for some r: K_V singular, and zero-cost removals that tie, where
+// only the objective's optimality is checked).
+TEST(BudgetPANearest, BruteForceRounds) {
+  const uint64_t seed = test_util::test_seed(2010);
+  Rng rng(seed);
+  int checked = 0, regular = 0;
+  for (int kase = 0; kase < 3; ++kase)
+    for (std::size_t B : {1u, 2u, 5u})
+      for (double C : {1.0, 0.3}) {
+        const std::size_t dim = 3;
+        LearnerOptions o = opts(kase == 1 ? Kernel::linear() : Kernel::rbf(0.8), dim, B);
+        o.C = C;
+        auto L = make_learner("bpa-nn", o);
+        for (int64_t t = 1; t <= 80; ++t) {
+          SCOPED_TRACE("case " + std::to_string(kase) + " B=" + std::to_string(B) + " C=" + std::to_string(C) +
+                       " t=" + std::to_string(t));
+          const auto S = points_of(*L->expansion(), dim);
+          std::vector<double> x(dim);
+          for (double& v : x) v = rng.normal();
+          if (kase == 1 && t % 7 == 0) std::fill(x.begin(), x.end(), 0.0);
+          if (kase == 2 && t % 5 == 0 && !S.empty()) x = S[rng.below(S.size())].x;
+          const double y = rng.uniform() < 0.5 ? -1.0 : 1.0;
+          Dataset d;
+          d.push_dense(x, y);
+          d.dim = dim;
+          const RoundRecord rec = L->learn(d[0], t);
+          if (rec.update != UpdateKind::evict) {
+            ASSERT_TRUE(S.size() < B || !(y * score_of(o.kernel, S, x) < 1.0));
+            continue;
+          }
+          const BruteRound want = brute_force(o.kernel, S, x, y, t, C);
+          const auto got = points_of(*L->expansion(), dim);
+          // The learner's f_new is a feasible point: its objective is the least one.
+          const double J = 0.5 * norm2_of(o.kernel, minus(got, S)) + C * std::max(0.0, 1.0 - y * score_of(o.kernel, got, x));
+          ASSERT_NEAR(J, want.J, 1e-9 * (1.0 + std::abs(want.J)));
+          ASSERT_LE(got.size(), B);
+          if (!(want.gap > 1e-9 * (1.0 + std::abs(want.J)))) continue;  // tied removals
+          ++checked;
+          ASSERT_EQ(rec.removed, S[want.r].id);
+          for (const auto& z : minus(got, want.f_new))  // the new f, at its points and the old ones
+            ASSERT_NEAR(score_of(o.kernel, got, z.x), score_of(o.kernel, want.f_new, z.x), 1e-9);
+          for (const auto& z : S) ASSERT_NEAR(score_of(o.kernel, got, z.x), score_of(o.kernel, want.f_new, z.x), 1e-9);
+          if (!want.regular) continue;
+          ++regular;
+          for (const auto& w : want.f_new) {
+            const auto g = std::find_if(got.begin(), got.end(), [&](const DensePoint& v) { return v.id == w.id; });
+            ASSERT_NE(g, got.end()) << "support " << w.id;
+            ASSERT_NEAR(g->a, w.a, 1e-9) << "support " << w.id;
+          }
+        }
+      }
+  EXPECT_GT(checked, 300);
+  EXPECT_GT(regular, 200);
+}
+
+// With B >= T nothing is removed: the rounds are PA-I's, bit for bit.
+TEST(BudgetPANearest, IsPaIWithinTheBudget) {
+  const Dataset d = noisy(400, 4, 21);
+  for (const Kernel& k : {Kernel::rbf(0.5), Kernel::linear()}) {
+    LearnerOptions o = opts(k, 4, d.size());
+    o.C = 0.7;
+    auto L = make_learner("bpa-nn", o);
+    auto P = make_learner("pa1", o, {"C"});
+    for (std::size_t t = 0; t < d.size(); ++t) {
+      const RoundRecord a = L->learn(d[t], static_cast<int64_t>(t + 1)), b = P->learn(d[t], static_cast<int64_t>(t + 1));
+      ASSERT_TRUE(test_util::same_bits(a.score, b.score)) << "t=" << t + 1;
+      ASSERT_EQ(a.support_size, b.support_size);
+      ASSERT_EQ(a.removed, -1);
+      ASSERT_NEAR(a.f_norm2, b.f_norm2, 1e-12 * std::max(1.0, b.f_norm2));
+    }
+  }
 }
 
 LearnerOptions bogd_options() {

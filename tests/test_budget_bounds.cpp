@@ -1,4 +1,4 @@
-// The bounds of BPA-S, BOGD, BOGD++ and NOGD (docs/bounds.md#budget-ogd-bounds) on random runs of the
+// The bounds of BPA-S, BPA-NN, BOGD, BOGD++ and NOGD (docs/bounds.md#budget-ogd-bounds) on random runs of the
 // real learners: the recorded step error ||delta_t|| against an independent kernel double sum over
 // the expansions before and after each round; every hard row holds and its value is the formula
 // written out again here; BOGD's in-expectation bound against the mean over removal seeds.
@@ -139,7 +139,7 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   o.C = *rc::gen::inRange(1, 40) / 10.0;
   o.rank = static_cast<std::size_t>(*rc::gen::inRange(1, 10));
   RC_PRE(o.ogd_eta * o.ogd_lambda < 1.0);
-  const std::string algo = *rc::gen::element<std::string>("bpa-s", "bogd", "bogd++", "nogd");
+  const std::string algo = *rc::gen::element<std::string>("bpa-s", "bpa-nn", "bogd", "bogd++", "nogd");
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
   const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 7);

@@ -18,6 +18,7 @@ CASES = [
     ("forgetron", dict(kernel="rbf", gamma=0.5, budget=15)),
     ("averaged-perceptron", dict(kernel="linear")),
     ("norma", dict(kernel="rbf", gamma=0.5, **{"lambda": 0.01}, learning_rate=0.5)),
+    ("bpa-nn", dict(kernel="rbf", gamma=0.5, budget=20)),
     ("bogd++", dict(kernel="rbf", gamma=0.5, budget=20, seed=3)),
     ("fogd", dict(kernel="rbf", gamma=0.5, features=50, seed=3)),
     ("nogd", dict(kernel="rbf", gamma=0.5, budget=30, rank=10)),
