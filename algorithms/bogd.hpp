@@ -11,8 +11,9 @@
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
 // B = 1: the one support is removed, nothing is rescaled. No coefficient cap (the toolbox's
 // optional clipping of |a_i| to eta gamma is not applied). The removal draw is plab::Rng(seed).
-// The Gram matrix of the supports is kept (O(B) per change, from the scoring row): on a removal the
-// running ||f||^2 is recomputed as the O(B^2) quadratic form alpha^T K alpha. Updating it instead
+// The Gram matrix of the supports is kept, packed lower triangle (O(B) per change, from the scoring
+// row): on a removal the running ||f||^2 is recomputed as the O(B^2) quadratic form alpha^T K alpha,
+// one sweep over the triangle (form()). Updating it instead
 // (||f - a_j k_j||^2, then times g^2) is unstable: the growth factor (1 - eta lambda) B/(B-1) > 1
 // multiplies its accumulated rounding every removal while removals keep ||f|| bounded (measured:
 // relative error 1e-8 after 450 rounds at B = 25).
