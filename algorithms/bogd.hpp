@@ -169,6 +169,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double form(const double* w, const double* a) const {
     using Lanes = double __attribute__((vector_size(4 * sizeof(double))));  // chains 0..3 of one row
     const std::size_t n = f_.size(), n4 = n - n % 4;
+    if (n == 0) return 0.0;  // B = 1 after its removal
     sums_.assign(4 * n, 0.0);
     double* V[4] = {&sums_[0], &sums_[n], &sums_[2 * n], &sums_[3 * n]};  // V[l][j]: chain l of row j
     for (std::size_t i = 0; i < n; ++i) {
