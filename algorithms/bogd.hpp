@@ -11,8 +11,9 @@
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
 // B = 1: the one support is removed, nothing is rescaled. No coefficient cap (the toolbox's
 // optional clipping of |a_i| to eta gamma is not applied). The removal draw is plab::Rng(seed).
-// The Gram matrix of the supports is kept (O(B) per change, from the scoring row): on a removal the
-// running ||f||^2 is recomputed as the O(B^2) quadratic form alpha^T K alpha. Updating it instead
+// The Gram matrix of the supports is kept, packed lower triangle (O(B) per change, from the scoring
+// row): on a removal the running ||f||^2 is recomputed as the O(B^2) quadratic form alpha^T K alpha,
+// one sweep over the triangle (form()). Updating it instead
 // (||f - a_j k_j||^2, then times g^2) is unstable: the growth factor (1 - eta lambda) B/(B-1) > 1
 // multiplies its accumulated rounding every removal while removals keep ||f|| bounded (measured:
 // relative error 1e-8 after 450 rounds at B = 25).
@@ -24,6 +25,7 @@
 // O(B^2), as the norm after the removal.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -55,14 +57,16 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     ExpansionLearner::save_state(w);
     w.put("rng", rng_.state());
     std::vector<double> g;
-    for (std::size_t i = 0; i < f_.size(); ++i) g.insert(g.end(), &gram_[i * ld_], &gram_[i * ld_] + f_.size());
+    for (std::size_t i = 0; i < f_.size(); ++i)
+      for (std::size_t j = 0; j < f_.size(); ++j) g.push_back(K(i, j));
     w.put("gram", g);
   }
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     rng_.set_state(r.get<uint64_t>("rng"));
-    gram_ = r.get<double>("gram", f_.size() * f_.size());
-    ld_ = f_.size();
+    const std::vector<double> g = r.get<double>("gram", f_.size() * f_.size());
+    gram_.clear();
+    for (std::size_t i = 0; i < f_.size(); ++i) gram_.insert(gram_.end(), &g[i * f_.size()], &g[i * f_.size()] + i + 1);
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -123,9 +127,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     }
     std::vector<double> d(n);
     for (std::size_t i = 0; i < n; ++i) d[i] = i == j ? -c * aj : (c / (1.0 - p[i]) - c) * f_.alpha[i];
-    double q = 0.0;
-    for (std::size_t l = 0; l < n; ++l) q += d[l] * gram_dot(l, d.data());
-    return std::sqrt(std::max(0.0, q));
+    return std::sqrt(std::max(0.0, form(d.data(), d.data())));
   }
   // The slot to remove; p gets BOGD++'s removal probabilities (slot order).
   std::size_t draw(std::vector<double>& p) {
@@ -143,33 +145,66 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     return n - 1;
   }
 
-  double& K(std::size_t i, std::size_t j) { return gram_[i * ld_ + j]; }
-  double K(std::size_t i, std::size_t j) const { return gram_[i * ld_ + j]; }
-  // f(x_j) = sum_i a_i K_ji (row j: contiguous), in four interleaved partial sums (a fixed order:
-  // the same bits everywhere; four chains keep the O(B^2) quadratic form off the add latency).
+  // K_ij, i >= j at packed row i (its columns 0..i); K is symmetric (k(x,x') = k(x',x) bit for bit).
+  static std::size_t packed(std::size_t i, std::size_t j) { return i >= j ? i * (i + 1) / 2 + j : j * (j + 1) / 2 + i; }
+  double& K(std::size_t i, std::size_t j) { return gram_[packed(i, j)]; }
+  double K(std::size_t i, std::size_t j) const { return gram_[packed(i, j)]; }
+  // The chain of column i in a sum over n slots: four interleaved partial sums, i mod 4, the
+  // n mod 4 trailing columns in chain 0 (a fixed order: the same bits everywhere).
+  static std::size_t chain(std::size_t i, std::size_t n) { return i < n - n % 4 ? i % 4 : 0; }
+  // f(x_j) = sum_i a_i K_ji in those chains.
   double gram_dot(std::size_t j) const { return gram_dot(j, f_.alpha.data()); }
   // The same for the coefficients a (slot order) in place of alpha.
   double gram_dot(std::size_t j, const double* a) const {
-    const double* k = &gram_[j * ld_];
     const std::size_t n = f_.size();
     double v[4] = {0.0, 0.0, 0.0, 0.0};
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4)
-      for (std::size_t l = 0; l < 4; ++l) v[l] += a[i + l] * k[i + l];
-    for (; i < n; ++i) v[0] += a[i] * k[i];
+    for (std::size_t i = 0; i < n; ++i) v[chain(i, n)] += a[i] * K(j, i);
     return (v[0] + v[1]) + (v[2] + v[3]);
   }
-  double quadratic_form() const {
+  // sum_j w_j gram_dot(j, a) in slot order (w = a = alpha: ||f||^2 = alpha^T K alpha), the same
+  // bits from one sweep over the packed triangle: row i's entry K_im (m <= i) is column m of row
+  // i's sum and column i of row m's. Rows in order, each row's columns reach its chains in column
+  // order: m <= i while row i is swept, m > i later, when row m is. Half the matrix's memory
+  // traffic of a row-by-row sum, and the column updates fill the add latency of the row's chains.
+  double form(const double* w, const double* a) const {
+    using Lanes = double __attribute__((vector_size(4 * sizeof(double))));  // chains 0..3 of one row
+    const std::size_t n = f_.size(), n4 = n - n % 4;
+    if (n == 0) return 0.0;  // B = 1 after its removal
+    sums_.assign(4 * n, 0.0);
+    double* V[4] = {&sums_[0], &sums_[n], &sums_[2 * n], &sums_[3 * n]};  // V[l][j]: chain l of row j
+    for (std::size_t i = 0; i < n; ++i) {
+      const double* k = &gram_[packed(i, 0)];
+      double* col = V[chain(i, n)];  // row m < i gets column i here
+      const double ai = a[i];
+      Lanes own = {0.0, 0.0, 0.0, 0.0}, av, kv, cv;
+      std::size_t m = 0;
+      for (; m + 4 <= std::min(i, n4); m += 4) {
+        std::memcpy(&av, a + m, sizeof av);
+        std::memcpy(&kv, k + m, sizeof kv);
+        own += av * kv;
+        std::memcpy(&cv, col + m, sizeof cv);
+        cv += ai * kv;
+        std::memcpy(col + m, &cv, sizeof cv);
+      }
+      double o[4] = {own[0], own[1], own[2], own[3]};
+      for (; m < i; ++m) {
+        o[chain(m, n)] += a[m] * k[m];
+        col[m] += ai * k[m];
+      }
+      o[chain(i, n)] += a[i] * k[i];  // the diagonal, own row only
+      for (std::size_t l = 0; l < 4; ++l) V[l][i] = o[l];
+    }
     double q = 0.0;
-    for (std::size_t j = 0; j < f_.size(); ++j) q += f_.alpha[j] * gram_dot(j);
+    for (std::size_t j = 0; j < n; ++j) q += w[j] * ((V[0][j] + V[1][j]) + (V[2][j] + V[3][j]));
     return q;
   }
+  double quadratic_form() const { return form(f_.alpha.data(), f_.alpha.data()); }
   // Removes slot j as KernelExpansion::remove does (the last slot moves into j), with its Gram row
   // and column, and the same move in `row` and `p`.
   void remove_slot(std::size_t j, std::vector<double>& row, std::vector<double>& p) {
     const std::size_t last = f_.size() - 1;
-    for (std::size_t i = 0; i < last; ++i) K(j, i) = K(i, j) = K(last, i == j ? last : i);
-    K(j, j) = K(last, last);
+    for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
+    gram_.resize(packed(last, 0));
     row[j] = row[last];
     row.pop_back();
     if (!p.empty()) {
@@ -178,18 +213,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     }
     f_.remove(j);
   }
-  // Appends x_t with coefficient a: its Gram row and column are the scoring row and k(x_t,x_t).
+  // Appends x_t with coefficient a: its Gram row is the scoring row and k(x_t,x_t).
   void add_slot(const Example& x, int64_t t, double a, const std::vector<double>& row, double kxx) {
-    const std::size_t n = f_.size();
-    if (n == ld_) {  // the leading dimension doubles
-      const std::size_t ld = std::max<std::size_t>(16, 2 * ld_);
-      std::vector<double> g(ld * ld);
-      for (std::size_t i = 0; i < n; ++i) std::copy_n(&gram_[i * ld_], n, &g[i * ld]);
-      gram_.swap(g);
-      ld_ = ld;
-    }
-    for (std::size_t i = 0; i < n; ++i) K(i, n) = K(n, i) = row[i];
-    K(n, n) = kxx;
+    gram_.insert(gram_.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(f_.size()));
+    gram_.push_back(kxx);
     f_.add(x, t, a);
   }
 
@@ -197,8 +224,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double eta_, lambda_;
   Removal removal_;
   Rng rng_;
-  std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, row-major, leading dimension ld_
-  std::size_t ld_ = 0;
+  std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows
+  mutable std::vector<double> sums_;  // form()'s partial sums
 };
 
 }  // namespace plab

@@ -823,6 +823,24 @@ TEST(Bogd, WeightedRemovalFixture) {  // budget_ogd_reference.py: bogd++ B=3 eta
              {{9, 0.822724302549115}, {2, -2.310591803903645}, {10, -0.5}});
 }
 
+// BOGD's packed Gram sweep (bogd.hpp, form()) at every support count mod 4 (its chains put the
+// trailing n mod 4 columns in chain 0): the running ||f||^2 it recomputes on each removal against
+// ||f||^2 from fresh kernel rows (norm2_exact).
+TEST(Bogd, PackedNormMatchesExactAtEveryBudgetMod4) {
+  const Dataset d = noisy(600, 4, 21);
+  for (const char* name : {"bogd", "bogd++"})
+    for (std::size_t B : {5u, 6u, 7u, 8u, 9u}) {
+      auto L = make_learner(name, opts(Kernel::rbf(0.4), 4, B));
+      int64_t removals = 0;
+      for (std::size_t t = 0; t < d.size(); ++t) {
+        removals += L->learn(d[t], static_cast<int64_t>(t + 1)).removed >= 0;
+        expect_norm(*L, std::string(name) + " B=" + std::to_string(B) + " t=" + std::to_string(t + 1));
+        if (::testing::Test::HasFailure()) return;
+      }
+      EXPECT_GT(removals, 100) << name << " B=" << B;
+    }
+}
+
 TEST(Fogd, FourierFeaturesFixture) {  // budget_ogd_reference.py: fogd D=3 eta=0.5 seed=11
   LearnerOptions o;
   o.features = 3;
