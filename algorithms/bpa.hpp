@@ -7,7 +7,7 @@
 //   f_new = f_t - a_r k(x_r,.) + sum_{v in V_r} beta_v k(v,.)
 // with V_r = {x_t} (BPA-S) or {x_t, nn(r)} (BPA-NN: nn(r) the support nearest to x_r in kernel
 // distance k_rr - 2 k_rj + k_jj, j != r; ties: the oldest support). Derived from the problem as
-// stated (the paper's text could not be checked): with p = k_V(x_r), K = K_V and c = K^{-1} p,
+// stated (not checked against the paper's text): with p = k_V(x_r), K = K_V and c = K^{-1} p,
 // write beta = a_r c + g. As x_t is in V, K^{-1} k_V(x_t) = e_t, so the projection a_r P_V k_r
 // leaves f(x_t) as it was (l_r = l) and the objective splits into
 //   1/2 a_r^2 (k_rr - p^T c)  +  [1/2 g^T K g + C max(0, l - y g^T k_V(x_t))],
