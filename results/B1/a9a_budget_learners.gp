@@ -15,18 +15,20 @@ plot data index 0 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++
      data index 1 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
      data index 2 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
      data index 3 using 1:2 with lines lw 2 lc rgb '#8dd3c7' title "BPA-S", \
-     data index 4 using 1:2 with lines lw 2 lc rgb '#fb8072' title "BOGD", \
-     data index 5 using 1:2 with lines lw 2 lc rgb '#b3de69' title "BOGD++", \
-     data index 6 using 1:2 with lines lw 2 lc rgb '#fdb462' title "FOGD (D = 787)", \
-     data index 7 using 1:2 with lines lw 2 lc rgb '#80b1d3' title "NOGD"
+     data index 4 using 1:2 with lines lw 2 lc rgb '#bc80bd' title "BPA-NN", \
+     data index 5 using 1:2 with lines lw 2 lc rgb '#fb8072' title "BOGD", \
+     data index 6 using 1:2 with lines lw 2 lc rgb '#b3de69' title "BOGD++", \
+     data index 7 using 1:2 with lines lw 2 lc rgb '#fdb462' title "FOGD (D = 787)", \
+     data index 8 using 1:2 with lines lw 2 lc rgb '#80b1d3' title "NOGD"
 set terminal svg size 900,620 font 'sans,11' background '#ffffff'
 set output "a9a_budget_learners.svg"
 plot data index 0 using 1:2 with lines lw 2 lc rgb '#d55e00' title "Projectron++", \
      data index 1 using 1:2 with lines lw 2 lc rgb '#cc79a7' title "RBP", \
      data index 2 using 1:2 with lines lw 2 lc rgb '#009e73' title "Forgetron", \
      data index 3 using 1:2 with lines lw 2 lc rgb '#8dd3c7' title "BPA-S", \
-     data index 4 using 1:2 with lines lw 2 lc rgb '#fb8072' title "BOGD", \
-     data index 5 using 1:2 with lines lw 2 lc rgb '#b3de69' title "BOGD++", \
-     data index 6 using 1:2 with lines lw 2 lc rgb '#fdb462' title "FOGD (D = 787)", \
-     data index 7 using 1:2 with lines lw 2 lc rgb '#80b1d3' title "NOGD"
+     data index 4 using 1:2 with lines lw 2 lc rgb '#bc80bd' title "BPA-NN", \
+     data index 5 using 1:2 with lines lw 2 lc rgb '#fb8072' title "BOGD", \
+     data index 6 using 1:2 with lines lw 2 lc rgb '#b3de69' title "BOGD++", \
+     data index 7 using 1:2 with lines lw 2 lc rgb '#fdb462' title "FOGD (D = 787)", \
+     data index 8 using 1:2 with lines lw 2 lc rgb '#80b1d3' title "NOGD"
 unset output
