@@ -16,24 +16,12 @@
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "core/random.hpp"
+#include "tests/test_util.hpp"
 
 namespace plab {
 namespace {
 
-// Random points in [-1,1]^d labelled by a random hyperplane, `noise` of the labels flipped.
-Dataset noisy_sequence(Rng& rng, int T, int d, double noise) {
-  Dataset data;
-  std::vector<double> u(static_cast<std::size_t>(d));
-  for (double& v : u) v = rng.normal();
-  for (int t = 0; t < T; ++t) {
-    std::vector<double> x(static_cast<std::size_t>(d));
-    for (double& v : x) v = 2 * rng.uniform() - 1;
-    const double m = std::inner_product(x.begin(), x.end(), u.begin(), 0.0);
-    data.push_dense(x, (m > 0) == (rng.uniform() >= noise) ? 1.0 : -1.0);
-  }
-  data.dim = static_cast<std::size_t>(d);
-  return data;
-}
+using test_util::noisy_sequence;
 
 // A function sum_i c_i k(e_i, .), its examples copied (a learner reuses its support storage).
 struct Terms {

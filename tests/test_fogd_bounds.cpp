@@ -18,24 +18,12 @@
 #include "bounds/comparator.hpp"
 #include "core/random.hpp"
 #include "numerics/fourier_features.hpp"
+#include "tests/test_util.hpp"
 
 namespace plab {
 namespace fogd_bounds_test {
 
-// Random points in [-1,1]^d (every feature present) labelled by a random hyperplane, `noise` flipped.
-Dataset random_points(Rng& rng, int T, int d, double noise) {
-  Dataset data;
-  std::vector<double> u(static_cast<std::size_t>(d));
-  for (double& v : u) v = rng.normal();
-  for (int t = 0; t < T; ++t) {
-    std::vector<double> x(static_cast<std::size_t>(d));
-    for (double& v : x) v = 2 * rng.uniform() - 1;
-    const double m = std::inner_product(x.begin(), x.end(), u.begin(), 0.0);
-    data.push_dense(x, (m > 0) == (rng.uniform() >= noise) ? 1.0 : -1.0);
-  }
-  data.dim = static_cast<std::size_t>(d);
-  return data;
-}
+using test_util::noisy_sequence;
 
 // The frequencies by the documented rule (learners.md#fogd): u_i[j] = sqrt(2 gamma) times the
 // i-th normal of Rng(derive_seed(seed, j)).
@@ -66,13 +54,24 @@ std::vector<double> dense(const Example& x, std::size_t dim) {
   return v;
 }
 
+// The multipass comparator's expansion, by its definition: 5 kernel Perceptron passes in row order.
+KernelExpansion multipass_expansion(const Dataset& data, const Kernel& k) {
+  LearnerOptions o;
+  o.kernel = k;
+  o.dim = data.dim;
+  KernelPerceptron p(o);
+  for (int e = 0; e < 5; ++e)
+    for (std::size_t t = 0; t < data.size(); ++t) p.learn(data[t], static_cast<int64_t>(t + 1));
+  return *p.expansion();
+}
+
 // The multipass comparator mapped: u0 = sum_i beta_i z(s_i)/D, so u0.z(x) = sum_i beta_i z(s_i).z(x)/D
 // and ||u0||^2 = sum_ik beta_i beta_k z(s_i).z(s_k)/D^2, each z.z/D a sum of cosines.
 TEST(FogdBounds, FeatureComparatorIsTheMappedExpansion) {
   for (uint64_t seed : {3u, 17u, 40u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     Rng rng(seed);
-    const Dataset data = random_points(rng, 40, 3, 0.2);
+    const Dataset data = noisy_sequence(rng, 40, 3, 0.2);
     const Kernel k = Kernel::rbf(0.7);
     const std::size_t D = 25;
     std::vector<std::size_t> order(data.size());
@@ -80,14 +79,7 @@ TEST(FogdBounds, FeatureComparatorIsTheMappedExpansion) {
     const FourierFeatures z(k.gamma, D, seed);
     const Comparator c = make_feature_comparator("multipass", data, order, k, z);
     EXPECT_EQ(c.name, "multipass in FOGD's features");
-    // The multipass comparator's expansion, by its definition (5 kernel Perceptron passes).
-    LearnerOptions o;
-    o.kernel = k;
-    o.dim = data.dim;
-    KernelPerceptron p(o);
-    for (int e = 0; e < 5; ++e)
-      for (std::size_t t = 0; t < data.size(); ++t) p.learn(data[t], static_cast<int64_t>(t + 1));
-    const KernelExpansion& f = *p.expansion();
+    const KernelExpansion f = multipass_expansion(data, k);
     ASSERT_GT(f.size(), 0u);
     const auto U = frequencies(k.gamma, D, data.dim, seed);
     std::vector<std::vector<double>> S;
@@ -118,7 +110,7 @@ TEST(FogdBounds, FeatureComparatorIsTheMappedExpansion) {
 // the scaling, not a bound input. D = 20000: the deviation of each z.z/D is about 1/sqrt(2D) = 0.005.
 TEST(FogdBounds, FeatureComparatorFollowsTheKernelComparatorAsDGrows) {
   Rng rng(5);
-  const Dataset data = random_points(rng, 30, 2, 0.1);
+  const Dataset data = noisy_sequence(rng, 30, 2, 0.1);
   const Kernel k = Kernel::rbf(1.0);
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
@@ -126,22 +118,14 @@ TEST(FogdBounds, FeatureComparatorFollowsTheKernelComparatorAsDGrows) {
   const FourierFeatures z(k.gamma, 20000, 9);
   const Comparator u = make_feature_comparator("multipass", data, order, k, z);
   double beta1 = 0;  // sum |beta|, what the deviation is scaled by
-  {
-    LearnerOptions o;
-    o.kernel = k;
-    o.dim = data.dim;
-    KernelPerceptron p(o);
-    for (int e = 0; e < 5; ++e)
-      for (std::size_t t = 0; t < data.size(); ++t) p.learn(data[t], static_cast<int64_t>(t + 1));
-    for (double a : p.expansion()->alpha) beta1 += std::abs(a);
-  }
+  for (double a : multipass_expansion(data, k).alpha) beta1 += std::abs(a);
   for (std::size_t t = 0; t < data.size(); ++t) EXPECT_NEAR(u.scores[t], g.scores[t], 0.05 * beta1);
   EXPECT_NEAR(u.norm, g.norm, 0.05 * beta1);
 }
 
 TEST(FogdBounds, RefusesComparatorsOutsideTheGaussianKernelSpace) {
   Rng rng(1);
-  const Dataset data = random_points(rng, 10, 2, 0.0);
+  const Dataset data = noisy_sequence(rng, 10, 2, 0.0);
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
   const FourierFeatures z(1.0, 4, 1);
@@ -156,7 +140,7 @@ TEST(FogdBounds, RefusesComparatorsOutsideTheGaussianKernelSpace) {
 RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
   Rng rng(*rc::gen::arbitrary<uint64_t>());
   const int T = *rc::gen::inRange(10, 80), d = *rc::gen::inRange(1, 4);
-  const Dataset data = random_points(rng, T, d, *rc::gen::inRange(0, 30) / 100.0);
+  const Dataset data = noisy_sequence(rng, T, d, *rc::gen::inRange(0, 30) / 100.0);
   LearnerOptions o;
   o.dim = data.dim;
   o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);

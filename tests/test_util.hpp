@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "core/random.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab::test_util {
@@ -39,6 +40,23 @@ inline Dataset seq1d(const std::vector<std::pair<double, double>>& s) {
   for (const auto& [x, y] : s) d.push_dense(std::vector<double>{x}, y);
   d.dim = 1;
   return d;
+}
+
+// T random points in [-1,1]^d labelled by a random hyperplane (normals of rng), a fraction `noise`
+// of the labels flipped.
+inline Dataset noisy_sequence(Rng& rng, int T, int d, double noise) {
+  Dataset data;
+  std::vector<double> u(static_cast<std::size_t>(d));
+  for (double& v : u) v = rng.normal();
+  for (int t = 0; t < T; ++t) {
+    std::vector<double> x(static_cast<std::size_t>(d));
+    for (double& v : x) v = 2 * rng.uniform() - 1;
+    double m = 0.0;
+    for (std::size_t j = 0; j < x.size(); ++j) m += x[j] * u[j];
+    data.push_dense(x, (m > 0) == (rng.uniform() >= noise) ? 1.0 : -1.0);
+  }
+  data.dim = static_cast<std::size_t>(d);
+  return data;
 }
 
 // Feeds every example in order (t = 1..T) and returns the round records.
