@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -50,22 +51,30 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   explicit BoundedOnlineGradientDescent(const LearnerOptions& o, Removal removal = Removal::uniform)
       : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), lambda_(o.ogd_lambda), removal_(removal), rng_(o.seed) {
     if (!(eta_ * lambda_ < 1.0)) throw std::invalid_argument("--ogd-eta * --ogd-lambda must be < 1 (the shrink 1 - eta lambda)");
+    drop_norm();  // then no Gram matrix: the norm and delta_norm are all it serves
   }
 
-  // The removal stream and the Gram matrix (n x n, slot order) beside the expansion.
+  // The removal stream and the Gram matrix (n x n, slot order) beside the expansion (computed here
+  // when the run kept none).
   void save_state(StateWriter& w) const override {
     ExpansionLearner::save_state(w);
     w.put("rng", rng_.state());
-    std::vector<double> g;
-    for (std::size_t i = 0; i < f_.size(); ++i)
-      for (std::size_t j = 0; j < f_.size(); ++j) g.push_back(K(i, j));
+    std::vector<double> g, row(f_.size());
+    for (std::size_t i = 0; i < f_.size(); ++i) {
+      if (norm_dropped_) f_.sv.kernel_row(f_.kernel, f_.sv.row(i), row.data());
+      for (std::size_t j = 0; j < f_.size(); ++j) g.push_back(norm_dropped_ ? (j <= i ? row[j] : g[j * f_.size() + i]) : K(i, j));
+    }
     w.put("gram", g);
+    if (!norm_dropped_) w.put_one<uint64_t>("norm_removals", since_exact_);
   }
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     rng_.set_state(r.get<uint64_t>("rng"));
     const std::vector<double> g = r.get<double>("gram", f_.size() * f_.size());
     gram_.clear();
+    since_exact_ = r.has("norm_removals") ? r.get_one<uint64_t>("norm_removals") : 0;
+    require_state(since_exact_ < std::max<std::size_t>(B_, 1), "norm_removals: not below the budget");
+    if (norm_dropped_) return;
     for (std::size_t i = 0; i < f_.size(); ++i) gram_.insert(gram_.end(), &g[i * f_.size()], &g[i * f_.size()] + i + 1);
   }
 
@@ -82,26 +91,34 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       }
       return finish(r);
     }
-    std::vector<double> row = f_.row();  // k(x_i, x_t)
+    std::vector<double>& row = row_;  // k(x_i, x_t)
+    row.assign(f_.row().begin(), f_.row().end());
     double s = r.score;                  // f(x_t) of the function a k(x_t,.) is added to
     r.update = UpdateKind::add;
-    r.delta_norm = 0.0;
+    r.delta_norm = norm_dropped_ ? kNoNorm : 0.0;
     if (f_.size() >= B_) {
       const std::size_t n = f_.size();
-      std::vector<double> p;
+      std::vector<double>& p = p_;
+      p.clear();
       const std::size_t j = draw(p);
-      r.delta_norm = removal_norm(j, p, c);
+      const double aj = f_.alpha[j];
+      double fj = 0.0, kjj = 0.0;  // f(x_j), k(x_j,x_j) before the removal (the norm's update)
+      if (!norm_dropped_) {
+        fj = gram_dot(j);
+        kjj = K(j, j);
+        r.delta_norm = removal_norm(j, p, c, fj);
+      }
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
       s = 0.0;
+      const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
       for (std::size_t i = 0; i < f_.size(); ++i) {
-        const double g = removal_ == Removal::uniform ? c * static_cast<double>(n) / static_cast<double>(n - 1)
-                                                      : c / (1.0 - p[i]);
+        const double g = removal_ == Removal::uniform ? gu : c / (1.0 - p[i]);
         f_.bump(i, (g - 1.0) * f_.alpha[i], t);
         s += f_.alpha[i] * row[i];
       }
-      norm2_ = quadratic_form();  // not updated: the growth B/(B-1) would amplify its rounding
+      if (!norm_dropped_) update_norm_after_removal(n, gu, aj, fj, kjj);
     } else if (f_.size() > 0) {
       f_.scale(c, t);
       norm2_ *= c * c;
@@ -115,14 +132,28 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     r.tau = eta_;
     return finish(r);
   }
-  // ||delta_t|| of removing slot j with removal probabilities p (before the removal).
-  double removal_norm(std::size_t j, const std::vector<double>& p, double c) const {
+  // The running ||f||^2 after removing slot j (coefficient aj, f(x_j) = fj, k(x_j,x_j) = kjj, all
+  // before the removal) from n supports and rescaling. BOGD: g^2 (||f||^2 - 2 a_j f(x_j) + a_j^2
+  // k_jj), O(B), and every B removals alpha^T K alpha afresh (O(B^2), O(B) amortised): the factor
+  // g^2 > 1 multiplies the carried rounding each removal, at most (B/(B-1))^(2B) < e^2.2 between
+  // two recomputations (measured relative error in docs/learners.md#bogd). BOGD++ rescales each
+  // coefficient by its own factor: the new norm is a new quadratic form, O(B^2) every removal.
+  void update_norm_after_removal(std::size_t n, double g, double aj, double fj, double kjj) {
+    if (removal_ == Removal::weighted || n == 1 || ++since_exact_ >= B_) {
+      norm2_ = quadratic_form();
+      since_exact_ = 0;
+      return;
+    }
+    norm2_ = g * g * (norm2_ - 2.0 * aj * fj + aj * aj * kjj);
+  }
+  // ||delta_t|| of removing slot j with removal probabilities p (before the removal); fj = f(x_j).
+  double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj) const {
     const std::size_t n = f_.size();
     const double aj = f_.alpha[j];
     if (n == 1) return c * std::abs(aj) * std::sqrt(std::max(0.0, K(j, j)));
     if (removal_ == Removal::uniform) {
       const double g = c * static_cast<double>(n) / static_cast<double>(n - 1), e = g - c;
-      const double q = e * e * norm2_ - 2.0 * e * g * aj * gram_dot(j) + g * g * aj * aj * K(j, j);
+      const double q = e * e * norm2_ - 2.0 * e * g * aj * fj + g * g * aj * aj * K(j, j);
       return std::sqrt(std::max(0.0, q));
     }
     std::vector<double> d(n);
@@ -135,7 +166,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     if (removal_ == Removal::uniform || n == 1) return static_cast<std::size_t>(rng_.below(n));  // B = 1: no rescaling (no other support)
     double sum = 0.0;
     p.resize(n);
-    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(K(i, i));
+    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
     for (std::size_t i = 0; i < n; ++i)  // all-zero weights: uniform
       p[i] = sum > 0.0 ? (1.0 - p[i] / sum) / static_cast<double>(n - 1) : 1.0 / static_cast<double>(n);
     const double u = rng_.uniform();
@@ -145,6 +176,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     return n - 1;
   }
 
+  // k(x_i, x_i): the Gram matrix's diagonal, the same bits (both are Kernel::self of the row's sqnorm).
+  double self(std::size_t i) const { return norm_dropped_ ? f_.self(i) : K(i, i); }
   // K_ij, i >= j at packed row i (its columns 0..i); K is symmetric (k(x,x') = k(x',x) bit for bit).
   static std::size_t packed(std::size_t i, std::size_t j) { return i >= j ? i * (i + 1) / 2 + j : j * (j + 1) / 2 + i; }
   double& K(std::size_t i, std::size_t j) { return gram_[packed(i, j)]; }
@@ -203,8 +236,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // and column, and the same move in `row` and `p`.
   void remove_slot(std::size_t j, std::vector<double>& row, std::vector<double>& p) {
     const std::size_t last = f_.size() - 1;
-    for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
-    gram_.resize(packed(last, 0));
+    if (!norm_dropped_) {
+      for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
+      gram_.resize(packed(last, 0));
+    }
     row[j] = row[last];
     row.pop_back();
     if (!p.empty()) {
@@ -215,8 +250,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   }
   // Appends x_t with coefficient a: its Gram row is the scoring row and k(x_t,x_t).
   void add_slot(const Example& x, int64_t t, double a, const std::vector<double>& row, double kxx) {
-    gram_.insert(gram_.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(f_.size()));
-    gram_.push_back(kxx);
+    if (!norm_dropped_) {
+      gram_.insert(gram_.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(f_.size()));
+      gram_.push_back(kxx);
+    }
     f_.add(x, t, a);
   }
 
@@ -224,7 +261,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double eta_, lambda_;
   Removal removal_;
   Rng rng_;
-  std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows
+  static constexpr double kNoNorm = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows (kept with the norm)
+  std::size_t since_exact_ = 0;  // BOGD: removals since ||f||^2 was last recomputed
+  std::vector<double> row_, p_;  // learn()'s scoring row and removal probabilities (no allocation a round)
   mutable std::vector<double> sums_;  // form()'s partial sums
 };
 

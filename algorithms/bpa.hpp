@@ -48,7 +48,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   static constexpr double kSingular = 1e-10;
 
   explicit BudgetPassiveAggressive(const LearnerOptions& o, Span span = Span::simple)
-      : ExpansionLearner(o), B_(o.budget), C_(o.C), nearest_(span == Span::nearest) {}
+      : ExpansionLearner(o), B_(o.budget), C_(o.C), nearest_(span == Span::nearest) { drop_norm(); }
 
   // k(x_i,x_i) and BPA-NN's nearest neighbours are recomputed from the supports: the kernel is
   // symmetric bit for bit (the same fma chain over the common features, sqnorms added either way).
@@ -72,8 +72,9 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     double beta = x.y * tau;
     r.update = UpdateKind::add;
     r.delta_norm = 0.0;
-    std::vector<double> row;  // k(x_i, x_t) in slot order (the norm update below rescores)
-    if (nearest_ || f_.size() >= B_) row = f_.row();
+    std::vector<double>& row = row_;  // k(x_i, x_t) in slot order (the norm update below rescores)
+    row.clear();
+    if (nearest_ || f_.size() >= B_) row.assign(f_.row().begin(), f_.row().end());
     if (f_.size() >= B_) {
       std::size_t best = 0;
       double q_best = std::numeric_limits<double>::infinity();
@@ -85,8 +86,9 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
       r.delta_norm = std::sqrt(std::max(0.0, rm.q));  // ||f_new - f_PA||
       const double ar = f_.alpha[best];
       beta += rm.dt;
-      double fx[2];  // f(x_r), f(x_j)
-      if (rm.dj != 0.0) {
+      double fx[2] = {0.0, 0.0};  // f(x_r), f(x_j): kernel rows for the norm only
+      if (norm_dropped_) {
+      } else if (rm.dj != 0.0) {
         const Example xs[2] = {f_.sv.row(best), f_.sv.row(rm.j)};
         f_.scores(xs, 2, fx);
       } else {
@@ -225,6 +227,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   double C_;
   bool nearest_;
   std::vector<double> self_;  // k(x_i, x_i) over the slots
+  std::vector<double> row_;   // learn()'s copy of the scoring row (no allocation a round)
   std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
 };
 

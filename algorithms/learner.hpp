@@ -7,6 +7,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -56,6 +57,9 @@ class Learner {
   virtual double norm2() const = 0;
   // ||f||^2 recomputed from the coefficients (alpha^T K alpha); tests compare it with norm2().
   virtual double norm2_exact() const = 0;
+  // False when the learner skips its running norm (record_norms off; docs/learners.md#bookkeeping):
+  // norm2() and the records' f_norm2 are then NaN.
+  virtual bool keeps_norm() const { return true; }
   // Hypotheses this learner can predict with after training: "last" always; "averaged" for
   // kernel learners that never remove a support; "voted" for the voted Perceptron.
   virtual std::vector<std::string> hypotheses() const { return {"last"}; }
@@ -88,10 +92,12 @@ class Learner {
 // the round count and the averaged hypothesis.
 class ExpansionLearner : public Learner {
  public:
-  explicit ExpansionLearner(const LearnerOptions& o) : f_(o.kernel, o.dim) {}
+  explicit ExpansionLearner(const LearnerOptions& o) : f_(o.kernel, o.dim), record_norms_(o.record_norms) {}
   double score(const Example& x) const override { return f_.score(x); }
   std::size_t support_size() const override { return f_.size(); }
-  double norm2() const override { return norm2_; }
+  // NaN when the learner skips the running norm (drop_norm(); docs/learners.md#bookkeeping).
+  double norm2() const override { return norm_dropped_ ? std::numeric_limits<double>::quiet_NaN() : norm2_; }
+  bool keeps_norm() const override { return !norm_dropped_; }
   double norm2_exact() const override { return f_.norm2_exact(); }
   const KernelExpansion* expansion() const override { return &f_; }
   std::vector<std::string> hypotheses() const override {
@@ -105,7 +111,7 @@ class ExpansionLearner : public Learner {
   // The expansion, the running norm and the round count; learners with more state extend these.
   void save_state(StateWriter& w) const override {
     f_.save(w, "f.");
-    w.put_one("norm2", norm2_);
+    w.put_one("norm2", norm_dropped_ ? f_.norm2_exact() : norm2_);  // a model always holds ||f||^2
     w.put_one("rounds", rounds_);
   }
   void load_state(const StateReader& r) override {
@@ -160,12 +166,19 @@ class ExpansionLearner : public Learner {
   // Finishes it: support size and running norm after the round.
   RoundRecord& finish(RoundRecord& r) const {
     r.support_size = static_cast<int64_t>(f_.size());
-    r.f_norm2 = norm2_;
+    r.f_norm2 = norm2();
     return r;
+  }
+  // A learner whose running norm costs more than O(1) a round calls this in its constructor: with
+  // record_norms off it then skips that work, and norm2() and the records' f_norm2 are NaN.
+  bool drop_norm() {
+    norm_dropped_ = !record_norms_;
+    return norm_dropped_;
   }
   KernelExpansion f_;
   double norm2_ = 0.0;
   int64_t rounds_ = 0;
+  bool record_norms_ = true, norm_dropped_ = false;
 };
 
 }  // namespace plab

@@ -9,20 +9,24 @@
 // switching round included, with the new map). Eigenpairs with lambda <= 1e-6 lambda_max are not
 // kept (Lambda^{-1/2} would amplify rounding; K of rank < k has fewer), so k' = min(k, B, that
 // count) dimensions. f stays the expansion sum_i beta_i k(x_i,.) with beta = M^T w, whose RKHS
-// norm is ||w||^2 (V_k^T K V_k = Lambda_k): the running norm. K's eigenpairs: Eigen's
-// SelfAdjointEigenSolver (single-threaded, the same bits for any --threads).
+// norm is ||w||^2 (V_k^T K V_k = Lambda_k): the running norm. K's top eigenpairs:
+// numerics/top_eigenpairs.hpp (Lanczos for k well below B, else the full solver; single-threaded,
+// the same bits for any --threads). A zero K keeps no eigenpair: f = 0 from the switch on, and
+// each step's whole h_t is the projection error. beta = M^T w is formed only when the expansion
+// is read (expansion(), models, the averaged hypothesis, ||f||^2 recomputed), not on each update:
+// the averaging sums follow as beta's do, M^T (sum_t t dw_t) beside the switch's sums.
 // In the RKHS the Nystrom phase is a projected step: with P the projection on the span of the top
 // eigenfunctions phi_i = sum_j M_ij k(x_j,.) (orthonormal), z_i(x) = <k(x,.), phi_i> and f_{t+1} =
 // P (f_t + eta y k(x_t,.)). Recorded for the bounds (docs/bounds.md#budget_ogd_all_t): tau = eta and
 // delta_norm = ||f_{t+1} - (f_t + eta y k(x_t,.))|| = ||(I - P) h_t||: eta sqrt(k(x_t,x_t) - ||z(x_t)||^2)
 // on a Nystrom round (f_t = P f_t), sqrt(||h_t||^2 - ||w||^2) on the switching round, 0 before.
 #pragma once
-#include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/top_eigenpairs.hpp"
 
 namespace plab {
 
@@ -41,7 +45,17 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
 
   double score(const Example& x) const override { return nystrom() ? map_score(x) : f_.score(x); }
   double score_as(const std::string& which, const Example& x) const override {
-    return which == "averaged" ? f_.score_averaged(x, rounds_) : score(x);
+    if (which != "averaged") return score(x);
+    materialise();
+    return f_.score_averaged(x, rounds_);
+  }
+  const KernelExpansion* expansion() const override {
+    materialise();
+    return &f_;
+  }
+  double norm2_exact() const override {
+    materialise();
+    return f_.norm2_exact();
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -69,8 +83,14 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     double z2 = 0.0;
     for (std::size_t i = 0; i < k_; ++i) z2 += z_[i] * z_[i];
     const double h2 = norm2_ + 2.0 * a * r.score + a * a * r.kxx;  // ||f_t + a k(x_t,.)||^2
-    for (std::size_t i = 0; i < k_; ++i) w_[i] += a * z_[i];
-    sync(t);
+    for (std::size_t i = 0; i < k_; ++i) {
+      w_[i] += a * z_[i];
+      tdw_[i] += static_cast<double>(t) * (a * z_[i]);
+    }
+    if (switching) sync(t);
+    else stale_ = true;
+    norm2_ = 0.0;
+    for (double v : w_) norm2_ += v * v;
     r.delta_norm = std::sqrt(std::max(0.0, switching ? h2 - norm2_ : a * a * (r.kxx - z2)));
     r.update = UpdateKind::update;
     return finish(r);
@@ -78,21 +98,28 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
 
   // The phase, the map and w beside the expansion.
   void save_state(StateWriter& w) const override {
+    materialise();
     ExpansionLearner::save_state(w);
     w.put_one<uint64_t>("nystrom_k", k_);
     w.put("nystrom_M", M_);
     w.put("nystrom_w", w_);
+    if (switched_ && k_ == 0) w.put_one<uint64_t>("nystrom_switched", 1);  // a zero K: no eigenpair
   }
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     k_ = r.get_one<uint64_t>("nystrom_k");
-    require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
+    require_state(k_ <= f_.size() && k_ <= rank_, "nystrom_k: more dimensions than supports or the rank");
     M_ = r.get<double>("nystrom_M", k_ * f_.size());
     w_ = r.get<double>("nystrom_w", k_);
+    switched_ = k_ > 0 || (r.has("nystrom_switched") && r.get_one<uint64_t>("nystrom_switched") == 1);
+    require_state(!switched_ || f_.size() == B_, "nystrom_k: the map is made with exactly the budget's supports");
+    base_wsum_ = f_.wsum();
+    tdw_.assign(k_, 0.0);
+    stale_ = false;
   }
 
  private:
-  bool nystrom() const { return k_ > 0; }
+  bool nystrom() const { return switched_; }
   // w.z(x), z = M k_B(x); leaves z(x) in z_.
   double map_score(const Example& x) const {
     row_.resize(f_.size());
@@ -107,6 +134,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   void map_row(const double* k) const {
     const std::size_t n = f_.size();
     z_.assign(k_, 0.0);
+    if (k_ == 0) return;
     std::size_t i = 0;
     for (; i + 4 <= k_; i += 4) {
       const double* m = &M_[i * n];
@@ -126,31 +154,31 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     const std::size_t n = f_.size();
     std::vector<Example> xs;
     for (std::size_t i = 0; i < n; ++i) xs.push_back(f_.sv.row(i));
-    Eigen::MatrixXd K(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    std::vector<double> K(n * n);
     f_.sv.kernel_rows(f_.kernel, xs.data(), n, K.data(), n);  // column l = k(x_., x_l); the solver reads the lower half
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(K);
-    if (es.info() != Eigen::Success) throw std::runtime_error("NOGD: the eigensolver of the kernel matrix failed");
-    const Eigen::VectorXd& lam = es.eigenvalues();  // ascending
-    const double top = lam(static_cast<Eigen::Index>(n) - 1);
-    std::vector<Eigen::Index> keep;
-    for (Eigen::Index i = static_cast<Eigen::Index>(n) - 1; i >= 0 && keep.size() < rank_; --i)
-      if (lam(i) > 1e-6 * top) keep.push_back(i);
+    const Eigenpairs e = top_eigenpairs(K.data(), n, rank_);
+    const double top = e.values.empty() ? 0.0 : e.values[0];
+    std::vector<std::size_t> keep;
+    for (std::size_t i = 0; i < e.values.size(); ++i)
+      if (e.values[i] > 1e-6 * top) keep.push_back(i);
     k_ = keep.size();
+    switched_ = true;
     M_.assign(k_ * n, 0.0);
     w_.assign(k_, 0.0);
+    tdw_.assign(k_, 0.0);
     for (std::size_t i = 0; i < k_; ++i) {
-      const auto v = es.eigenvectors().col(keep[i]);
-      const double l = lam(keep[i]), inv = 1.0 / std::sqrt(l);
+      const std::vector<double>& v = e.vectors[keep[i]];
+      const double l = e.values[keep[i]], inv = 1.0 / std::sqrt(l);
       double va = 0.0;
       for (std::size_t j = 0; j < n; ++j) {
-        M_[i * n + j] = inv * v(static_cast<Eigen::Index>(j));
-        va += v(static_cast<Eigen::Index>(j)) * f_.alpha[j];
+        M_[i * n + j] = inv * v[j];
+        va += v[j] * f_.alpha[j];
       }
       w_[i] = std::sqrt(l) * va;
     }
-    if (k_ == 0) throw std::runtime_error("NOGD: the kernel matrix of the supports is zero");
   }
-  // alpha = M^T w (through bump: the averaging sums follow) and ||f||^2 = ||w||^2.
+  // alpha = M^T w at the switch (through bump: the averaging sums follow); they are the base of
+  // the later rounds' sums.
   void sync(int64_t t) {
     const std::size_t n = f_.size();
     for (std::size_t j = 0; j < n; ++j) {
@@ -158,14 +186,36 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
       for (std::size_t i = 0; i < k_; ++i) b += M_[i * n + j] * w_[i];
       f_.bump(j, b - f_.alpha[j], t);
     }
-    norm2_ = 0.0;
-    for (double v : w_) norm2_ += v * v;
+    base_wsum_ = f_.wsum();
+    tdw_.assign(k_, 0.0);
+    stale_ = false;
+  }
+  // beta = M^T w and the averaging sums base + M^T (sum_t t dw_t), when read.
+  void materialise() const {
+    if (!stale_) return;
+    const std::size_t n = f_.size();
+    std::vector<double> a(n), ws(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      double b = 0.0, d = 0.0;
+      for (std::size_t i = 0; i < k_; ++i) {
+        b += M_[i * n + j] * w_[i];
+        d += M_[i * n + j] * tdw_[i];
+      }
+      a[j] = b;
+      ws[j] = base_wsum_[j] + d;
+    }
+    auto& self = const_cast<NystromOnlineGradientDescent&>(*this);
+    self.f_.set_coefficients(std::move(a), std::move(ws));
+    stale_ = false;
   }
 
   std::size_t B_;
   double eta_;
-  std::size_t rank_, k_ = 0;     // k_ > 0: the Nystrom phase, with k_ dimensions
+  std::size_t rank_, k_ = 0;     // the Nystrom phase's k_ dimensions
+  bool switched_ = false;        // the Nystrom phase (k_ = 0 only for a zero K)
   std::vector<double> M_, w_;    // M: k_ x B row-major
+  std::vector<double> tdw_, base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
+  mutable bool stale_ = false;   // alpha and the averaging sums lag behind w
   mutable std::vector<double> row_, z_;
 };
 

@@ -26,6 +26,10 @@ struct LearnerOptions {
   Kernel kernel;                                // from the data set / --kernel (numerics/kernel.hpp)
   std::size_t dim = 0;                          // input dimension (from the data), not an option row
   std::size_t classes = 0;                      // multiclass learners: m (from the data), not an option row
+  // Not an option row: false when no bound reads the run (--no-bounds, a cell without bounds). A
+  // learner may then skip what only the bounds read (the running ||f||^2 where it costs more than
+  // O(1), delta_norm); its records carry NaN there (docs/learners.md#bookkeeping).
+  bool record_norms = true;
   double eta = 0.1;
   EtaConvention eta_convention = EtaConvention::paper;
   double U = 0.0;

@@ -13,7 +13,7 @@ namespace plab {
 class RandomizedBudgetPerceptron final : public ExpansionLearner {
  public:
   explicit RandomizedBudgetPerceptron(const LearnerOptions& o)
-      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) {}
+      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) { drop_norm(); }
 
   // The eviction stream's state (core/random.hpp) beside the expansion.
   void save_state(StateWriter& w) const override {
@@ -33,8 +33,10 @@ class RandomizedBudgetPerceptron final : public ExpansionLearner {
     if (f_.size() >= B_) {
       const std::size_t j = static_cast<std::size_t>(rng_.below(f_.size()));
       const double aj = f_.alpha[j], kjt = f_.row()[j];
-      const double fj = f_.score(f_.sv.row(j));
-      norm2_ += -2.0 * aj * fj + aj * aj * f_.self(j);  // ||f - a_j k_j||^2
+      if (!norm_dropped_) {  // f(x_j): one more kernel row, for the norm only
+        const double fj = f_.score(f_.sv.row(j));
+        norm2_ += -2.0 * aj * fj + aj * aj * f_.self(j);  // ||f - a_j k_j||^2
+      }
       s -= aj * kjt;
       r.removed = f_.sv.id(j);
       f_.remove(j);

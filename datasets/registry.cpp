@@ -236,12 +236,17 @@ std::string cached_sha256(const std::string& path) {
   return h;
 }
 
+namespace {
+std::string sha256_mismatch(const std::string& path, const std::string& expected, const std::string& got) {
+  return path + ": SHA-256 mismatch: expected " + expected + ", got " + got +
+         " (file changed or corrupt; re-fetch it, see docs/conventions.md#checksums)";
+}
+}  // namespace
+
 void verify_sha256(const std::string& path, const std::string& expected) {
   if (expected.empty()) return;  // not pinned: read as found (docs/conventions.md#checksums)
   const std::string got = cached_sha256(path);
-  if (got != expected)
-    throw DataError(path + ": SHA-256 mismatch: expected " + expected + ", got " + got +
-                    " (file changed or corrupt; re-fetch it, see docs/conventions.md#checksums)");
+  if (got != expected) throw DataError(sha256_mismatch(path, expected, got));
 }
 
 DatasetStatus dataset_status(const DatasetInfo& info, bool verify) {
@@ -264,9 +269,13 @@ namespace {
 Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
   const std::string root = locate_dataset(info, data_search_path());
   std::vector<std::string> paths;
+  // The text readers hash the file as they read it: one file of theirs is checked after the read
+  // (one pass over the bytes), the others before.
+  const bool hashed_by_reader = info.files.size() == 1 && (info.format == "libsvm" || info.format == "csv" ||
+                                                           info.format == "tsv");
   for (const auto& f : info.files) {
     paths.push_back((fs::path(root) / f.path).string());
-    verify_sha256(paths.back(), f.sha256);
+    if (!hashed_by_reader) verify_sha256(paths.back(), f.sha256);
   }
   LabelMap labels = user_labels;
   if (default_labels(labels)) {
@@ -278,12 +287,19 @@ Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
     labels = LabelMap::parse(info.labels);
   }
   Dataset d;
-  if (info.format == "libsvm") d = load_libsvm(paths[0], labels);
-  else if (info.format == "csv") d = load_delimited(paths[0], ',', info.label_column, info.header, labels);
-  else if (info.format == "tsv") d = load_delimited(paths[0], '\t', info.label_column, info.header, labels);
-  else if (info.format == "idx") d = load_idx(paths[0], paths[1], labels);
-  else if (info.format == "usps") d = load_usps(paths[0], labels);
-  else throw DataError("data set '" + info.name + "': unknown format '" + info.format + "'");
+  try {
+    if (info.format == "libsvm") d = load_libsvm(paths[0], labels);
+    else if (info.format == "csv") d = load_delimited(paths[0], ',', info.label_column, info.header, labels);
+    else if (info.format == "tsv") d = load_delimited(paths[0], '\t', info.label_column, info.header, labels);
+    else if (info.format == "idx") d = load_idx(paths[0], paths[1], labels);
+    else if (info.format == "usps") d = load_usps(paths[0], labels);
+    else throw DataError("data set '" + info.name + "': unknown format '" + info.format + "'");
+  } catch (const DataError&) {
+    if (hashed_by_reader) verify_sha256(paths[0], info.files[0].sha256);  // a changed file says so first
+    throw;
+  }
+  if (hashed_by_reader && !info.files[0].sha256.empty() && d.sha256 != info.files[0].sha256)
+    throw DataError(sha256_mismatch(paths[0], info.files[0].sha256, d.sha256));
   d.name = info.name;
   d.path = paths[0];
   d.sha256 = info.files[0].sha256.empty() ? cached_sha256(paths[0]) : info.files[0].sha256;

@@ -536,6 +536,8 @@ class KernelExpansion {
     averaging_valid_ = false;
   }
   bool averaging_valid() const { return averaging_valid_; }
+  // The averaging sums (set_coefficients' second argument).
+  const std::vector<double>& wsum() const { return wsum_; }
   // Averaged hypothesis after T rounds, f_avg = (1/T) sum_{t=1..T} f_t.
   double score_averaged(const Example& x, int64_t T) const {
     row_.resize(sv.size());

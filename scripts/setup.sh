@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages perceptron-lab needs, only those missing (idempotent).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libeigen3-dev libboost-dev libboost-iostreams-dev
+pkgs=(build-essential cmake pkg-config libeigen3-dev libspectra-dev libboost-dev libboost-iostreams-dev
       libboost-math-dev libboost-filesystem-dev libboost-system-dev libcli11-dev nlohmann-json3-dev libfmt-dev librapidcheck-dev
       libgtest-dev libgmock-dev libbenchmark-dev libssl-dev gnuplot-nox libgnuplot-iostream-dev python3-jsonschema
       xz-utils bzip2 gzip libopenmpi-dev openmpi-bin clang libclang-rt-dev libsvm-tools

@@ -115,7 +115,6 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
       c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
   req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
   req.bounds = !c.bounds.is_null();
-  req.exact_norm = false;  // cells record the running norm; the bounds recompute it when they read it
   req.comparator.kind = "svm";  // a spec's default (docs/specs.md)
   req.comparator.seed = c.perm_seed;
   configure_run(req, cell_options(c));

@@ -148,6 +148,7 @@ RunReport run_pipeline(const RunRequest& req) {
     test = &test_indexed;
   }
   check_class_cost(req, opt);
+  opt.record_norms = req.bounds && !req.stream;  // nothing only a bound reads is kept without them
   RunReport rep;
   rep.learner = req.init ? restore_learner(*req.init, opt.dim) : make_learner(req.algo, opt, req.given);
   const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
@@ -155,7 +156,7 @@ RunReport run_pipeline(const RunRequest& req) {
                        : run_online(*rep.learner, *req.train, req.order, req.observe, first);
   if (req.stream) opt.dim = std::max(opt.dim, req.stream->dim());  // the model file's dim, as from the file
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
-  const bool exact = req.exact_norm || (req.bounds && !learner_info(req.algo).bounds.empty());
+  const bool exact = req.exact_norm || (req.bounds && !req.stream && !learner_info(req.algo).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
   if (exact && !std::isfinite(rep.f_norm2_exact))
     throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "

@@ -28,7 +28,7 @@ struct RunRequest {
   const Dataset* test = nullptr;    // optional
   std::vector<std::size_t> order;   // rows of train in round order
   bool bounds = true;
-  bool exact_norm = true;           // recompute ||f_T||^2 even when no bound reads it (plab run's check)
+  bool exact_norm = false;          // recompute ||f_T||^2 even when no bound reads it (tests' check)
   ComparatorRequest comparator;
   RoundObserver observe;            // progress lines
   const ModelFile* init = nullptr;  // continue this model (its learner and options; rounds from its count + 1)

@@ -26,7 +26,7 @@ std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuff
   return order;
 }
 
-void check_finite(const RoundRecord& r) {
+void check_finite(const RoundRecord& r, bool norm_kept) {
   const auto stop = [&](const char* what, double v) {
     throw NonFiniteError(fmt::format(
         "round {} (data row {}): {} is {}: non-finite arithmetic, the run is stopped (values too large "
@@ -35,7 +35,7 @@ void check_finite(const RoundRecord& r) {
   };
   if (!std::isfinite(r.score)) stop("the score f(x_t)", r.score);
   if (!std::isfinite(r.kxx)) stop("k(x_t,x_t)", r.kxx);
-  if (!std::isfinite(r.f_norm2)) stop("the running norm ||f_t||^2", r.f_norm2);
+  if (norm_kept ? !std::isfinite(r.f_norm2) : std::isinf(r.f_norm2)) stop("the running norm ||f_t||^2", r.f_norm2);
   const std::pair<const char*, double> optional[] = {
       {"the projection error ||delta_t||", r.delta_norm}, {"||P k(x_t,.)||^2", r.pk2},
       {"the step tau_t", r.tau},                          {"the threshold eta_t", r.eta_t},
@@ -67,7 +67,7 @@ void learn_rounds(Learner& learner, const std::vector<Example>& xs, const std::s
   for (std::size_t i = 0; i < n; ++i) {
     RoundRecord& r = recs[i];
     r.index = static_cast<int64_t>(rows[i]);
-    check_finite(r);
+    check_finite(r, learner.keeps_norm());
     res.mistakes += r.mistake;
     res.margin_errors += r.margin_error;
     res.updates += changed(r.update);

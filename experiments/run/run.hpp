@@ -33,7 +33,9 @@ struct NonFiniteError : std::runtime_error {
 // running ||f||^2 (every learner fills them), or an optional quantity (coefficient, step, norm,
 // threshold) that is +-inf. (An optional quantity that does not apply is NaN by the schema, so a
 // NaN there cannot be told from "not applicable"; it reaches the running norm or the next score.)
-void check_finite(const RoundRecord& r);
+// norm_kept false: the learner keeps no running norm (docs/learners.md#bookkeeping), so a NaN
+// f_norm2 is "not kept" and only an infinite one is an error.
+void check_finite(const RoundRecord& r, bool norm_kept = true);
 
 // Round order: the file order (no seed) or a seeded Fisher–Yates permutation; `limit` > 0 keeps
 // the first `limit` rounds of that order.
