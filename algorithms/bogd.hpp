@@ -136,15 +136,19 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // before the removal) from n supports and rescaling. BOGD: g^2 (||f||^2 - 2 a_j f(x_j) + a_j^2
   // k_jj), O(B), and every B removals alpha^T K alpha afresh (O(B^2), O(B) amortised): the factor
   // g^2 > 1 multiplies the carried rounding each removal, at most (B/(B-1))^(2B) < e^2.2 between
-  // two recomputations (measured relative error in docs/learners.md#bogd). BOGD++ rescales each
+  // two recomputations, and when the difference cancels (measured relative error in
+  // docs/learners.md#bogd). BOGD++ rescales each
   // coefficient by its own factor: the new norm is a new quadratic form, O(B^2) every removal.
   void update_norm_after_removal(std::size_t n, double g, double aj, double fj, double kjj) {
-    if (removal_ == Removal::weighted || n == 1 || ++since_exact_ >= B_) {
+    const double rest = norm2_ - 2.0 * aj * fj + aj * aj * kjj;  // ||f - a_j k_j||^2
+    const double terms = norm2_ + 2.0 * std::abs(aj * fj) + aj * aj * kjj;
+    // Recomputed also when the difference cancels (its terms over 16 times it): small budgets.
+    if (removal_ == Removal::weighted || n == 1 || ++since_exact_ >= B_ || !(16.0 * rest > terms)) {
       norm2_ = quadratic_form();
       since_exact_ = 0;
       return;
     }
-    norm2_ = g * g * (norm2_ - 2.0 * aj * fj + aj * aj * kjj);
+    norm2_ = g * g * rest;
   }
   // ||delta_t|| of removing slot j with removal probabilities p (before the removal); fj = f(x_j).
   double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj) const {

@@ -104,6 +104,9 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     w.put("nystrom_M", M_);
     w.put("nystrom_w", w_);
     if (switched_ && k_ == 0) w.put_one<uint64_t>("nystrom_switched", 1);  // a zero K: no eigenpair
+    if (!switched_) return;
+    w.put("nystrom_wsum0", base_wsum_);  // the sums beta's are formed from: a continued run forms the same bits
+    w.put("nystrom_tdw", tdw_);
   }
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
@@ -113,8 +116,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     w_ = r.get<double>("nystrom_w", k_);
     switched_ = k_ > 0 || (r.has("nystrom_switched") && r.get_one<uint64_t>("nystrom_switched") == 1);
     require_state(!switched_ || f_.size() == B_, "nystrom_k: the map is made with exactly the budget's supports");
-    base_wsum_ = f_.wsum();
-    tdw_.assign(k_, 0.0);
+    base_wsum_ = r.has("nystrom_wsum0") ? r.get<double>("nystrom_wsum0", f_.size()) : f_.wsum();
+    tdw_ = r.has("nystrom_tdw") ? r.get<double>("nystrom_tdw", k_) : std::vector<double>(k_, 0.0);
     stale_ = false;
   }
 

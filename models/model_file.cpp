@@ -283,8 +283,9 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   return o;
 }
 
-std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim) {
-  const LearnerOptions o = model_options(m, dim);
+std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bool record_norms) {
+  LearnerOptions o = model_options(m, dim);
+  o.record_norms = record_norms;
   try {
     check_finite_state(m.arrays);
     std::unique_ptr<Learner> l = make_learner(m.header.algo, o);

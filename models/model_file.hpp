@@ -56,8 +56,8 @@ ModelFile read_model(const std::string& path);  // parse_model of the file's byt
 // its declarations.
 LearnerOptions model_options(const ModelFile& m, std::size_t dim);
 // A learner made from the model's options (dim given) with its state loaded: ModelError on a
-// state that does not fit.
-std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim);
+// state that does not fit. record_norms: LearnerOptions::record_norms (off for a run no bound reads).
+std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bool record_norms = true);
 // read_model + restore_learner (dim 0: buffers grow with the rows scored): the Python package's entry point.
 std::unique_ptr<Learner> load_model(const std::string& path);
 
