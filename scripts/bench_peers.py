@@ -4,6 +4,7 @@ LIBSVM files and writes the side-by-side table into docs/performance.md (stdlib 
 
     bench_peers.py --kol KOL_CHECKOUT [--plab build/plab] [--build-dir build/kol] [--repeats 5]
                    [--out docs/performance.md] [--only LEARNER,...] [--datasets a9a,ijcnn1]
+    bench_peers.py --render build/kol/results.json [--out docs/performance.md]   (the table again, no runs)
     bench_peers.py --self-test
 
 `make bench-peers KOL=<checkout>` runs it. It builds the KOL checkout with CMake (Debian's Eigen)
@@ -27,6 +28,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SECTION = "## Against the peer toolbox"
@@ -42,28 +44,34 @@ _SAME = "same rule"
 NOTES = {
     "kernel-perceptron": _SAME + " (KOL: `src/kernel/kernel_perceptron.h`; it scores in float and counts a zero "
                          "score as -1, so its mistake count can differ by a round or two)",
-    "forgetron": _SAME + ": self-tuned Forgetron, oldest support removed, φ from the 15/32 quadratic "
-                 "(KOL: `src/kernel/kernel_forgetron.h`)",
+    "forgetron": _SAME + " as read: self-tuned Forgetron, oldest support removed, φ from the 15/32 quadratic "
+                 "(KOL: `src/kernel/kernel_forgetron.h`); KOL keeps the coefficients in float, and on ijcnn1 the "
+                 "two runs part ways (not traced further)",
     "rbp": "not reproducible there: KOL reseeds `rand()` from the clock (`srand(time(NULL))`) at every eviction "
            "(`src/kernel/kernel_RBP.h`), so the evictions of one second all take the same slot and each run differs; "
            "plab draws from its seeded stream (`--seed 1`)",
     "pa1": "KOL has a kernel PA (`src/kernel/kernel_pa.h`, coefficient y min(C, l): PA-I when k(x,x) = 1) but "
            "`GetOptimizer` in `src/main.cpp` has no name for it, so its command line cannot run it "
            "(its `-cpa` defaults to 10000, `src/Params.cpp`); plab alone, C = 1",
-    "bpa-s": _SAME + " for k(x,x) = 1 (KOL: `src/kernel/kernel_bpas.h`, `-cbpas 1`; it takes k(x,x) = 1, true of the "
-             "Gaussian kernel)",
-    "nogd": "not the same switch: KOL (`src/kernel/kernel_nogd.h`) takes the first k eigenpairs in the order Eigen's "
-            "general `EigenSolver` returns them (unsorted), and starts the linear phase from w = 0 (the kernel "
-            "phase's f is dropped, not projected); its linear step is `-eta1` (0.5 here); kernel phase the same",
+    "bpa-s": _SAME + " for k(x,x) = 1, as the Gaussian kernel has (KOL: `src/kernel/kernel_bpas.h`, `-cbpas 1`); "
+             "ties in the removal's arg min go to the first support in storage order, the oldest in KOL's list, a "
+             "swapped slot in plab's array: with γ = 8 many supports tie (coefficient ±1, k ≈ 0), probably why "
+             "the ijcnn1 runs differ",
+    "nogd": "not the same switch: KOL (`src/kernel/kernel_nogd.h`) starts the linear phase from w = 0 (the kernel "
+            "phase's f is dropped, not projected on the eigenfunctions) and steps with `-eta1` (0.5 here); its "
+            "eigenpairs are the first k that Eigen's general `EigenSolver` returns (unsorted in principle; on these "
+            "two matrices they were the k largest); kernel phase the same; its printed instance count restarts at the "
+            "switch, its error rate divides by the file's rows",
     "bogd": "not the same removal: KOL (`src/kernel/kernel_bogd.h`, `delete_SV()` in `src/kernel/kernel_optim.h`) "
             "removes the oldest support and does not rescale by B/(B-1); plab draws the removal uniformly and "
             "rescales (ICML 2012)",
-    "fogd": "not the same map: KOL (`src/kernel/kernel_fogd.h`) uses a parabolic sin and sgn(u.x)|cos(u.x)|; the "
-            "parabola exceeds 1, so sqrt(1 - s^2) is NaN on a share of the rounds (about 65% of a9a's), which score "
-            "NaN and never update; frequencies seeded from the clock "
+    "fogd": "not the same map: KOL (`src/kernel/kernel_fogd.h`) uses a parabolic sin and sgn(u.x) abs(cos(u.x)); the "
+            "parabola exceeds 1, so sqrt(1 - s^2) is NaN on some coordinate in most rounds (about 65% of a9a's, 73% of "
+            "ijcnn1's, counted in an instrumented copy), which score NaN and never update; frequencies seeded from "
+            "the clock "
             "([conventions.md#fogd-libol](conventions.md#fogd-libol))",
     "projectron++": "not the same algorithm: KOL's (`src/kernel/kernel_projectronpp.h`) is a budget variant that adds "
-                    "every mistake until B supports and then always projects (no threshold η on ||δ||); plab's is "
+                    "every mistake until B supports and then always projects (no threshold η on ‖δ‖); plab's is "
                     "the paper's (η = 0.1 on a9a, 0.98 on ijcnn1, DOGMA convention, no budget)",
 }
 
@@ -201,7 +209,8 @@ def table(rows):
             note = "KOL failed: " + r.get("kol_failure", "no successful run") + "; " + note
         if p is None:
             note = "plab failed: " + r.get("plab_failure", "no successful run") + "; " + note
-        if k and p and k.get("rounds") and p.get("rounds") and k["rounds"] != p["rounds"]:
+        # KOL's NOGD restarts its printed round count at the switch (`curIterNum = 1`, kernel_nogd.h).
+        if k and p and k.get("rounds") and p.get("rounds") and k["rounds"] != p["rounds"] and r.get("key") != "nogd":
             note = f"rounds differ (KOL {k['rounds']}, plab {p['rounds']}); " + note
         lines.append(f"| {r['label']} | {r['data']} | {fmt_time_cell(k)} | {fmt_time_cell(p)} | {ratio} | "
                      f"{fmt_err_cell(k)} | {fmt_err_cell(p)} | {note} |")
@@ -257,6 +266,7 @@ def self_test():
     t = table(rows)
     assert "| RBP | a9a | 1.000 (1.500; CPU 1.000) | 1.000 (1.500; CPU 1.000) | 1.00 (CPU 1.00) | 20.00% | 20.00% | n |" in t, t
     assert "| PA-I | a9a | – | 1.000 (1.500; CPU 1.000) | – | – | 20.00% | m |" in t, t
+    assert all("|" not in n for n in NOTES.values()), "a | in a note breaks the Markdown table"
     doc = "# Performance\n\nintro\n\n## a9a\n\ntable\n"
     d1 = splice(doc, "T1", None)
     assert d1.endswith(f"{SECTION}\n\n<!-- bench-peers:begin -->\nT1\n<!-- bench-peers:end -->\n"), d1
@@ -371,12 +381,20 @@ def uncompressed_pm1(path, dest):
     return rows, pos
 
 
+TIMEOUT = 1800.0  # seconds a run may take (--timeout)
+
+
 def timed(argv, stdout_path):
-    """Runs argv; (exit code, wall s, user+sys CPU s)."""
+    """Runs argv; (exit code, wall s, user+sys CPU s). A run past TIMEOUT is killed (exit -9)."""
     with open(stdout_path, "w") as out:
         t0 = time.perf_counter()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
-        _, status, ru = os.wait4(proc.pid, 0)
+        killer = threading.Timer(TIMEOUT, proc.kill)
+        killer.start()
+        try:
+            _, status, ru = os.wait4(proc.pid, 0)
+        finally:
+            killer.cancel()
         wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     return proc.returncode, wall, ru.ru_utime + ru.ru_stime
@@ -404,11 +422,48 @@ def run_plab(plab, argv, data, tmp, threads):
     res = {"ok": rc == 0, "wall": wall, "cpu": cpu}
     if rc == 0:
         with open(summary) as f:
-            res.update(parse_plab_summary(json.load(f)))
+            obj = json.load(f)
+        res.update(parse_plab_summary(obj))
+        res["git"] = obj.get("git")
     else:
         with open(log_path, errors="replace") as f:
             res["failure"] = f"exit {rc}: " + " ".join(f.read().strip().splitlines()[-2:])[:200]
     return res
+
+
+def render(m, rows):
+    """The block between the markers: how it was measured, then the table."""
+    kol_rev = f"`{m['kol_commit'][:12]}`" if m.get("kol_commit") else "(not a git checkout)"
+    env = m.get("simd_env")
+    text = (
+        f"Measured on {m['when']} by `{m['command']}`, plab built from commit `{m['plab_commit']}`, against KOL "
+        f"commit {kol_rev} (built with {m['kol_flags']}), on the CPU {m['cpu']} ({m['cpus']} logical CPUs; SIMD "
+        f"flags {', '.join(m['simd_flags']) or 'none'}). plab ran its **{m['simd_path']}** path "
+        f"(PLAB_SIMD {'=' + env if env else 'unset'}) on {m['plab_threads']} thread(s), built as `make build` "
+        "builds it (Release, `-O3 -march=x86-64-v3`); KOL is single-threaded. "
+        f"Load average (1, 5, 15 min) {' '.join(m['load_before'])} before, {' '.join(m['load_after'])} after: "
+        "with a load above the cores, wall times are inflated and CPU times are the steadier numbers. "
+        f"{m['repeats']} runs of each program, alternating; seconds are the whole process's: minimum wall time "
+        "(median wall time; minimum user+sys CPU time). KOL/plab is the ratio of the minimum wall times (of the "
+        "minimum CPU times). Errors are the online (mistake) rates of the one pass; a range when the runs differ. "
+        "Both read the same uncompressed copy of each file with the labels written as +1/-1 integers "
+        "(KOL parses the label as an integer and stops at ijcnn1's `-1.0`). One pass in file order (KOL has "
+        "no permutation; `-passes 1`); Gaussian kernel exp(-γ‖x - x'‖²) with KOL's `-gamma` = γ "
+        "(its kernel in `src/kernel/kernel_optim.h` multiplies the squared distance by it; its help calls it "
+        "sigma), a9a γ = 0.04, B = 793; ijcnn1 γ = 8, B = 400; η = 0.5, λ = 0.001, C = 1, k = 20, D = 400 on "
+        "both sides."
+    )
+    return text + "\n\n" + table(rows)
+
+
+def write_doc(out, meta, rows):
+    doc = "# Performance\n"
+    if os.path.exists(out):
+        with open(out) as f:
+            doc = f.read()
+    with open(out, "w") as f:
+        f.write(splice(doc, render(meta, rows), meta.get("simd_env")))
+    log(f"wrote {out} between {' ... '.join(markers(meta.get('simd_env')))}")
 
 
 def main():
@@ -426,10 +481,22 @@ def main():
     ap.add_argument("--kol-cxxflags", default="", help="CMAKE_CXX_FLAGS for KOL (default: its CMakeLists' own)")
     ap.add_argument("--jobs", type=int, default=1, help="build jobs for KOL")
     ap.add_argument("--command", default=None, help="the command line to name in the doc")
+    ap.add_argument("--timeout", type=float, default=TIMEOUT, help="seconds one run may take (then killed)")
+    ap.add_argument("--render", metavar="RESULTS_JSON",
+                    help="no runs: write the table of an earlier run's results.json (notes as in this script)")
     ap.add_argument("--self-test", action="store_true")
     a = ap.parse_args()
+    globals()["TIMEOUT"] = a.timeout
     if a.self_test:
         self_test()
+        return
+    if a.render:
+        with open(a.render) as f:
+            res = json.load(f)
+        rows = res.pop("rows")
+        for r in rows:
+            r["note"] = NOTES[r["key"]]
+        write_doc(a.out, res, rows)
         return
     if not a.kol:
         ap.error("--kol is required")
@@ -480,46 +547,21 @@ def main():
                 f"errors {fmt_err_cell(k)} / {fmt_err_cell(p)}")
     load_after = open("/proc/loadavg").read().split()[:3]
 
-    src_root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    rev = git(src_root, "rev-parse", "--short=12", "HEAD") or "unknown"
-    if git(src_root, "status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs/performance.md"):
-        rev += " (with uncommitted changes)"
-    when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    # The commit plab was built from, as it says in its summaries (`-dirty`: with uncommitted changes).
+    rev = next((x["git"] for r in rows for x in r["plab_runs"] if x.get("git")), None) or "unknown"
     command = a.command or ("make bench-peers KOL=<checkout>" + (f" REPEATS={a.repeats}" if a.repeats != 5 else ""))
     if simd_env and not command.startswith("PLAB_SIMD"):
         command = f"PLAB_SIMD={simd_env} {command}"
-    kol_rev = f"`{commit[:12]}`" if commit else "(not a git checkout)"
-    kol_flags = a.kol_cxxflags or "its CMakeLists' own flags, `-O2`"
-    text = (
-        f"Measured on {when} by `{command}` at plab commit `{rev}` against KOL commit {kol_rev} "
-        f"(built with {kol_flags}), on the CPU {model} ({os.cpu_count()} logical CPUs; SIMD flags "
-        f"{', '.join(simd_flags(flags)) or 'none'}). plab ran its **{path}** path "
-        f"(PLAB_SIMD {'=' + simd_env if simd_env else 'unset'}) on {a.plab_threads} thread(s); KOL is single-threaded. "
-        f"Load average (1, 5, 15 min) {' '.join(load_before)} before, {' '.join(load_after)} after. "
-        f"{a.repeats} runs of each program, alternating; seconds are the whole process's: minimum wall time "
-        "(median wall time; minimum user+sys CPU time). KOL/plab is the ratio of the minimum wall times (of the minimum CPU times). "
-        "Errors are the online (mistake) rates of the one pass; a range when the runs differ. "
-        "Both read the same uncompressed copy of each file with the labels written as +1/-1 integers "
-        "(KOL parses the label as an integer and stops at ijcnn1's `-1.0`). One pass in file order (KOL has "
-        "no permutation; `-passes 1`); Gaussian kernel exp(-γ||x - x'||^2) with KOL's `-gamma` = γ "
-        "(its kernel in `src/kernel/kernel_optim.h` multiplies the squared distance by it; its help calls it "
-        "sigma), a9a γ = 0.04, B = 793; ijcnn1 γ = 8, B = 400; η = 0.5, λ = 0.001, C = 1, k = 20, D = 400 on "
-        "both sides."
-    )
-    block = text + "\n\n" + table(rows)
-    if os.path.exists(a.out):
-        with open(a.out) as f:
-            doc = f.read()
-    else:
-        doc = "# Performance\n"
-    with open(a.out, "w") as f:
-        f.write(splice(doc, block, simd_env))
+    meta = {"when": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": command, "plab_commit": rev, "kol_commit": commit,
+            "kol_flags": a.kol_cxxflags or "its CMakeLists' own flags, `-O2`", "cpu": model,
+            "cpus": os.cpu_count(), "simd_flags": simd_flags(flags), "simd_path": path, "simd_env": simd_env,
+            "plab_threads": a.plab_threads, "load_before": load_before, "load_after": load_after,
+            "repeats": a.repeats}
     with open(os.path.join(build_dir, "results.json" if not simd_env else f"results-{simd_env}.json"), "w") as f:
-        json.dump({"when": when, "plab_commit": rev, "kol_commit": commit, "cpu": model, "simd_path": path,
-                   "load_before": load_before, "load_after": load_after, "repeats": a.repeats,
-                   "rows": rows}, f, indent=1, default=str)
+        json.dump({**meta, "rows": rows}, f, indent=1, default=str)
+    write_doc(a.out, meta, rows)
     print(table(rows))
-    log(f"wrote {a.out} between {' ... '.join(markers(simd_env))}")
 
 
 if __name__ == "__main__":
