@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 # make reproduce ALLOW_DIRTY=1: write the committed report from uncommitted changes (it says so).
 ALLOW_DIRTY ?=
 
-.PHONY: all setup configure build test bench bench-report reproduce reproduce-quick update-reference clean
+.PHONY: all setup configure build test bench bench-report bench-peers reproduce reproduce-quick update-reference clean
 
 all: build
 
@@ -37,6 +37,16 @@ bench-report: build
 	$(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist.json
 	@cat /proc/loadavg > $(BENCH_OUT)/load_after
 	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md README.md
+
+# plab against LIBOL's KOL on a9a and ijcnn1 (scripts/bench_peers.py): make bench-peers KOL=<KOL checkout>.
+# Writes its table into docs/performance.md; PLAB_SIMD=avx2 measures (and writes) the AVX2 path. Not part of test.
+REPEATS ?= 5
+KOL_CXXFLAGS ?=
+bench-peers: build
+	@test -n "$(KOL)" || { echo "make bench-peers: give the KOL checkout: make bench-peers KOL=<dir>"; exit 2; }
+	/usr/bin/python3 scripts/bench_peers.py --kol "$(KOL)" --plab $(BUILD)/plab --build-dir $(BUILD)/kol \
+	  --repeats $(REPEATS) --out docs/performance.md $(if $(KOL_CXXFLAGS),--kol-cxxflags "$(KOL_CXXFLAGS)") \
+	  --command "make bench-peers KOL=<checkout>$(if $(filter-out 5,$(REPEATS)), REPEATS=$(REPEATS))"
 
 reproduce: build
 	$(BUILD)/plab reproduce --jobs $(JOBS) --readme README.md $(if $(ALLOW_DIRTY),--allow-dirty)

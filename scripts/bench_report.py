@@ -17,6 +17,18 @@ import sys
 
 _UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 _BEGIN, _END = "<!-- performance:begin", "<!-- performance:end -->"
+# The last section of OUT.md is written by `make bench-peers` (scripts/bench_peers.py); kept as it is.
+_PEERS = "## Against the peer toolbox"
+
+
+def peers_section(path):
+    """OUT.md's text from the heading _PEERS to its end ('' when absent), to be written back unchanged."""
+    if not os.path.exists(path):
+        return ""
+    with open(path) as f:
+        text = f.read()
+    i = text.find("\n" + _PEERS + "\n")
+    return text[i + 1:] if i >= 0 else ""
 
 
 def medians(path):
@@ -114,7 +126,8 @@ def main():
     md = [
         "# Performance",
         "",
-        "<!-- Written by `make bench-report` (scripts/bench_report.py from the JSON of bench/); do not edit. -->",
+        "<!-- Written by `make bench-report` (scripts/bench_report.py from the JSON of bench/), except the last "
+        "section, written by `make bench-peers` (scripts/bench_peers.py); do not edit. -->",
         "",
         f"Measured at commit `{rev}` on {when} by `make bench-report`, one core of the CPU {cpu} "
         f"({os.cpu_count()} logical CPUs). Load average (1, 5, 15 min) {' '.join(load_before)} before, "
@@ -147,8 +160,9 @@ def main():
                "", table(mnist_rows, "kernel rows"), ""]
     else:
         md += ["MNIST was not found on the data search path: no multiclass passes.", ""]
+    peers = peers_section(out)
     with open(out, "w") as f:
-        f.write("\n".join(md))
+        f.write("\n".join(md) + ("\n" + peers if peers else ""))
 
     def brief(rows):
         return ", ".join(f"`{n}` {fmt_time(w)}" + (f" (CPU time {c / fl:.2f}x its floor)" if fl else "")
