@@ -36,12 +36,15 @@ struct WordsOf {
 // out[i - b] = sum_k popcount(words[x.at[k] * ld + i] & x.bits[k]) for b <= i < e, as doubles:
 // <s_i, x> when words[w * ld + i] is word w of support i's bitset (feature-block-major).
 void bit_dots(const uint64_t* words, std::size_t ld, const WordsOf& x, std::size_t b, std::size_t e, double* out);
-// The same on a named path ("scalar", "avx512": VPOPCNTQ; tests). Throws std::invalid_argument
-// when the CPU lacks it.
+// The same on a named path ("scalar"; "avx2": Mula's nibble lookup, VPSHUFB + VPSADBW; "avx512":
+// VPOPCNTQ; tests). Every path gives the same whole numbers. Throws std::invalid_argument when the
+// CPU lacks the path.
 void bit_dots_on(const std::string& isa, const uint64_t* words, std::size_t ld, const WordsOf& x, std::size_t b,
                  std::size_t e, double* out);
-// Whether this CPU runs bit_dots on AVX-512 VPOPCNTQ (PLAB_SIMD=avx2 or scalar turns it off).
-bool bit_dots_vector();
+// The path bit_dots runs on this CPU: "avx512" where the AVX-512 path is chosen (numerics/simd.hpp)
+// and the CPU has VPOPCNTQ, else "avx2" where AVX2 is chosen or AVX-512 lacks VPOPCNTQ, else
+// "scalar" (PLAB_SIMD=avx2 or scalar caps it). Decided once.
+std::string bit_dots_isa();
 
 // out[i] <- k(s_i, x) from out[i] = <s_i, x> (whole numbers) for a binary x (||x||^2 = xs) and
 // binary supports (sq[i] = |s_i| <= max_count), by a table of the values the kernel's own row

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "tests/test_util.hpp"
+#include "datasets/registry.hpp"
 #include "numerics/fast_exp.hpp"
 #include "core/random.hpp"
 
@@ -169,6 +170,27 @@ TEST(FastExp, RunsAreIdenticalOnEveryPath) {
       ASSERT_GT(t.size(), 1000u);
       if (first.empty()) first = t;
       else EXPECT_TRUE(t == first) << algo << ": the " << isa << " trace differs from the scalar one";
+    }
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// The same for binary rows (a1a: popcount dot products, numerics/bit_dots.cpp, and kernel values
+// by table), Gaussian and polynomial.
+TEST(FastExp, BinaryRunsAreIdenticalOnEveryPath) {
+  const plab::DatasetInfo* a1a = plab::find_dataset_info("a1a");
+  if (!a1a || plab::dataset_status(*a1a, false).root.empty()) GTEST_SKIP() << "a1a not found on the data search path";
+  const auto dir = std::filesystem::temp_directory_path() / ("plab_simd_bits_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  for (const std::string kernel : {"--kernel rbf --gamma 0.04", "--kernel poly --degree 3 --gamma 0.1 --coef0 1"}) {
+    std::string first;
+    for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+      const std::string trace = (dir / (isa + ".csv")).string();
+      run_plab("PLAB_SIMD=" + isa, "run --algo kernel-perceptron --data a1a " + kernel + " --no-bounds --trace " + trace);
+      const std::string t = slurp(trace);
+      ASSERT_GT(t.size(), 1000u);
+      if (first.empty()) first = t;
+      else EXPECT_TRUE(t == first) << kernel << ": the " << isa << " trace differs from the scalar one";
     }
   }
   std::filesystem::remove_all(dir);
