@@ -45,12 +45,8 @@ constexpr double kC[7] = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 47
 // True where x takes the fallback: not 0 < |x| <= kTrigReducedMax (NaN included).
 inline bool fallback(double x) { return !(std::fabs(x) <= kTrigReducedMax) || x == 0.0; }
 
-void sincos_scalar(double x, double& c, double& s) {
-  if (fallback(x)) {
-    c = std::cos(x);
-    s = std::sin(x);
-    return;
-  }
+// The reduction and polynomials, whatever x (the caller replaces the fallback's elements).
+inline void sincos_core(double x, double& c, double& s) {
   const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift, mk = 0.0 - k;
   const double r1 = std::fma(mk, kP1, x);
   const double ph = k * kP2, pl = std::fma(k, kP2, 0.0 - ph);
@@ -58,11 +54,13 @@ void sincos_scalar(double x, double& c, double& s) {
   const double rl = std::fma(mk, kP3, ((r1 - (r - b)) + ((0.0 - ph) - b)) - pl);
   const double z = r * r;
   double ps = kS[0];
+#pragma GCC unroll 8
   for (int i = 1; i < 8; ++i) ps = std::fma(ps, z, kS[i]);
   const double hz = 0.5 * z, zlo = std::fma(r, r, 0.0 - z), rz = r * z;
   const double rz_lo = std::fma(r, zlo, std::fma(r, z, 0.0 - rz));  // r^3 - rz
   const double sr = r + std::fma(rz, ps, std::fma(rz_lo, ps, std::fma(0.0 - hz, rl, rl)));
   double pc = kC[0];
+#pragma GCC unroll 8
   for (int i = 1; i < 7; ++i) pc = std::fma(pc, z, kC[i]);
   const double h = 1.0 - hz, e = (1.0 - h) - hz;
   const double cr = h + std::fma(z * z, pc, std::fma(0.0 - r, rl, e - 0.5 * zlo));
@@ -70,6 +68,15 @@ void sincos_scalar(double x, double& c, double& s) {
   const double sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
   s = (q & 2) ? -sv : sv;
   c = ((q + 1) & 2) ? -cv : cv;
+}
+
+void sincos_scalar(double x, double& c, double& s) {
+  if (fallback(x)) {
+    c = std::cos(x);
+    s = std::sin(x);
+  } else {
+    sincos_core(x, c, s);
+  }
 }
 
 // The arithmetic above on a vector: t (its low bits: k mod 4), sr = sin r, cr = cos r.
@@ -148,8 +155,10 @@ void sincos_on(Simd path, const double* x, std::size_t n, double* c, double* s) 
   switch (path) {
     case Simd::avx512: return sincos_avx512(x, n, c, s);
     case Simd::avx2: return sincos_avx2(x, n, c, s);
-    default:
-      for (std::size_t i = 0; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
+    default:  // branch-free first, so that the compiler may vectorise it (the same operations)
+      for (std::size_t i = 0; i < n; ++i) sincos_core(x[i], c[i], s[i]);
+      for (std::size_t i = 0; i < n; ++i)
+        if (fallback(x[i])) sincos_scalar(x[i], c[i], s[i]);
   }
 }
 
