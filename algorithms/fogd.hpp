@@ -1,8 +1,10 @@
 // FOGD, Fourier Online Gradient Descent (Lu, Hoi, Wang, Zhao, Liu, JMLR 17 (2016), "Large Scale
 // Online Kernel Learning", Sec. 4.1, Algorithm 1; docs/learners.md#fogd). The random Fourier map z
 // of the Gaussian kernel (numerics/fourier_features.hpp: D frequencies from the seed, 2D features,
-// unnormalised as Algorithm 1), then online gradient descent on the hinge loss in R^{2D}:
-// f(x) = w.z(x); on y s < 1, w += eta y z(x). Not a kernel expansion: the state is w (support_size 0).
+// unnormalised as Algorithm 1; cos and sin from numerics/fast_trig.hpp, not libm, so the same bits on
+// every vector path and, as a change of rule, not those of earlier runs: docs/learners.md#fogd),
+// then online gradient descent on the hinge loss in R^{2D}: f(x) = w.z(x); on y s < 1,
+// w += eta y z(x). Not a kernel expansion: the state is w (support_size 0).
 // Recorded for the bounds (docs/bounds.md#budget_ogd_all_t, in the feature space): tau = eta on a
 // step and delta_norm = 0 (nothing is removed), and kxx = ||z(x)||^2 = D. Only the Gaussian kernel is taken (the registry
 // refuses the others).

@@ -6,8 +6,9 @@
 // column j of U (u_1[j] .. u_D[j]) is D normals of Rng(derive_seed(seed, j)), drawn the first time
 // an input has feature j, so U is the same for any input dimension and order. One map is the
 // learner's (algorithms/fogd.hpp) and, built from the same (gamma, D, seed), the comparator's
-// (bounds/comparator.hpp, make_feature_comparator): the same z bit for bit.
-// Not thread-safe (the columns are drawn lazily): each user owns its map.
+// (bounds/comparator.hpp, make_feature_comparator): the same z bit for bit. cos and sin are our
+// own (numerics/fast_trig.hpp, within 0.7 ulp), not libm's (docs/learners.md#fogd).
+// Not thread-safe (the columns are drawn lazily, the chains kept in a scratch): each user owns its map.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -16,6 +17,7 @@
 
 #include "core/random.hpp"
 #include "datasets/dataset.hpp"
+#include "numerics/fast_trig.hpp"
 
 namespace plab {
 
@@ -24,18 +26,19 @@ class FourierFeatures {
   FourierFeatures(double gamma, std::size_t D, uint64_t seed) : gamma_(gamma), D_(D), seed_(seed) {}
 
   std::size_t frequencies() const { return D_; }
-  // z = z(x), 2D values; u.x is the chain over x's features in order.
+  // z = z(x), 2D values; u.x is the chain over x's features in order, cos and sin are
+  // numerics/fast_trig.hpp's (the same bits on every vector path). No allocation once z and the
+  // scratch have their size.
   void map(const Example& x, std::vector<double>& z) const {
-    std::vector<double> d(D_, 0.0);
+    d_.assign(D_, 0.0);
+    double* d = d_.data();
     for (std::size_t k = 0; k < x.idx.size(); ++k) {
       const double* u = column(x.idx[k]);
-      for (std::size_t i = 0; i < D_; ++i) d[i] += x.val[k] * u[i];
+      const double v = x.val[k];
+      for (std::size_t i = 0; i < D_; ++i) d[i] += v * u[i];
     }
     z.resize(2 * D_);
-    for (std::size_t i = 0; i < D_; ++i) {
-      z[i] = std::cos(d[i]);
-      z[D_ + i] = std::sin(d[i]);
-    }
+    sincos_array(d, D_, z.data(), z.data() + D_);
   }
 
  private:
@@ -54,6 +57,7 @@ class FourierFeatures {
   std::size_t D_;
   uint64_t seed_;
   mutable std::vector<std::unique_ptr<std::vector<double>>> U_;  // U_[j]: feature j's frequencies
+  mutable std::vector<double> d_;  // scratch: the D chains u_i.x
 };
 
 }  // namespace plab
