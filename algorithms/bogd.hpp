@@ -67,6 +67,21 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     const std::vector<double> g = r.get<double>("gram", f_.size() * f_.size());
     gram_.clear();
     for (std::size_t i = 0; i < f_.size(); ++i) gram_.insert(gram_.end(), &g[i * f_.size()], &g[i * f_.size()] + i + 1);
+    check_gram(g);
+  }
+  // The Gram matrix of the supports: symmetric, k(x_i,x_i) on the diagonal, |K_ij| <= sqrt(K_ii K_jj).
+  void check_gram(const std::vector<double>& g) const {
+    const std::size_t n = f_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      require_state(std::abs(g[i * n + i] - f_.self(i)) <= 1e-12 * std::abs(f_.self(i)), "gram: K_" + std::to_string(i) + std::to_string(i) + " = " +
+                                                    std::to_string(g[i * n + i]) + " is not k(x,x) = " +
+                                                    std::to_string(f_.self(i)) + " of support " + std::to_string(i));
+      for (std::size_t j = 0; j < i; ++j)
+        require_state(g[i * n + j] == g[j * n + i] &&
+                          std::abs(g[i * n + j]) <= std::sqrt(g[i * n + i] * g[j * n + j]) * (1.0 + 1e-12),
+                      "gram: entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                          ") is not symmetric or exceeds sqrt(K_ii K_jj)");
+    }
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {

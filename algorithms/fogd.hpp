@@ -18,7 +18,8 @@ namespace plab {
 inline const std::vector<OptionInfo>& fogd_options() {
   static const std::vector<OptionInfo> v = {
       learner_option("FOGD options", "features", &LearnerOptions::features,
-                     "FOGD: D random Fourier frequencies (2D features)", at_least(1)),
+                     "FOGD: D random Fourier frequencies (2D features; each costs 2 weights and dim + 1 map values: "
+                     "(dim + 3) x 8 bytes)", {1.0, 16777216.0, false, false}),
   };
   return v;
 }
@@ -71,6 +72,7 @@ class FourierOnlineGradientDescent final : public Learner {
     w_ = r.get<double>("w", 2 * D_);
     for (double v : w_) require_state(std::isfinite(v), "w: a non-finite weight");
     norm2_ = r.get_one<double>("norm2");
+    require_state(norm2_ == norm2_exact(), "norm2: " + std::to_string(norm2_) + " is not ||w||^2 = " + std::to_string(norm2_exact()));
   }
 
  private:

@@ -87,6 +87,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     ExpansionLearner::load_state(r);
     k_ = r.get_one<uint64_t>("nystrom_k");
     require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
+    require_state(k_ <= rank_, "nystrom_k: " + std::to_string(k_) + " dimensions, above options.rank = " + std::to_string(rank_));
     M_ = r.get<double>("nystrom_M", k_ * f_.size());
     w_ = r.get<double>("nystrom_w", k_);
   }
