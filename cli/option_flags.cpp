@@ -35,13 +35,14 @@ CLI::Option* OptionFlags::checked(const OptionDecl& d, CLI::Option* o) {
   // saturate 18446744073709551616 to 2^64 - 1 (docs/inputs.md#counts).
   if (d.type == OptionDecl::Type::count || d.type == OptionDecl::Type::integer)
     o->check(CLI::Validator(
-        [](std::string& s) -> std::string {
+        [range = d.range_text(), help = d.max ? d.help : std::string()](std::string& s) -> std::string {
           const std::string digits = !s.empty() && (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
           if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";
           const std::string bare = digits.substr(std::min(digits.find_first_not_of('0'), digits.size()));
           const std::string max = "9223372036854775807";
           if (bare.size() > max.size() || (bare.size() == max.size() && bare > max))
-            return "value " + s + " is out of range (at most 9223372036854775807)";
+            return "value " + s + " is out of range (at most 9223372036854775807" +
+                   (help.empty() ? "" : "; range " + range + ": " + help) + ")";
           return "";
         },
         "", "count range"));

@@ -36,6 +36,9 @@ std::string json_depth_fault(std::string_view text, std::size_t max_depth) {
     else if (c == ',' && !stack.empty() && !stack.back().object) ++stack.back().index;
     else if (c == '[' || c == '{') {
       if (stack.size() >= max_depth) {
+        // The field: the keys down to the last object, with the array indices between them (the
+        // run of arrays below it is the deep value itself).
+        while (!stack.empty() && !stack.back().object) stack.pop_back();
         std::string path;
         for (const Frame& f : stack) {
           if (path.size() > kEcho) { path += "..."; break; }
@@ -57,6 +60,14 @@ std::string json_depth_fault(std::string_view text, std::size_t max_depth) {
 nlohmann::json parse_json(std::string_view text) {
   if (std::string fault = json_depth_fault(text); !fault.empty()) throw JsonTooDeep(fault);
   return nlohmann::json::parse(text);
+}
+
+std::string json_error_text(const std::exception& e) {
+  std::string s = e.what();
+  if (s.size() <= 240) return s;
+  const std::size_t n = s.size();
+  s.resize(240);
+  return s + "... (" + std::to_string(n) + " characters)";
 }
 
 std::string json_excerpt(const nlohmann::json& v) {

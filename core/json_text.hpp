@@ -29,6 +29,10 @@ std::string json_depth_fault(std::string_view text, std::size_t max_depth = kMax
 // nlohmann::json::parse(text) after json_depth_fault: JsonTooDeep, or nlohmann's parse_error.
 nlohmann::json parse_json(std::string_view text);
 
+// An exception's message cut at 240 characters, with its full length when cut: the JSON library's
+// syntax errors quote the token they stopped at, which may be a 50000-digit number.
+std::string json_error_text(const std::exception& e);
+
 // A value as echoed in a message: its dump cut at 80 characters, with its full length when cut.
 std::string json_excerpt(const nlohmann::json& v);
 

@@ -227,7 +227,7 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
   } catch (const std::invalid_argument& e) {  // ModelError, and a kernel field's declared check ("header: kernel.gamma ...")
     throw ModelError(where + ": " + e.what());
   } catch (const std::exception& e) {  // JSON syntax
-    throw ModelError(where + ": header: " + e.what());
+    throw ModelError(where + ": header: " + json_error_text(e));
   }
 }
 

@@ -122,7 +122,9 @@ class Hostile : public ::testing::Test {
 TEST(JsonDepth, TheScannerNamesTheFieldAndSkipsStrings) {
   EXPECT_EQ(plab::json_depth_fault(R"({"a": [[1, 2], {"b": "[[[[[[["}]})", 3), "");
   const std::string f = plab::json_depth_fault(R"({"x": 1, "options": {"deep": [0, [[[[1]]]]]}})", 4);
-  EXPECT_NE(f.find("field 'options.deep[1]"), std::string::npos) << f;
+  EXPECT_NE(f.find("field 'options.deep'"), std::string::npos) << f;
+  const std::string g = plab::json_depth_fault(R"({"a": [{"b": [[[[1]]]]}]})", 4);
+  EXPECT_NE(g.find("field 'a[0].b'"), std::string::npos) << g;
   EXPECT_NE(f.find("deeper than 4 levels"), std::string::npos) << f;
   EXPECT_EQ(plab::json_depth_fault(deep(plab::kMaxJsonDepth)), "");
   EXPECT_NE(plab::json_depth_fault(deep(plab::kMaxJsonDepth + 1)), "");
@@ -141,7 +143,7 @@ TEST_F(Hostile, DeepJsonInAModelHeaderIsRefusedNamingFileAndField) {
   const std::string bytes = model_file(m, text);
   model_refused(bytes, {"header: field 'labels", "deeper than 64 levels"});
   const std::string p = write_file(dir->p / "deep_labels.plab", bytes);
-  for (const std::string cmd : {"model show " + p, "predict --model " + p + " --data synthetic:dekel:n=5",
+  for (const std::string& cmd : {"model show " + p, "predict --model " + p + " --data synthetic:dekel:n=5",
                                 "run --init-model " + p + " --data synthetic:dekel:n=5 --quiet"}) {
     const auto r = run_cli(cmd);
     EXPECT_EQ(r.status, 2) << cmd << "\n" << r.output.substr(0, 400);
@@ -155,7 +157,7 @@ TEST_F(Hostile, DeepJsonInAModelHeaderIsRefusedNamingFileAndField) {
     (void)plab::parse_model(model_file(m, wide), "m.plab");
     ADD_FAILURE() << "accepted";
   } catch (const plab::ModelError& e) {
-    EXPECT_LT(std::string(e.what()).size(), 300u);
+    EXPECT_LT(std::string(e.what()).size(), 300u) << std::string(e.what()).substr(0, 300);
     EXPECT_NE(std::string(e.what()).find("characters)"), std::string::npos) << e.what();
   }
 }
@@ -315,7 +317,7 @@ TEST_F(BudgetTraces, RemovalNormsKernelDiagonalAndSupportCounts) {
 TEST_F(BudgetTraces, EditedLambdaAndExactNormAreRefused) {
   refused("lambda.csv", with_meta(bogd, "/options/ogd_lambda", 0.01), {});
   refused("lambda0.csv", with_meta(bogd0, "/options/ogd_lambda", 0.001), {});
-  refused("lambda_to0.csv", with_meta(bogd, "/options/ogd_lambda", 0.0), {"column 'update'"});
+  refused("lambda_to0.csv", with_meta(bogd, "/options/ogd_lambda", 0.0), {});
   const double exact = nlohmann::json::parse(bogd[0].substr(2))["f_norm2_exact"].get<double>();
   refused("exact.csv", with_meta(bogd, "/f_norm2_exact", exact * 2 + 1), {":1: ", "f_norm2_exact"});
   const double fexact = nlohmann::json::parse(fogd[0].substr(2))["f_norm2_exact"].get<double>();

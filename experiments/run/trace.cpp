@@ -411,7 +411,7 @@ void TraceReader::metadata(const std::string& line) {
   try { tr.meta = parse_json(std::string_view(line).substr(2)); } catch (const JsonTooDeep& e) {
     fail(std::string("metadata: ") + e.what() + " (docs/inputs.md#json)");
   } catch (const std::exception& e) {
-    fail(std::string("metadata is not valid JSON: ") + e.what());
+    fail("metadata is not valid JSON: " + json_error_text(e));
   }
   if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
     fail("metadata has no \"algo\"");
@@ -480,10 +480,12 @@ void TraceReader::row() {
       if (cell_of(name).empty())
         fail("column '" + name + "': empty on a mistake round, but " + algo() +
              " records it on every mistake (rows of another algorithm?)");
-  if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
+  // The learner's own rules first: a kxx other than its kernel's would otherwise show as a
+  // Cauchy-Schwarz fault of the comparator.
   if (const std::string bad = learner_row_contradiction(r, tr.rounds.empty() ? nullptr : &tr.rounds.back(), rules);
       !bad.empty())
     fail(bad);
+  if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
   if (rules.counts_supports) support_growth(r);
   tr.rounds.push_back(r);
 }

@@ -493,7 +493,7 @@ Spec load_spec(const std::string& path, bool quick) {
   } catch (const JsonTooDeep& e) {
     throw std::invalid_argument(path + ": " + e.what() + " (docs/inputs.md#json)");
   } catch (const json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+    throw std::invalid_argument(path + ": not valid JSON: " + json_error_text(e));
   }
   return parse_spec(j, quick, path);
 }
