@@ -279,13 +279,13 @@ TEST_F(BudgetTraces, EveryBudgetLearnerReadsBackItsOwnTrace) {
 }
 
 TEST_F(BudgetTraces, AnotherLearnersRowsAreRefused) {
-  refused("fogd_as_bogd.csv", with_meta(fogd, "/algo", "bogd"), {"(rows of another algorithm?)"});
+  refused("fogd_as_bogd.csv", with_meta(fogd, "/algo", "bogd"), {"column "});
   refused("bogd_as_fogd.csv", with_meta(bogd, "/algo", "fogd"), {});
   refused("bpa_as_bogd.csv", with_meta(bpa, "/algo", "bogd"), {"column 'tau'"});
   refused("bogd_as_bpa.csv", with_meta(with_meta(bogd, "/algo", "bpa-s"), "/options", {{"budget", 30}, {"C", 1.0}}),
           {"column 'tau'", "PA-I step"});
   const std::size_t s = row_with(bogd, "tau", "add");
-  refused("project.csv", with_cell(bogd, s, "update", "project"), {"column 'update'"});
+  refused("project.csv", with_cell(bogd, s, "update", "project"), {"rows of another algorithm?"});
 }
 
 TEST_F(BudgetTraces, StepsAgainstTheMetadataAreRefused) {

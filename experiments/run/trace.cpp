@@ -300,10 +300,10 @@ std::string learner_row_contradiction(const RoundRecord& r, const RoundRecord* p
   const auto g = [](double v) { return format_g(v, 17); };
   const TraceRows& L = k.own;
   const std::string kind(to_string(r.update));
-  if (k.fourier && !std::isnan(r.kxx) && r.kxx != static_cast<double>(k.features))
+  if (k.fourier && r.kxx >= 0.0 && r.kxx != static_cast<double>(k.features))
     return "column 'kxx': " + g(r.kxx) + ", but " + k.algo + "'s k(x,x) is ||z(x)||^2 = D = options.features = " +
            std::to_string(k.features) + " on every round";
-  if (!k.fourier && k.rbf && !std::isnan(r.kxx) && r.kxx != 1.0)
+  if (!k.fourier && k.rbf && r.kxx >= 0.0 && r.kxx != 1.0)  // (a negative one: row_contradiction)
     return "column 'kxx': k(x_t,x_t) = " + g(r.kxx) + ", but the metadata's kernel is rbf, whose k(x,x) = 1";
   if (!std::isnan(r.delta_norm)) {
     if (r.delta_norm < 0.0) return "column 'delta_norm': " + g(r.delta_norm) + " < 0 (a norm is >= 0)";
@@ -482,9 +482,11 @@ void TraceReader::row() {
              " records it on every mistake (rows of another algorithm?)");
   // The learner's own rules first: a kxx other than its kernel's would otherwise show as a
   // Cauchy-Schwarz fault of the comparator.
-  if (const std::string bad = learner_row_contradiction(r, tr.rounds.empty() ? nullptr : &tr.rounds.back(), rules);
-      !bad.empty())
-    fail(bad);
+  // (Not once a cell holds a written nan or inf: every bound is then n/a naming it.)
+  if (tr.non_finite.empty())
+    if (const std::string bad = learner_row_contradiction(r, tr.rounds.empty() ? nullptr : &tr.rounds.back(), rules);
+        !bad.empty())
+      fail(bad);
   if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
   if (rules.counts_supports) support_growth(r);
   tr.rounds.push_back(r);
@@ -529,7 +531,7 @@ Trace read_trace(const std::string& path) {
   // The budget learners keep ||f||^2 as they go: the exact alpha^T K alpha of the metadata is the
   // last row's value up to the roundings of the run (docs/inputs.md#trace-invariants).
   const RowRules& k = rd.rules;
-  if (k.own.step != TraceRows::Step::any && !rd.tr.rounds.empty()) {
+  if (k.own.step != TraceRows::Step::any && !rd.tr.rounds.empty() && rd.tr.non_finite.empty()) {
     const double last = rd.tr.rounds.back().f_norm2;
     if (std::isfinite(last) && std::isfinite(k.f_norm2_exact) &&
         std::abs(last - k.f_norm2_exact) > 1e-6 * std::max({1.0, std::abs(last), std::abs(k.f_norm2_exact)})) {
