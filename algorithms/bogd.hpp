@@ -74,8 +74,23 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     gram_.clear();
     since_exact_ = r.has("norm_removals") ? r.get_one<uint64_t>("norm_removals") : 0;
     require_state(since_exact_ < std::max<std::size_t>(B_, 1), "norm_removals: not below the budget");
+    check_gram(g);
     if (norm_dropped_) return;
     for (std::size_t i = 0; i < f_.size(); ++i) gram_.insert(gram_.end(), &g[i * f_.size()], &g[i * f_.size()] + i + 1);
+  }
+  // The Gram matrix of the supports: symmetric, k(x_i,x_i) on the diagonal, |K_ij| <= sqrt(K_ii K_jj).
+  void check_gram(const std::vector<double>& g) const {
+    const std::size_t n = f_.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      require_state(std::abs(g[i * n + i] - f_.self(i)) <= 1e-12 * std::abs(f_.self(i)), "gram: K_" + std::to_string(i) + std::to_string(i) + " = " +
+                                                    std::to_string(g[i * n + i]) + " is not k(x,x) = " +
+                                                    std::to_string(f_.self(i)) + " of support " + std::to_string(i));
+      for (std::size_t j = 0; j < i; ++j)
+        require_state(g[i * n + j] == g[j * n + i] &&
+                          std::abs(g[i * n + j]) <= std::sqrt(g[i * n + i] * g[j * n + j]) * (1.0 + 1e-12),
+                      "gram: entry (" + std::to_string(i) + ", " + std::to_string(j) +
+                          ") is not symmetric or exceeds sqrt(K_ii K_jj)");
+    }
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {

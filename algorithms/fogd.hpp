@@ -10,6 +10,7 @@
 // refuses the others).
 #pragma once
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -20,7 +21,8 @@ namespace plab {
 inline const std::vector<OptionInfo>& fogd_options() {
   static const std::vector<OptionInfo> v = {
       learner_option("FOGD options", "features", &LearnerOptions::features,
-                     "FOGD: D random Fourier frequencies (2D features)", at_least(1)),
+                     "FOGD: D random Fourier frequencies (2D features; each costs 2 weights and dim + 1 map values: "
+                     "(dim + 3) x 8 bytes)", {1.0, 16777216.0, false, false}),
   };
   return v;
 }
@@ -29,7 +31,7 @@ class FourierOnlineGradientDescent final : public Learner {
  public:
   explicit FourierOnlineGradientDescent(const LearnerOptions& o)
       : D_(o.features), eta_(o.ogd_eta), z_map_(o.kernel.gamma, o.features, o.seed),
-        w_(2 * o.features, 0.0) {}
+        w_(2 * o.features, 0.0), keep_norm_(o.record_norms) {}
 
   double score(const Example& x) const override {
     z_map_.map(x, z_);
@@ -45,7 +47,7 @@ class FourierOnlineGradientDescent final : public Learner {
     if (ys < 1.0) {  // Algorithm 1: w <- w - eta grad l, l = max(0, 1 - y w.z)
       const double a = eta_ * x.y;
       for (std::size_t i = 0; i < w_.size(); ++i) w_[i] += a * z_[i];
-      norm2_ = norm2_exact();
+      if (keep_norm_) norm2_ = norm2_exact();  // O(D): only for the bounds (docs/learners.md#bookkeeping)
       r.coef = a;
       r.eta_t = eta_;
       r.tau = eta_;
@@ -53,12 +55,13 @@ class FourierOnlineGradientDescent final : public Learner {
       r.update = UpdateKind::update;
     }
     r.support_size = 0;
-    r.f_norm2 = norm2_;
+    r.f_norm2 = norm2();
     return r;
   }
   std::size_t support_size() const override { return 0; }
   // ||w||^2, the norm in the random-feature space (not the RKHS norm of the exact kernel).
-  double norm2() const override { return norm2_; }
+  double norm2() const override { return keep_norm_ ? norm2_ : std::numeric_limits<double>::quiet_NaN(); }
+  bool keeps_norm() const override { return keep_norm_; }
   double norm2_exact() const override {
     double s = 0.0;
     for (double v : w_) s += v * v;
@@ -67,12 +70,13 @@ class FourierOnlineGradientDescent final : public Learner {
   // w and its norm; the frequencies follow from the seed.
   void save_state(StateWriter& w) const override {
     w.put("w", w_);
-    w.put_one("norm2", norm2_);
+    w.put_one("norm2", keep_norm_ ? norm2_ : norm2_exact());
   }
   void load_state(const StateReader& r) override {
     w_ = r.get<double>("w", 2 * D_);
     for (double v : w_) require_state(std::isfinite(v), "w: a non-finite weight");
     norm2_ = r.get_one<double>("norm2");
+    require_state(norm2_ == norm2_exact(), "norm2: " + std::to_string(norm2_) + " is not ||w||^2 = " + std::to_string(norm2_exact()));
   }
 
  private:
@@ -87,6 +91,7 @@ class FourierOnlineGradientDescent final : public Learner {
   FourierFeatures z_map_;
   std::vector<double> w_;
   double norm2_ = 0.0;
+  bool keep_norm_ = true;
   mutable std::vector<double> z_;
 };
 

@@ -6,6 +6,7 @@
 // score = f_{t-1}(x_t) computed before any change; learners never print.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -118,6 +119,10 @@ class ExpansionLearner : public Learner {
     f_.load(r, "f.");
     norm2_ = r.get_one<double>("norm2");
     rounds_ = r.get_one<int64_t>("rounds");
+    // ||f||^2 >= 0; a running norm may round below 0 by a few ulps of (sum |alpha_i| sqrt(k_ii))^2.
+    double top = 0.0;
+    for (std::size_t i = 0; i < f_.size(); ++i) top += std::abs(f_.alpha[i]) * std::sqrt(std::max(0.0, f_.self(i)));
+    require_state(norm2_ >= -1e-9 * top * top, "norm2: " + std::to_string(norm2_) + " < 0 (a squared norm is >= 0)");
     // A round adds one support at most, and its id is its round (the averaged hypothesis divides by rounds).
     int64_t last = 0;
     for (std::size_t i = 0; i < f_.size(); ++i) last = std::max(last, f_.sv.id(i));

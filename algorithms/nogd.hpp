@@ -111,7 +111,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     k_ = r.get_one<uint64_t>("nystrom_k");
-    require_state(k_ <= f_.size() && k_ <= rank_, "nystrom_k: more dimensions than supports or the rank");
+    require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
+    require_state(k_ <= rank_, "nystrom_k: " + std::to_string(k_) + " dimensions, above options.rank = " + std::to_string(rank_));
     M_ = r.get<double>("nystrom_M", k_ * f_.size());
     w_ = r.get<double>("nystrom_w", k_);
     switched_ = k_ > 0 || (r.has("nystrom_switched") && r.get_one<uint64_t>("nystrom_switched") == 1);

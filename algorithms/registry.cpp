@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <initializer_list>
 #include <mutex>
 #include <stdexcept>
 
@@ -30,6 +31,24 @@ namespace plab {
 namespace {
 
 using BF = BoundFamily;
+
+constexpr unsigned mask(std::initializer_list<UpdateKind> kinds) {
+  unsigned m = 0;
+  for (UpdateKind k : kinds) m |= 1u << static_cast<unsigned>(k);
+  return m;
+}
+using UK = UpdateKind;
+using Step = TraceRows::Step;
+// The rows of the budget learners (docs/inputs.md#trace-invariants): their steps, the kinds of their
+// updates and the support counts their budget allows.
+constexpr TraceRows kBudgetPARows = {mask({UK::add, UK::evict}), mask({UK::none, UK::add, UK::evict}), Step::pa,
+                                     true, false, false, mask({UK::add}), false};
+constexpr TraceRows kBogdRows = {mask({UK::add, UK::evict}), mask({UK::none, UK::update, UK::add, UK::evict}),
+                                 Step::eta, true, false, false, mask({UK::add}), true};
+constexpr TraceRows kFogdRows = {mask({UK::update}), mask({UK::none, UK::update}), Step::eta, false, false, true,
+                                 mask({UK::none, UK::update}), false};
+constexpr TraceRows kNogdRows = {mask({UK::add, UK::update}), mask({UK::none, UK::add, UK::update}), Step::eta, true,
+                                 true, false, mask({UK::add}), false};
 
 std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
   if (o.kernel.type != Kernel::Type::linear)
@@ -92,29 +111,30 @@ std::vector<LearnerInfo> builtin() {
       {.name = "bpa-s", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#8dd3c7",
        .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
                   "2010)",
-       .make = maker_of<BudgetPassiveAggressive>()},
+       .make = maker_of<BudgetPassiveAggressive>(), .trace = kBudgetPARows},
       {.name = "bpa-nn", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#bc80bd",
        .summary = "Budgeted Passive-Aggressive, nearest-neighbour variant: the removal projected on x_t and the "
                   "removed support's nearest neighbour (Wang-Vucetic 2010)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BudgetPassiveAggressive>(o, BudgetPassiveAggressive::Span::nearest);
-       }},
+       }, .trace = kBudgetPARows},
       {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
-       .make = maker_of<BoundedOnlineGradientDescent>()},
+       .make = maker_of<BoundedOnlineGradientDescent>(), .trace = kBogdRows},
       {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
-       }},
+       }, .trace = kBogdRows},
       // Its bounds hold in the random-feature space, against the comparator mapped there.
       {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
-       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}, .fourier_features = true},
+       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}, .fourier_features = true,
+       .trace = kFogdRows},
       {.name = "nogd", .bounds = {BF::budget_gradient}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",
-       .make = maker_of<NystromOnlineGradientDescent>()},
+       .make = maker_of<NystromOnlineGradientDescent>(), .trace = kNogdRows},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
       {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",

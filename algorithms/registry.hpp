@@ -29,6 +29,23 @@ enum class BoundFamily {
 using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;
 
 // Written with designated initialisers ({.name = ..., .bounds = ..., ...}), fields in this order.
+// What every trace row of a learner shows beyond its bound families' rules, checked by `plab
+// bounds --trace` before any bound is evaluated (docs/inputs.md#trace-invariants).
+struct TraceRows {
+  // Update kinds on a mistake round and on a correct one (bit k: UpdateKind k; 0: the families' rule).
+  unsigned mistake_kinds = 0, correct_kinds = 0;
+  // The step tau of a round that steps: any, = options.ogd_eta (online gradient descent), or the
+  // PA-I step min(C, (1 - y f(x_t)) / k(x_t,x_t)) of its own row.
+  enum class Step : uint8_t { any, eta, pa } step = Step::any;
+  // support_size: one more on `add` (below options.budget), unchanged on every other round,
+  // `evict` only at the budget, never above it; `update` only at the budget when update_at_budget.
+  bool budgeted = false, update_at_budget = false;
+  bool no_supports = false;  // support_size is 0 (FOGD's state is w, not an expansion)
+  // delta_norm (what the budget maintenance changed) is >= 0, and 0 on rows of these kinds.
+  unsigned delta_zero_kinds = 0;
+  bool shrinks = false;  // BOGD: a correct round past the margin shrinks f by 1 - eta lambda (`update`) when lambda > 0
+};
+
 struct LearnerInfo {
   std::string name;                  // command-line and spec name: "projectron++"
   std::vector<BoundFamily> bounds;   // empty: no proven bound is evaluated (stated in the docs)
@@ -41,6 +58,7 @@ struct LearnerInfo {
   // Its hypotheses are w.z(x) on the random Fourier map of (kernel gamma, features, seed)
   // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
   bool fourier_features = false;
+  TraceRows trace = {};
   bool uses(const std::string& option) const;
   bool takes(const Kernel& k) const;
 };

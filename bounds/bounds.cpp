@@ -13,6 +13,7 @@
 #include "bounds/families.hpp"
 #include "bounds/formulas.hpp"
 #include "core/format.hpp"
+#include "core/json_text.hpp"
 #include "bounds/profile.hpp"
 
 namespace plab {
@@ -36,7 +37,7 @@ const nlohmann::json* typed(const nlohmann::json& obj, const char* key, const st
                        : want == nlohmann::json::value_t::object ? "an object"
                                                                  : "a number";
     throw std::invalid_argument("trace metadata: \"" + at + key + "\" must be " + what + ", got " +
-                                v.dump().substr(0, 80));
+                                json_excerpt(v));
   }
   return &v;
 }
@@ -46,7 +47,7 @@ const nlohmann::json* typed(const nlohmann::json& obj, const char* key, const st
 RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   using T = nlohmann::json::value_t;
   RunFacts f;
-  if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + meta.dump().substr(0, 80));
+  if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + json_excerpt(meta));
   if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
   if (const auto* v = typed(meta, "options", "", T::object)) options_from_json(f.options, *v, "trace metadata: options");
   if (const auto* cmp = typed(meta, "comparator", "", T::object)) {

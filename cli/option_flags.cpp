@@ -31,6 +31,22 @@ CLI::Option* OptionFlags::checked(const OptionDecl& d, CLI::Option* o) {
   if (!d.allowed.empty()) o->check(CLI::IsMember(d.allowed));
   // NonNegativeNumber: CLI11 would otherwise wrap "-3" into a huge unsigned value.
   if (d.type == OptionDecl::Type::count) o->check(CLI::NonNegativeNumber);
+  // A count above 2^64 - 1 (an integer above 2^63 - 1) is refused as written, before CLI11 converts
+  // it: the conversion would saturate 18446744073709551616 to 2^64 - 1 (docs/inputs.md#counts).
+  if (d.type == OptionDecl::Type::count || d.type == OptionDecl::Type::integer)
+    o->check(CLI::Validator(
+        [range = d.range_text(), help = d.max ? d.help : std::string(),
+         max = std::string(d.type == OptionDecl::Type::count ? "18446744073709551615" : "9223372036854775807")](
+            std::string& s) -> std::string {
+          const std::string digits = !s.empty() && (s[0] == '+' || s[0] == '-') ? s.substr(1) : s;
+          if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) return "";
+          const std::string bare = digits.substr(std::min(digits.find_first_not_of('0'), digits.size()));
+          if (bare.size() > max.size() || (bare.size() == max.size() && bare > max))
+            return "value " + s + " is out of range (at most " + max +
+                   (help.empty() ? "" : "; range " + range + ": " + help) + ")";
+          return "";
+        },
+        "", "count range"));
   return o;
 }
 

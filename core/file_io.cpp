@@ -1,5 +1,7 @@
 #include "core/file_io.hpp"
 
+#include "core/json_text.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -150,7 +152,9 @@ std::string read_text_file(const std::string& path) {
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path) {
   std::ifstream in(path);
   if (!in) return std::nullopt;
-  try { return nlohmann::json::parse(in); } catch (const nlohmann::json::exception&) { return std::nullopt; }
+  std::ostringstream text;
+  text << in.rdbuf();
+  try { return parse_json(text.str()); } catch (const std::exception&) { return std::nullopt; }
 }
 
 std::size_t remove_temporaries(const std::string& dir) {

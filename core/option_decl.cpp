@@ -1,5 +1,7 @@
 #include "core/option_decl.hpp"
 
+#include "core/json_text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -35,12 +37,12 @@ bool OptionDecl::takes(const std::string& owner) const {
 void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) const {
   using T = OptionDecl::Type;
   const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
-  if (type == T::real && !v.is_number()) throw std::invalid_argument(at + " must be a number, got " + v.dump());
+  if (type == T::real && !v.is_number()) throw std::invalid_argument(at + " must be a number, got " + json_excerpt(v));
   if (type == T::count && (!v.is_number_integer() || negative))
-    throw std::invalid_argument(at + " must be a non-negative integer, got " + v.dump());
-  if (type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + v.dump());
-  if (type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + v.dump());
-  if (type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + v.dump());
+    throw std::invalid_argument(at + " must be a non-negative integer, got " + json_excerpt(v));
+  if (type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + json_excerpt(v));
+  if (type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + json_excerpt(v));
+  if (type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + json_excerpt(v));
   if (type != T::text || allowed.empty()) return;
   const std::string s = v.get<std::string>();
   if (std::find(allowed.begin(), allowed.end(), s) != allowed.end()) return;
@@ -57,8 +59,10 @@ void OptionDecl::check(const nlohmann::json& v, const std::string& at, const std
   if (in) return;
   const std::string r = range_text();
   const std::string finite = type == Type::real ? (r.empty() ? "finite" : " (and finite)") : "";
+  // Above a declared maximum, what the value costs (the declaration's help says it).
+  const bool above = std::isfinite(x) && max && (max_open ? x >= *max : x > *max);
   throw std::invalid_argument(at + " must be " + r + finite + (who.empty() ? "" : " for " + who) + ", got " +
-                              fmt::format("{}", x));
+                              fmt::format("{}", x) + (above && !help.empty() ? " (" + help + ")" : ""));
 }
 
 std::string OptionDecl::not_applicable(const std::string& selected, const std::string& subject) const {

@@ -52,6 +52,10 @@ class Rng {
     const std::size_t n = std::mt19937_64::state_size, words = v.size() - 2;
     if (v.size() < 2 || words < n || words > n + 1 || (words == n + 1 && v[n] > n))
       throw std::invalid_argument("rng: not an engine state");
+    // All words zero: the engine's recurrence stays at zero, every draw is 0 (no seeding gives it).
+    bool zero = true;
+    for (std::size_t i = 0; i < n; ++i) zero = zero && v[i] == 0;
+    if (zero) throw std::invalid_argument("rng: the engine state is all zero (no seed gives it; every draw would be 0)");
     std::stringstream s;
     for (std::size_t i = 0; i + 2 < v.size(); ++i) s << v[i] << ' ';
     std::mt19937_64 e;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <set>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -92,14 +93,24 @@ class StateReader {
   template <class T>
   T get_one(const std::string& name) const { return get<T>(name, 1)[0]; }
   bool has(const std::string& name) const { return by_name_.count(name) > 0; }
+  // The arrays no get() has read, in name order: after load_state, arrays the learner does not
+  // have (a model relabelled as another learner keeps the first one's arrays).
+  std::vector<std::string> unread() const {
+    std::vector<std::string> v;
+    for (const auto& [name, a] : by_name_)
+      if (!read_.count(name)) v.push_back(name);
+    return v;
+  }
 
  private:
   const StateArray& find(const std::string& name) const {
     const auto it = by_name_.find(name);
     if (it == by_name_.end()) throw ModelError("array '" + name + "' is missing");
+    read_.insert(name);
     return it->second;
   }
   std::map<std::string, StateArray> by_name_;
+  mutable std::set<std::string> read_;
 };
 
 // Throws ModelError "<what>" unless `ok` (the state checks of load_state).

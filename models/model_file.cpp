@@ -17,6 +17,7 @@
 #include "algorithms/multiclass.hpp"
 #include "algorithms/registry.hpp"
 #include "core/file_io.hpp"
+#include "core/json_text.hpp"
 #include "core/option_decl.hpp"
 #include "core/sha256.hpp"
 #include "datasets/preprocess.hpp"
@@ -63,7 +64,7 @@ Kernel kernel_from_json(const nlohmann::json& j) {
   // An int in the learner: a larger whole number would be truncated into another kernel.
   const nlohmann::json& degree = j.at("degree");
   if (degree.is_number_unsigned() ? degree.get<uint64_t>() > INT_MAX : degree.get<int64_t>() > INT_MAX)
-    throw ModelError("header: kernel.degree must be at most 2147483647, got " + degree.dump());
+    throw ModelError("header: kernel.degree must be at most 2147483647, got " + json_excerpt(degree));
   k.degree = degree.get<int>();
   return k;
 }
@@ -82,7 +83,7 @@ uint64_t count_of(const nlohmann::json& v, const std::string& what) {
   const bool whole = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t(std::numeric_limits<int64_t>::max())
                                             : v.is_number_integer() && v.get<int64_t>() >= 0;
   if (!whole)
-    throw ModelError("header: " + what + " is not a whole number >= 0, got " + v.dump());
+    throw ModelError("header: " + what + " is not a whole number >= 0, got " + json_excerpt(v));
   return v.get<uint64_t>();
 }
 
@@ -93,7 +94,7 @@ T field(const nlohmann::json& j, const std::string& key, const char* kind) {
   try {
     return j.at(key).get<T>();
   } catch (const nlohmann::json::exception&) {
-    throw ModelError("header: " + key + " must be " + kind + ", got " + j.at(key).dump());
+    throw ModelError("header: " + key + " must be " + kind + ", got " + json_excerpt(j.at(key)));
   }
 }
 
@@ -136,7 +137,7 @@ std::vector<StateArray> arrays_from(const nlohmann::json& list, const std::strin
   std::size_t off = 0;
   for (const auto& e : list) {
     if (!e.is_array() || e.size() != 3 || !e[0].is_string() || !e[1].is_string())
-      throw ModelError("header: an arrays entry is not [name, type, count], got " + e.dump());
+      throw ModelError("header: an arrays entry is not [name, type, count], got " + json_excerpt(e));
     StateArray a;
     a.name = e[0].get<std::string>();
     const std::string t = e[1].get<std::string>();
@@ -211,7 +212,12 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
     const std::string content = checked_content(bytes);
     const std::size_t nl = content.find('\n');
     if (nl == std::string::npos) throw ModelError("no header line");
-    const nlohmann::json j = nlohmann::json::parse(content.substr(0, nl));
+    nlohmann::json j;
+    try {
+      j = parse_json(std::string_view(content).substr(0, nl));
+    } catch (const JsonTooDeep& e) {
+      throw ModelError(std::string("header: ") + e.what() + " (docs/inputs.md#json)");
+    }
     if (!j.is_object()) throw ModelError("header: not a JSON object");
     ModelFile m;
     m.path = where;
@@ -221,7 +227,7 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
   } catch (const std::invalid_argument& e) {  // ModelError, and a kernel field's declared check ("header: kernel.gamma ...")
     throw ModelError(where + ": " + e.what());
   } catch (const std::exception& e) {  // JSON syntax
-    throw ModelError(where + ": header: " + e.what());
+    throw ModelError(where + ": header: " + json_error_text(e));
   }
 }
 
@@ -289,7 +295,16 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
   try {
     check_finite_state(m.arrays);
     std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
-    l->load_state(StateReader(m.arrays));
+    const StateReader arrays(m.arrays);
+    l->load_state(arrays);
+    // Every array is the learner's: one it does not read would be silently dropped (a model of
+    // another learner relabelled, an edited file) (docs/models.md#refused).
+    if (const std::vector<std::string> extra = arrays.unread(); !extra.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < extra.size() && i < 8; ++i) names += (i ? ", '" : "'") + extra[i] + "'";
+      throw ModelError("array " + names + (extra.size() > 8 ? ", ..." : "") + " is not part of " + m.header.algo +
+                       "'s state (a model of another learner?)");
+    }
     if (find_learner(m.header.algo)->uses("budget") && l->support_size() > o.budget)
       throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(o.budget) +
                        " of options.budget");

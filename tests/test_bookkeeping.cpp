@@ -53,7 +53,8 @@ TEST(Bookkeeping, SameRoundsWithoutTheNorms) {
         skips = skips || std::isnan(rb.f_norm2);
       }
       // The learners whose norm costs more than O(1) a round skip it; the others keep it.
-      const bool expensive = algo == "rbp" || algo == "bpa-s" || algo == "bpa-nn" || algo == "bogd" || algo == "bogd++";
+      const bool expensive = algo == "rbp" || algo == "bpa-s" || algo == "bpa-nn" || algo == "bogd" || algo == "bogd++" ||
+                             algo == "fogd";
       EXPECT_EQ(skips, expensive) << algo;
       EXPECT_EQ(std::isnan(b->norm2()), expensive) << algo;
       // A model written without the running norm holds ||f||^2 all the same.

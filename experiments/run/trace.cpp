@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <unistd.h>
 
+#include <algorithm>
+#include <climits>
 #include <map>
 
 #include "algorithms/registry.hpp"
@@ -17,6 +19,7 @@
 #include "bounds/bounds.hpp"
 #include "datasets/dataset.hpp"
 #include "core/format.hpp"
+#include "core/json_text.hpp"
 #include "datasets/text_parse.hpp"
 
 namespace plab {
@@ -197,6 +200,11 @@ struct RowRules {
   bool counts_supports = false;  // support_size grows by one exactly on add/update rounds
   std::string algo;
   double g_norm = 0.0, kxx_max = kNone;
+  // The learner's own rows (LearnerInfo::trace) and the metadata's values they are checked against.
+  TraceRows own;
+  bool fourier = false, rbf = false;
+  double eta = kNone, lambda = 0.0, C = kNone, f_norm2_exact = kNone;
+  int64_t budget = 0, features = 0;
 };
 
 RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
@@ -212,8 +220,18 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
     r.correct_kinds = meet(r.correct_kinds, fam.correct_kinds);
     r.counts_supports = r.counts_supports || fam.counts_supports;
   }
+  r.mistake_kinds = meet(r.mistake_kinds, info.trace.mistake_kinds);  // the learner's own, within its families'
+  r.correct_kinds = meet(r.correct_kinds, info.trace.correct_kinds);
   r.g_norm = f.g_norm;
   r.kxx_max = f.kxx_max;
+  r.own = info.trace;
+  r.fourier = info.fourier_features;
+  r.eta = f.options.ogd_eta;
+  r.lambda = info.uses("ogd_lambda") ? f.options.ogd_lambda : 0.0;
+  r.C = f.options.C;
+  r.f_norm2_exact = f.f_norm2_exact;
+  r.budget = static_cast<int64_t>(std::min<std::size_t>(f.options.budget, INT64_MAX));
+  r.features = static_cast<int64_t>(std::min<std::size_t>(f.options.features, INT64_MAX));
   return r;
 }
 
@@ -269,6 +287,89 @@ std::string row_contradiction(const RoundRecord& r, const RowRules& k) {
   return "";
 }
 
+// Relative agreement of a recomputed value with a written one (the writer's own arithmetic, read
+// back from its shortest round-trip form: equal up to the order of a few roundings).
+bool agrees(double written, double recomputed, double scale) {
+  return std::abs(written - recomputed) <= 1e-9 * std::max(scale, std::abs(recomputed)) + 1e-300;
+}
+
+// What the declared learner's own rows must show beyond its bound families' rules
+// (LearnerInfo::trace; docs/inputs.md#trace-invariants): kxx of the stated kernel, removal norms,
+// steps, update kinds and support counts. `prev` is the round before (nullptr on round 1).
+std::string learner_row_contradiction(const RoundRecord& r, const RoundRecord* prev, const RowRules& k) {
+  const auto g = [](double v) { return format_g(v, 17); };
+  const TraceRows& L = k.own;
+  const std::string kind(to_string(r.update));
+  if (k.fourier && r.kxx >= 0.0 && r.kxx != static_cast<double>(k.features))
+    return "column 'kxx': " + g(r.kxx) + ", but " + k.algo + "'s k(x,x) is ||z(x)||^2 = D = options.features = " +
+           std::to_string(k.features) + " on every round";
+  if (!k.fourier && k.rbf && r.kxx >= 0.0 && r.kxx != 1.0)  // (a negative one: row_contradiction)
+    return "column 'kxx': k(x_t,x_t) = " + g(r.kxx) + ", but the metadata's kernel is rbf, whose k(x,x) = 1";
+  if (!std::isnan(r.delta_norm)) {
+    if (r.delta_norm < 0.0) return "column 'delta_norm': " + g(r.delta_norm) + " < 0 (a norm is >= 0)";
+    if ((L.delta_zero_kinds & (1u << static_cast<unsigned>(r.update))) && r.delta_norm != 0.0)
+      return "column 'delta_norm': " + g(r.delta_norm) + " on a round with update " + kind + ", where " + k.algo +
+             " removes nothing (0 by construction)";
+  }
+  if (!std::isnan(r.tau) && r.tau < 0.0) return "column 'tau': step " + g(r.tau) + " < 0";
+  const double ys = r.y * r.score;
+  if (L.step != TraceRows::Step::any) {
+    if (std::isfinite(ys) && (ys < 1.0) == std::isnan(r.tau))
+      return "column 'tau': " + (std::isnan(r.tau) ? "empty" : "step " + g(r.tau)) + " on a round with y f(x_t) = " +
+             g(ys) + ", but " + k.algo + " steps exactly where y f(x_t) < 1 (the hinge loss is positive)";
+    if (!std::isnan(r.tau) && r.update == UpdateKind::none)
+      return "column 'update': none on a round with step tau = " + g(r.tau) + ", but a step changes f";
+    if (!std::isnan(r.tau) && L.step == TraceRows::Step::eta && r.tau != k.eta)
+      return "column 'tau': step " + g(r.tau) + ", but " + k.algo + " steps by options.ogd_eta = " + g(k.eta) +
+             " (metadata) on every round it steps";
+    if (!std::isnan(r.tau) && L.step == TraceRows::Step::pa) {
+      if (!(r.tau > 0.0 && r.tau <= k.C))
+        return "column 'tau': step " + g(r.tau) + " outside (0, C], C = options.C = " + g(k.C) + " (metadata)";
+      const double want = r.kxx > 0.0 ? std::min(k.C, (1.0 - ys) / r.kxx) : k.C;
+      if (std::isfinite(want) && !agrees(r.tau, want, 0.0))
+        return "column 'tau': step " + g(r.tau) + ", but the PA-I step of this row is min(C, (1 - y f(x_t)) / k(x_t,x_t)) = " +
+               g(want) + " (C = " + g(k.C) + ")";
+    }
+  }
+  const int64_t before = prev ? prev->support_size : 0, after = r.support_size;
+  if (L.no_supports && after != 0)
+    return "column 'support_size': " + std::to_string(after) + ", but " + k.algo + " keeps no supports (its state is w)";
+  if (L.budgeted) {
+    const std::string rule = ", but " + k.algo + " adds one support on add below its budget " + std::to_string(k.budget) +
+                             " (options.budget), evicts only at it and keeps the count otherwise (rows of another "
+                             "algorithm?)";
+    if (after > k.budget)
+      return "column 'support_size': " + std::to_string(after) + " above the budget " + std::to_string(k.budget) +
+             " (options.budget)";
+    const bool at_budget = r.update == UpdateKind::evict || (L.update_at_budget && r.update == UpdateKind::update);
+    const bool ok = r.update == UpdateKind::add ? before < k.budget && after == before + 1
+                    : at_budget                 ? before == k.budget && after == before
+                                                : after == before;
+    if (!ok)
+      return "column 'support_size': " + std::to_string(after) + " after " + std::to_string(before) +
+             " on a round with update " + kind + rule;
+  }
+  if (L.shrinks && std::isfinite(ys)) {
+    const double c = 1.0 - k.eta * k.lambda, f2 = prev ? prev->f_norm2 : 0.0;
+    if (!(ys < 1.0)) {
+      const bool shrink = before > 0 && c != 1.0;
+      if ((r.update == UpdateKind::update) != shrink)
+        return "column 'update': " + kind + " on a round with y f(x_t) = " + g(ys) + " >= 1 and " + std::to_string(before) +
+               " supports, but " + k.algo + " with ogd_eta = " + g(k.eta) + ", ogd_lambda = " + g(k.lambda) +
+               " (metadata) " + (shrink ? "shrinks f by 1 - eta lambda there (update)" : "leaves f unchanged there (none)");
+      if (shrink && std::isfinite(f2) && std::isfinite(r.f_norm2) && !agrees(r.f_norm2, f2 * (c * c), 0.0))
+        return "column 'f_norm2': " + g(r.f_norm2) + " after " + g(f2) + ", but a shrink by 1 - eta lambda = " + g(c) +
+               " (metadata ogd_eta, ogd_lambda) gives " + g(f2 * (c * c));
+    } else if (r.update == UpdateKind::add && std::isfinite(f2) && std::isfinite(r.f_norm2) && std::isfinite(r.kxx)) {
+      const double a = k.eta * r.y, want = f2 * (c * c) + 2.0 * a * (r.score * c) + a * a * r.kxx;
+      if (!agrees(r.f_norm2, want, std::abs(f2) + std::abs(2.0 * a * r.score) + a * a * r.kxx))
+        return "column 'f_norm2': " + g(r.f_norm2) + " after " + g(f2) + ", but the step (1 - eta lambda) f + eta y k(x_t,.) " +
+               "with ogd_eta = " + g(k.eta) + ", ogd_lambda = " + g(k.lambda) + " (metadata) gives " + g(want);
+    }
+  }
+  return "";
+}
+
 }  // namespace
 
 RunFacts trace_facts(const Trace& tr) {
@@ -307,8 +408,10 @@ void TraceReader::metadata(const std::string& line) {
   if (line.rfind("# ", 0) != 0)
     fail("no metadata line (expected '# {json}' as written by plab run --trace; without it the algorithm, "
          "comparator and round count are unknown)");
-  try { tr.meta = nlohmann::json::parse(line.substr(2)); } catch (const std::exception& e) {
-    fail(std::string("metadata is not valid JSON: ") + e.what());
+  try { tr.meta = parse_json(std::string_view(line).substr(2)); } catch (const JsonTooDeep& e) {
+    fail(std::string("metadata: ") + e.what() + " (docs/inputs.md#json)");
+  } catch (const std::exception& e) {
+    fail("metadata is not valid JSON: " + json_error_text(e));
   }
   if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
     fail("metadata has no \"algo\"");
@@ -321,6 +424,12 @@ void TraceReader::metadata(const std::string& line) {
   try { facts = RunFacts::from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
   if (const std::string bad = meta_contradiction(facts); !bad.empty()) fail(bad);
   rules = row_rules(*info, facts);
+  if (tr.meta.contains("kernel")) {
+    const nlohmann::json& kern = tr.meta["kernel"];
+    if (!kern.is_object() || !kern.contains("type") || !kern["type"].is_string())
+      fail("metadata \"kernel\" must be an object with a string \"type\", got " + json_excerpt(kern));
+    rules.rbf = kern["type"].get<std::string>() == "rbf";
+  }
   need.columns = kCommonColumns;
   for (BoundFamily f : info->bounds) {
     const BoundFamilyInfo& fc = bound_family(f);
@@ -371,6 +480,13 @@ void TraceReader::row() {
       if (cell_of(name).empty())
         fail("column '" + name + "': empty on a mistake round, but " + algo() +
              " records it on every mistake (rows of another algorithm?)");
+  // The learner's own rules first: a kxx other than its kernel's would otherwise show as a
+  // Cauchy-Schwarz fault of the comparator.
+  // (Not once a cell holds a written nan or inf: every bound is then n/a naming it.)
+  if (tr.non_finite.empty())
+    if (const std::string bad = learner_row_contradiction(r, tr.rounds.empty() ? nullptr : &tr.rounds.back(), rules);
+        !bad.empty())
+      fail(bad);
   if (const std::string bad = row_contradiction(r, rules); !bad.empty()) fail(bad);
   if (rules.counts_supports) support_growth(r);
   tr.rounds.push_back(r);
@@ -412,6 +528,18 @@ Trace read_trace(const std::string& path) {
   if (static_cast<int64_t>(rd.tr.rounds.size()) != rd.declared_T)
     rd.fail("the trace ends after " + std::to_string(rd.tr.rounds.size()) + " rounds, but the metadata declares " +
             std::to_string(rd.declared_T) + " (truncated file?)");
+  // The budget learners keep ||f||^2 as they go: the exact alpha^T K alpha of the metadata is the
+  // last row's value up to the roundings of the run (docs/inputs.md#trace-invariants).
+  const RowRules& k = rd.rules;
+  if (k.own.step != TraceRows::Step::any && !rd.tr.rounds.empty() && rd.tr.non_finite.empty()) {
+    const double last = rd.tr.rounds.back().f_norm2;
+    if (std::isfinite(last) && std::isfinite(k.f_norm2_exact) &&
+        std::abs(last - k.f_norm2_exact) > 1e-6 * std::max({1.0, std::abs(last), std::abs(k.f_norm2_exact)})) {
+      rd.lineno = 1;
+      rd.fail("metadata \"f_norm2_exact\" = " + format_g(k.f_norm2_exact, 17) + ", but the last round's f_norm2 is " +
+              format_g(last, 17) + " (" + k.algo + " keeps ||f||^2 as it learns)");
+    }
+  }
   return std::move(rd.tr);
 }
 

@@ -1,5 +1,7 @@
 #include "experiments/schedule/messages.hpp"
 
+#include "core/json_text.hpp"
+
 #include <stdexcept>
 #include <type_traits>
 
@@ -61,7 +63,7 @@ WireMessage encode(const Message& m) {
 
 Message decode(const WireMessage& w) {
   try {
-    return from_payload(w.tag, json::parse(w.payload));
+    return from_payload(w.tag, parse_json(w.payload));
   } catch (const json::exception& e) {
     throw std::runtime_error("malformed message (tag " + std::to_string(w.tag) + "): " + e.what());
   }

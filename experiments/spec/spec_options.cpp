@@ -30,6 +30,9 @@ void check_option_value(const SpecOption& option, const nlohmann::json& v) {
     LearnerOptions scratch;
     try {
       row->set(scratch, v, "");
+      // The declared range too, when the spec is read: budget 0, ogd_eta -0.5 or 1e999 (read as
+      // inf), features 0 would otherwise be refused only when their cell runs (docs/specs.md).
+      if (!v.is_string() && !v.is_boolean()) row->check(v, ": " + option.name);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string(e.what()).substr(2));  // without the empty "<where>: "
     }

@@ -5,11 +5,13 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
 #include "bounds/given_options.hpp"
 #include "datasets/preprocess.hpp"
+#include "core/json_text.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
 #include "experiments/spec/spec_options.hpp"
@@ -485,9 +487,13 @@ Spec load_spec(const std::string& path, bool quick) {
   if (!in) throw std::invalid_argument(path + ": cannot read the spec");
   json j;
   try {
-    j = json::parse(in);
+    std::ostringstream text;
+    text << in.rdbuf();
+    j = parse_json(text.str());
+  } catch (const JsonTooDeep& e) {
+    throw std::invalid_argument(path + ": " + e.what() + " (docs/inputs.md#json)");
   } catch (const json::parse_error& e) {
-    throw std::invalid_argument(path + ": not valid JSON: " + e.what());
+    throw std::invalid_argument(path + ": not valid JSON: " + json_error_text(e));
   }
   return parse_spec(j, quick, path);
 }

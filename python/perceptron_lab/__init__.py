@@ -56,20 +56,30 @@ def load(name: str, labels: str | None = None):
 
 
 def _whole(what: str, v) -> int:
-    """v as an int: integers and whole floats (2.0) pass, 2.9 is refused naming `what` (as plab's
-    flags and the option table refuse a fraction) rather than truncated."""
+    """v as an int: integers (numpy's too, 0-d arrays included) and whole floats (2.0) pass, 2.9 is
+    refused naming `what` (as plab's flags and the option table refuse a fraction) rather than
+    truncated; so are strings, booleans and complex numbers (docs/python.md#options)."""
+    if isinstance(v, _np.ndarray) and v.ndim == 0:
+        v = v.item()
+    if isinstance(v, (str, bytes, bool, _np.bool_)) or _np.iscomplexobj(v):
+        raise ValueError(f"{what} = {v!r} is not a whole number")
     try:
         return _operator.index(v)
     except TypeError:
         pass
-    f = float(v)
+    try:
+        f = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} = {v!r} is not a whole number") from None
     if not f.is_integer():
         raise ValueError(f"{what} = {v!r} is not a whole number")
     return int(f)
 
 
-# Keywords taken as whole numbers (2.0 passes, 2.9 is refused rather than truncated).
-_WHOLE = ("degree", "comparator_seed")
+def _whole_keywords(algo: str) -> set:
+    """The keywords of `algo` declared as counts or integers (budget, degree, comparator_seed, ...):
+    each is read by _whole, one rule for all of them."""
+    return {o["name"] for o in options(algo) if o["type"] in ("count", "integer")}
 
 
 def _spec(algo: str, given: dict):
@@ -77,16 +87,61 @@ def _spec(algo: str, given: dict):
     step, which fills the defaults and refuses a keyword that does not apply (docs/python.md#options)."""
     spec = _core.LearnerSpec()
     spec.algo = algo
-    spec.options_json = _json.dumps({k: _whole(k, v) if k in _WHOLE else _plain(v)
+    whole = _whole_keywords(algo) if isinstance(algo, str) and algo in {l["name"] for l in learners()} else set()
+    spec.options_json = _json.dumps({k: _whole(k, v) if k in whole else _plain(k, v)
                                      for k, v in given.items() if v is not None})
     return spec
 
 
-def _plain(v):
-    """numpy scalars as the JSON numbers and booleans the option table reads."""
+def _plain(what: str, v):
+    """numpy scalars and 0-d arrays as the JSON numbers and booleans the option table reads; a
+    complex number or an array is refused naming the keyword."""
+    if isinstance(v, _np.ndarray):
+        if v.ndim != 0:
+            raise ValueError(f"{what} must be a single value, got an array of shape {v.shape}")
+        v = v.item()
     if isinstance(v, _np.generic):
-        return v.item()
+        v = v.item()
+    if isinstance(v, complex):
+        raise ValueError(f"{what} = {v!r} is complex: expected a real number")
     return v
+
+
+def _check_sparse(X, what: str = "X"):
+    """A scipy.sparse CSR or CSC matrix's arrays, checked before anything reads them: scipy's own
+    methods (sum_duplicates, tocsr, has_canonical_format) index data through indptr unchecked, so an
+    edited indptr would read or write past the arrays (docs/python.md#copies)."""
+    fmt = getattr(X, "format", None)
+    if fmt not in ("csr", "csc"):
+        return
+    try:
+        rows, cols = X.shape
+    except (TypeError, ValueError):
+        raise ValueError(f"{what} has shape {getattr(X, 'shape', None)!r}: expected (rows, columns)") from None
+    major, minor = (rows, cols) if fmt == "csr" else (cols, rows)
+    indptr, indices, data = (_np.asarray(a) for a in (X.indptr, X.indices, X.data))
+    for name, a in (("indptr", indptr), ("indices", indices)):
+        if a.ndim != 1 or a.dtype.kind not in "iu":
+            raise ValueError(f"{what}.{name} must be a 1-D integer array, got dtype {a.dtype} and shape {a.shape}")
+    if data.ndim != 1:
+        raise ValueError(f"{what}.data must be 1-D, got shape {data.shape}")
+    if indptr.shape[0] != major + 1:
+        raise ValueError(f"{what}.indptr has {indptr.shape[0]} entries: a {fmt} matrix of shape {X.shape} has "
+                         f"{major + 1}")
+    if indptr[0] != 0:
+        raise ValueError(f"{what}.indptr[0] = {int(indptr[0])}: it must be 0")
+    step = _np.diff(indptr.astype(_np.int64) if indptr.dtype.kind == "u" else indptr)
+    if (step < 0).any():
+        i = int(_np.flatnonzero(step < 0)[0])
+        raise ValueError(f"{what}.indptr decreases: {what}.indptr[{i + 1}] = {int(indptr[i + 1])} < "
+                         f"{what}.indptr[{i}] = {int(indptr[i])} (it must be non-decreasing)")
+    nnz = int(indptr[-1])
+    if not nnz == indices.shape[0] == data.shape[0]:
+        raise ValueError(f"{what}.indptr[-1] = {nnz}, but {what}.indices has {indices.shape[0]} entries and "
+                         f"{what}.data {data.shape[0]} (all three must be the number of non-zeros)")
+    if nnz and (int(indices.min()) < 0 or int(indices.max()) >= minor):
+        bad = int(_np.flatnonzero((indices < 0) | (indices >= minor))[0])
+        raise ValueError(f"{what}.indices[{bad}] = {int(indices[bad])} is outside 0 .. {minor - 1}")
 
 
 def _matrix(X):
@@ -96,6 +151,7 @@ def _matrix(X):
     try:
         import scipy.sparse as sp
         if sp.issparse(X):
+            _check_sparse(X)
             if X.format != "csr":
                 X = X.tocsr()
             if X.dtype != _np.float64:
@@ -269,7 +325,13 @@ def bounds(X, y, *, mistakes, updates=None, kernel: str | None = None, gamma: fl
                                          svm_C=svm_C, comparator_seed=comparator_seed))
     args.mistakes = _rounds_flags(mistakes, n, "mistakes")
     args.updates = args.mistakes if updates is None else _rounds_flags(updates, n, "updates")
-    args.f_norm2 = None if f_norm2 is None else float(f_norm2)
+    if f_norm2 is not None:
+        if isinstance(f_norm2, (str, bytes, bool)) or _np.iscomplexobj(f_norm2):
+            raise ValueError(f"f_norm2 = {f_norm2!r} is not a real number")
+        f_norm2 = float(f_norm2)
+        if not (_np.isfinite(f_norm2) and f_norm2 >= 0.0):  # as plab bounds refuses it
+            raise ValueError(f"f_norm2 must be >= 0 and finite (a squared norm), got {f_norm2!r}")
+    args.f_norm2 = f_norm2
     return _bound_rows(_core.external_bounds(_dataset(X, labels, []), args))
 
 
@@ -289,6 +351,8 @@ class Learner:
         self._multiclass = _core.is_multiclass(algo)
         if self._multiclass and (classes is None or len(classes) < 2):
             raise ValueError(f"{algo} is a multiclass learner: give classes=[...] (at least 2 labels)")
+        if not self._multiclass and classes is not None:
+            raise ValueError(f"{algo} is a binary learner (labels +1/-1): it takes no classes=, got {classes!r}")
         self.classes = None if classes is None else list(classes)
         if self.classes is not None and len(set(self.classes)) != len(self.classes):
             raise ValueError(f"classes = {self.classes!r} has a label twice: each class once")
@@ -307,10 +371,14 @@ class Learner:
     def _x(self, x):
         """x as a dict or a 1-D float64 array; the learner made on the first one when dim was not given."""
         if isinstance(x, dict):
+            x = {_whole("x's column", k): self._value(k, v) for k, v in x.items()}
             if self._core is None:
-                self._make(max((int(k) for k in x), default=0) + 1)
+                self._make(max(x, default=0) + 1)
             return x
         if hasattr(x, "tocsr"):
+            _check_sparse(x, "x")
+            if x.dtype.kind not in "biuf":
+                raise ValueError(f"x has dtype {x.dtype}: expected real numbers (float64), as run() reads X")
             r = x.tocsr()
             if r.shape[0] != 1:
                 raise ValueError(f"x: a sparse row must have 1 row, got shape {r.shape}")
@@ -328,6 +396,16 @@ class Learner:
         if self._core is None:
             self._make(a.shape[0])
         return a
+
+    @staticmethod
+    def _value(k, v) -> float:
+        """A dict row's value: a real number (a string, a complex number or a container is refused)."""
+        if isinstance(v, _np.ndarray) and v.ndim == 0:
+            v = v.item()
+        if isinstance(v, (str, bytes, bool, _np.bool_)) or _np.iscomplexobj(v) or not isinstance(
+                v, (int, float, _np.integer, _np.floating)):
+            raise ValueError(f"x[{k!r}] = {v!r}: expected a real number")
+        return float(v)
 
     def _y(self, y) -> float:
         if self._multiclass:

@@ -15,7 +15,7 @@ from sklearn.base import BaseEstimator as _BaseEstimator, ClassifierMixin as _Cl
 from sklearn.utils.multiclass import unique_labels as _unique_labels
 from sklearn.utils.validation import check_is_fitted as _check_is_fitted
 
-from . import _core, _dataset, _spec
+from . import _check_sparse, _core, _dataset, _spec
 
 __all__ = ["OnlineKernelClassifier", "MULTICLASS_OF"]
 
@@ -96,6 +96,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
 
     def fit(self, X, y):
         """One online pass over the rows of X (permuted by seed `shuffle` when set), from scratch."""
+        _check_sparse(X)
         X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=True)
         self._start(_unique_labels(y), X.shape[1])
         order = [] if self.shuffle is None else _core.order(X.shape[0], int(self.shuffle))
@@ -105,6 +106,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
         """Continues the online pass with the rows of X in the given order (rounds keep counting).
         The first call needs `classes` (all labels that will occur) unless y has them all."""
         first = not hasattr(self, "learner_")
+        _check_sparse(X)
         X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=first)
         if first:
             self._start(_unique_labels(y) if classes is None else _unique_labels(classes), X.shape[1])
@@ -116,6 +118,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
         """f(x) per row (binary: > 0 means classes_[1]); multiclass: one column per class, the
         margin f_c(x) - max_{r != c} f_r(x), largest for the predicted class."""
         _check_is_fitted(self, "learner_")
+        _check_sparse(X)
         X = self._validate_data(X, accept_sparse="csr", dtype=_np.float64, reset=False)
         return self.learner_.scores(_dataset(X, _np.zeros(X.shape[0]), []))
 

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
+#include "core/json_text.hpp"
 #include "core/state_archive.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run/run.hpp"
@@ -93,7 +94,7 @@ void bind_data(pyb::module_& m) {
 
 LearnerSpec spec_from_state(const pyb::tuple& t) {
   if (t.size() != 2) throw std::runtime_error("perceptron_lab.LearnerSpec: bad pickle state");
-  return {t[0].cast<std::string>(), nlohmann::json::parse(t[1].cast<std::string>())};
+  return {t[0].cast<std::string>(), parse_json(t[1].cast<std::string>())};
 }
 
 void bind_catalogue(pyb::module_& m) {
@@ -103,7 +104,9 @@ void bind_catalogue(pyb::module_& m) {
       .def_property("options_json", [](const LearnerSpec& s) { return s.options.dump(); },
                     [](LearnerSpec& s, const std::string& j) {
                       try {
-                        s.options = nlohmann::json::parse(j);
+                        s.options = parse_json(j);
+                      } catch (const JsonTooDeep& e) {
+                        throw std::invalid_argument(std::string("options: ") + e.what());
                       } catch (const nlohmann::json::parse_error&) {  // Python's json writes NaN, Infinity
                         throw std::invalid_argument("options " + j + ": a value is NaN or infinite (every option must be finite)");
                       }

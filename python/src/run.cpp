@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "arrays.hpp"
+#include "core/json_text.hpp"
 #include "core/thread_pool.hpp"
 #include "experiments/run/trace.hpp"
 #include "record.hpp"
@@ -61,7 +62,7 @@ void bind_run(pyb::module_& m) {
       })
       .def("trace_arrays", [](const RunOutcome& o) { return record_arrays(o.rep.run.rounds); })
       .def("trace_csv", [](const RunOutcome& o, const std::string& meta_json) {
-        return trace_csv(o.rep.run.rounds, meta_json.empty() ? nlohmann::json() : nlohmann::json::parse(meta_json));
+        return trace_csv(o.rep.run.rounds, meta_json.empty() ? nlohmann::json() : parse_json(meta_json));
       }, pyb::arg("meta_json") = "");
   m.def("run", &run_on, pyb::arg("data"), pyb::arg("args"));
 }

@@ -61,6 +61,10 @@ def execute(cmd, *, stdin=None, mem=4 * GIB, timeout=60, signal_after=None, sig=
             out += chunk[: max(0, 20000 - len(out))]
         pid, status, ru = os.wait4(p.pid, os.WNOHANG)
         if pid:
+            # The shell may end before its children: a signalled bash dies at once while a niced
+            # plab still runs its cleanup. What a case checks afterwards (a temporary file removed)
+            # is only settled once every process of the group has exited.
+            wait_group(p.pid, deadline)
             rest = p.stdout.read() or b""
             out += rest[: max(0, 20000 - len(out))]
             rc = os.waitstatus_to_exitcode(status)
@@ -69,6 +73,18 @@ def execute(cmd, *, stdin=None, mem=4 * GIB, timeout=60, signal_after=None, sig=
             os.killpg(p.pid, signal.SIGKILL)
             pid, status, ru = os.wait4(p.pid, 0)
             return 124, out.decode(errors="replace"), ru.ru_maxrss / 1024.0, time.time() - t0
+        time.sleep(0.02)
+
+
+def wait_group(pgid, deadline):
+    """Waits until no process of group pgid is left (killed with SIGKILL past the deadline)."""
+    while True:
+        try:
+            os.killpg(pgid, 0)
+        except (ProcessLookupError, PermissionError):
+            return
+        if time.time() > deadline:
+            os.killpg(pgid, signal.SIGKILL)
         time.sleep(0.02)
 
 
@@ -326,10 +342,151 @@ def main():
     case("pm1-to-01_index_2^31-1", f"{PLAB} run --algo perceptron --data {path('wide1.svm')} --preprocess pm1-to-01 "
          "--quiet --no-bounds", refused("pm1-to-01", "GiB"), mem=2 * GIB)
 
+    hostile_json_traces_states()
+
     print(f"{len(failures)} failed: {failures} (inputs kept in {WORK})" if failures else "every case behaved")
     if not failures:
         shutil.rmtree(WORK, ignore_errors=True)
     return len(failures)
+
+
+def deep_model(src, dst, field, depth=100000):
+    """src with header field `field` replaced by a `depth`-deep array, re-signed."""
+    h, a = read_model(src)
+    write_model(dst, h, a)
+    raw = open(dst, "rb").read()
+    body = raw[raw.index(b"\n") + 1:]
+    hl = body.index(b"\n")
+    header = json.loads(body[:hl])
+    header[field] = "@@DEEP@@"
+    text = json.dumps(header, separators=(",", ":")).replace('"@@DEEP@@"', "[" * depth + "]" * depth).encode()
+    body = text + body[hl:]
+    open(dst, "wb").write(b"plab-model format 1 bytes %d sha256 %s\n" % (len(body), hashlib.sha256(body).hexdigest().encode())
+                          + body)
+    return dst
+
+
+def trace_lines(p):
+    return open(p).read().splitlines()
+
+
+def edited_trace(src, dst, *, meta=None, row=None, col=None, value=None, pick=None):
+    """src with metadata keys set (meta: {key: value}, "a/b" for nested) or, on the first row that
+    pick(cells) accepts, column col set to value."""
+    ls = trace_lines(src)
+    m = json.loads(ls[0][2:])
+    for k, v in (meta or {}).items():
+        d = m
+        parts = k.split("/")
+        for q in parts[:-1]:
+            d = d.setdefault(q, {})
+        d[parts[-1]] = v
+    ls[0] = "# " + json.dumps(m)
+    if col is not None:
+        head = ls[1].split(",")
+        for i in range(2, len(ls)):
+            c = ls[i].split(",")
+            row_cells = dict(zip(head, c))
+            if pick is None or pick(row_cells):
+                c[head.index(col)] = value
+                ls[i] = ",".join(c)
+                break
+    open(dst, "w").write("\n".join(ls) + "\n")
+    return dst
+
+
+def hostile_json_traces_states():
+    print("== 5. nesting, budget traces, model states, counts, Python readings")
+    deep = "[" * 100000 + "]" * 100000
+    dm = deep_model(path("k.model"), path("deep.model"), "labels")
+    case("model_show_deep_json", f"{PLAB} model show {dm}", refused("deep.model", "field 'labels'"))
+    case("predict_deep_json", f"{PLAB} predict --model {dm} --data {path('big.svm')}", refused("deep.model", "labels"))
+    case("init_model_deep_json", f"{PLAB} run --init-model {dm} --data a9a --limit 5 --quiet",
+         refused("deep.model", "labels"))
+    case("py_load_model_deep_json", py(f"pl.load_model({dm!r})\n"), refused("deep.model", "labels", rc=1))
+    case("trace_model", f"{PLAB} run --algo kernel-perceptron --kernel rbf --data a9a --limit 200 --quiet "
+         f"--trace {path('kp.csv')}", succeeds())
+    ls = trace_lines(path("kp.csv"))
+    open(path("deep_meta.csv"), "w").write('# {"notes": ' + deep + ", " + ls[0][3:] + "\n" + "\n".join(ls[1:]) + "\n")
+    case("bounds_trace_deep_json", f"{PLAB} bounds --trace {path('deep_meta.csv')}",
+         refused("deep_meta.csv:1:", "field 'notes'"))
+    os.makedirs(path("deep_specs"), exist_ok=True)
+    open(path("deep_specs/D1.json"), "w").write('{"name": ' + deep + "}")
+    case("spec_deep_json", f"{PLAB} reproduce --specs {path('deep_specs')} --results {path('deep_results')} --no-plots",
+         refused("D1.json", "field 'name'"))
+
+    for algo, extra in (("bogd", "--budget 30"), ("fogd", ""), ("bpa-s", "--budget 30")):
+        case(f"trace_{algo}", f"{PLAB} run --algo {algo} {extra} --kernel rbf --data a9a --limit 400 --quiet "
+             f"--trace {path(algo + '.csv')}", succeeds())
+    b, f, a = path("bogd.csv"), path("fogd.csv"), path("bpa-s.csv")
+    step = lambda c: c["tau"] != ""
+    traces = {
+        "fogd_as_bogd": edited_trace(f, path("t1.csv"), meta={"algo": "bogd", "options/budget": 30}),
+        "bogd_as_fogd": edited_trace(b, path("t2.csv"), meta={"algo": "fogd"}),
+        "bpa_as_bogd": edited_trace(a, path("t3.csv"), meta={"algo": "bogd", "options": {"budget": 30}}),
+        "bogd_tau_x10": edited_trace(b, path("t4.csv"), col="tau", value="5", pick=step),
+        "bogd_tau_neg": edited_trace(b, path("t5.csv"), col="tau", value="-0.5", pick=step),
+        "bpa_tau_7": edited_trace(a, path("t6.csv"), col="tau", value="7", pick=step),
+        "fogd_delta_5": edited_trace(f, path("t7.csv"), col="delta_norm", value="5", pick=step),
+        "bogd_delta_neg": edited_trace(b, path("t8.csv"), col="delta_norm", value="-3",
+                                       pick=lambda c: c["update"] == "evict"),
+        "bogd_kxx_100": edited_trace(b, path("t9.csv"), col="kxx", value="100"),
+        "bogd_support_999": edited_trace(b, path("t10.csv"), col="support_size", value="999",
+                                         pick=lambda c: c["t"] == "50"),
+        "bogd_project_kind": edited_trace(b, path("t11.csv"), col="update", value="project", pick=step),
+        "bogd_eta_edited": edited_trace(b, path("t12.csv"), meta={"options/ogd_eta": 0.05}),
+        "bogd_lambda_edited": edited_trace(b, path("t13.csv"), meta={"options/ogd_lambda": 0.1}),
+        "bogd_f_norm2_exact": edited_trace(b, path("t14.csv"), meta={"f_norm2_exact": 1e6}),
+    }
+    for name, p in traces.items():
+        case(f"trace_{name}", f"{PLAB} bounds --trace {p}", refused(os.path.basename(p) + ":"))
+
+    case("bogd_model", f"{PLAB} run --algo bogd --budget 10 --kernel rbf --data a9a --limit 200 --quiet --no-bounds "
+         f"--save-model {path('bogd.model')}", succeeds())
+    case("fogd_model", f"{PLAB} run --algo fogd --features 20 --kernel rbf --data a9a --limit 200 --quiet --no-bounds "
+         f"--save-model {path('fogd.model')}", succeeds())
+    bm = path("bogd.model")
+    states = {
+        "gram_diag_1e6": edited(bm, path("g1.model"), lambda h, a: set_double(a, "gram", 0, 1e6)),
+        "gram_asym": edited(bm, path("g2.model"), lambda h, a: set_double(a, "gram", 1, 0.123)),
+        "gram_zero": edited(bm, path("g3.model"), lambda h, a: a["gram"].__setitem__(1, bytearray(len(a["gram"][1])))),
+        "bogd_norm2_-1": edited(bm, path("g4.model"), lambda h, a: set_double(a, "norm2", 0, -1.0)),
+        "fogd_norm2_-1": edited(path("fogd.model"), path("g5.model"), lambda h, a: set_double(a, "norm2", 0, -1.0)),
+        "rng_zero": edited(bm, path("g6.model"), lambda h, a: a["rng"].__setitem__(1, bytearray(len(a["rng"][1])))),
+        "bogd_as_bpa-s": edited(bm, path("g7.model"), lambda h, a: (h.__setitem__("learner", "bpa-s"),
+                                                                    h.__setitem__("options", {"budget": 10}))),
+        "bogd_as_rbp": edited(bm, path("g8.model"), lambda h, a: (h.__setitem__("learner", "rbp"),
+                                                                  h.__setitem__("options", {"budget": 10}))),
+    }
+    for name, p in states.items():
+        case(f"model_{name}", f"{PLAB} model show {p} >/dev/null && {PLAB} predict --model {p} --data {path('big.svm')}",
+             refused(os.path.basename(p)))
+
+    case("budget_2^64", f"{PLAB} run --algo rbp --kernel rbf --budget 18446744073709551616 --data a9a --limit 5 --quiet",
+         refused("--budget"))
+    case("features_2^63+50", f"{PLAB} run --algo fogd --kernel rbf --features 9223372036854775858 --data a9a --limit 5 "
+         "--quiet", refused("--features"))
+    case("py_features_1e9", py("pl.run('fogd', np.eye(4), np.array([1,-1,1,-1]), kernel='rbf', features=10**9)\n"),
+         refused("features", "bytes", rc=1))
+    for name, code in {
+        "indptr_7": "X.indptr[2] = 7", "indptr_5": "X.indptr[2] = 5", "indptr_-1": "X.indptr[2] = -1",
+        "indptr_100": "X.indptr[2] = 100", "indptr_1e8": "X.indptr[2] = 10**8"}.items():
+        case(f"py_{name}", py("X = sp.csr_matrix(np.eye(6)); X.indptr = X.indptr.astype(np.int64); " + code + "\n"
+                              "pl.run('perceptron', X, np.array([1,-1]*3))\n"), refused("X.indptr", rc=1))
+        case(f"py_sklearn_{name}", py("from perceptron_lab.sklearn import OnlineKernelClassifier as C\n"
+                                      "X = sp.csr_matrix(np.eye(6)); X.indptr = X.indptr.astype(np.int64); " + code + "\n"
+                                      "C().fit(X, np.array([1,-1]*3))\n"), refused("X.indptr", rc=1))
+    for name, code in {
+        "learn_one_str": "pl.Learner('perceptron', dim=3).learn_one({1: '2.5'}, 1)",
+        "learn_one_complex_row": "pl.Learner('perceptron', dim=3).learn_one(sp.csr_matrix(np.array([[1j, 0, 0]])), 1)",
+        "bounds_f_norm2_-1": "pl.bounds(np.eye(4), np.array([1,-1,1,-1]), mistakes=[1,0,0,0], f_norm2=-1.0)",
+        "binary_with_classes": "pl.Learner('bpa-s', classes=[0, 1], budget=5)",
+        "budget_2.5": "pl.Learner('rbp', budget=2.5)",
+    }.items():
+        case(f"py_{name}", py(code + "\n"), refused("Error", rc=1))
+    case("py_budget_2.0_and_0d", py("pl.Learner('rbp', budget=2.0); pl.Learner('rbp', budget=np.array(5)); "
+                                    "pl.Learner('kernel-perceptron', kernel='poly', degree=2.0); print('ok')\n"),
+         succeeds("ok"))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,408 @@
+// Hostile inputs that their readers must refuse, naming file and field (docs/inputs.md): JSON nested
+// past the depth limit in every reader, budget-learner traces that contradict their learner, model
+// states their learner cannot have, counts out of range.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/format.hpp"
+#include "core/json_text.hpp"
+#include "core/sha256.hpp"
+#include "core/state_archive.hpp"
+#include "datasets/dataset.hpp"
+#include "experiments/run/trace.hpp"
+#include "experiments/spec/spec.hpp"
+#include "models/model_file.hpp"
+#include "tests/test_util.hpp"
+
+namespace hostile_test {
+
+using plab::test_util::run_cli;
+using plab::test_util::TempDir;
+
+std::string deep(std::size_t n) { return std::string(n, '[') + std::string(n, ']'); }
+
+std::string write_file(const std::filesystem::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+  return p.string();
+}
+
+// --- model files: the content after the first line, re-signed after an edit ---
+struct Model {
+  nlohmann::json header;
+  std::vector<plab::StateArray> arrays;
+};
+Model read_model_parts(const std::string& bytes) {
+  const std::string content = bytes.substr(bytes.find('\n') + 1);
+  const std::size_t nl = content.find('\n');
+  Model m;
+  m.header = nlohmann::json::parse(content.substr(0, nl));
+  std::size_t off = nl + 1;
+  for (const auto& e : m.header["arrays"]) {
+    plab::StateArray a;
+    a.name = e[0].get<std::string>();
+    a.type = static_cast<plab::StateType>(e[1].get<std::string>()[0]);
+    a.count = e[2].get<std::size_t>();
+    const std::size_t size = a.type == plab::StateType::u32 ? 4 : 8;
+    a.bytes = content.substr(off, a.count * size);
+    off += a.bytes.size();
+    m.arrays.push_back(a);
+  }
+  return m;
+}
+std::string model_file(const Model& m, const std::string& header_text = "") {
+  std::string content = (header_text.empty() ? m.header.dump() : header_text) + "\n";
+  for (const auto& a : m.arrays) content += a.bytes;
+  return "plab-model format 1 bytes " + std::to_string(content.size()) + " sha256 " + plab::sha256_hex(content) + "\n" +
+         content;
+}
+plab::StateArray& array_of(Model& m, const std::string& name) {
+  for (auto& a : m.arrays)
+    if (a.name == name) return a;
+  throw std::runtime_error("no array " + name);
+}
+template <class T>
+void set_value(Model& m, const std::string& name, std::size_t i, T v) {
+  std::memcpy(array_of(m, name).bytes.data() + sizeof(T) * i, &v, sizeof(T));
+}
+template <class T>
+T value_of(Model& m, const std::string& name, std::size_t i) {
+  T v;
+  std::memcpy(&v, array_of(m, name).bytes.data() + sizeof(T) * i, sizeof(T));
+  return v;
+}
+// parse_model + restore_learner refuse the bytes with every piece in the message.
+void model_refused(const std::string& bytes, const std::vector<std::string>& pieces) {
+  try {
+    (void)plab::restore_learner(plab::parse_model(bytes, "m.plab"), 0);
+    ADD_FAILURE() << "accepted; expected '" << pieces.front() << "'";
+  } catch (const plab::ModelError& e) {
+    const std::string msg = e.what();
+    EXPECT_EQ(msg.rfind("m.plab: ", 0), 0u) << msg;
+    for (const auto& p : pieces) EXPECT_NE(msg.find(p), std::string::npos) << "'" << p << "' not in: " << msg;
+    EXPECT_LT(msg.size(), 600u) << msg.substr(0, 600);
+  }
+}
+
+class Hostile : public ::testing::Test {
+ protected:
+  static inline TempDir* dir = nullptr;
+  static void SetUpTestSuite() { dir = new TempDir("hostile_inputs"); }
+  static void TearDownTestSuite() { delete dir; }
+  static std::string path(const std::string& name) { return (dir->p / name).string(); }
+  // The bytes of a model plab run saves.
+  static std::string saved(const std::string& name, const std::string& args) {
+    const std::string p = path(name);
+    const auto r = run_cli("run " + args + " --data synthetic:dekel:n=300,seed=2 --quiet --no-bounds --save-model " + p);
+    EXPECT_EQ(r.status, 0) << r.output;
+    return plab::test_util::read_text(p);
+  }
+  // The lines of a trace plab run writes.
+  static std::vector<std::string> trace(const std::string& name, const std::string& args) {
+    const std::string p = path(name);
+    const auto r = run_cli("run " + args + " --data synthetic:dekel:n=300,seed=2 --quiet --trace " + p);
+    EXPECT_EQ(r.status, 0) << r.output;
+    std::vector<std::string> out;
+    std::istringstream in(plab::test_util::read_text(p));
+    for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+  }
+};
+
+// --- 1. JSON nested past the depth limit -------------------------------------------------------
+
+TEST(JsonDepth, TheScannerNamesTheFieldAndSkipsStrings) {
+  EXPECT_EQ(plab::json_depth_fault(R"({"a": [[1, 2], {"b": "[[[[[[["}]})", 3), "");
+  const std::string f = plab::json_depth_fault(R"({"x": 1, "options": {"deep": [0, [[[[1]]]]]}})", 4);
+  EXPECT_NE(f.find("field 'options.deep'"), std::string::npos) << f;
+  const std::string g = plab::json_depth_fault(R"({"a": [{"b": [[[[1]]]]}]})", 4);
+  EXPECT_NE(g.find("field 'a[0].b'"), std::string::npos) << g;
+  EXPECT_NE(f.find("deeper than 4 levels"), std::string::npos) << f;
+  EXPECT_EQ(plab::json_depth_fault(deep(plab::kMaxJsonDepth)), "");
+  EXPECT_NE(plab::json_depth_fault(deep(plab::kMaxJsonDepth + 1)), "");
+  EXPECT_THROW(plab::parse_json(deep(100000)), plab::JsonTooDeep);
+  const std::string huge = plab::json_excerpt(nlohmann::json(std::string(100000, 'x')));
+  EXPECT_LT(huge.size(), 140u);
+  EXPECT_NE(huge.find("(100002 characters)"), std::string::npos) << huge;
+}
+
+TEST_F(Hostile, DeepJsonInAModelHeaderIsRefusedNamingFileAndField) {
+  Model m = read_model_parts(saved("deep.plab", "--algo rbp --kernel rbf --gamma 1 --budget 10"));
+  std::string text = m.header.dump();
+  const std::string key = "\"labels\":\"\"";
+  ASSERT_NE(text.find(key), std::string::npos) << text;
+  text.replace(text.find(key), key.size(), "\"labels\":" + deep(100000));
+  const std::string bytes = model_file(m, text);
+  model_refused(bytes, {"header: field 'labels", "deeper than 64 levels"});
+  const std::string p = write_file(dir->p / "deep_labels.plab", bytes);
+  for (const std::string& cmd : {"model show " + p, "predict --model " + p + " --data synthetic:dekel:n=5",
+                                "run --init-model " + p + " --data synthetic:dekel:n=5 --quiet"}) {
+    const auto r = run_cli(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << r.output.substr(0, 400);
+    EXPECT_NE(r.output.find(p + ": header: field 'labels"), std::string::npos) << r.output.substr(0, 400);
+    EXPECT_LT(r.output.size(), 2000u);
+  }
+  // A wide value (not deep) in a wrong-typed field is echoed cut short.
+  std::string wide = m.header.dump();
+  wide.replace(wide.find(key), key.size(), "\"labels\":[" + std::string(50000, '1') + "]");
+  try {
+    (void)plab::parse_model(model_file(m, wide), "m.plab");
+    ADD_FAILURE() << "accepted";
+  } catch (const plab::ModelError& e) {
+    EXPECT_LT(std::string(e.what()).size(), 300u) << std::string(e.what()).substr(0, 300);
+    EXPECT_NE(std::string(e.what()).find("characters)"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Hostile, DeepJsonInTraceMetadataAndSpecsIsRefused) {
+  auto ls = trace("deep.csv", "--algo kernel-perceptron --kernel rbf --gamma 1");
+  ASSERT_GT(ls.size(), 2u);
+  ls[0] = "# {\"algo\": \"kernel-perceptron\", \"notes\": " + deep(100000) + ", " + ls[0].substr(3);
+  std::string text;
+  for (const auto& l : ls) text += l + "\n";
+  const std::string p = write_file(dir->p / "deep_meta.csv", text);
+  try {
+    (void)plab::read_trace(p);
+    ADD_FAILURE() << "accepted";
+  } catch (const plab::DataError& e) {
+    EXPECT_NE(std::string(e.what()).find(p + ":1: metadata: field 'notes"), std::string::npos) << e.what();
+  }
+  const auto r = run_cli("bounds --trace " + p);
+  EXPECT_EQ(r.status, 2) << r.output.substr(0, 400);
+  EXPECT_NE(r.output.find("field 'notes"), std::string::npos) << r.output.substr(0, 400);
+
+  const std::string spec = write_file(dir->p / "deep_spec.json", "{\"name\": " + deep(100000) + "}");
+  try {
+    (void)plab::load_spec(spec, false);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(spec + ": field 'name"), std::string::npos) << e.what();
+  }
+}
+
+// --- 3. Budget-learner traces that contradict their learner ------------------------------------
+
+std::vector<std::string> cells_of(const std::string& line) {
+  std::vector<std::string> c;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t k = line.find(',', pos);
+    c.push_back(line.substr(pos, k == std::string::npos ? std::string::npos : k - pos));
+    if (k == std::string::npos) return c;
+    pos = k + 1;
+  }
+}
+std::size_t column(const std::vector<std::string>& ls, const std::string& name) {
+  const auto h = cells_of(ls[1]);
+  return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
+}
+std::vector<std::string> with_cell(std::vector<std::string> ls, std::size_t at, const std::string& col,
+                                   const std::string& value) {
+  auto c = cells_of(ls[at]);
+  c.at(column(ls, col)) = value;
+  std::string row;
+  for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
+  ls[at] = row;
+  return ls;
+}
+std::vector<std::string> with_meta(std::vector<std::string> ls, const std::string& pointer, const nlohmann::json& v) {
+  auto meta = nlohmann::json::parse(ls[0].substr(2));
+  meta[nlohmann::json::json_pointer(pointer)] = v;
+  ls[0] = "# " + meta.dump();
+  return ls;
+}
+// The first row (index into the lines) whose cell `col` is non-empty and, when `kind` is given,
+// whose update is `kind`.
+std::size_t row_with(const std::vector<std::string>& ls, const std::string& col, const std::string& kind = "") {
+  const std::size_t k = column(ls, col), u = column(ls, "update");
+  for (std::size_t i = 2; i < ls.size(); ++i) {
+    const auto c = cells_of(ls[i]);
+    if (!c[k].empty() && (kind.empty() || c[u] == kind)) return i;
+  }
+  throw std::runtime_error("no row with " + col + " " + kind);
+}
+std::string cell(const std::vector<std::string>& ls, std::size_t at, const std::string& col) {
+  return cells_of(ls[at]).at(column(ls, col));
+}
+
+class BudgetTraces : public Hostile {
+ protected:
+  static inline std::vector<std::string> bogd, bogd0, fogd, bpa, nogd;
+  static void SetUpTestSuite() {
+    Hostile::SetUpTestSuite();
+    bogd = trace("bogd.csv", "--algo bogd --kernel rbf --gamma 1 --budget 30");
+    bogd0 = trace("bogd0.csv", "--algo bogd --kernel rbf --gamma 1 --budget 30 --ogd-lambda 0");
+    fogd = trace("fogd.csv", "--algo fogd --kernel rbf --gamma 1");
+    bpa = trace("bpa.csv", "--algo bpa-s --kernel rbf --gamma 1 --budget 30");
+    nogd = trace("nogd.csv", "--algo nogd --kernel rbf --gamma 1 --budget 30 --rank 10");
+  }
+  // plab bounds --trace refuses the lines: exit 2, the file and line in the message (with every piece).
+  void refused(const std::string& name, const std::vector<std::string>& ls, std::vector<std::string> pieces) {
+    std::string text;
+    for (const auto& l : ls) text += l + "\n";
+    const std::string p = write_file(dir->p / name, text);
+    try {
+      (void)plab::read_trace(p);
+      ADD_FAILURE() << name << ": accepted";
+    } catch (const plab::DataError& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind(p + ":", 0), 0u) << m;
+      for (const auto& s : pieces) EXPECT_NE(m.find(s), std::string::npos) << name << ": '" << s << "' not in: " << m;
+    }
+    const auto r = run_cli("bounds --trace " + p);
+    EXPECT_EQ(r.status, 2) << name << "\n" << r.output.substr(0, 600);
+  }
+};
+
+TEST_F(BudgetTraces, EveryBudgetLearnerReadsBackItsOwnTrace) {
+  for (const std::string args : {"--algo bogd++ --budget 30", "--algo bpa-nn --budget 30", "--algo nogd --budget 5 --rank 3",
+                                  "--algo bogd --budget 1", "--algo fogd --features 7"}) {
+    const std::string p = path("own.csv");
+    const auto a = run_cli("run " + args + " --kernel rbf --gamma 1 --data synthetic:dekel:n=300,seed=4 --quiet --trace " + p);
+    ASSERT_EQ(a.status, 0) << args << a.output;
+    const auto b = run_cli("bounds --trace " + p);
+    EXPECT_EQ(b.status, 0) << args << "\n" << b.output.substr(0, 600);
+  }
+  for (const auto* ls : {&bogd, &bogd0, &fogd, &bpa, &nogd}) {
+    std::string text;
+    for (const auto& l : *ls) text += l + "\n";
+    EXPECT_NO_THROW((void)plab::read_trace(write_file(dir->p / "again.csv", text)));
+  }
+}
+
+TEST_F(BudgetTraces, AnotherLearnersRowsAreRefused) {
+  refused("fogd_as_bogd.csv", with_meta(fogd, "/algo", "bogd"), {"column "});
+  refused("bogd_as_fogd.csv", with_meta(bogd, "/algo", "fogd"), {});
+  refused("bpa_as_bogd.csv", with_meta(bpa, "/algo", "bogd"), {"column 'tau'"});
+  refused("bogd_as_bpa.csv", with_meta(with_meta(bogd, "/algo", "bpa-s"), "/options", {{"budget", 30}, {"C", 1.0}}),
+          {"column 'tau'", "PA-I step"});
+  const std::size_t s = row_with(bogd, "tau", "add");
+  refused("project.csv", with_cell(bogd, s, "update", "project"), {"rows of another algorithm?"});
+}
+
+TEST_F(BudgetTraces, StepsAgainstTheMetadataAreRefused) {
+  const std::size_t s = row_with(bogd, "tau");
+  const double eta = std::stod(cell(bogd, s, "tau"));
+  for (const double f : {10.0, 0.1, -1.0})
+    refused("tau.csv", with_cell(bogd, s, "tau", plab::format_g(eta * f, 17)),
+            {":" + std::to_string(s + 1) + ": ", "column 'tau'"});
+  refused("eta.csv", with_meta(bogd, "/options/ogd_eta", 0.25), {"column 'tau'", "ogd_eta = 0.25"});
+  const std::size_t b = row_with(bpa, "tau");
+  refused("bpa_tau.csv", with_cell(bpa, b, "tau", "7"), {"column 'tau'", "outside (0, C]"});
+  refused("bpa_tau_neg.csv", with_cell(bpa, b, "tau", "-0.5"), {"column 'tau'"});
+}
+
+TEST_F(BudgetTraces, RemovalNormsKernelDiagonalAndSupportCounts) {
+  refused("fogd_delta.csv", with_cell(fogd, row_with(fogd, "delta_norm"), "delta_norm", "5"),
+          {"column 'delta_norm'", "removes nothing"});
+  refused("bogd_delta_add.csv", with_cell(bogd, row_with(bogd, "delta_norm", "add"), "delta_norm", "5"),
+          {"column 'delta_norm'"});
+  refused("bogd_delta_neg.csv", with_cell(bogd, row_with(bogd, "delta_norm", "evict"), "delta_norm", "-3"),
+          {"column 'delta_norm'", "< 0"});
+  refused("kxx.csv", with_cell(bogd, 5, "kxx", "100"), {":6: ", "column 'kxx'", "rbf"});
+  refused("fogd_kxx.csv", with_cell(fogd, 5, "kxx", "1"), {":6: ", "column 'kxx'", "features"});
+  refused("support.csv", with_cell(bogd, 40, "support_size", "999"), {":41: ", "column 'support_size'"});
+  refused("nogd_support.csv", with_cell(nogd, 40, "support_size", "999"), {":41: ", "column 'support_size'"});
+  refused("fogd_support.csv", with_cell(fogd, 7, "support_size", "1"), {"column 'support_size'"});
+}
+
+TEST_F(BudgetTraces, EditedLambdaAndExactNormAreRefused) {
+  refused("lambda.csv", with_meta(bogd, "/options/ogd_lambda", 0.01), {});
+  refused("lambda0.csv", with_meta(bogd0, "/options/ogd_lambda", 0.001), {});
+  refused("lambda_to0.csv", with_meta(bogd, "/options/ogd_lambda", 0.0), {});
+  const double exact = nlohmann::json::parse(bogd[0].substr(2))["f_norm2_exact"].get<double>();
+  refused("exact.csv", with_meta(bogd, "/f_norm2_exact", exact * 2 + 1), {":1: ", "f_norm2_exact"});
+  const double fexact = nlohmann::json::parse(fogd[0].substr(2))["f_norm2_exact"].get<double>();
+  refused("fexact.csv", with_meta(fogd, "/f_norm2_exact", fexact * 2 + 1), {":1: ", "f_norm2_exact"});
+}
+
+// --- 4. Model states their learner cannot have -------------------------------------------------
+
+TEST_F(Hostile, BogdGramAndNormsAreChecked) {
+  const std::string bytes = saved("bogd.plab", "--algo bogd --kernel rbf --gamma 1 --budget 10");
+  ASSERT_NO_THROW((void)plab::restore_learner(plab::parse_model(bytes, "m.plab"), 0));
+  const Model m0 = read_model_parts(bytes);
+  Model probe = m0;
+  const std::size_t B = static_cast<std::size_t>(std::llround(std::sqrt(static_cast<double>(array_of(probe, "gram").count))));
+  ASSERT_EQ(B, 10u);
+  {
+    Model m = m0;
+    set_value(m, "gram", 0, 1e6);
+    model_refused(model_file(m), {"gram"});
+  }
+  {
+    Model m = m0;
+    set_value(m, "gram", 3 * B + 3, -1.0);
+    model_refused(model_file(m), {"gram"});
+  }
+  {
+    Model m = m0;
+    set_value(m, "gram", 1, value_of<double>(m, "gram", 1) + 0.25);
+    model_refused(model_file(m), {"gram", "symmetric"});
+  }
+  {
+    Model m = m0;
+    for (std::size_t i = 0; i < B * B; ++i) set_value(m, "gram", i, 0.0);
+    model_refused(model_file(m), {"gram"});
+  }
+  {
+    Model m = m0;
+    set_value(m, "norm2", 0, -1.0);
+    model_refused(model_file(m), {"norm2", "< 0"});
+  }
+  {
+    Model m = m0;
+    for (std::size_t i = 0; i < array_of(m, "rng").count; ++i) set_value<uint64_t>(m, "rng", i, 0);
+    model_refused(model_file(m), {"rng", "all zero"});
+  }
+  for (const std::string other : {"bpa-s", "rbp"}) {
+    Model m = m0;
+    m.header["learner"] = other;
+    m.header["options"] = {{"budget", 10}};
+    model_refused(model_file(m), {"is not part of " + other + "'s state"});
+  }
+}
+
+TEST_F(Hostile, FogdNormAndNogdRankAreChecked) {
+  {
+    Model m = read_model_parts(saved("fogd.plab", "--algo fogd --kernel rbf --gamma 1 --features 20"));
+    set_value(m, "norm2", 0, -1.0);
+    model_refused(model_file(m), {"norm2"});
+  }
+  {
+    Model m = read_model_parts(saved("nogd.plab", "--algo nogd --kernel rbf --gamma 1 --budget 30 --rank 20"));
+    ASSERT_EQ(value_of<uint64_t>(m, "nystrom_k", 0), 20u);
+    m.header["options"]["rank"] = 1;
+    model_refused(model_file(m), {"nystrom_k", "rank"});
+  }
+}
+
+// --- 6. Counts out of range ---------------------------------------------------------------------
+
+TEST_F(Hostile, CountsAboveTheirRangeAreRefusedNamingTheOption) {
+  const auto a = run_cli("run --algo rbp --kernel rbf --budget 18446744073709551616 --data synthetic:dekel:n=20 --quiet");
+  EXPECT_EQ(a.status, 2) << a.output;
+  EXPECT_NE(a.output.find("--budget"), std::string::npos) << a.output;
+  const auto b = run_cli("run --algo fogd --kernel rbf --features 9223372036854775858 --data synthetic:dekel:n=20 --quiet");
+  EXPECT_EQ(b.status, 2) << b.output;
+  EXPECT_NE(b.output.find("--features"), std::string::npos) << b.output;
+  const auto c = run_cli("run --algo fogd --kernel rbf --features 1000000000 --data synthetic:dekel:n=20 --quiet");
+  EXPECT_EQ(c.status, 2) << c.output;
+  EXPECT_NE(c.output.find("features"), std::string::npos) << c.output;
+  EXPECT_NE(c.output.find("bytes"), std::string::npos) << c.output;
+  Model m = read_model_parts(saved("fogd_count.plab", "--algo fogd --kernel rbf --gamma 1 --features 20"));
+  const std::string text = m.header.dump();
+  std::string edited = text;
+  edited.replace(edited.find("\"features\":20"), 13, "\"features\":9223372036854775858");
+  model_refused(model_file(m, edited), {"features"});
+}
+
+}  // namespace hostile_test
