@@ -35,6 +35,10 @@ bench-report: build
 	$(BUILD)/bench_threads --benchmark_filter='StreamTriad/1/' $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/triad.json
 	$(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a.json
 	$(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist.json
+	@# The AVX2 path on a CPU that has AVX-512 (numerics/simd.hpp), each against its own peak.
+	if grep -qw avx512f /proc/cpuinfo; then \
+	  PLAB_SIMD=avx2 $(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a_avx2.json && \
+	  PLAB_SIMD=avx2 $(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist_avx2.json; fi
 	@cat /proc/loadavg > $(BENCH_OUT)/load_after
 	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md README.md
 

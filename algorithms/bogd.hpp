@@ -59,10 +59,12 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   void save_state(StateWriter& w) const override {
     ExpansionLearner::save_state(w);
     w.put("rng", rng_.state());
-    std::vector<double> g, row(f_.size());
-    for (std::size_t i = 0; i < f_.size(); ++i) {
+    const std::size_t n = f_.size();
+    std::vector<double> g(n * n), row(n);
+    for (std::size_t i = 0; i < n; ++i) {
       if (norm_dropped_) f_.sv.kernel_row(f_.kernel, f_.sv.row(i), row.data());
-      for (std::size_t j = 0; j < f_.size(); ++j) g.push_back(norm_dropped_ ? (j <= i ? row[j] : g[j * f_.size() + i]) : K(i, j));
+      for (std::size_t j = 0; j <= i; ++j)  // the lower triangle, mirrored; the diagonal as add_slot keeps it
+        g[i * n + j] = g[j * n + i] = !norm_dropped_ ? K(i, j) : i == j ? f_.self(i) : row[j];
     }
     w.put("gram", g);
     if (!norm_dropped_) w.put_one<uint64_t>("norm_removals", since_exact_);

@@ -5,7 +5,8 @@ files that `make bench-report` leaves in one folder (stdlib only):
     bench_report.py DIR OUT.md [README.md]
 
 DIR holds peak.json (bench_projectron FmaPeak), triad.json (bench_threads StreamTriad/1),
-a9a.json (bench_learners) and, when MNIST was found, mnist.json (bench_multiclass WholePassMnist),
+a9a.json (bench_learners), a9a_avx2.json (the same under PLAB_SIMD=avx2, when the CPU has AVX-512) and,
+when MNIST was found, mnist.json and mnist_avx2.json (bench_multiclass WholePassMnist),
 each run with --benchmark_repetitions (medians reported), and load_before and load_after
 (/proc/loadavg when the benchmarks started and ended)."""
 import datetime
@@ -75,25 +76,38 @@ def fmt_time(s):
     return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
-def learner_rows(rows, prefix, peak_gfma):
-    """(name, wall s, cpu s, mistakes, support, floor s or None) for every row named prefix/<learner>."""
+def learner_rows(rows, prefix, peak_gfma, avx2=None, avx2_gfma=None):
+    """(name, wall s, cpu s, mistakes, support, floor s or None, fmas, AVX2 cpu s or None, AVX2 floor s or
+    None) for every row named prefix/<learner>; the AVX2 columns from `avx2`, the same benchmarks run
+    under PLAB_SIMD=avx2, against the AVX2 peak."""
     out = []
     for name, r in sorted(rows.items()):
         if not name.startswith(prefix + "/"):
             continue
         floor = r["floor_fma"] / (peak_gfma * 1e9) if "floor_fma" in r and peak_gfma else None
+        a = (avx2 or {}).get(name)
+        a_cpu = seconds(a, "cpu_time") if a else None
+        a_floor = r["floor_fma"] / (avx2_gfma * 1e9) if a and "floor_fma" in r and avx2_gfma else None
         out.append((name.split("/", 1)[1], seconds(r, "real_time"), seconds(r, "cpu_time"), int(r["mistakes"]),
-                    int(r["support"]), floor, r.get("floor_fma")))
+                    int(r["support"]), floor, r.get("floor_fma"), a_cpu, a_floor))
     return out
 
 
 def table(rows, floor_text):
-    lines = ["| learner | wall time | CPU time | mistakes | supports at the end | arithmetic floor at the peak | CPU time / floor |",
-             "|---|---|---|---|---|---|---|"]
-    for name, wall, cpu, mistakes, support, floor, fma in rows:
+    avx2 = any(r[7] is not None for r in rows)
+    head = "| learner | wall time | CPU time | mistakes | supports at the end | arithmetic floor at the peak | CPU time / floor |"
+    rule = "|---|---|---|---|---|---|---|"
+    if avx2:
+        head += " CPU time, AVX2 path | AVX2 CPU time / AVX2 floor |"
+        rule += "---|---|"
+    lines = [head, rule]
+    for name, wall, cpu, mistakes, support, floor, fma, a_cpu, a_floor in rows:
         fl = f"{fma:.3g} fmas ({floor_text}): {fmt_time(floor)}" if floor else "–"
         ratio = f"{cpu / floor:.2f}" if floor else "–"
-        lines.append(f"| `{name}` | {fmt_time(wall)} | {fmt_time(cpu)} | {mistakes} | {support} | {fl} | {ratio} |")
+        line = f"| `{name}` | {fmt_time(wall)} | {fmt_time(cpu)} | {mistakes} | {support} | {fl} | {ratio} |"
+        if avx2:
+            line += (f" {fmt_time(a_cpu)} |" if a_cpu is not None else " – |") + (f" {a_cpu / a_floor:.2f} |" if a_floor else " – |")
+        lines.append(line)
     return "\n".join(lines)
 
 
@@ -105,6 +119,7 @@ def main():
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     peak, triad = medians(os.path.join(d, "peak.json")), medians(os.path.join(d, "triad.json"))
     a9a, mnist = medians(os.path.join(d, "a9a.json")), medians(os.path.join(d, "mnist.json"))
+    a9a_avx2, mnist_avx2 = medians(os.path.join(d, "a9a_avx2.json")), medians(os.path.join(d, "mnist_avx2.json"))
     if not peak or not a9a:
         sys.exit(f"bench_report: {d} lacks peak.json or a9a.json results (is a9a on the data search path?)")
     # The learners run the widest path the CPU has (numerics/simd.hpp), so the floor uses the widest peak.
@@ -120,8 +135,9 @@ def main():
     cpu, rev = cpu_model(), git_revision(src)
     names = {"Avx512": "AVX-512", "Avx2": "AVX2"}
     peaks = ", ".join(f"{names[w]} {g:.1f} GFLOP/s" for w, g in widths)
-    a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma)
-    mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma)
+    avx2_gfma = dict(widths).get("Avx2", 0) / 2 if path != "Avx2" else None
+    a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma, a9a_avx2, avx2_gfma)
+    mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma, mnist_avx2, avx2_gfma)
 
     md = [
         "# Performance",
@@ -135,7 +151,9 @@ def main():
         "times are inflated; CPU time (the measuring thread's) is then the steadier number.",
         "",
         f"- **FP64 FMA peak of one core:** {peaks} (`bench_projectron --benchmark_filter=FmaPeak`, 12 "
-        f"independent FMA chains, median of 3); the floors below use {names[path]}'s {gfma:.1f} GFMA/s.",
+        f"independent FMA chains, median of 3); the floors below use {names[path]}'s {gfma:.1f} GFMA/s"
+        + (f", and the AVX2 path's columns (the same benchmarks under `PLAB_SIMD=avx2`) AVX2's {avx2_gfma:.1f} GFMA/s."
+           if avx2_gfma and (a9a_avx2 or mnist_avx2) else "."),
         "- **Memory bandwidth, one thread:** " + (f"{bw:.1f} GB/s" if bw else "not measured") +
         " (`bench_threads --benchmark_filter=StreamTriad/1`: a = b + s c over 3 x 64 MB, 24 bytes an element, "
         "median of 3).",
@@ -144,7 +162,8 @@ def main():
         "",
         "`bench_learners`: one pass over a9a in file order, Gaussian kernel γ = 0.04, budgets B = 793, "
         "Projectron(++) η = 0.1 in the DOGMA convention, PA-I C = 1, NORMA λ = 0.01, Λ = 0.5, ρ = 1, "
-        "τ = 1000; the primal `perceptron` is linear. Median of 3 repetitions of 3 passes each. "
+        "τ = 1000; the primal `perceptron` is linear; `bogd/B1600` is BOGD at B = 1600. The learners run "
+        "as without bounds ([learners.md#bookkeeping](learners.md#bookkeeping)). Median of 3 repetitions of 3 passes each. "
         "Floor: the Projectron(++)'s forward solves z_t = L⁻¹k_t, n(n+1)/2 fmas a round at |S| = n "
         "([learners.md#projectronpp-floor](learners.md#projectronpp-floor)); none is known for the others.",
         "",
@@ -166,7 +185,7 @@ def main():
 
     def brief(rows):
         return ", ".join(f"`{n}` {fmt_time(w)}" + (f" (CPU time {c / fl:.2f}x its floor)" if fl else "")
-                         for n, w, c, _, _, fl, _ in rows)
+                         for n, w, c, _, _, fl, _, _, _ in rows)
     head = (f"On one core of the CPU {cpu} (FMA peak {gflops:.0f} GFLOP/s"
             + (f", {bw:.0f} GB/s" if bw else "") + f"; load average {load_before[0]} at the start), "
             f"commit `{rev}`, the whole pass over a9a took: {brief(a9a_rows)}")

@@ -74,8 +74,8 @@ json cell_results(const RunReport& rep, const CellData& d) {
             {"updates", res.updates},
             {"margin_errors", res.margin_errors},
             {"support_size", res.support_size},
-            {"online_error", T ? static_cast<double>(res.mistakes) / static_cast<double>(T) : 0.0},
-            {"f_norm2", rep.learner->norm2()}};
+            {"online_error", T ? static_cast<double>(res.mistakes) / static_cast<double>(T) : 0.0}};
+  if (rep.learner->keeps_norm()) r["f_norm2"] = rep.learner->norm2();  // docs/learners.md#bookkeeping
   // First round at which the support reached its final size (a budget learner filling B).
   for (std::size_t t = 1; t <= T; ++t)
     if (res.rounds[t - 1].support_size >= static_cast<int64_t>(res.support_size)) {

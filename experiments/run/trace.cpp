@@ -415,6 +415,9 @@ void TraceReader::metadata(const std::string& line) {
   }
   if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
     fail("metadata has no \"algo\"");
+  if (tr.meta.contains("norms_kept") && tr.meta["norms_kept"] == false)
+    fail("the run kept no f_norm2 or delta_norm (plab run --no-bounds skips what only the bounds read, "
+         "docs/learners.md#bookkeeping): run it again with the bounds to evaluate them");
   const LearnerInfo* info = find_bounds_learner(algo());  // a registry name or "external"
   if (!info) fail("unknown algorithm " + detail::quote(algo()) + " in the metadata");
   if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())

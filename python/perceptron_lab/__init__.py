@@ -27,6 +27,11 @@ NonFiniteError.__doc__ = ("Arithmetic that left the doubles during a run (a Floa
 __all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
            "ModelError", "NonFiniteError", "data_search_path"]
 
+def _none_if_nan(v: float):
+    """None for a NaN (a value not computed or not kept), as the CLI's JSON writes null."""
+    return None if v != v else v
+
+
 def learners() -> list[dict]:
     """Every learner: name, summary, multiclass, options (names), bounds (bool)."""
     return _json.loads(_core.learners_json())
@@ -247,7 +252,8 @@ class Result:
         s = self.meta()
         s["results"] = {"rounds": len(self.trace["t"]), "mistakes": self.mistakes, "updates": self.updates,
                         "margin_errors": self.margin_errors, "support_size": self.support_size,
-                        "seconds": self.seconds, "f_norm2": self._o.f_norm2, "f_norm2_exact": self._o.f_norm2_exact}
+                        "seconds": self.seconds, "f_norm2": _none_if_nan(self._o.f_norm2),
+                        "f_norm2_exact": _none_if_nan(self._o.f_norm2_exact)}
         s["bounds"] = _json.loads(self._o.bounds_json())
         return s
 
