@@ -190,47 +190,25 @@ TEST_F(Hostile, DeepJsonInTraceMetadataAndSpecsIsRefused) {
 
 // --- 3. Budget-learner traces that contradict their learner ------------------------------------
 
-std::vector<std::string> cells_of(const std::string& line) {
-  std::vector<std::string> c;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t k = line.find(',', pos);
-    c.push_back(line.substr(pos, k == std::string::npos ? std::string::npos : k - pos));
-    if (k == std::string::npos) return c;
-    pos = k + 1;
-  }
-}
+using plab::test_util::trace_cells;
 std::size_t column(const std::vector<std::string>& ls, const std::string& name) {
-  const auto h = cells_of(ls[1]);
+  const auto h = trace_cells(ls[1]);
   return static_cast<std::size_t>(std::find(h.begin(), h.end(), name) - h.begin());
 }
-std::vector<std::string> with_cell(std::vector<std::string> ls, std::size_t at, const std::string& col,
-                                   const std::string& value) {
-  auto c = cells_of(ls[at]);
-  c.at(column(ls, col)) = value;
-  std::string row;
-  for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
-  ls[at] = row;
-  return ls;
-}
-std::vector<std::string> with_meta(std::vector<std::string> ls, const std::string& pointer, const nlohmann::json& v) {
-  auto meta = nlohmann::json::parse(ls[0].substr(2));
-  meta[nlohmann::json::json_pointer(pointer)] = v;
-  ls[0] = "# " + meta.dump();
-  return ls;
-}
+using plab::test_util::with_cell;
+using plab::test_util::with_meta;
 // The first row (index into the lines) whose cell `col` is non-empty and, when `kind` is given,
 // whose update is `kind`.
 std::size_t row_with(const std::vector<std::string>& ls, const std::string& col, const std::string& kind = "") {
   const std::size_t k = column(ls, col), u = column(ls, "update");
   for (std::size_t i = 2; i < ls.size(); ++i) {
-    const auto c = cells_of(ls[i]);
+    const auto c = trace_cells(ls[i]);
     if (!c[k].empty() && (kind.empty() || c[u] == kind)) return i;
   }
   throw std::runtime_error("no row with " + col + " " + kind);
 }
 std::string cell(const std::vector<std::string>& ls, std::size_t at, const std::string& col) {
-  return cells_of(ls[at]).at(column(ls, col));
+  return trace_cells(ls[at]).at(column(ls, col));
 }
 
 class BudgetTraces : public Hostile {

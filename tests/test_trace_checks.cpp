@@ -33,16 +33,7 @@ std::string join(const std::vector<std::string>& ls, const std::string& eol = "\
   for (const auto& l : ls) s += l + eol;
   return s;
 }
-std::vector<std::string> cells(const std::string& line) {
-  std::vector<std::string> c;
-  std::size_t pos = 0;
-  for (;;) {
-    const std::size_t k = line.find(',', pos);
-    c.push_back(line.substr(pos, k == std::string::npos ? std::string::npos : k - pos));
-    if (k == std::string::npos) return c;
-    pos = k + 1;
-  }
-}
+std::vector<std::string> cells(const std::string& line) { return plab::test_util::trace_cells(line); }
 // The trace without column `name` (header and every row).
 std::vector<std::string> drop_column(std::vector<std::string> ls, const std::string& name) {
   const auto h = cells(ls[1]);
@@ -199,24 +190,8 @@ TEST_F(TraceChecks, CliExitsNonZeroNamingFileAndLine) {
 // (docs/inputs.md#trace-invariants). Each damaged copy was accepted (exit 0) before.
 namespace {
 
-// Line `at` of the trace with column `col` set to `value`.
-std::vector<std::string> with_cell(std::vector<std::string> ls, std::size_t at, const std::string& col,
-                                   const std::string& value) {
-  const auto h = cells(ls[1]);
-  const auto k = static_cast<std::size_t>(std::find(h.begin(), h.end(), col) - h.begin());
-  auto c = cells(ls[at]);
-  c.at(k) = value;
-  std::string row;
-  for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
-  ls[at] = row;
-  return ls;
-}
-std::vector<std::string> with_meta(std::vector<std::string> ls, const std::string& pointer, const nlohmann::json& v) {
-  auto meta = nlohmann::json::parse(ls[0].substr(2));
-  meta[nlohmann::json::json_pointer(pointer)] = v;
-  ls[0] = "# " + meta.dump();
-  return ls;
-}
+using plab::test_util::with_cell;
+using plab::test_util::with_meta;
 // The first trace line (index into the lines, >= 2) whose round has mistake == m.
 std::size_t line_with_mistake(const std::vector<std::string>& ls, bool m) {
   const auto h = cells(ls[1]);

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "algorithms/learner.hpp"
 #include "core/random.hpp"
@@ -110,5 +113,36 @@ inline CliResult run_shell(const std::string& cmd) {
 
 // Runs the plab binary with `args` (stdout and stderr).
 inline CliResult run_cli(const std::string& args) { return run_shell(plab_bin() + " " + args + " 2>&1"); }
+
+// Editing a trace as its lines (metadata, header, rows), for the tests that damage one.
+// The comma-separated cells of a trace line.
+inline std::vector<std::string> trace_cells(const std::string& line) {
+  std::vector<std::string> c;
+  std::size_t pos = 0;
+  for (;;) {
+    const std::size_t k = line.find(',', pos);
+    c.push_back(line.substr(pos, k == std::string::npos ? std::string::npos : k - pos));
+    if (k == std::string::npos) return c;
+    pos = k + 1;
+  }
+}
+// The lines with line `at`'s cell in column `col` (named by the header, line 1) set to `value`.
+inline std::vector<std::string> with_cell(std::vector<std::string> ls, std::size_t at, const std::string& col,
+                                          const std::string& value) {
+  const auto h = trace_cells(ls[1]);
+  auto c = trace_cells(ls[at]);
+  c.at(static_cast<std::size_t>(std::find(h.begin(), h.end(), col) - h.begin())) = value;
+  std::string row;
+  for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
+  ls[at] = row;
+  return ls;
+}
+// The lines with the metadata's value at JSON pointer `pointer` set to v.
+inline std::vector<std::string> with_meta(std::vector<std::string> ls, const std::string& pointer, const nlohmann::json& v) {
+  auto meta = nlohmann::json::parse(ls[0].substr(2));
+  meta[nlohmann::json::json_pointer(pointer)] = v;
+  ls[0] = "# " + meta.dump();
+  return ls;
+}
 
 }  // namespace plab::test_util
