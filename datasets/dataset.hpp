@@ -83,6 +83,14 @@ struct Dataset {
     const std::size_t b = rowptr[t], e = rowptr[t + 1];
     return {{idx.data() + b, e - b}, {val.data() + b, e - b}, sqnorm[t], y[t]};
   }
+  // Room for `rows` rows with `nnz` non-zeros in all (owned arrays; a reader's estimate).
+  void reserve(std::size_t rows, std::size_t nnz) {
+    idx.reserve(nnz);
+    val.reserve(nnz);
+    rowptr.reserve(rows + 1);
+    y.reserve(rows);
+    sqnorm.reserve(rows);
+  }
   // Appends one example (owned arrays only: std::logic_error when borrowed); indices must be
   // ascending (readers check before calling). `where` ("path:line") names the row in the error
   // for a non-finite squared norm ("row N" when empty).

@@ -96,9 +96,11 @@ DataError out_of_memory(const Dataset& d, const std::string& path);
 std::unique_ptr<std::istream> open_input(const std::string& path);
 
 // Streaming LIBSVM reader: calls `sink` per example; strict (see tests/test_readers.cpp).
-// Returns the SHA-256 of the file as stored (hashed while reading).
+// Returns the SHA-256 of the file as stored (hashed while reading). `text_bytes`, when given,
+// holds the decoded bytes of the lines read so far (newlines included) whenever sink is called.
 std::string read_libsvm(const std::string& path, const LabelMap& labels,
-                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink);
+                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink,
+                        std::size_t* text_bytes = nullptr);
 Dataset load_libsvm(const std::string& path, const LabelMap& labels = {});
 // One LIBSVM line (the file reader's and the stream's, datasets/row_stream.hpp): false for a blank
 // or comment line, else its features and label y; throws DataError "path:lineno:col: what".

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <set>
 #include <stdexcept>
 
@@ -216,6 +218,28 @@ bool uses_dataset(const AlgoSpec& a, const std::string& id) {
 }
 
 }  // namespace
+
+double spec_cell_count(const Spec& s) {
+  // grid points of an algorithm: its own grid's product times its "from" source's points
+  std::map<std::string, double> points;
+  const std::function<double(const std::string&, int)> count = [&](const std::string& id, int depth) -> double {
+    if (auto it = points.find(id); it != points.end()) return it->second;
+    const AlgoSpec& a = s.algorithm(id);
+    double n = 1.0;
+    for (const auto& [k, p] : a.params)
+      if (p.kind == ParamSpec::Kind::grid) n *= static_cast<double>(p.grid.size());
+    std::string name;
+    if (const DerivedParam* d = derived_param(a, &name); d && depth < 64) n *= count(d->from, depth + 1);
+    return points[id] = n;
+  };
+  double cells = 0.0;
+  for (const auto& a : s.algorithms) {
+    double sets = 0.0;
+    for (const auto& ds : s.datasets) sets += uses_dataset(a, ds.id) ? 1.0 : 0.0;
+    cells += sets * count(a.id, 0) * static_cast<double>(std::max(s.permutations, 1));
+  }
+  return cells;
+}
 
 std::vector<Cell> expand_algorithm(const Spec& s, const std::string& algo_id, const ResultLookup& lookup) {
   const AlgoSpec& a = s.algorithm(algo_id);

@@ -259,6 +259,10 @@ using ResultLookup =
 // Grid point labels of one algorithm: the cartesian product of its array-valued params, crossed
 // with its source's points when it has a derived parameter ([{}] when it has no grid).
 std::vector<nlohmann::json> grid_points(const Spec& s, const std::string& algo_id);
+// The cells a spec expands to (data sets x grid points x permutations over its algorithms), counted
+// without expanding; a spec above kMaxSpecCells is refused when it is read (docs/specs.md).
+double spec_cell_count(const Spec& s);
+inline constexpr double kMaxSpecCells = 100000;
 
 // Every cell of one algorithm (data sets x grid points x permutations). Derived values are
 // looked up in `lookup`; a missing source result leaves the cell with `error` set.

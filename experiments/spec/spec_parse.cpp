@@ -1,5 +1,6 @@
 // parse_spec: spec JSON -> typed Spec. The structure (keys, types, values, ranges) is checked first
 // against the declarations of spec_format.hpp; what remains here are the cross-references.
+#include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -191,6 +192,16 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
   }
   if (doc.has("algorithm_params")) apply_algorithm_patch(doc.node("algorithm_params"), out);
   check_dependencies(n, out);
+  // A learner on a data set whose kernel it does not take is refused here, not when its cell runs.
+  for (std::size_t i = 0; i < out.size(); ++i)
+    for (const auto& ds : datasets) {
+      const auto& only = out[i].datasets;
+      if (!only.empty() && std::find(only.begin(), only.end(), ds.id) == only.end()) continue;
+      const Kernel k{.type = Kernel::parse_type(ds.kernel.type)};
+      if (!learner_info(out[i].algo).takes(k))
+        n.child(i).fail("\"" + out[i].algo + "\" does not take the " + k.type_name() + " kernel of data set \"" +
+                        ds.id + "\"");
+    }
   return out;
 }
 
@@ -443,6 +454,15 @@ Spec build(const Doc& doc, const Node& root) {
   } catch (const std::invalid_argument& e) {
     doc.node("algorithms").fail("circular \"from\" dependencies");
   }
+  // (A quick block's fewer permutations may stay below the full spec's bounds.permutations.)
+  const bool quick_count = doc.has("permutations") && doc.origin.at("permutations").rfind("/quick/", 0) == 0;
+  if (s.bounds && !quick_count && s.bounds->permutations > static_cast<std::size_t>(s.permutations))
+    doc.node("bounds").child("permutations").fail("bounds on the first " + std::to_string(s.bounds->permutations) +
+                                                  " permutations, but the spec runs " + std::to_string(s.permutations));
+  // The cells are priced before they are expanded (a grid or permutation count can ask for billions).
+  if (const double n = spec_cell_count(s); n > kMaxSpecCells)
+    (doc.has("permutations") ? doc.node("permutations") : root).fail(fmt::format("the spec expands to {:.4g} cells (data sets x grid points x permutations), more than "
+                          "the {} one spec may hold; lower \"permutations\" or the grids", n, kMaxSpecCells));
   return s;
 }
 
