@@ -12,6 +12,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/given_options.hpp"
 #include "datasets/preprocess.hpp"
+#include "datasets/text_parse.hpp"
 #include "core/json_text.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
@@ -506,14 +507,22 @@ Spec load_spec(const std::string& path, bool quick) {
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot read the spec");
   json j;
+  std::ostringstream text;
   try {
-    std::ostringstream text;
     text << in.rdbuf();
     j = parse_json(text.str());
   } catch (const JsonTooDeep& e) {
     throw std::invalid_argument(path + ": " + e.what() + " (docs/inputs.md#json)");
   } catch (const json::parse_error& e) {
     throw std::invalid_argument(path + ": not valid JSON: " + json_error_text(e));
+  } catch (const json::out_of_range& e) {  // a number beyond the double range (1e999): name it and where
+    const std::string what = e.what(), quote = "'";
+    const std::size_t a = what.find(quote), b = a == std::string::npos ? a : what.find(quote, a + 1);
+    const std::string token = b == std::string::npos ? "" : what.substr(a + 1, b - a - 1);
+    const std::size_t at = token.empty() ? std::string::npos : text.str().find(token);
+    throw std::invalid_argument(path + ": /: the number " + detail::quote(token) +
+                                (at == std::string::npos ? "" : " at byte " + std::to_string(at + 1)) +
+                                " is out of range for a double (beyond 1.8e308 in magnitude)");
   }
   return parse_spec(j, quick, path);
 }
