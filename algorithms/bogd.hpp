@@ -11,12 +11,12 @@
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
 // B = 1: the one support is removed, nothing is rescaled. No coefficient cap (the toolbox's
 // optional clipping of |a_i| to eta gamma is not applied). The removal draw is plab::Rng(seed).
-// The Gram matrix of the supports is kept, packed lower triangle (O(B) per change, from the scoring
-// row): on a removal the running ||f||^2 is recomputed as the O(B^2) quadratic form alpha^T K alpha,
-// one sweep over the triangle (form()). Updating it instead
-// (||f - a_j k_j||^2, then times g^2) is unstable: the growth factor (1 - eta lambda) B/(B-1) > 1
-// multiplies its accumulated rounding every removal while removals keep ||f|| bounded (measured:
-// relative error 1e-8 after 450 rounds at B = 25).
+// For the bounds only (record_norms; docs/learners.md#bookkeeping) the Gram matrix of the supports
+// is kept, packed lower triangle (O(B) per change, from the scoring row), with the running ||f||^2:
+// BOGD updates it at a removal in O(B) and recomputes alpha^T K alpha (one sweep over the triangle,
+// form()) every B removals and where the update cancels, since the growth factor
+// (1 - eta lambda) B/(B-1) > 1 multiplies its carried rounding at every removal
+// (update_norm_after_removal); BOGD++ recomputes it at every removal.
 // Recorded for the bounds (docs/bounds.md#budget_ogd_all_t, docs/bounds.md#bogd_expectation): tau = eta
 // on every update and delta_norm = ||delta_t||, delta_t = f_{t+1} - ((1 - eta lambda) f_t + eta y k(x_t,.)),
 // what the removal and rescaling changed against the unbudgeted step (0 when nothing is removed):
