@@ -249,6 +249,7 @@ void run(RunArgs& a) {
   req.stream = in.rows.get();
   req.stream_limit = a.limit;
   req.observe = in.observer(a.trace, progress(a));
+  req.keep_rounds = !a.trace.empty();  // the trace is the one reader of the records besides the bounds
   print_start(a, req);
   const unsigned threads = resolve_threads(a.threads);
   ThreadPool pool(threads - 1);  // the kernel rows' helpers; same bits on any count

@@ -5,6 +5,7 @@
 // values finite, sqnorm[t] = ||x_t||^2 finite and at most kMaxSqnorm. rowptr, idx and val are
 // owned, or borrowed from memory that `owner` keeps alive (data_array.hpp); y and sqnorm are owned.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "datasets/data_array.hpp"
 
 namespace plab {
@@ -90,26 +92,31 @@ struct Dataset {
     rowptr.reserve(rows + 1);
     y.reserve(rows);
     sqnorm.reserve(rows);
+    advise_huge_pages(idx.data(), idx.owned().capacity() * sizeof(uint32_t));
+    advise_huge_pages(val.data(), val.owned().capacity() * sizeof(double));
+    advise_huge_pages(rowptr.data(), rowptr.owned().capacity() * sizeof(std::size_t));
   }
   // Appends one example (owned arrays only: std::logic_error when borrowed); indices must be
   // ascending (readers check before calling). `where` ("path:line") names the row in the error
   // for a non-finite squared norm ("row N" when empty).
   void push_back(std::span<const uint32_t> ix, std::span<const double> vx, double label,
                  const std::string& where = "") {
-    // One loop for the copy and the norm: the compiled sum is then the one the reference
-    // results were computed with (a separate loop is vectorised without fma, 1 ulp apart).
+    // The arrays grow by one copy of the row; the norm is summed in index order without
+    // contraction (-ffp-contract=off), the sum every reader and the reference results use.
     std::vector<uint32_t>& own_idx = idx.owned();
     std::vector<double>& own_val = val.owned();
     const std::size_t nnz = own_idx.size(), old_dim = dim;
+    own_idx.insert(own_idx.end(), ix.begin(), ix.end());
+    own_val.insert(own_val.end(), vx.begin(), vx.end());
     double s = 0.0;
     bool nonzero = false;
+    uint32_t top = 0;
     for (std::size_t k = 0; k < ix.size(); ++k) {
-      own_idx.push_back(ix[k]);
-      own_val.push_back(vx[k]);
       s += vx[k] * vx[k];
       nonzero = nonzero || vx[k] != 0.0;
-      if (ix[k] + 1 > dim) dim = ix[k] + 1;
+      top = std::max(top, ix[k]);
     }
+    if (!ix.empty() && top + std::size_t{1} > dim) dim = top + std::size_t{1};
     if (!row_sqnorm_ok(s, nonzero)) {
       own_idx.resize(nnz);
       own_val.resize(nnz);

@@ -15,34 +15,34 @@ namespace {
 bool parse_double(std::string_view s, double& out) { return detail::parse_double_token(s, out); }
 }  // namespace
 
-double LabelMap::apply(const std::string& tok, const std::string& where) const {
+double LabelMap::apply(const std::string& tok, const Where& where) const {
   if (regression) {
     double v;
     if (!parse_double(tok, v) || !std::isfinite(v))
-      throw DataError(where + ": label " + detail::quote(tok) + " is not a finite number");
+      throw DataError(where() + ": label " + detail::quote(tok) + " is not a finite number");
     return v;
   }
   if (map.empty() && !others) {
     if (tok == "+1" || tok == "1" || tok == "1.0" || tok == "+1.0") return 1.0;
     if (tok == "-1" || tok == "-1.0" || tok == "0" || tok == "0.0") return -1.0;
-    throw DataError(where + ": unknown label " + detail::quote(tok) +
+    throw DataError(where() + ": unknown label " + detail::quote(tok) +
                     " (binary files use +1/1/1.0 and -1/-1.0/0; map others with --labels)");
   }
   const auto it = map.find(tok);
   if (it != map.end()) return it->second;
   if (others) return *others;
-  throw DataError(where + ": label " + detail::quote(tok) + " is not in the label map");
+  throw DataError(where() + ": label " + detail::quote(tok) + " is not in the label map");
 }
 
-double LabelReader::apply(const std::string& tok, const std::string& where) {
+double LabelReader::apply(const std::string& tok, const Where& where) {
   const double y = map_.apply(tok, where);
   if (!map_.map.empty() || map_.others || map_.regression || y > 0) return y;
   // Default binary spellings: -1 and 0 are both "negative"; seeing both means three label values.
   const bool zero = tok == "0" || tok == "0.0";
-  if (neg_tok_.empty()) { neg_tok_ = tok; neg_where_ = where; return y; }
+  if (neg_tok_.empty()) { neg_tok_ = tok; neg_where_ = where(); return y; }
   const bool first_zero = neg_tok_ == "0" || neg_tok_ == "0.0";
   if (zero != first_zero)
-    throw DataError(where + ": label " + detail::quote(tok) + " after label " + detail::quote(neg_tok_) + " at " +
+    throw DataError(where() + ": label " + detail::quote(tok) + " after label " + detail::quote(neg_tok_) + " at " +
                     neg_where_ + ": the file has a third label value (a binary file uses -1 or 0 for the "
                     "negative class, not both); map the labels explicitly with --labels, e.g. 1:+1,*:-1");
   return y;
@@ -80,8 +80,8 @@ namespace {
 
 // The INDEX:VALUE pairs of `line` from position p on (up to the end or a '#' comment), into idx
 // (0-based, strictly ascending) and val (explicit zeros dropped); `where(col)` names a column.
-template <class Where>
-void parse_features(const std::string& line, std::size_t p, const Where& where, std::vector<uint32_t>& idx,
+template <class WhereCol>
+void parse_features(const std::string& line, std::size_t p, const WhereCol& where, std::vector<uint32_t>& idx,
                     std::vector<double>& val) {
   idx.clear();
   val.clear();
@@ -103,8 +103,8 @@ void parse_features(const std::string& line, std::size_t p, const Where& where, 
     if (ix <= 0) throw DataError(where(b) + ": index " + std::to_string(ix) + " must be >= 1");
     if (ix > static_cast<long long>(UINT32_MAX)) throw DataError(where(b) + ": index too large");
     double v;
-    if (const std::string bad = detail::bad_value(tok.substr(colon + 1), v); !bad.empty())
-      throw DataError(where(b + colon + 1) + ": " + bad);
+    if (detail::parse_number(tok.substr(colon + 1), v) != detail::Number::ok || !std::isfinite(v))
+      throw DataError(where(b + colon + 1) + ": " + detail::bad_value(tok.substr(colon + 1), v));
     const auto j = static_cast<uint32_t>(ix - 1);
     if (!idx.empty() && j <= idx.back())
       throw DataError(where(b) + ": index " + std::to_string(ix) +
@@ -131,11 +131,11 @@ bool parse_libsvm_line(const std::string& line, const std::string& path, std::si
   const std::string label_tok = line.substr(b, p - b);
   if (label_tok.find(':') != std::string::npos)
     throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
-  y = labels.apply(label_tok, where(b));
+  y = labels.apply(label_tok, [&] { return where(b); });
   parse_features(line, p, where, idx, val);
   double sq = 0.0;
   for (double v : val) sq += v * v;
-  check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
+  if (!row_sqnorm_ok(sq, !val.empty())) check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
   return true;
 }
 

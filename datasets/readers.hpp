@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "datasets/dataset.hpp"
@@ -23,6 +24,22 @@ struct OptionDecl;  // core/option_decl.hpp
 // Owners are the readers of data_reader() (datasets/registry.hpp).
 const std::vector<OptionDecl>& reader_options();
 
+// Names a place in a file ("path:line:col") for a message: a string, or a callable that builds it
+// only when a message needs it (building it for every row was a tenth of loading a file).
+// Refers to its argument, so it lives only as long as the call it is passed to.
+class Where {
+ public:
+  Where(const std::string& s) : obj_(&s), fn_(&copy) {}  // NOLINT: implicit, as a string is passed
+  template <class F, class = std::enable_if_t<std::is_invocable_r_v<std::string, const F&>>>
+  Where(const F& f) : obj_(&f), fn_([](const void* o) -> std::string { return (*static_cast<const F*>(o))(); }) {}
+  std::string operator()() const { return fn_(obj_); }
+
+ private:
+  static std::string copy(const void* o) { return *static_cast<const std::string*>(o); }
+  const void* obj_;
+  std::string (*fn_)(const void*);
+};
+
 // How raw label tokens become training labels.
 struct LabelMap {
   // Empty: the binary spellings +1, 1, 1.0 -> +1 and -1, -1.0, 0 -> -1 (the shared files'
@@ -34,7 +51,7 @@ struct LabelMap {
   // Multiclass ("classes"): the numeric label is kept while reading, then load_dataset maps the
   // distinct values, in ascending order, to class indices 0..m-1 (Dataset::classes keeps them).
   bool classes = false;
-  double apply(const std::string& tok, const std::string& where) const;
+  double apply(const std::string& tok, const Where& where) const;
   // Parses "3:+1,*:-1" style specs, "regression" and "classes" (the CLI's --labels option).
   static LabelMap parse(const std::string& spec);
   // Digit d against the rest.
@@ -46,7 +63,7 @@ struct LabelMap {
 class LabelReader {
  public:
   explicit LabelReader(const LabelMap& m) : map_(m) {}
-  double apply(const std::string& tok, const std::string& where);
+  double apply(const std::string& tok, const Where& where);
 
  private:
   const LabelMap& map_;

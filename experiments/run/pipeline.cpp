@@ -153,14 +153,14 @@ RunReport run_pipeline(const RunRequest& req) {
   rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt, req.given);
   const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
   rep.run = req.stream ? run_stream(*rep.learner, *req.stream, req.stream_limit, req.observe, first)
-                       : run_online(*rep.learner, *req.train, req.order, req.observe, first);
+                       : run_online(*rep.learner, *req.train, req.order, req.observe, first, req.keep_rounds || req.bounds);
   if (req.stream) opt.dim = std::max(opt.dim, req.stream->dim());  // the model file's dim, as from the file
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
   const bool exact = req.exact_norm || (req.bounds && !req.stream && !learner_info(req.algo).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
   if (exact && !std::isfinite(rep.f_norm2_exact))
     throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
-                                     "arithmetic (docs/learners.md#non-finite)", rep.run.rounds.size(), rep.f_norm2_exact));
+                                     "arithmetic (docs/learners.md#non-finite)", rep.run.count, rep.f_norm2_exact));
   rep.test_error = nlohmann::json::object();
   rep.test_no_score = nlohmann::json::object();
   if (test)

@@ -29,6 +29,7 @@ struct RunRequest {
   std::vector<std::size_t> order;   // rows of train in round order
   bool bounds = true;
   bool exact_norm = false;          // recompute ||f_T||^2 even when no bound reads it (tests' check)
+  bool keep_rounds = true;          // keep every round record (false: none kept unless the bounds read them)
   ComparatorRequest comparator;
   RoundObserver observe;            // progress lines
   const ModelFile* init = nullptr;  // continue this model (its learner and options; rounds from its count + 1)

@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/huge_pages.hpp"
 #include "core/random.hpp"
 #include "datasets/row_stream.hpp"
 
@@ -79,16 +80,19 @@ void learn_rounds(Learner& learner, const std::vector<Example>& xs, const std::s
 }  // namespace
 
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
-                     const RoundObserver& observe, int64_t first_round) {
+                     const RoundObserver& observe, int64_t first_round, bool keep) {
   RunResult res;
-  res.rounds.reserve(order.size());
+  if (keep) {
+    res.rounds.reserve(order.size());
+    advise_huge_pages(res.rounds.data(), res.rounds.capacity() * sizeof(RoundRecord));
+  }
   std::vector<Example> xs;
   std::vector<RoundRecord> recs(kBlock);
   for (std::size_t k0 = 0; k0 < order.size(); k0 += kBlock) {
     const std::size_t n = std::min(kBlock, order.size() - k0);
     xs.clear();
     for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
-    learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, true,
+    learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, keep,
                  data.path.empty() ? data.name : data.path);
   }
   res.support_size = learner.support_size();

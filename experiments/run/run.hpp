@@ -48,8 +48,11 @@ using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
 
 // Every record passes check_finite (the run stops at the first non-finite one). Rounds are numbered
 // from first_round (a learner continued from a model file after first_round - 1 rounds: docs/models.md#continue).
+// `keep` = false keeps no record (RunResult::rounds stays empty; counts and `observe` as with them):
+// a run that writes no trace and evaluates no bound reads none, and 200 bytes a round is the largest
+// array such a run would fill (docs/learners.md#bookkeeping).
 RunResult run_online(Learner& learner, const Dataset& data, const std::vector<std::size_t>& order,
-                     const RoundObserver& observe = {}, int64_t first_round = 1);
+                     const RoundObserver& observe = {}, int64_t first_round = 1, bool keep = true);
 
 // The same rounds over the rows of a stream as they arrive (at most `limit` when > 0), in
 // blocks of the same size, so the records equal run_online's over the same rows in file order

@@ -1,30 +1,47 @@
 #include "experiments/schedule/mpi_comm.hpp"
 
-#include <mpi.h>
+#include <dlfcn.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
+#include <vector>
+
+#include "experiments/schedule/mpi_module.h"
 
 namespace plab::mpi {
 
 namespace {
 
-bool g_init = false;
+const plab_mpi_table* g_api = nullptr;  // set by init() when launched
 
-void check(int rc, const char* what) {
-  if (rc == MPI_SUCCESS) return;
-  char text[MPI_MAX_ERROR_STRING];
-  int len = 0;
-  MPI_Error_string(rc, text, &len);
-  throw std::runtime_error(std::string("MPI: ") + what + ": " + std::string(text, static_cast<std::size_t>(len)));
+// The module beside the running program (build/libplab_mpi.so next to build/plab and the tests).
+std::filesystem::path module_path() {
+  std::vector<char> buf(4096);
+  const ssize_t n = readlink("/proc/self/exe", buf.data(), buf.size() - 1);
+  if (n <= 0) return "libplab_mpi.so";
+  return std::filesystem::path(std::string(buf.data(), static_cast<std::size_t>(n))).parent_path() / "libplab_mpi.so";
 }
 
-void finalize_at_exit() {
-  int done = 0;
-  MPI_Finalized(&done);
-  if (!done) MPI_Finalize();
+const plab_mpi_table* load() {
+  const std::string path = module_path().string();
+  // RTLD_GLOBAL: Open MPI loads its own components, which look up its symbols globally.
+  void* h = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!h) throw std::runtime_error("MPI: started by an MPI launcher, but its module could not be loaded: " +
+                                   std::string(dlerror()) + " (docs/cluster.md)");
+  using Get = const plab_mpi_table* (*)();
+  const auto get = reinterpret_cast<Get>(dlsym(h, "plab_mpi_api"));
+  const plab_mpi_table* api = get ? get() : nullptr;
+  if (!api || api->version != PLAB_MPI_API_VERSION)
+    throw std::runtime_error("MPI: " + path + " is not the module of this plab (rebuild both)");
+  return api;
+}
+
+void check(int rc, const char* err) {
+  if (rc != 0) throw std::runtime_error(std::string("MPI: ") + err);
 }
 
 }  // namespace
@@ -36,43 +53,33 @@ bool launched() {
 }
 
 bool init() {
-  if (!g_init && launched()) {
-    int provided = 0;
-    check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
-    if (provided < MPI_THREAD_FUNNELED) throw std::runtime_error("MPI: the library does not support MPI_THREAD_FUNNELED");
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // errors become exceptions (check)
-    g_init = true;
-    std::atexit(finalize_at_exit);
+  if (!g_api && launched()) {
+    const plab_mpi_table* api = load();
+    char err[512] = "";
+    check(api->init(err, sizeof err), err);
+    g_api = api;
   }
   return size() > 1;
 }
 
-int rank() {
-  int r = 0;
-  if (g_init) MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  return r;
-}
+int rank() { return g_api ? g_api->rank() : 0; }
 
-int size() {
-  int n = 1;
-  if (g_init) MPI_Comm_size(MPI_COMM_WORLD, &n);
-  return n;
-}
+int size() { return g_api ? g_api->size() : 1; }
 
 void send(int dest, int tag, const std::string& payload) {
-  check(MPI_Send(payload.data(), static_cast<int>(payload.size()), MPI_CHAR, dest, tag, MPI_COMM_WORLD), "MPI_Send");
+  char err[512] = "";
+  check(g_api ? g_api->send(dest, tag, payload.data(), payload.size(), err, sizeof err) : -1, g_api ? err : "not initialised");
 }
 
 std::optional<Message> try_recv(int source) {
-  int flag = 0;
-  MPI_Status st;
-  check(MPI_Iprobe(source < 0 ? MPI_ANY_SOURCE : source, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st), "MPI_Iprobe");
+  if (!g_api) throw std::runtime_error("MPI: not initialised");
+  char err[512] = "";
+  int flag = 0, from = 0, tag = 0;
+  std::size_t len = 0;
+  check(g_api->probe(source, &flag, &from, &tag, &len, err, sizeof err), err);
   if (!flag) return std::nullopt;
-  int n = 0;
-  check(MPI_Get_count(&st, MPI_CHAR, &n), "MPI_Get_count");
-  Message m{st.MPI_SOURCE, st.MPI_TAG, std::string(static_cast<std::size_t>(n), '\0')};
-  check(MPI_Recv(m.payload.data(), n, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
-        "MPI_Recv");
+  Message m{from, tag, std::string(len, '\0')};
+  check(g_api->recv(from, tag, m.payload.data(), len, err, sizeof err), err);
   return m;
 }
 
@@ -84,7 +91,7 @@ Message recv(int source) {
 }
 
 void abort(int code) {
-  if (g_init) MPI_Abort(MPI_COMM_WORLD, code);
+  if (g_api) g_api->abort(code);
   std::_Exit(code);
 }
 

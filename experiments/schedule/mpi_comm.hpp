@@ -1,5 +1,6 @@
 // The MPI layer of `plab reproduce` (docs/cluster.md): a thin wrapper over the MPI C API (Open MPI).
-// MPI is initialised only when the process was started by an MPI launcher (mpirun, srun), so
+// MPI is initialised only when the process was started by an MPI launcher (mpirun, srun), from a
+// module loaded then (libplab_mpi.so beside the program, experiments/schedule/mpi_module.h), so
 // `plab` without one runs as a single process exactly as before and never touches MPI.
 // Only the calling (main) thread talks MPI (MPI_THREAD_FUNNELED); the cell threads never do.
 #pragma once
