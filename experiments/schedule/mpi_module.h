@@ -1,7 +1,7 @@
 /* The C interface between `plab` and its MPI module (libplab_mpi.so, experiments/schedule/mpi_module.cpp).
    The module alone links MPI and is loaded only when an MPI launcher started the process
    (experiments/schedule/mpi_comm.cpp), so a single-process run loads none of MPI's libraries: they
-   were half of plab's start-up time (docs/performance.md#fixed-cost). Errors come back as text (no
+   were half of plab's start-up time (docs/architecture.md#fixed-cost). Errors come back as text (no
    exception crosses the boundary); every call returns 0 on success. */
 #pragma once
 #include <stddef.h>
