@@ -9,8 +9,10 @@
 //   BOGD++  p_j = (1 - b_j)/(B-1), b_j = |a_j| sqrt(k_jj) / sum_i |a_i| sqrt(k_ii) (small terms go
 //           first); a_i <- a_i (1 - eta lambda) / (1 - p_i), which is unbiased: E[a_i'] = (1 - p_i) a_i'
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
-// B = 1: the one support is removed, nothing is rescaled. No coefficient cap (the toolbox's
-// optional clipping of |a_i| to eta gamma is not applied). The removal draw is plab::Rng(seed).
+// B = 1: the one support is removed, nothing is rescaled. Then, as the authors' code does on such a
+// round (docs/learners.md#bogd-cap), the coefficient cap: all coefficients, the new one included, are
+// multiplied by s = min(eta cap / max_i |a_i|, 1), so that max_i |a_i| <= eta cap (--ogd-cap; 0: none).
+// The removal draw is plab::Rng(seed).
 // For the bounds only (record_norms; docs/learners.md#bookkeeping) the Gram matrix of the supports
 // is kept, packed lower triangle (O(B) per change, from the scoring row), with the running ||f||^2:
 // BOGD updates it at a removal in O(B) and recomputes alpha^T K alpha (one sweep over the triangle,
@@ -41,6 +43,9 @@ inline const std::vector<OptionInfo>& ogd_options() {
                      "step size eta of BOGD, BOGD++, FOGD and NOGD", above(0)),
       learner_option("Online gradient descent options", "ogd_lambda", &LearnerOptions::ogd_lambda,
                      "BOGD regulariser lambda: coefficients shrink by 1 - eta lambda each round", at_least(0)),
+      learner_option("Online gradient descent options", "ogd_cap", &LearnerOptions::ogd_cap,
+                     "BOGD, BOGD++ coefficient cap: after a removal every coefficient is scaled so that max |a_i| <= "
+                     "eta cap (0: no cap; docs/learners.md#bogd-cap)", at_least(0)),
   };
   return v;
 }
@@ -49,7 +54,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
  public:
   enum class Removal { uniform, weighted };
   explicit BoundedOnlineGradientDescent(const LearnerOptions& o, Removal removal = Removal::uniform)
-      : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), lambda_(o.ogd_lambda), removal_(removal), rng_(o.seed) {
+      : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), lambda_(o.ogd_lambda), cap_(o.ogd_cap), removal_(removal),
+        rng_(o.seed) {
     if (!(eta_ * lambda_ < 1.0)) throw std::invalid_argument("--ogd-eta * --ogd-lambda must be < 1 (the shrink 1 - eta lambda)");
     drop_norm();  // then no Gram matrix: the norm and delta_norm are all it serves
   }
@@ -113,26 +119,28 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     double s = r.score;                  // f(x_t) of the function a k(x_t,.) is added to
     r.update = UpdateKind::add;
     r.delta_norm = norm_dropped_ ? kNoNorm : 0.0;
+    const double a = eta_ * x.y;  // -eta dl/df, l = max(0, 1 - y f)
+    double cap = 1.0;             // the cap's factor s (1: it does not act)
     if (f_.size() >= B_) {
       const std::size_t n = f_.size();
       std::vector<double>& p = p_;
       p.clear();
       const std::size_t j = draw(p);
       const double aj = f_.alpha[j];
+      const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
+      cap = cap_factor(j, p, gu, a);
       double fj = 0.0, kjj = 0.0;  // f(x_j), k(x_j,x_j) before the removal (the norm's update)
       if (!norm_dropped_) {
         fj = gram_dot(j);
         kjj = K(j, j);
-        r.delta_norm = removal_norm(j, p, c, fj);
+        r.delta_norm = removal_norm(j, p, c, fj, cap, a, row, r.score, r.kxx);
       }
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
       s = 0.0;
-      const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
       for (std::size_t i = 0; i < f_.size(); ++i) {
-        const double g = removal_ == Removal::uniform ? gu : c / (1.0 - p[i]);
-        f_.bump(i, (g - 1.0) * f_.alpha[i], t);
+        f_.bump(i, (factor(i, p, gu) - 1.0) * f_.alpha[i], t);
         s += f_.alpha[i] * row[i];
       }
       if (!norm_dropped_) update_norm_after_removal(n, gu, aj, fj, kjj);
@@ -141,10 +149,13 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       norm2_ *= c * c;
       s *= c;
     }
-    const double a = eta_ * x.y;  // -eta dl/df, l = max(0, 1 - y f)
     add_slot(x, t, a, row, r.kxx);
     norm2_ += 2.0 * a * s + a * a * r.kxx;
-    r.coef = a;
+    if (cap != 1.0) {  // the cap (authors' BOGD.m, after the append): every coefficient times s
+      f_.scale(cap, t);
+      norm2_ *= cap * cap;
+    }
+    r.coef = a * cap;  // the new support's coefficient (the step a_t = tau stays eta; the cap is in delta_t)
     r.eta_t = eta_;
     r.tau = eta_;
     return finish(r);
@@ -167,34 +178,88 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     }
     norm2_ = g * g * rest;
   }
-  // ||delta_t|| of removing slot j with removal probabilities p (before the removal); fj = f(x_j).
-  double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj) const {
+  // Slot i's rescaling factor after the removal (p moved with the slots): BOGD's common gu, BOGD++'s own.
+  double factor(std::size_t i, const std::vector<double>& p, double gu) const {
+    return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
+  }
+  // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
+  // rescaling (the bits bump gives) and appending a; 1 without a cap.
+  double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a) const {
+    if (!(cap_ > 0.0)) return 1.0;
+    double m = std::abs(a);
+    for (std::size_t i = 0; i < f_.size(); ++i) {  // p in slot order before the removal, as alpha
+      if (i == j) continue;
+      const double ai = f_.alpha[i];
+      m = std::max(m, std::abs(ai + (factor(i, p, gu) - 1.0) * ai));
+    }
+    return m > 0.0 ? std::min(eta_ * cap_ / m, 1.0) : 1.0;
+  }
+  // ||delta_t||, delta_t = f_{t+1} - ((1 - eta lambda) f_t + a k(x_t,.)), of removing slot j with
+  // removal probabilities p (before the removal), cap factor s and new coefficient a; fj = f(x_j),
+  // row[i] = k(x_i, x_t), score = f_t(x_t), kxx = k(x_t, x_t). With s = 1 the new point's
+  // coefficient is the unbudgeted step's and drops out.
+  double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj, double s, double a,
+                      const std::vector<double>& row, double score, double kxx) const {
     const std::size_t n = f_.size();
-    const double aj = f_.alpha[j];
-    if (n == 1) return c * std::abs(aj) * std::sqrt(std::max(0.0, K(j, j)));
+    const double aj = f_.alpha[j], kjj = K(j, j), an = (s - 1.0) * a;  // an: the new point's coefficient in delta
+    if (n == 1) {
+      if (s == 1.0) return c * std::abs(aj) * std::sqrt(std::max(0.0, kjj));
+      return std::sqrt(std::max(0.0, c * c * aj * aj * kjj + an * an * kxx - 2.0 * c * aj * an * row[j]));
+    }
     if (removal_ == Removal::uniform) {
-      const double g = c * static_cast<double>(n) / static_cast<double>(n - 1), e = g - c;
-      const double q = e * e * norm2_ - 2.0 * e * g * aj * fj + g * g * aj * aj * K(j, j);
+      const double g = c * static_cast<double>(n) / static_cast<double>(n - 1);
+      if (s == 1.0) {
+        const double e = g - c;
+        return std::sqrt(std::max(0.0, e * e * norm2_ - 2.0 * e * g * aj * fj + g * g * aj * aj * kjj));
+      }
+      // delta = e r - c a_j k_j + an k_t with r = f_t - a_j k_j, e = s g - c.
+      const double e = s * g - c, R = norm2_ - 2.0 * aj * fj + aj * aj * kjj;
+      const double rj = fj - aj * kjj, rt = score - aj * row[j];
+      const double q = e * e * R + c * c * aj * aj * kjj + an * an * kxx - 2.0 * e * c * aj * rj + 2.0 * e * an * rt -
+                       2.0 * c * aj * an * row[j];
       return std::sqrt(std::max(0.0, q));
     }
     std::vector<double> d(n);
-    for (std::size_t i = 0; i < n; ++i) d[i] = i == j ? -c * aj : (c / (1.0 - p[i]) - c) * f_.alpha[i];
-    return std::sqrt(std::max(0.0, form(d.data(), d.data())));
+    for (std::size_t i = 0; i < n; ++i) d[i] = i == j ? -c * aj : (s * (c / (1.0 - p[i])) - c) * f_.alpha[i];
+    double q = form(d.data(), d.data());
+    if (s != 1.0) {
+      double dr = 0.0;
+      for (std::size_t i = 0; i < n; ++i) dr += d[i] * row[i];
+      q += 2.0 * an * dr + an * an * kxx;
+    }
+    return std::sqrt(std::max(0.0, q));
+  }
+  // Replays another program's removals (the authors' code as an oracle, tests/test_okl_oracle.cpp):
+  // the supports of these ids (their rounds) are removed in turn, in place of the draws.
+  void replay_removals(std::vector<int64_t> ids) {
+    replay_ = std::move(ids);
+    replayed_ = 0;
   }
   // The slot to remove; p gets BOGD++'s removal probabilities (slot order).
   std::size_t draw(std::vector<double>& p) {
     const std::size_t n = f_.size();
+    if (replayed_ < replay_.size()) {
+      if (removal_ == Removal::weighted && n > 1) weights(p);
+      for (std::size_t i = 0; i < n; ++i)
+        if (f_.sv.id(i) == replay_[replayed_]) { ++replayed_; return i; }
+      throw std::logic_error("replay_removals: no support " + std::to_string(replay_[replayed_]));
+    }
     if (removal_ == Removal::uniform || n == 1) return static_cast<std::size_t>(rng_.below(n));  // B = 1: no rescaling (no other support)
-    double sum = 0.0;
-    p.resize(n);
-    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
-    for (std::size_t i = 0; i < n; ++i)  // all-zero weights: uniform
-      p[i] = sum > 0.0 ? (1.0 - p[i] / sum) / static_cast<double>(n - 1) : 1.0 / static_cast<double>(n);
+    weights(p);
     const double u = rng_.uniform();
     double acc = 0.0;
     for (std::size_t i = 0; i + 1 < n; ++i)
       if (u < (acc += p[i])) return i;
     return n - 1;
+  }
+  // BOGD++'s removal probabilities p_j = (1 - b_j)/(n - 1) (slot order).
+  void weights(std::vector<double>& p) const {
+    const std::size_t n = f_.size();
+    double sum = 0.0;
+    p.resize(n);
+    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
+    for (std::size_t i = 0; i < n; ++i)  // all-zero weights: uniform
+      p[i] = sum > 0.0 ? (1.0 - p[i] / sum) / static_cast<double>(n - 1) : 1.0 / static_cast<double>(n);
   }
 
   // k(x_i, x_i): the Gram matrix's diagonal, the same bits (both are Kernel::self of the row's sqnorm).
@@ -279,13 +344,15 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   }
 
   std::size_t B_;
-  double eta_, lambda_;
+  double eta_, lambda_, cap_;
   Removal removal_;
   Rng rng_;
   static constexpr double kNoNorm = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows (kept with the norm)
   std::size_t since_exact_ = 0;  // BOGD: removals since ||f||^2 was last recomputed
   std::vector<double> row_, p_;  // learn()'s scoring row and removal probabilities (no allocation a round)
+  std::vector<int64_t> replay_;  // replay_removals(): the ids to remove, replay_[replayed_] next
+  std::size_t replayed_ = 0;
   mutable std::vector<double> sums_;  // form()'s partial sums
 };
 

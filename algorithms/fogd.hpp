@@ -33,6 +33,9 @@ class FourierOnlineGradientDescent final : public Learner {
       : D_(o.features), eta_(o.ogd_eta), z_map_(o.kernel.gamma, o.features, o.seed),
         w_(2 * o.features, 0.0), keep_norm_(o.record_norms) {}
 
+  // The oracle's frequencies in place of the seed's (FourierFeatures::set_frequencies).
+  void set_frequencies(const std::vector<std::vector<double>>& columns) { z_map_.set_frequencies(columns); }
+
   double score(const Example& x) const override {
     z_map_.map(x, z_);
     return dot_w();

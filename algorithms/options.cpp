@@ -49,6 +49,10 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
   }
 }
 
+void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j) {
+  if (j.is_object() && !j.contains("ogd_cap")) o.ogd_cap = 0.0;
+}
+
 void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who) {
   for (const auto& n : names) {
     const OptionInfo* row = find_option(n);

@@ -48,6 +48,7 @@ struct LearnerOptions {
   bool inclusive_ties = false;
   // The budget online gradient learners (bogd.hpp, fogd.hpp, nogd.hpp): LIBOL KOL's defaults.
   double ogd_eta = 0.5, ogd_lambda = 0.001;
+  double ogd_cap = 2.0;  // BOGD, BOGD++: max |a_i| <= ogd_eta ogd_cap after a removal (0: no cap; docs/learners.md#bogd-cap)
   std::size_t features = 400, rank = 20;
 };
 static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store counts and seeds alike");
@@ -93,6 +94,10 @@ nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::s
 // 'y'?)" on names not in the table, "<where>: <name> must be ..." on a value of the wrong type
 // or not allowed (ranges: check_options).
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where);
+// Options added after records (model headers, trace metadata) were written: a record's options
+// that lack one were made by the rule before it, which this sets (ogd_cap: BOGD and BOGD++ had no
+// cap, 0).
+void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j);
 // Checks the named options' values in `o` against their declared ranges (a default out of range,
 // e.g. budget 0, included); throws std::invalid_argument "<flag> must be ... for <who>, got ...".
 void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who = "");

@@ -118,10 +118,10 @@ std::vector<LearnerInfo> builtin() {
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BudgetPassiveAggressive>(o, BudgetPassiveAggressive::Span::nearest);
        }, .trace = kBudgetPARows},
-      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#fb8072",
+      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
        .make = maker_of<BoundedOnlineGradientDescent>(), .trace = kBogdRows},
-      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda"}, .color = "#b3de69",
+      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);

@@ -49,7 +49,10 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   RunFacts f;
   if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + json_excerpt(meta));
   if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
-  if (const auto* v = typed(meta, "options", "", T::object)) options_from_json(f.options, *v, "trace metadata: options");
+  if (const auto* v = typed(meta, "options", "", T::object)) {
+    options_from_json(f.options, *v, "trace metadata: options");
+    options_absent_as_before(f.options, *v);
+  }
   if (const auto* cmp = typed(meta, "comparator", "", T::object)) {
     if (const auto* v = typed(*cmp, "name", "comparator.", T::string)) f.comparator = v->get<std::string>();
     if (const auto* v = typed(*cmp, "norm", "comparator.", T::number_float)) f.g_norm = v->get<double>();

@@ -152,6 +152,8 @@ void unbiased_removal_rows(Out& out, const Records& R, const RunFacts& f) {
   const StepFacts s = collect_steps(R, f, o.ogd_lambda);
   BoundResult b = make_row("bogd_expectation", f, s);
   if (o.budget < 2) return set_not_applicable(out, b, "needs budget B >= 2 (with B = 1 the removal is not unbiased)");
+  if (o.ogd_cap > 0.0)  // the cap's factor depends on the support drawn: E[f_{t+1}] is no longer the unbudgeted step
+    return set_not_applicable(out, b, "the coefficient cap (ogd_cap > 0) makes the removal biased (ogd_cap 0 for this bound)");
   const MarginProfile PT(s.m_all);
   const double T = static_cast<double>(s.T), eta = o.ogd_eta, lambda = o.ogd_lambda;
   const double G2 = s.G2 + s.D2 / (eta * eta);  // the removals enter as (1/(2 eta)) sum ||delta_t||^2

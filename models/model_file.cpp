@@ -279,6 +279,7 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   LearnerOptions o;
   try {
     options_from_json(o, h.options, m.path);
+    options_absent_as_before(o, h.options);
     check_options(o, info->options);
   } catch (const std::invalid_argument& e) {
     throw ModelError(std::string(e.what()).find(m.path) == 0 ? e.what() : m.path + ": " + e.what());

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <stdexcept>
 #include <vector>
 
 #include "core/random.hpp"
@@ -27,6 +28,15 @@ class FourierFeatures {
   FourierFeatures(double gamma, std::size_t D, uint64_t seed) : gamma_(gamma), D_(D), seed_(seed) {}
 
   std::size_t frequencies() const { return D_; }
+  // Another program's frequencies (the authors' code as an oracle, tests/test_okl_oracle.cpp):
+  // columns[j] holds feature j's D values (u_1[j] .. u_D[j]) in place of the seed's draws.
+  void set_frequencies(const std::vector<std::vector<double>>& columns) {
+    U_.clear();
+    for (const auto& c : columns) {
+      if (c.size() != D_) throw std::invalid_argument("set_frequencies: a column without D values");
+      U_.push_back(std::make_unique<std::vector<double>>(c));
+    }
+  }
   // z = z(x), 2D values; u.x is the chain over x's features in order, cos and sin are
   // numerics/fast_trig.hpp's (the same bits on every vector path). No allocation once z and the
   // scratch have their size.

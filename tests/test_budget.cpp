@@ -797,6 +797,7 @@ LearnerOptions bogd_options() {
   o.budget = 3;
   o.ogd_eta = 0.5;
   o.ogd_lambda = 0.1;
+  o.ogd_cap = 0.0;  // budget_ogd_reference.py's rule: no cap (the cap is checked against the authors' code)
   o.seed = 7;
   return o;
 }

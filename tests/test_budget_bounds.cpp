@@ -124,6 +124,7 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   o.seed = rng.bits();
   o.ogd_eta = *rc::gen::inRange(5, 150) / 100.0;
   o.ogd_lambda = *rc::gen::element(0.0, 0.001, 0.05, 0.3);
+  o.ogd_cap = *rc::gen::element(0.0, 0.5, 1.0, 2.0, 16.0);  // BOGD's cap: in delta_t, every hard row still holds
   o.C = *rc::gen::inRange(1, 40) / 10.0;
   o.rank = static_cast<std::size_t>(*rc::gen::inRange(1, 10));
   RC_PRE(o.ogd_eta * o.ogd_lambda < 1.0);
@@ -185,6 +186,7 @@ TEST(BudgetBounds, BogdExpectationHoldsOnTheMeanOverSeeds) {
     o.budget = 2 + rng.below(6);
     o.ogd_eta = 0.2 + rng.uniform();
     o.ogd_lambda = c % 3 == 0 ? 0.0 : 0.05 * rng.uniform();
+    o.ogd_cap = 0.0;  // the cap makes the removal biased: the row is not applicable with it
     std::vector<std::size_t> order(data.size());
     std::iota(order.begin(), order.end(), 0);
     const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 11);
