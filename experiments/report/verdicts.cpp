@@ -7,12 +7,26 @@
 
 #include "experiments/report/report_format.hpp"
 #include "experiments/report/group_metrics.hpp"
+#include "experiments/report/point_judge.hpp"
 
 namespace plab {
 
 using nlohmann::json;
 
 namespace {
+
+// A number printed from one run against the mean and spread of ours (docs/report.md#one-run): the
+// rule of the paper's single-run curves, z of the difference over d = s sqrt(1 + 1/n).
+std::string one_run_verdict(const PublishedSpec& p, const Stat& o, double* z) {
+  OursAt at;
+  at.mean = o.mean;
+  at.std = o.std;
+  at.n = o.n;
+  *z = point_z(p.value, at, Drawn{}, std::numeric_limits<double>::quiet_NaN(), 0.0, p.precision);
+  const std::string zt = "z = " + format_metric("", *z);
+  if (o.n < 2 || !std::isfinite(o.std)) return "not confirmed (one run: fewer than 2 runs of ours, no spread to judge it by)";
+  return *z <= kPointZ ? "confirmed (one run: " + zt + " <= 2)" : "not confirmed (one run: " + zt + " > 2)";
+}
 
 std::string published_verdict(const PublishedSpec& p, double dev) {
   if (p.sel.metric == "seconds") return "n/a (paper: MATLAB; ours: C++ learning time)";
@@ -42,6 +56,12 @@ json published_row(const PublishedSpec& p, const Group& g) {
   const double dev = o.mean - p.value;
   r["deviation"] = dev;
   r["relative_deviation"] = p.value != 0 ? json(dev / p.value) : json();
+  if (p.one_run) {
+    double z = 0.0;
+    r["verdict"] = one_run_verdict(p, o, &z);
+    r["z"] = std::isfinite(z) ? json(z) : json();
+    return r;
+  }
   r["verdict"] = published_verdict(p, dev);
   return r;
 }

@@ -139,6 +139,10 @@ struct PublishedSpec {
   double value = 0.0;
   std::optional<PaperRef> paper;  // the value (and std of an annotation) come from the paper's data
   std::optional<double> std, tol, tol_abs;
+  // "one run": the number is one draw, judged as one run against ours (docs/report.md#one-run);
+  // precision: half the unit of its last printed digit (0 when exact).
+  bool one_run = false;
+  double precision = 0.0;
   std::string source, note;
 };
 

@@ -226,6 +226,10 @@ std::vector<Definition> objects() {
                {"std", number(), "its standard deviation"},
                {"tol", number(), "relative tolerance"},
                {"tol_abs", number(), "absolute tolerance"},
+               {"drawn", choice("drawn", {"one run"}),
+                "\"one run\": the number is one draw, judged as one run against our runs (Student's t on d = s sqrt(1 + 1/n), "
+                "z <= 2; in place of a tolerance)"},
+               {"precision", number(), "half the unit of the number's last printed digit (the grid of a one-run judgement)"},
                kSource, {"note", text(), "a note for the report"}})},
       {"paper_ref", "A published number read from a plot's paper data.",
        object({required({"plot", text(), "a plot id with paper data"}),

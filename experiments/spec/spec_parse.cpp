@@ -390,6 +390,10 @@ std::vector<PublishedSpec> parse_published(const Node& n, const Spec& s) {
     p.std = e.opt_number("std");
     p.tol = e.opt_number("tol");
     p.tol_abs = e.opt_number("tol_abs");
+    p.one_run = e.text("drawn", "") == "one run";
+    p.precision = e.opt_number("precision").value_or(0.0);
+    if (p.one_run && (p.tol || p.tol_abs)) e.fail("\"drawn\": \"one run\" is judged by its own rule: no tol or tol_abs beside it");
+    if (!(p.precision >= 0.0)) e.child("precision").fail("must be >= 0");
     p.source = e.text("source", "");
     p.note = e.text("note", "");
     out.push_back(p);
