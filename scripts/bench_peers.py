@@ -63,8 +63,9 @@ NOTES = {
             "two matrices they were the k largest); kernel phase the same; its printed instance count restarts at the "
             "switch, its error rate divides by the file's rows",
     "bogd": "not the same removal: KOL (`src/kernel/kernel_bogd.h`, `delete_SV()` in `src/kernel/kernel_optim.h`) "
-            "removes the oldest support and does not rescale by B/(B-1); plab draws the removal uniformly and "
-            "rescales (ICML 2012)",
+            "removes the oldest support and does not rescale by B/(B-1); plab draws the removal uniformly, "
+            "rescales (ICML 2012) and caps the coefficients as the authors' code does (`--ogd-cap 2`, "
+            "[learners.md#bogd-cap](learners.md#bogd-cap))",
     "fogd": "not the same map: KOL (`src/kernel/kernel_fogd.h`) uses a parabolic sin and sgn(u.x) abs(cos(u.x)); the "
             "parabola exceeds 1, so sqrt(1 - s^2) is NaN on some coordinate in most rounds (about 65% of a9a's, 73% of "
             "ijcnn1's, counted in an instrumented copy), which score NaN and never update; frequencies seeded from "
