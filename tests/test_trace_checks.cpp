@@ -22,17 +22,8 @@ using plab::test_util::TempDir;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-std::string join(const std::vector<std::string>& ls, const std::string& eol = "\n") {
-  std::string s;
-  for (const auto& l : ls) s += l + eol;
-  return s;
-}
+using plab::test_util::join;
+using plab::test_util::lines_of;
 std::vector<std::string> cells(const std::string& line) { return plab::test_util::trace_cells(line); }
 // The trace without column `name` (header and every row).
 std::vector<std::string> drop_column(std::vector<std::string> ls, const std::string& name) {
