@@ -272,6 +272,21 @@ TEST_F(TraceChecks, MetadataOfTheWrongTypeIsTypedAndLocated) {
   EXPECT_EQ(cli.status, 2) << cli.output;
 }
 
+// A run that did not recompute ||f_T||^2 (a learner without bounds, a run without them) writes
+// "f_norm2_exact": null; its trace is read (was: refused, "must be a number, got null").
+TEST_F(TraceChecks, NullExactNormMeansNotRecomputed) {
+  for (const std::string run : {"--algo pa1", "--algo kernel-perceptron --no-bounds"}) {
+    const std::string p = (dir->p / "null_exact.csv").string();
+    const auto r = plab::test_util::run_cli("run " + run + " --data synthetic:dekel:n=60,seed=2 --kernel rbf --quiet --trace " + p);
+    ASSERT_EQ(r.status, 0) << r.output;
+    ASSERT_TRUE(nlohmann::json::parse(lines_of(plab::test_util::read_text(p))[0].substr(2)).at("f_norm2_exact").is_null());
+    EXPECT_EQ(plab::read_trace(p).rounds.size(), 60u) << run;
+    const auto b = plab::test_util::run_cli("bounds --trace " + p);
+    EXPECT_EQ(b.status, 0) << run << b.output;
+  }
+  refused("exact_str.csv", join(with_meta(perceptron, "/f_norm2_exact", "x")), {":1: ", "\"f_norm2_exact\" must be a number"});
+}
+
 // A Projectron++ trace relabelled `algo: perceptron`: its project / margin_project rows are updates
 // the Perceptron never makes, so the Perceptron's bounds are not evaluated on it (was: accepted, 12
 // rows "hold").

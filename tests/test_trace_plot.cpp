@@ -69,7 +69,7 @@ TEST_F(TracePlot, BoundPointsAreThoseOfPlabBoundsOnTheCutTraces) {
       {"kernel-perceptron", "--algo kernel-perceptron" + kDekel},
       {"projectron++", "--algo projectron++ --eta 0.1" + kDekel},
       {"rbp", "--algo rbp --budget 20" + kDekel},  // bounds on its Perceptron prefix
-      {"norma", "--algo norma" + kDekel},
+      {"norma", "--algo norma --rho 0.5" + kDekel},
       {"multiclass-perceptron", "--algo multiclass-perceptron --labels classes" + kDekel},
   };
   for (const auto& [name, args] : runs) {
@@ -96,10 +96,11 @@ TEST_F(TracePlot, BoundPointsAreThoseOfPlabBoundsOnTheCutTraces) {
       std::ofstream(p, std::ios::binary) << join(plab::test_util::trace_prefix(lines, cut));
       const auto b = run_cli("bounds --trace " + p + " --json " + j);
       ASSERT_EQ(b.status, 0) << b.output;
-      for (const auto& row : nlohmann::json::parse(plab::test_util::read_text(j)).at("bounds")) {
-        const std::string kind = row.at("kind");
-        if (!row.at("applicable") || !row.at("hard") || kind == "reference" || kind == "expectation" ||
-            row.at("value").is_null())
+      const auto json = nlohmann::json::parse(plab::test_util::read_text(j));
+      for (const auto& row : json.at("bounds")) {
+        const std::string kind = row.at("kind").get<std::string>();
+        if (!row.at("applicable").get<bool>() || !row.at("hard").get<bool>() || kind == "reference" ||
+            kind == "expectation" || row.at("value").is_null())
           continue;
         expected.emplace(plab::format_g(row.at("rounds").get<double>(), 10), plab::format_g(row.at("value").get<double>(), 10));
       }
@@ -188,17 +189,48 @@ TEST_F(TracePlot, EveryLearnerGivesAFigureOrAMessagePerMetric) {
           EXPECT_FALSE(refused_support) << metric;
           EXPECT_GT(std::filesystem::file_size(img), 0u);
           EXPECT_GT(std::filesystem::file_size(img.substr(0, img.size() - 4) + ".png"), 0u);
-          if (bounds) EXPECT_FALSE(L.bounds.empty());
+          if (bounds) {
+            EXPECT_FALSE(L.bounds.empty());
+          }
           continue;
         }
         EXPECT_EQ(r.status, 2) << metric << r.output;
         EXPECT_NE(r.output.find(t + ": "), std::string::npos) << r.output;
-        if (refused_support)
+        if (refused_support) {
           EXPECT_NE(r.output.find("--metric support_size does not apply"), std::string::npos) << r.output;
-        else
+        } else {
           EXPECT_TRUE(bounds && r.output.find("--bounds: no bound to draw: ") != std::string::npos) << metric << r.output;
-        if (bounds && L.bounds.empty()) EXPECT_NE(r.output.find("no bound to draw"), std::string::npos);
+        }
       }
     }
   }
+}
+
+// --paper: a trace that reran a published curve (R2: the kernel Perceptron on the Dekel data,
+// gamma = 1) is drawn with the paper's series of that learner, every digitized point of it as
+// experiments/published/ holds it; another trace only gets a message.
+TEST_F(TracePlot, PaperSeriesOfAMatchingFigure) {
+  const std::string t = trace("paper", "--algo kernel-perceptron --data synthetic:dekel:n=10000,seed=1 --kernel rbf --gamma 1");
+  const auto r = run_cli("plot " + t + " --paper --metric online_error -o " + path("paper.svg"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("--paper: R2 dekel_online_error"), std::string::npos) << r.output;
+  std::set<std::pair<std::string, std::string>> drawn, published;
+  for (const auto& b : read_dat(path("paper.dat")))
+    if (b.title.rfind("paper: ", 0) == 0 || b.title.empty()) drawn.insert(b.xy.begin(), b.xy.end());
+  const auto rows = lines_of(plab::test_util::read_text(std::string(PLAB_TEST_DATA) +
+                                                        "/../../experiments/published/jmlr2009/fig7a.csv"));
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    const auto c = plab::test_util::trace_cells(rows[i]);  // figure,panel,series,element,curve,x,y,...
+    if (c[2] == "Perceptron" && c[3] != "annotation")
+      published.emplace(plab::format_g(std::stod(c[5]), 10), plab::format_g(std::stod(c[6]), 10));
+  }
+  EXPECT_GT(published.size(), 100u);
+  EXPECT_EQ(drawn, published);
+  const auto other = run_cli("plot " + t + " --paper --metric mistakes -o " + path("paper2.svg"));
+  EXPECT_EQ(other.status, 0);
+  EXPECT_NE(other.output.find("the paper's curves are online error and support size against rounds"), std::string::npos);
+  const auto none = run_cli("plot " + trace("paper_none", "--algo kernel-perceptron" + kDekel) +
+                            " --paper --metric online_error -o " + path("paper3.svg"));
+  EXPECT_EQ(none.status, 0);
+  EXPECT_NE(none.output.find("no published figure ran this data set, learner and options"), std::string::npos);
 }

@@ -137,8 +137,11 @@ TraceFigure write_trace_figure(const TraceFigureRequest& r) {
     ps.size = {1250, 680};
   }
   if (r.paper)
-    for (std::size_t i = 0; i < traces.size(); ++i)
-      for (auto& s : paper_overlay(r.traces[i], traces[i], metric, x, fig.notes)) series.push_back(std::move(s));
+    for (std::size_t i = 0; i < traces.size(); ++i) {
+      PaperOverlay ov = paper_overlay(r.traces[i], traces[i], metric, x, fig.notes);
+      for (auto& s : ov.series) series.push_back(std::move(s));
+      if (!ps.yrange && ov.yrange) ps.yrange = ov.yrange;  // the published figure's window
+    }
   plot(ps, series, fig.base, r.draw);
   return fig;
 }

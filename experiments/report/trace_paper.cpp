@@ -66,8 +66,8 @@ std::vector<Spec> specs_with_paper_curves(const std::string& dir) {
 
 }  // namespace
 
-std::vector<PlotSeries> paper_overlay(const std::string& path, const Trace& tr, TraceMetric metric, TraceAxis x,
-                                      std::vector<std::string>& notes, const std::string& specs_dir) {
+PaperOverlay paper_overlay(const std::string& path, const Trace& tr, TraceMetric metric, TraceAxis x,
+                           std::vector<std::string>& notes, const std::string& specs_dir) {
   if (x != TraceAxis::rounds || metric == TraceMetric::mistakes) {
     notes.push_back(path + ": --paper: the paper's curves are online error and support size against rounds "
                     "(--metric online_error or support_size, --x rounds)");
@@ -85,8 +85,9 @@ std::vector<PlotSeries> paper_overlay(const std::string& path, const Trace& tr, 
       if (series.empty()) continue;
       PaperPanel panel = read_paper_panel(p.paper->path);
       std::erase_if(panel.points, [&](const PaperPoint& q) { return !series.count(q.series); });
-      std::vector<PlotSeries> out = paper_series(s, p, panel);
-      for (PlotSeries& se : out) {  // back from the plot's units to the trace's
+      PaperOverlay out{paper_series(s, p, panel), {}};
+      if (p.yrange) out.yrange = {{p.yrange->first / p.y_scale, p.yrange->second / p.y_scale}};
+      for (PlotSeries& se : out.series) {  // back from the plot's units to the trace's
         for (double& v : se.x) v /= p.x_scale;
         for (double& v : se.y) v /= p.y_scale;
         for (double& v : se.yerr) v /= p.y_scale;

@@ -23,7 +23,7 @@ std::string metric_name(TraceMetric m);
 // rounds (every round of a shorter run): rounds 1 .. max_points/2, then evenly spaced ones and
 // the last, so that a long run stays a small image and its start still shows on a log axis.
 PlotSeries trace_curve(const Trace& tr, TraceMetric metric, TraceAxis x, const std::string& title,
-                       std::size_t max_points = 2000);
+                       std::size_t max_points = 1200);
 
 // The drawn bounds of one trace, two series per bound: solid where it says something, faded
 // where it is vacuous (docs/bounds.md#vacuous), joined at the point where one becomes the
