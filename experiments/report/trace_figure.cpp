@@ -21,7 +21,6 @@ std::string image_base(const std::string& out) {
   const std::string ext = p.extension().string();
   if (ext != ".png" && ext != ".svg")
     throw std::invalid_argument("-o " + out + ": expected an image name ending in .png or .svg");
-  if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
   return (p.parent_path() / p.stem()).string();
 }
 
@@ -94,7 +93,7 @@ std::pair<double, double> log_yrange(const std::vector<PlotSeries>& series, doub
     for (double y : s.y)
       if (y > 0.0 && std::isfinite(y)) { lo = std::min(lo, y); hi = std::max(hi, y); }
   if (!std::isfinite(lo)) return {0.1, ceiling};
-  return {lo / 1.5, std::min(hi, ceiling) * 1.5};
+  return {lo / 1.5, std::min(hi * 1.5, ceiling)};
 }
 
 std::string bounds_caption(const Trace& tr) {
@@ -142,6 +141,7 @@ TraceFigure write_trace_figure(const TraceFigureRequest& r) {
       for (auto& s : ov.series) series.push_back(std::move(s));
       if (!ps.yrange && ov.yrange) ps.yrange = ov.yrange;  // the published figure's window
     }
+  if (const auto dir = std::filesystem::path(fig.base).parent_path(); !dir.empty()) std::filesystem::create_directories(dir);
   plot(ps, series, fig.base, r.draw);
   return fig;
 }
