@@ -58,7 +58,9 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
     if (const auto* v = typed(*cmp, "norm", "comparator.", T::number_float)) f.g_norm = v->get<double>();
   }
   if (const auto* v = typed(meta, "r2", "", T::number_float)) f.kxx_max = v->get<double>();
-  if (const auto* v = typed(meta, "f_norm2_exact", "", T::number_float)) f.f_norm2_exact = v->get<double>();
+  // null: not recomputed (a run without bounds, or a learner without any: `plab run` writes its NaN so).
+  if (!(meta.contains("f_norm2_exact") && meta.at("f_norm2_exact").is_null()))
+    if (const auto* v = typed(meta, "f_norm2_exact", "", T::number_float)) f.f_norm2_exact = v->get<double>();
   return f;
 }
 

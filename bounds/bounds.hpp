@@ -11,7 +11,7 @@
 //                   the trace column g [0]}
 //   "r2":          optional max_t k(x_t,x_t); otherwise derived from the column kxx.
 //   "f_norm2_exact": optional ||f_T||^2 = alpha^T K alpha recomputed at the end of the run; used
-//                  for ||f_T|| instead of the last record's running f_norm2.
+//                  for ||f_T|| instead of the last record's running f_norm2; null: not recomputed.
 // A key of the wrong JSON type throws std::invalid_argument naming it (docs/inputs.md#trace-checks).
 //
 // Which bounds apply: the bound families of the learner's registry entry

@@ -1,10 +1,12 @@
-// `plab bounds --trace FILE [--strict] [--json OUT]`: evaluates every applicable bound of
-// docs/bounds.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
-// prints the table. --strict: throw plab::BoundViolation (exit code 3) if a hard bound fails.
+// `plab bounds --trace FILE [--prefix T] [--strict] [--json OUT]`: evaluates every applicable bound
+// of docs/bounds.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
+// prints the table. --prefix: on rounds 1..T only (bounds/prefix_bounds.hpp, what `plab plot
+// --bounds` draws). --strict: throw plab::BoundViolation (exit code 3) if a hard bound fails.
 #include <iostream>
 #include <memory>
 
 #include "bounds/bounds.hpp"
+#include "bounds/prefix_bounds.hpp"
 #include "cli/commands.hpp"
 #include "experiments/run/trace.hpp"
 
@@ -14,18 +16,23 @@ namespace {
 struct BoundsArgs {
   std::string trace, json;
   bool strict = false;
+  std::size_t prefix = 0;  // 0: every round
 };
 
 void run_bounds(const BoundsArgs& a) {
   const Trace tr = read_trace(a.trace);
   const RunFacts facts = trace_facts(tr);
-  const auto results = evaluate_bounds(tr.rounds, facts);
+  if (a.prefix > tr.rounds.size())
+    throw std::invalid_argument("--prefix " + std::to_string(a.prefix) + ": " + a.trace + " has " +
+                                std::to_string(tr.rounds.size()) + " rounds");
+  const std::size_t T = a.prefix ? a.prefix : tr.rounds.size();
+  const auto results = T ? evaluate_bounds_prefix(tr.rounds, facts, T) : evaluate_bounds(tr.rounds, facts);
   std::cout << "bounds for " << a.trace << " (algo " << facts.algo << ", comparator " << facts.comparator
-            << ", ||g0|| = " << facts.g_norm << ", T = " << tr.rounds.size() << ")\n";
+            << ", ||g0|| = " << facts.g_norm << ", T = " << T << ")\n";
   print_bounds_table(std::cout, results);
   if (!a.json.empty()) {
     nlohmann::json j = {{"trace", a.trace}, {"algo", facts.algo}, {"comparator", facts.comparator},
-                        {"g_norm", facts.g_norm}, {"T", tr.rounds.size()}, {"bounds", nlohmann::json::array()}};
+                        {"g_norm", facts.g_norm}, {"T", T}, {"bounds", nlohmann::json::array()}};
     for (const auto& b : results) j["bounds"].push_back(to_json(b));
     write_json_atomic(a.json, j);
   }
@@ -41,6 +48,8 @@ void register_bounds_command(CLI::App& app) {
   auto* c = app.add_subcommand("bounds", "Evaluate the mistake bounds on a recorded trace");
   auto a = std::make_shared<BoundsArgs>();
   c->add_option("--trace", a->trace, "Trace CSV written by plab run --trace")->required()->check(CLI::ExistingFile);
+  c->add_option("--prefix", a->prefix, "Evaluate on rounds 1..N only, as if the run had stopped there")
+      ->check(CLI::PositiveNumber);
   c->add_option("--json", a->json, "Write the results as JSON here");
   c->add_flag("--strict", a->strict, "Exit with code 3 when a hard bound is violated");
   c->callback([a] { run_bounds(*a); });

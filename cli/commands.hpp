@@ -11,6 +11,7 @@ void register_reproduce_command(CLI::App& app);
 void register_spec_command(CLI::App& app);
 void register_predict_command(CLI::App& app);
 void register_model_command(CLI::App& app);
+void register_plot_command(CLI::App& app);
 
 // Thrown by a command to end the program with a given exit status after printing its message.
 struct ExitStatus : std::runtime_error {

@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   plab::register_run_command(app);
   plab::register_datasets_command(app);
   plab::register_bounds_command(app);
+  plab::register_plot_command(app);
   plab::register_reproduce_command(app);
   plab::register_spec_command(app);
   plab::register_predict_command(app);

@@ -1,6 +1,6 @@
 """Notebook-style example of perceptron_lab (docs/python.md): train online learners, compare their
-mistakes with the proven mistake bounds, plot them (with matplotlib when installed) and print
-the table.
+mistakes with the proven mistake bounds, print the table and plot them with Result.plot and
+plot_traces (with matplotlib when installed; docs/plot.md#python).
 
 Run from the repository root:  PYTHONPATH=build/python python3 examples/bounds_vs_mistakes.py [OUT.png]
 """
@@ -35,26 +35,22 @@ for label, r in runs.items():
         if b["applicable"]:
             print(f"  {b['name'][:48]:48s} {b['kind']:12s} {b['value']:12.1f}  {b['holds']}")
 
-# %% Plot: cumulative mistakes against t, and each run's smallest bound that is not vacuous.
+# %% Plot: each run's cumulative mistakes under its hard bounds on the prefixes 1..t, t = 1, 2, 4, ...
+# (Result.plot: the numbers `plab plot --bounds` draws; faded where a bound is vacuous), then both
+# runs' online error in one figure (plot_traces).
 try:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 except ImportError:
-    print("\nmatplotlib is not installed: no plot")
+    print("\nmatplotlib is not installed (Debian: apt-get install python3-matplotlib): no plot")
     sys.exit(0)
-fig, ax = plt.subplots(figsize=(7, 4.5))
-for (label, r), color in zip(runs.items(), ["black", "tab:orange"]):
-    t = r.trace["t"]
-    ax.plot(t, np.cumsum(r.trace["mistake"]), color=color, label=f"{label}: mistakes")
-    rows = [b for b in r.bounds if b["applicable"] and not b["vacuous"] and b["kind"] != "check"]
-    if rows:
-        best = min(rows, key=lambda b: b["value"])
-        ax.axhline(best["value"], color=color, linestyle="--", label=f"{label}: {best['name'][:40]}")
-ax.set_xlabel("round t")
-ax.set_ylabel("mistakes")
-ax.set_title(f"Mistakes and mistake bounds on {name}")
-ax.legend(fontsize=8)
+fig, axes = plt.subplots(1, 3, figsize=(20, 5.5))
+for ax, (label, r) in zip(axes, runs.items()):
+    r.plot(ax=ax)
+    ax.set_title(f"{label} on {name}: mistakes and bounds", fontsize=9)
+pl.plot_traces(runs.values(), ax=axes[2], metric="online_error")
+axes[2].set_title(f"online error on {name}", fontsize=9)
 out = sys.argv[1] if len(sys.argv) > 1 else "bounds_vs_mistakes.png"
-fig.savefig(out, dpi=120, bbox_inches="tight")
+fig.savefig(out, dpi=110, bbox_inches="tight")
 print(f"\nplot: {out}")

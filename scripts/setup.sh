@@ -7,6 +7,7 @@ pkgs=(build-essential cmake pkg-config libeigen3-dev libspectra-dev libboost-dev
       xz-utils bzip2 gzip libopenmpi-dev openmpi-bin clang libclang-rt-dev libsvm-tools
       python3-pdfminer poppler-utils python3-pil python3-numpy  # MPI: docs/cluster.md; clang + libFuzzer: tests/fuzz/run.sh; libsvm-tools: svm-predict, tests/test_libsvm_export.cpp; pdfminer..numpy: scripts/digitize_jmlr2009.py
       pybind11-dev python3-dev python3-scipy python3-sklearn python3-pytest python3-hypothesis  # the Python package: docs/python.md
+      python3-matplotlib  # Result.plot and plot_traces: docs/plot.md#python
       python3-venv python3-setuptools python3-wheel)  # pip install . into a virtual environment: docs/python.md#pip
 missing=()
 for p in "${pkgs[@]}"; do

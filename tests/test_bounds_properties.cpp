@@ -22,6 +22,7 @@
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
 #include "bounds/multiclass_comparator.hpp"
+#include "bounds/prefix_bounds.hpp"
 #include "bounds_reference.hpp"
 #include "core/random.hpp"
 
@@ -101,6 +102,23 @@ void assert_all_hold(const std::vector<BoundResult>& res) {
   }
 }
 
+// Every point `plab plot --bounds` draws (bounds/prefix_bounds.hpp: the hard rows on the prefixes
+// 1..t, t = 1, 2, 4, ..., T) holds: the mistakes of the rounds it covers, counted here, are at most
+// its value (docs/bounds.md#tolerance), and the point says so.
+void assert_prefix_points_hold(const std::vector<RoundRecord>& R, const RunFacts& f) {
+  const std::vector<BoundPoint> pts = prefix_bound_points(R, f);
+  for (const BoundPoint& p : pts) {
+    RC_ASSERT(p.rounds >= 1u && p.rounds <= p.t && p.t <= R.size());
+    double M = 0.0;
+    for (std::size_t i = 0; i < p.rounds; ++i) M += R[i].mistake ? 1.0 : 0.0;
+    RC_ASSERT(p.mistakes == M);
+    if (!(M <= p.value * (1 + 1e-9) + 1e-9) || !p.holds) {
+      RC_LOG() << p.name << " on rounds 1.." << p.rounds << " (prefix " << p.t << "): value " << p.value << ", M " << M << "\n";
+      RC_FAIL("hard bound violated on a prefix: " + p.name);
+    }
+  }
+}
+
 Order gen_order() { return static_cast<Order>(*rc::gen::inRange(0, 4)); }
 
 RC_GTEST_PROP(BoundProperties, SeparableNovikoffHolds, ()) {
@@ -126,6 +144,7 @@ RC_GTEST_PROP(BoundProperties, SeparableNovikoffHolds, ()) {
     if (b.name.rfind("Novikoff", 0) == 0) { RC_ASSERT(b.applicable); ++novikoff; }
   RC_ASSERT(novikoff == 3);
   assert_all_hold(res);
+  assert_prefix_points_hold(R, f);
 }
 
 RC_GTEST_PROP(BoundProperties, NoisyPerceptronFamilyHolds, ()) {
@@ -156,6 +175,7 @@ RC_GTEST_PROP(BoundProperties, NoisyPerceptronFamilyHolds, ()) {
   for (const auto& b : res) if (b.name.rfind("Blum", 0) == 0 && b.applicable) blum = true;
   if (gaussian || (normalise && T > 0)) RC_ASSERT(blum);  // unit feature norms => Blum applies
   assert_all_hold(res);
+  assert_prefix_points_hold(R, f);
 }
 
 RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
@@ -187,6 +207,7 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
   const auto res = evaluate_bounds(R, f);
   RC_ASSERT(!res.empty());
   assert_all_hold(res);
+  assert_prefix_points_hold(R, f);
 }
 
 // --- Values pinned against the brute-force evaluator (tests/bounds_reference.hpp) --------------
@@ -291,6 +312,7 @@ Pinned run_pinned(const std::string& algo, const LearnerOptions& o, const Seq& s
   p.res = evaluate_bounds(p.R, f);
   assert_all_hold(p.res);
   assert_pinned(p.R, f, p.res);
+  assert_prefix_points_hold(p.R, f);
   return p;
 }
 
@@ -447,6 +469,7 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
   const std::vector<BoundResult> res = evaluate_bounds(R, f);
   RC_ASSERT(!res.empty());
   assert_all_hold(res);
+  assert_prefix_points_hold(R, f);
   std::vector<RoundRecord> K = R;
   for (RoundRecord& r : K) { r.y = 1.0; r.kxx = 2.0 * r.kxx; }
   assert_pinned(K, f, res);

@@ -22,17 +22,8 @@ using plab::test_util::TempDir;
 
 namespace {
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-std::string join(const std::vector<std::string>& ls, const std::string& eol = "\n") {
-  std::string s;
-  for (const auto& l : ls) s += l + eol;
-  return s;
-}
+using plab::test_util::join;
+using plab::test_util::lines_of;
 std::vector<std::string> cells(const std::string& line) { return plab::test_util::trace_cells(line); }
 // The trace without column `name` (header and every row).
 std::vector<std::string> drop_column(std::vector<std::string> ls, const std::string& name) {
@@ -279,6 +270,21 @@ TEST_F(TraceChecks, MetadataOfTheWrongTypeIsTypedAndLocated) {
   refused("opts.csv", join(with_meta(perceptron, "/options", "x")), {":1: ", "\"options\" must be an object"});
   const auto cli = plab::test_util::run_cli("bounds --trace " + write("cli_cname.csv", join(with_meta(perceptron, "/comparator/name", 1.0))));
   EXPECT_EQ(cli.status, 2) << cli.output;
+}
+
+// A run that did not recompute ||f_T||^2 (a learner without bounds, a run without them) writes
+// "f_norm2_exact": null; its trace is read (was: refused, "must be a number, got null").
+TEST_F(TraceChecks, NullExactNormMeansNotRecomputed) {
+  for (const std::string run : {"--algo pa1", "--algo kernel-perceptron --no-bounds"}) {
+    const std::string p = (dir->p / "null_exact.csv").string();
+    const auto r = plab::test_util::run_cli("run " + run + " --data synthetic:dekel:n=60,seed=2 --kernel rbf --quiet --trace " + p);
+    ASSERT_EQ(r.status, 0) << r.output;
+    ASSERT_TRUE(nlohmann::json::parse(lines_of(plab::test_util::read_text(p))[0].substr(2)).at("f_norm2_exact").is_null());
+    EXPECT_EQ(plab::read_trace(p).rounds.size(), 60u) << run;
+    const auto b = plab::test_util::run_cli("bounds --trace " + p);
+    EXPECT_EQ(b.status, 0) << run << b.output;
+  }
+  refused("exact_str.csv", join(with_meta(perceptron, "/f_norm2_exact", "x")), {":1: ", "\"f_norm2_exact\" must be a number"});
 }
 
 // A Projectron++ trace relabelled `algo: perceptron`: its project / margin_project rows are updates

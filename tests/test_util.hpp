@@ -115,6 +115,19 @@ inline CliResult run_shell(const std::string& cmd) {
 inline CliResult run_cli(const std::string& args) { return run_shell(plab_bin() + " " + args + " 2>&1"); }
 
 // Editing a trace as its lines (metadata, header, rows), for the tests that damage one.
+// A text's lines, without their ends.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
+}
+// The lines, each followed by `eol`.
+inline std::string join(const std::vector<std::string>& ls, const std::string& eol = "\n") {
+  std::string s;
+  for (const auto& l : ls) s += l + eol;
+  return s;
+}
 // The comma-separated cells of a trace line.
 inline std::vector<std::string> trace_cells(const std::string& line) {
   std::vector<std::string> c;
@@ -143,6 +156,17 @@ inline std::vector<std::string> with_meta(std::vector<std::string> ls, const std
   meta[nlohmann::json::json_pointer(pointer)] = v;
   ls[0] = "# " + meta.dump();
   return ls;
+}
+
+// The trace cut after round t, as if the run had stopped there: metadata "rounds" = t and no
+// "f_norm2_exact" (the final hypothesis's norm; a cut run's is its last row's f_norm2).
+inline std::vector<std::string> trace_prefix(const std::vector<std::string>& ls, std::size_t t) {
+  std::vector<std::string> out(ls.begin(), ls.begin() + static_cast<std::ptrdiff_t>(2 + t));
+  auto meta = nlohmann::json::parse(out[0].substr(2));
+  meta["rounds"] = t;
+  meta.erase("f_norm2_exact");
+  out[0] = "# " + meta.dump();
+  return out;
 }
 
 }  // namespace plab::test_util

@@ -16,6 +16,7 @@ struct PlotSeries {
   std::string style = "lines";  // lines | points | linespoints | errorbars | xyerrorbars | hline
                                 // | paper_lines | paper_points | paper_errorbars (dashed, open)
                                 // | band (y +- yerr, filled, translucent)
+                                // | faded_linespoints (thin, dashed, translucent: a vacuous stretch)
                                 // an empty title leaves the series out of the key
   std::vector<double> x, y, yerr, xerr;  // errors may be empty
 };
@@ -25,6 +26,8 @@ struct PlotSpec {
   std::optional<std::pair<double, double>> xrange, yrange;
   bool logx = false, logy = false;
   std::string key = "top right";
+  std::string caption;  // a line under the plot (what the reader needs to read it), empty: none
+  std::pair<int, int> size = {900, 620};  // pixels (the SVG's too)
 };
 
 // Colour of an algorithm: its registry colour; "#rrggbb" as given; other names hash into a spare palette.

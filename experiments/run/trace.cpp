@@ -391,6 +391,7 @@ struct TraceReader {
   FamilyColumns need;
   RowRules rules;
   int64_t declared_T = 0;
+  TraceUse use = TraceUse::bounds;
 
   [[noreturn]] void fail(const std::string& what) const {
     throw DataError(path + ":" + std::to_string(lineno) + ": " + what);
@@ -415,7 +416,8 @@ void TraceReader::metadata(const std::string& line) {
   }
   if (!tr.meta.is_object() || !tr.meta.contains("algo") || !tr.meta["algo"].is_string())
     fail("metadata has no \"algo\"");
-  if (tr.meta.contains("norms_kept") && tr.meta["norms_kept"] == false)
+  const bool no_norms = tr.meta.contains("norms_kept") && tr.meta["norms_kept"] == false;
+  if (no_norms && use == TraceUse::bounds)
     fail("the run kept no f_norm2 or delta_norm (plab run --no-bounds skips what only the bounds read, "
          "docs/learners.md#bookkeeping): run it again with the bounds to evaluate them");
   const LearnerInfo* info = find_bounds_learner(algo());  // a registry name or "external"
@@ -439,6 +441,8 @@ void TraceReader::metadata(const std::string& line) {
     need.columns.insert(need.columns.end(), fc.columns.begin(), fc.columns.end());
     need.on_mistake.insert(need.on_mistake.end(), fc.on_mistake.begin(), fc.on_mistake.end());
   }
+  if (no_norms)  // TraceUse::curves: the cells only the bounds read are empty by design
+    std::erase_if(need.on_mistake, [](const std::string& c) { return c == "f_norm2" || c == "delta_norm"; });
 }
 
 void TraceReader::header() {
@@ -508,11 +512,12 @@ void TraceReader::support_growth(const RoundRecord& r) const {
 
 }  // namespace
 
-Trace read_trace(const std::string& path) {
+Trace read_trace(const std::string& path, TraceUse use) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw DataError(path + ": cannot open trace for reading");
   TraceReader rd;
   rd.path = path;
+  rd.use = use;
   std::string line;
   while (std::getline(in, line)) {
     ++rd.lineno;

@@ -48,11 +48,15 @@ struct Trace {
   std::vector<RoundRecord> rounds;
   std::string non_finite;  // "FILE:LINE: column 'c' = 'nan'": the first NaN/inf written in a cell
 };
+// What a trace is read for: its bounds (`plab bounds`), or only its curves (`plab plot` without
+// --bounds), which also reads a run that kept no norms ("norms_kept": false,
+// docs/learners.md#bookkeeping): its empty f_norm2 and delta_norm cells are then not required.
+enum class TraceUse { bounds, curves };
 // Reads a trace and checks it against its metadata (docs/inputs.md#trace-checks): a known
 // algorithm, the columns its bounds read, rounds 1..T with T as declared. Throws DataError
 // "path:line: column 'c': what" on anything else.
 // Every invariant the trace's own cells allow is checked (docs/inputs.md#trace-invariants).
-Trace read_trace(const std::string& path);
+Trace read_trace(const std::string& path, TraceUse use = TraceUse::bounds);
 // The run facts of a trace: its metadata, and its first non-finite cell as the reason every
 // bound is n/a (docs/bounds.md#non-finite).
 struct RunFacts;

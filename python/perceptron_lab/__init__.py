@@ -17,6 +17,7 @@ import numpy as _np
 from . import _core
 from ._core import DataError, ModelError, NonFiniteError
 from ._version import __version__
+from ._plot import plot_traces
 
 # The compiled module's exception types carry no docstring of their own; help() shows these.
 DataError.__doc__ = "A data set that cannot be found or read (a ValueError); the message says why (docs/inputs.md)."
@@ -25,7 +26,7 @@ NonFiniteError.__doc__ = ("Arithmetic that left the doubles during a run (a Floa
                           "docs/learners.md#non-finite).")
 
 __all__ = ["learners", "options", "load", "run", "bounds", "load_model", "Result", "Learner", "DataError",
-           "ModelError", "NonFiniteError", "data_search_path"]
+           "ModelError", "NonFiniteError", "data_search_path", "plot_traces"]
 
 def _none_if_nan(v: float):
     """None for a NaN (a value not computed or not kept), as the CLI's JSON writes null."""
@@ -260,6 +261,12 @@ class Result:
     def trace_csv(self, meta: bool = True) -> str:
         """The trace as `plab run --trace` writes it, by the same writer (experiments/run/trace.hpp)."""
         return self._o.trace_csv(_json.dumps(self.meta()) if meta else "")
+
+    def plot(self, ax=None, bounds: bool = True, *, metric: str = "mistakes", x: str = "rounds"):
+        """The run's curve on matplotlib axes (new ones when ax is None) and, with bounds, its hard
+        bounds on its prefixes as `plab plot --bounds` draws them (plot_traces; docs/plot.md#python).
+        Needs matplotlib (Debian: python3-matplotlib). Returns the axes."""
+        return plot_traces([self], ax, metric=metric, x=x, bounds=bounds)
 
     def __repr__(self):
         return (f"Result(mistakes={self.mistakes}, updates={self.updates}, support_size={self.support_size}, "

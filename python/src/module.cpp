@@ -16,6 +16,7 @@
 #include "learner.hpp"
 #include "record.hpp"
 #include "run.hpp"
+#include "trace_plot.hpp"
 
 namespace pyb = pybind11;
 using namespace plab;
@@ -131,4 +132,5 @@ PYBIND11_MODULE(_core, m) {
   bind_run(m);
   bind_learner(m);
   bind_external(m);
+  bind_trace_plot(m);
 }

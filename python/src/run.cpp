@@ -6,8 +6,10 @@
 #include "arrays.hpp"
 #include "core/json_text.hpp"
 #include "core/thread_pool.hpp"
+#include "bounds/prefix_bounds.hpp"
 #include "experiments/run/trace.hpp"
 #include "record.hpp"
+#include "trace_plot.hpp"
 
 namespace plab::py {
 
@@ -61,6 +63,11 @@ void bind_run(pyb::module_& m) {
         return b.dump();
       })
       .def("trace_arrays", [](const RunOutcome& o) { return record_arrays(o.rep.run.rounds); })
+      .def("bound_points_json", [](const RunOutcome& o) { return bound_points_json(o.rep.run.rounds, o.rep.facts); })
+      .def("no_bound_reason", [](const RunOutcome& o) {
+        return o.req.bounds ? no_drawn_bound_reason(o.rep.bounds)
+                            : std::string("the run was made with bounds=False (no comparator, no bound rows)");
+      })
       .def("trace_csv", [](const RunOutcome& o, const std::string& meta_json) {
         return trace_csv(o.rep.run.rounds, meta_json.empty() ? nlohmann::json() : parse_json(meta_json));
       }, pyb::arg("meta_json") = "");
