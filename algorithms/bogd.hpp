@@ -21,10 +21,12 @@
 // (update_norm_after_removal); BOGD++ recomputes it at every removal.
 // Recorded for the bounds (docs/bounds.md#budget_ogd_all_t, docs/bounds.md#bogd_expectation): tau = eta
 // on every update and delta_norm = ||delta_t||, delta_t = f_{t+1} - ((1 - eta lambda) f_t + eta y k(x_t,.)),
-// what the removal and rescaling changed against the unbudgeted step (0 when nothing is removed):
-// the coefficients d_i = (g_i - c) a_i (i != j), d_j = -c a_j in the form d^T K d; for BOGD's common
-// g in closed form (g - c)^2 ||f||^2 - 2 (g - c) g a_j f(x_j) + g^2 a_j^2 k_jj, O(B); for BOGD++
-// O(B^2), as the norm after the removal.
+// what the removal, rescaling and cap changed against the unbudgeted step (0 when nothing is removed):
+// the coefficients d_i = (s g_i - c) a_i (i != j), d_j = -c a_j and (s - 1) eta y for x_t; for BOGD's
+// common g in closed form from ||f||^2, f(x_j), k_jj, k(x_j, x_t), f(x_t) and k(x_t, x_t), O(1) (O(B)
+// for f(x_j)); for BOGD++ the form d^T K d plus x_t's terms, O(B^2), as the norm after the removal.
+// The cap's s depends on the support drawn, so with a cap the removal is not unbiased
+// (docs/bounds.md#bogd_expectation).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
