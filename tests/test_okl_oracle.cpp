@@ -1,11 +1,12 @@
-// The authors' own code as an oracle for BOGD and FOGD (docs/learners.md#bogd-cap): round by round
+// The authors' own code as an oracle for BOGD, FOGD, NOGD and BPA-S (docs/learners.md#bogd-authors): round by round
 // against the per-round files that tests/tools/okl_oracle/ wrote by running the unmodified MATLAB
 // of Lu, Hoi et al. (jingcoco/Online-Kernel-Learning) under Octave with its random draws injected
 // (BOGD's removals, FOGD's frequencies), replayed here. Mapping (tests/tools/okl_oracle/RULES.md):
 // their kernel width sigma is our gamma = 1/(2 sigma^2); their cap parameter gamma is our
 // ogd_cap; their sign(0) = +1 makes f = 0 a mistake only for y = -1, ours for both; their BOGD
 // updates on y f <= 1, ours on y f < 1 (the fixtures have no y f = 1 but the _tie one, checked up to
-// its tie). Tolerance 1e-12: their sums are BLAS's, in another order.
+// its tie); their NOGD k is a fraction of B, ours the count. Tolerance 1e-12 (NOGD after its switch
+// 1e-9: eigenvectors from another solver): their sums are BLAS's, in another order.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -17,7 +18,9 @@
 #include <vector>
 
 #include "algorithms/bogd.hpp"
+#include "algorithms/bpa.hpp"
 #include "algorithms/fogd.hpp"
+#include "algorithms/nogd.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab {
@@ -201,6 +204,90 @@ TEST(OklOracle, FogdMatchesTheAuthorsCodeRoundByRound) {
       expect_close(r.score, f, at + ": f");
       EXPECT_EQ(r.mistake, f == 0.0 ? true : their_mistake(x.y, f)) << at;
       EXPECT_EQ(r.update == UpdateKind::update, row.at("update") == "step") << at;
+    }
+  }
+}
+
+// NOGD: no draw to inject. After the switch the eigenvectors' signs and order are the solver's,
+// so f and the expansion coefficients beta (by support id) are compared, never w.
+TEST(OklOracle, NogdMatchesTheAuthorsCodeRoundByRound) {
+  for (const char* name : {"nogd_B4_k2.csv", "nogd_B5_k2.csv", "nogd_B6_k6.csv", "nogd_B4_k3_tie.csv"}) {
+    SCOPED_TRACE(name);
+    const Fixture fx = read_fixture(name);
+    ASSERT_FALSE(fx.rows.empty());
+    const Dataset data = read_data(fx.data);
+    LearnerOptions o;
+    o.dim = data.dim;
+    o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
+    o.rank = static_cast<std::size_t>(std::lround(fx.params.at("k") * fx.params.at("Budget")));
+    o.ogd_eta = fx.params.at("eta_nogd");
+    const double sigma = fx.params.at("sigma");
+    o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
+    NystromOnlineGradientDescent L(o);
+    for (const auto& row : fx.rows) {
+      const int64_t t = std::stoll(row.at("t"));
+      const Example x = data[static_cast<std::size_t>(std::stoll(row.at("id")) - 1)];
+      const double f = std::stod(row.at("f"));
+      const bool nystrom = row.at("phase") == "1" && row.at("update") != "switch";
+      const double tol = nystrom ? 1e-9 : 1e-12;
+      const RoundRecord r = L.learn(x, t);
+      const std::string at = "round " + std::to_string(t);
+      EXPECT_NEAR(r.score, f, tol * std::max(1.0, std::abs(f))) << at << ": f";
+      EXPECT_EQ(r.mistake, f == 0.0 ? true : their_mistake(x.y, f)) << at;
+      const bool stepped = row.at("update") != "none";
+      EXPECT_EQ(r.update != UpdateKind::none, stepped) << at;
+      const auto ids = numbers(row.at("sv_ids")), beta = numbers(row.at("beta"));
+      const KernelExpansion& e = *L.expansion();
+      ASSERT_EQ(e.size(), ids.size()) << at;
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        for (std::size_t i = 0; i < e.size(); ++i) {
+          if (e.sv.id(i) == static_cast<int64_t>(ids[k])) {
+            EXPECT_NEAR(e.alpha[i], beta[k], 1e-9 * std::max(1.0, std::abs(beta[k]))) << at << ": beta of " << ids[k];
+          }
+        }
+      }
+    }
+  }
+}
+
+// BPA-S: no draw (the removal is the arg min of its cost). Their code takes k(x,x) = 1, which the
+// Gaussian kernel has.
+TEST(OklOracle, BpaSMatchesTheAuthorsCodeRoundByRound) {
+  for (const char* name : {"bpas_B3.csv", "bpas_B5_C0.5.csv"}) {
+    SCOPED_TRACE(name);
+    const Fixture fx = read_fixture(name);
+    ASSERT_FALSE(fx.rows.empty());
+    const Dataset data = read_data(fx.data);
+    LearnerOptions o;
+    o.dim = data.dim;
+    o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
+    o.C = fx.params.at("C_BPAs");
+    const double sigma = fx.params.at("sigma");
+    o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
+    BudgetPassiveAggressive L(o);
+    for (const auto& row : fx.rows) {
+      const int64_t t = std::stoll(row.at("t"));
+      const Example x = data[static_cast<std::size_t>(std::stoll(row.at("id")) - 1)];
+      const double f = std::stod(row.at("f"));
+      const RoundRecord r = L.learn(x, t);
+      const std::string at = "round " + std::to_string(t);
+      expect_close(r.score, f, at + ": f");
+      EXPECT_EQ(r.mistake, f == 0.0 ? true : their_mistake(x.y, f)) << at;
+      const std::string& u = row.at("update");
+      EXPECT_EQ(r.update, u == "add" ? UpdateKind::add : u == "replace" ? UpdateKind::evict : UpdateKind::none) << at;
+      if (u == "replace") {
+        EXPECT_EQ(r.removed, std::stoll(row.at("removed_id"))) << at;
+      }
+      const auto ids = numbers(row.at("sv_ids")), alpha = numbers(row.at("alpha"));
+      const KernelExpansion& e = *L.expansion();
+      ASSERT_EQ(e.size(), ids.size()) << at;
+      for (std::size_t k = 0; k < ids.size(); ++k) {
+        for (std::size_t i = 0; i < e.size(); ++i) {
+          if (e.sv.id(i) == static_cast<int64_t>(ids[k])) {
+            expect_close(e.alpha[i], alpha[k], at + ": alpha of support " + std::to_string(static_cast<int64_t>(ids[k])));
+          }
+        }
+      }
     }
   }
 }
