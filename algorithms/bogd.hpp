@@ -140,11 +140,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
-      s = 0.0;
-      for (std::size_t i = 0; i < f_.size(); ++i) {
-        f_.bump(i, (factor(i, p, gu) - 1.0) * f_.alpha[i], t);
-        s += f_.alpha[i] * row[i];
-      }
+      for (std::size_t i = 0; i < f_.size(); ++i) f_.bump(i, (factor(i, p, gu) - 1.0) * f_.alpha[i], t);
+      s = norm_dropped_ ? 0.0 : f_.dot_alpha(row.data());  // only the norm reads it
       if (!norm_dropped_) update_norm_after_removal(n, gu, aj, fj, kjj);
     } else if (f_.size() > 0) {
       f_.scale(c, t);

@@ -83,21 +83,9 @@ class FourierOnlineGradientDescent final : public Learner {
   }
 
  private:
-  // w.z in kLanes interleaved partial sums (lane l: terms l, l + kLanes, ...), then halved pairwise
-  // in a fixed order (docs/learners.md#fogd): one sequence of IEEE operations whatever vector width
-  // the compiler picks (no contraction), and the adds no longer wait on each other: one serial
-  // chain of 2D adds was a third of an a9a pass at D = 400.
-  static constexpr std::size_t kLanes = 16;
-  double dot_w() const {
-    double acc[kLanes] = {};
-    const std::size_t n = w_.size(), n0 = n / kLanes * kLanes;
-    for (std::size_t i = 0; i < n0; i += kLanes)
-      for (std::size_t l = 0; l < kLanes; ++l) acc[l] += w_[i + l] * z_[i + l];
-    for (std::size_t i = n0; i < n; ++i) acc[i - n0] += w_[i] * z_[i];
-    for (std::size_t h = kLanes / 2; h > 0; h /= 2)
-      for (std::size_t l = 0; l < h; ++l) acc[l] += acc[l + h];
-    return acc[0];
-  }
+  // w.z in lane sums (numerics/lane_sum.hpp, docs/learners.md#fogd): one serial chain of 2D adds
+  // was a third of an a9a pass at D = 400.
+  double dot_w() const { return lane_dot(w_.data(), z_.data(), w_.size()); }
 
   std::size_t D_;
   double eta_;

@@ -146,12 +146,12 @@ class ExpansionLearner : public Learner {
   // learn_block for a learner whose rounds at most append a support (no existing coefficient
   // changes): the kernel and voted Perceptrons, PA-I and the Stoptron (docs/learners.md#block-scores).
   // The scores of up to kPanelLanes rounds against the supports at the block's start are formed
-  // together (KernelExpansion::scores), then each round, in order, goes on with its chain over the
-  // supports the block's earlier rounds appended, in slot order: dot_alpha's chain, so the same
-  // bits as learn(). step(x, t, r) finishes a round that begin(x, t, score) started.
+  // together (KernelExpansion::scores, as lane sums), then each round, in order, adds the terms of
+  // the supports the block's earlier rounds appended, by slot number: dot_alpha's lane sums, so the
+  // same bits as learn(). step(x, t, r) finishes a round that begin(x, t, score) started.
   template <class Step>
   void learn_block_appending(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out, Step step) {
-    double s[kPanelLanes];
+    LaneSum s[kPanelLanes];
     for (std::size_t b = 0; b < n; b += kPanelLanes) {
       const std::size_t m = std::min(kPanelLanes, n - b), ns = f_.size();
       if (m > 1) f_.scores(xs + b, m, s);
@@ -162,9 +162,9 @@ class ExpansionLearner : public Learner {
           out[b + l] = step(x, t, begin(x, t));
           continue;
         }
-        double score = s[l];
-        for (std::size_t j = ns; j < f_.size(); ++j) score += f_.alpha[j] * f_.sv.kernel_one(f_.kernel, x, j);
-        out[b + l] = step(x, t, begin(x, t, score));
+        LaneSum& sum = s[l];
+        for (std::size_t j = ns; j < f_.size(); ++j) sum.add_term(j, f_.alpha[j], f_.sv.kernel_one(f_.kernel, x, j));
+        out[b + l] = step(x, t, begin(x, t, sum.total()));
       }
     }
   }

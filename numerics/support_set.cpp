@@ -1,9 +1,6 @@
 #include "numerics/support_set.hpp"
 
 #include <sys/mman.h>
-#if defined(__AVX2__)
-#include <immintrin.h>
-#endif
 
 #include <algorithm>
 #include <atomic>
@@ -31,58 +28,25 @@ std::atomic<SupportLayout>& current() {
   return layout;
 }
 
-// acc[l] = acc[l] + a[j] * K[l * ld + j] for j < rows and l < kPanelLanes (rows of lanes >= m
-// repeat lane m - 1 and are dropped by the caller), each lane in j order: the chain of
-// KernelExpansion::dot_alpha (a rounded product, then a rounded sum: -ffp-contract=off). The 24
-// chains advance together, so the add latency that bounds a single chain is hidden; with AVX2 the
-// lanes are the vector dimension, each vector of 4 lanes x 2 columns gathered from the lane-major
-// rows by two 128-bit loads, an insert and an unpack (no transposed copy).
-void lane_dots(const double* a, const double* K, std::size_t ld, std::size_t m, std::size_t rows, double* acc) {
-  const double* r[kPanelLanes];
-  for (std::size_t l = 0; l < kPanelLanes; ++l) r[l] = K + std::min(l, m - 1) * ld;
-  std::size_t j = 0;
-#if defined(__AVX2__)
-  // Two passes of 12 lanes: 3 independent chains of 4 lanes, 12 row pointers (one pass of 24 spills
-  // its pointers: the a9a kernel Perceptron pass took 30% longer).
-  for (std::size_t h = 0; h < kPanelLanes; h += 12) {
-    const double* const* q = r + h;
-    __m256d s0 = _mm256_loadu_pd(acc + h), s1 = _mm256_loadu_pd(acc + h + 4), s2 = _mm256_loadu_pd(acc + h + 8);
-    for (j = 0; j + 2 <= rows; j += 2) {
-      const __m256d a0 = _mm256_set1_pd(a[j]), a1 = _mm256_set1_pd(a[j + 1]);
-      // (q0_j, q0_j+1, q2_j, q2_j+1) and (q1_j, q1_j+1, q3_j, q3_j+1) -> columns j and j + 1 of 4 lanes
-      const auto cols = [&](const double* const* p, __m256d& s) {
-        const __m256d t0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p[0] + j)), _mm_loadu_pd(p[2] + j), 1);
-        const __m256d t1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(p[1] + j)), _mm_loadu_pd(p[3] + j), 1);
-        s = _mm256_add_pd(s, _mm256_mul_pd(a0, _mm256_unpacklo_pd(t0, t1)));
-        s = _mm256_add_pd(s, _mm256_mul_pd(a1, _mm256_unpackhi_pd(t0, t1)));
-      };
-      cols(q, s0);
-      cols(q + 4, s1);
-      cols(q + 8, s2);
-    }
-    _mm256_storeu_pd(acc + h, s0);
-    _mm256_storeu_pd(acc + h + 4, s1);
-    _mm256_storeu_pd(acc + h + 8, s2);
-  }
-#endif
-  for (; j < rows; ++j)
-    for (std::size_t l = 0; l < kPanelLanes; ++l) acc[l] = acc[l] + a[j] * r[l][j];
-}
-
 }  // namespace
 
-void KernelExpansion::scores(const Example* xs, std::size_t m, double* f) const {
+void KernelExpansion::scores(const Example* xs, std::size_t m, LaneSum* s) const {
   if (m > kPanelLanes) throw std::invalid_argument("KernelExpansion::scores: more rounds than kPanelLanes");
-  if (m == 0) return;
-  double acc[kPanelLanes] = {};
+  for (std::size_t l = 0; l < m; ++l) s[l] = LaneSum{};
   const std::size_t n = size(), T = kScoreTile;
+  if (m == 0 || n == 0) return;
   tile_.resize(m * T);
   for (std::size_t b = 0; b < n; b += T) {
     const std::size_t e = std::min(n, b + T);
     sv.kernel_rows_range(kernel, xs, m, b, e, tile_.data(), T);
-    lane_dots(alpha.data() + b, tile_.data(), T, m, e - b, acc);
+    for (std::size_t l = 0; l < m; ++l) s[l].add(alpha.data() + b, tile_.data() + l * T, e - b, b);
   }
-  std::copy_n(acc, m, f);
+}
+
+void KernelExpansion::scores(const Example* xs, std::size_t m, double* f) const {
+  LaneSum s[kPanelLanes];
+  scores(xs, m, s);
+  for (std::size_t l = 0; l < m; ++l) f[l] = s[l].total();
 }
 
 void* huge_allocate(std::size_t bytes) {

@@ -36,6 +36,7 @@
 #include "numerics/bit_dots.hpp"
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
+#include "numerics/lane_sum.hpp"
 #include "numerics/panel_dots.hpp"
 #include "numerics/panel_solve.hpp"
 
@@ -489,16 +490,15 @@ class KernelExpansion {
     sv.kernel_row(kernel, x, row_.data());
     return dot_alpha(row_.data());
   }
-  // alpha . k for a kernel row k of size() values (the sum score() computes).
-  double dot_alpha(const double* k) const {
-    double f = 0.0;
-    for (std::size_t i = 0; i < alpha.size(); ++i) f += alpha[i] * k[i];
-    return f;
-  }
-  // f[l] = score(xs[l]) for l < m <= kPanelLanes, bit for bit: each lane is dot_alpha's chain in
-  // slot order, and the lanes' chains advance together (vectorised across lanes, lane_dots in
-  // support_set.cpp) over tiles of kScoreTile supports, whose kernel rows stay in L2. Does not
-  // touch row().
+  // alpha . k for a kernel row k of size() values (the sum score() computes), in lane sums
+  // (numerics/lane_sum.hpp): term i is alpha_i k_i.
+  double dot_alpha(const double* k) const { return lane_dot(alpha.data(), k, alpha.size()); }
+  // s[l] = the lane sums of score(xs[l]) for l < m <= kPanelLanes: s[l].total() is score(xs[l]) bit
+  // for bit, and a caller may first add the terms of supports appended later (their slot numbers
+  // follow). The kernel rows come in tiles of kScoreTile supports (they stay in L2), each lane's
+  // sums continued across tiles. Does not touch row().
+  void scores(const Example* xs, std::size_t m, LaneSum* s) const;
+  // f[l] = score(xs[l]), bit for bit.
   void scores(const Example* xs, std::size_t m, double* f) const;
   static constexpr std::size_t kScoreTile = 2048;
   // The kernel row of the last score() call.

@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <bit>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
+#include <random>
 
 #include "core/sha256.hpp"
 #include "datasets/readers.hpp"
 #include "datasets/text_parse.hpp"
+#include "tests/test_util.hpp"
 
 namespace fs = std::filesystem;
 using namespace plab;
@@ -539,4 +542,42 @@ TEST(DatasetMemory, OutOfMemoryMessageNamesDimensionAndEstimate) {
   for (const std::string piece : {"f.svm: out of memory while reading row 3", "dimension 10000000", "2 rows",
                                   "3 non-zeros", "the data take 0.0 MiB", "= 76.3 MiB"})
     EXPECT_NE(m.find(piece), std::string::npos) << piece << " not in: " << m;
+}
+
+// The fast decimal path returns exactly std::strtod's value (correctly rounded) whenever it takes
+// a token, on random tokens of the shapes data files use and beyond its limits; the reference is
+// strtod, not the code under test.
+TEST(FastDecimal, AgreesWithStrtodBitForBit) {
+  std::mt19937_64 rng(test_util::test_seed(20261129));
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  int taken = 0;
+  for (int n = 0; n < 200000; ++n) {
+    std::string t;
+    if (pick(0, 3) == 0) t += '-';
+    const int whole = pick(0, 12), frac = pick(0, 3) == 0 ? 0 : pick(1, 16);
+    for (int i = 0; i < whole; ++i) t += static_cast<char>('0' + pick(0, 9));
+    if (frac > 0 || pick(0, 20) == 0) t += '.';
+    for (int i = 0; i < frac; ++i) t += static_cast<char>('0' + pick(0, 9));
+    if (pick(0, 4) == 0) {
+      t += pick(0, 1) ? 'e' : 'E';
+      if (pick(0, 2) == 0) t += pick(0, 1) ? '-' : '+';
+      t += std::to_string(pick(0, 30));
+    }
+    double fast = 0.0;
+    if (!plab::detail::fast_decimal(t, fast)) continue;
+    ++taken;
+    char* end = nullptr;
+    const double ref = std::strtod(t.c_str(), &end);
+    ASSERT_EQ(end, t.c_str() + t.size()) << t;
+    ASSERT_EQ(std::bit_cast<uint64_t>(fast), std::bit_cast<uint64_t>(ref)) << t;
+    double via = 0.0;  // and the reader's parse gives the same
+    ASSERT_EQ(plab::detail::parse_number(t, via), plab::detail::Number::ok) << t;
+    ASSERT_EQ(std::bit_cast<uint64_t>(via), std::bit_cast<uint64_t>(ref)) << t;
+  }
+  EXPECT_GT(taken, 50000);  // the path is exercised, not skipped
+  for (const char* t : {"", "-", ".5", "1.", "1e", "1e+", "inf", "nan", "0x1p3", "1e23", "12345678901234567890",
+                        "9007199254740993", "1.0.0", "1e5x", "--1"}) {
+    double v = 0.0;
+    EXPECT_FALSE(plab::detail::fast_decimal(t, v)) << t;
+  }
 }

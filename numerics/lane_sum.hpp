@@ -1,0 +1,46 @@
+// Represents: a sum of products a_i b_i held in kSumLanes interleaved partial sums (term i goes to
+// lane i mod kSumLanes, each lane in term order), finished by halving pairwise in a fixed order
+// (docs/learners.md#lane-sums).
+// Ensures: the same IEEE operations whatever vector width the compiler picks (a rounded product, a
+// rounded sum: -ffp-contract=off), so the same bits on every SIMD path; the lanes' adds do not wait
+// on each other, where one chain waits the add latency (3 cycles on Zen 4) on every term.
+#pragma once
+#include <cstddef>
+
+namespace plab {
+
+inline constexpr std::size_t kSumLanes = 16;
+
+struct LaneSum {
+  double acc[kSumLanes] = {};
+
+  // Terms first .. first + n - 1: a[i] b[i] is term first + i.
+  void add(const double* a, const double* b, std::size_t n, std::size_t first = 0) {
+    double s[kSumLanes];  // a local copy: stores to acc could alias a and b, these cannot
+    for (std::size_t l = 0; l < kSumLanes; ++l) s[l] = acc[l];
+    std::size_t i = 0;
+    for (; i < n && (first + i) % kSumLanes != 0; ++i) s[(first + i) % kSumLanes] += a[i] * b[i];
+    for (; i + kSumLanes <= n; i += kSumLanes)
+      for (std::size_t l = 0; l < kSumLanes; ++l) s[l] += a[i + l] * b[i + l];
+    for (; i < n; ++i) s[(first + i) % kSumLanes] += a[i] * b[i];
+    for (std::size_t l = 0; l < kSumLanes; ++l) acc[l] = s[l];
+  }
+  // One term, number `index`.
+  void add_term(std::size_t index, double a, double b) { acc[index % kSumLanes] += a * b; }
+  double total() const {
+    double s[kSumLanes];
+    for (std::size_t l = 0; l < kSumLanes; ++l) s[l] = acc[l];
+    for (std::size_t h = kSumLanes / 2; h > 0; h /= 2)
+      for (std::size_t l = 0; l < h; ++l) s[l] += s[l + h];
+    return s[0];
+  }
+};
+
+// sum_i a[i] b[i], i < n, as a LaneSum.
+inline double lane_dot(const double* a, const double* b, std::size_t n) {
+  LaneSum s;
+  s.add(a, b, n);
+  return s.total();
+}
+
+}  // namespace plab
