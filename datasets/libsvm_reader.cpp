@@ -116,6 +116,34 @@ void parse_features(const std::string& line, std::size_t p, const WhereCol& wher
   }
 }
 
+// The common case of parse_features in one pass: tokens INDEX:VALUE separated by blanks, decimal
+// indices 1..2^32-1 strictly ascending, values that fast_decimal takes. Returns false, with idx and
+// val in any state, on anything else (comments, junk, a value needing from_chars, an error), and
+// parse_features then reads the line again and decides: the same result, or its error.
+bool fast_features(const std::string& line, std::size_t p, std::vector<uint32_t>& idx, std::vector<double>& val) {
+  idx.clear();
+  val.clear();
+  const char* c = line.data() + p;
+  const char* const end = line.data() + line.size();
+  int64_t prev = 0;
+  for (;;) {
+    while (c != end && (*c == ' ' || *c == '\t')) ++c;
+    if (c == end) return true;
+    int64_t ix = 0;
+    const char* const b = c;
+    for (; c != end && static_cast<unsigned>(*c - '0') < 10u && c - b < 11; ++c) ix = ix * 10 + (*c - '0');
+    if (c == b || c == end || *c != ':' || ix <= prev || ix > static_cast<int64_t>(UINT32_MAX)) return false;
+    const char* const v = ++c;
+    while (c != end && *c != ' ' && *c != '\t') ++c;
+    double x;
+    if (!detail::fast_decimal(std::string_view(v, static_cast<std::size_t>(c - v)), x)) return false;
+    prev = ix;
+    if (x == 0.0) continue;  // explicit zeros carry nothing
+    idx.push_back(static_cast<uint32_t>(ix - 1));
+    val.push_back(x);
+  }
+}
+
 }  // namespace
 
 bool parse_libsvm_line(const std::string& line, const std::string& path, std::size_t lineno, LabelReader& labels,
@@ -132,7 +160,7 @@ bool parse_libsvm_line(const std::string& line, const std::string& path, std::si
   if (label_tok.find(':') != std::string::npos)
     throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
   y = labels.apply(label_tok, [&] { return where(b); });
-  parse_features(line, p, where, idx, val);
+  if (!fast_features(line, p, idx, val)) parse_features(line, p, where, idx, val);
   double sq = 0.0;
   for (double v : val) sq += v * v;
   if (!row_sqnorm_ok(sq, !val.empty())) check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());

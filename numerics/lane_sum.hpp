@@ -17,13 +17,26 @@ struct LaneSum {
   // Terms first .. first + n - 1: a[i] b[i] is term first + i.
   void add(const double* a, const double* b, std::size_t n, std::size_t first = 0) {
     double s[kSumLanes];  // a local copy: stores to acc could alias a and b, these cannot
-    for (std::size_t l = 0; l < kSumLanes; ++l) s[l] = acc[l];
+    __builtin_memcpy(s, acc, sizeof s);
     std::size_t i = 0;
     for (; i < n && (first + i) % kSumLanes != 0; ++i) s[(first + i) % kSumLanes] += a[i] * b[i];
-    for (; i + kSumLanes <= n; i += kSumLanes)
-      for (std::size_t l = 0; l < kSumLanes; ++l) s[l] += a[i + l] * b[i + l];
+    if (i + kSumLanes <= n) {
+      // Four vectors of four lanes (GCC vector types: element-wise IEEE operations, whatever
+      // instructions carry them); a plain loop over s[16] was vectorised with shuffles and spills.
+      using V4 = double __attribute__((vector_size(32)));
+      V4 v[4];
+      __builtin_memcpy(v, s, sizeof v);
+      for (; i + kSumLanes <= n; i += kSumLanes)
+        for (int q = 0; q < 4; ++q) {
+          V4 x, y;
+          __builtin_memcpy(&x, a + i + 4 * q, sizeof x);
+          __builtin_memcpy(&y, b + i + 4 * q, sizeof y);
+          v[q] += x * y;
+        }
+      __builtin_memcpy(s, v, sizeof v);
+    }
     for (; i < n; ++i) s[(first + i) % kSumLanes] += a[i] * b[i];
-    for (std::size_t l = 0; l < kSumLanes; ++l) acc[l] = s[l];
+    __builtin_memcpy(acc, s, sizeof s);
   }
   // One term, number `index`.
   void add_term(std::size_t index, double a, double b) { acc[index % kSumLanes] += a * b; }
