@@ -42,7 +42,8 @@ std::string default_text(const OptionDecl& d) {
 }
 
 std::string values_text(const OptionDecl& d) {
-  if (d.allowed.empty()) return d.range_text();
+  if (d.type == OptionDecl::Type::flag) return "on or off";
+  if (d.allowed.empty()) return d.range_text().empty() ? "any" : d.range_text();
   std::string s;
   for (const auto& a : d.allowed) s += (s.empty() ? "" : ", ") + code(a);
   return s;
@@ -54,6 +55,7 @@ std::string owners_text(const OptionDecl& d) {
   for (const auto& o : d.owners) s += (s.empty() ? "" : ", ") + code(o);
   if (d.kind == "kernel") return "kernels " + s;
   if (d.kind == "comparator") return "comparators " + s;
+  if (d.kind == "reader") return "readers " + s;
   return s;
 }
 
@@ -74,10 +76,10 @@ std::string learner_table_markdown(const std::string& learners_doc) {
   return s;
 }
 
-std::string option_table_markdown() {
+std::string option_table_markdown(const std::vector<std::string>& kinds) {
   std::string s = "| option | type | default | range or values | taken by | what it sets |\n|---|---|---|---|---|---|\n";
   for (const OptionDecl& d : declared_options()) {
-    if (d.kind == "reader") continue;  // a data file's reading, not a run's learning (docs/inputs.md)
+    if (std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end()) continue;
     s += "| " + code(d.flag()) + " | " + d.type_name() + " | " + cell(default_text(d)) + " | " + cell(values_text(d)) +
          " | " + cell(owners_text(d)) + " | " + cell(d.help) + " |\n";
   }
@@ -100,10 +102,13 @@ std::vector<DocBlock> doc_blocks(const std::string& root) {
   const std::string figures = figure_ids_markdown((fs::path(root) / "experiments" / "specs").string());
   return {
       {"README.md", "learners", "\n" + learner_table_markdown("docs/learners.md")},
-      {"README.md", "options", "\n" + option_table_markdown()},
+      {"README.md", "options", "\n" + option_table_markdown({"learner", "kernel", "comparator"})},
       {"README.md", "figure ids", figures},
       {"docs/conventions.md", "figure ids", figures},
       {"docs/learners.md", "learners", "\n" + learner_table_markdown("")},
+      {"docs/learners.md", "kernel options", "\n" + option_table_markdown({"kernel"})},
+      {"docs/learners.md", "comparator options", "\n" + option_table_markdown({"comparator"})},
+      {"docs/learners.md", "reader options", "\n" + option_table_markdown({"reader"})},
   };
 }
 

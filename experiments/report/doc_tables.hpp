@@ -2,7 +2,8 @@
 // in the committed markdown (`plab docs` writes them, `plab docs --check` and test_doc_tables fail
 // when a committed copy differs): the learner table and the option table of README.md (the
 // learner registry and the option declarations, algorithms/registry.hpp, bounds/option_owners.hpp),
-// the learner table of docs/learners.md, and the figure ids of README.md and docs/conventions.md
+// the learner table and the kernel, comparator and reader option tables of docs/learners.md, and
+// the figure ids of README.md and docs/conventions.md
 // (the committed specs, experiments/specs/*.json, in report order).
 #pragma once
 #include <optional>
@@ -25,8 +26,9 @@ std::vector<DocBlock> doc_blocks(const std::string& root);
 
 // The learner table: name (linked to `learners_doc` + "#name"), summary, options, kernels.
 std::string learner_table_markdown(const std::string& learners_doc);
-// Every learner, kernel and comparator option: type, default, range or values, owners, help.
-std::string option_table_markdown();
+// Every option of the given kinds ("learner", "kernel", "comparator", "reader"), in declaration
+// order: type, default, range or values, owners, help.
+std::string option_table_markdown(const std::vector<std::string>& kinds);
 // "R1, R1B, R2, ..., B1": the figure ids of the specs in `spec_dir`, in report order.
 std::string figure_ids_markdown(const std::string& spec_dir);
 
