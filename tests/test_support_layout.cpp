@@ -247,7 +247,7 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
   const auto order = make_order(d.size(), 3);
   for (const auto& info : learners()) {
     for (const Kernel& k : kernels()) {
-      if ((info.name == "perceptron" && k.type != Kernel::Type::linear) || !info.takes(k)) continue;
+      if (!info.takes(k)) continue;
       SCOPED_TRACE(info.name + " " + k.describe());
       LearnerOptions o;
       o.kernel = k;
