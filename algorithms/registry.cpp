@@ -50,13 +50,6 @@ constexpr TraceRows kFogdRows = {mask({UK::update}), mask({UK::none, UK::update}
 constexpr TraceRows kNogdRows = {mask({UK::add, UK::update}), mask({UK::none, UK::add, UK::update}), Step::eta, true,
                                  true, false, mask({UK::add}), false};
 
-std::unique_ptr<Learner> make_primal(const LearnerOptions& o) {
-  if (o.kernel.type != Kernel::Type::linear)
-    throw std::invalid_argument("--algo perceptron is the primal linear Perceptron; use "
-                                "--algo kernel-perceptron with --kernel " + o.kernel.type_name());
-  return std::make_unique<PrimalPerceptron>(o);
-}
-
 // Built-in learners, in the order of the CLI help and the docs.
 std::vector<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
@@ -68,7 +61,8 @@ std::vector<LearnerInfo> builtin() {
   for (const auto& o : norma_options()) norma.push_back(o.name);
   return {
       {.name = "perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
-       .summary = "primal linear Perceptron (Rosenblatt 1958)", .make = make_primal},
+       .summary = "primal linear Perceptron (Rosenblatt 1958); kernel-perceptron for other kernels",
+       .make = maker_of<PrimalPerceptron>(), .kernels = {Kernel::Type::linear}},
       {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
        .summary = "kernel Perceptron, one support per mistake", .make = maker_of<KernelPerceptron>()},
       {.name = "projectron", .bounds = {BF::projectron}, .options = kProjectron, .color = "#0072b2",
@@ -196,6 +190,12 @@ bool LearnerInfo::takes(const Kernel& k) const {
   return kernels.empty() || std::find(kernels.begin(), kernels.end(), k.type) != kernels.end();
 }
 
+std::string LearnerInfo::kernel_names() const {
+  std::string s;
+  for (const auto k : kernels) s += (s.empty() ? "" : ", ") + Kernel{.type = k}.type_name();
+  return s.empty() ? "every kernel" : s;
+}
+
 std::vector<LearnerInfo> learners() {
   std::lock_guard<std::mutex> lock(table_mutex());
   return {table().begin(), table().end()};
@@ -269,12 +269,10 @@ std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOpti
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
   check_options(opt, info.options, name);
-  if (!info.takes(opt.kernel)) {
-    std::string kinds;
-    for (const auto k : info.kernels) kinds += (kinds.empty() ? "" : ", ") + Kernel{.type = k}.type_name();
-    throw std::invalid_argument("--kernel " + opt.kernel.type_name() + " is not a kernel of " + name + " (it takes " +
-                                kinds + ")");
-  }
+  // The front ends refuse such a kernel first, in their spelling (configure_learner).
+  if (!info.takes(opt.kernel))
+    throw std::invalid_argument("kernel " + opt.kernel.type_name() + " is not a kernel of " + name + " (it takes " +
+                                info.kernel_names() + ")");
   return info.make(opt);
 }
 

@@ -61,6 +61,7 @@ struct LearnerInfo {
   TraceRows trace = {};
   bool uses(const std::string& option) const;
   bool takes(const Kernel& k) const;
+  std::string kernel_names() const;  // "rbf", "linear, poly"; "every kernel" when kernels is empty
 };
 
 // Builds the maker of a learner class constructed from LearnerOptions.

@@ -28,9 +28,9 @@ const Dataset* mnist() {
   return d.get();
 }
 
-// The MNIST kernel of the measurements in docs/learners.md#layout: R4's choice before its
-// preprocessing search, (0.006 <x,x'> + 1/2)^7 on pixels/255 (docs/conventions.md#r4). Pinned here so
-// that the numbers stay comparable; R4 itself now uses unit-norm images and <x,x'>^7.
+// The MNIST kernel of the measurements in docs/learners.md#layout:
+// (0.006 <x,x'> + 1/2)^7 on pixels/255 (docs/conventions.md#r4). Pinned here so
+// that the numbers stay comparable; R4 itself uses unit-norm images and <x,x'>^7.
 Kernel r4_kernel() { return Kernel::poly(0.006, 0.5, 7); }
 
 LearnerOptions r4_options(const Dataset& d) {

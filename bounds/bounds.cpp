@@ -162,8 +162,8 @@ void not_applicable(Ctx& c, BoundResult b, const std::string& why) {
   c.out.push_back(std::move(b));
 }
 
-// A row that does not apply carries no value, parameter or vacuity (issue 30: uniform-update rows
-// kept theirs and "vacuous": true).
+// A row that does not apply carries no value, parameter or vacuity: a value left on it (say a
+// uniform-update row's, "vacuous": true) would read as a bound that was evaluated.
 void mark_not_applicable(BoundResult& b, const std::string& why) {
   b.applicable = false;
   b.holds = true;

@@ -201,7 +201,7 @@ const std::vector<OptionDecl>& comparator_options() {
   using T = OptionDecl::Type;
   const std::string g = "Comparator options";
   static const std::vector<OptionDecl> v = {
-      declare("comparator", g, "comparator", T::text, "auto", {},
+      declare("comparator", g, "comparator", T::text, kDefaultComparator, {},
               "Comparator for the bounds: auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero",
               {}, {"auto", "truth", "svm", "multipass", "zero"}),
       declare("comparator", g, "svm_C", T::real, kDefaultSvmC, {"auto", "svm"}, "C of the hinge-loss SVM comparator",

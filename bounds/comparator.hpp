@@ -12,6 +12,7 @@
 // Deterministic: the only randomness is plab::Rng(seed).
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,13 @@ class FourierFeatures;  // numerics/fourier_features.hpp
 
 // Default C of the SVM comparators (binary and multiclass): the one place.
 inline constexpr double kDefaultSvmC = 1.0;
+// Default comparator kind: the one place (the declaration and ComparatorRequest read it).
+inline constexpr const char* kDefaultComparator = "auto";
+// comparator_seed's default: the seed of the run's permutation, 0 in file order (plab run's
+// --shuffle, Python's shuffle=, a reproduce cell's permutation seed), so one seed fixes a run.
+inline uint64_t default_comparator_seed(std::optional<uint64_t> permutation_seed) {
+  return permutation_seed.value_or(0);
+}
 
 // The comparator options (bounds/comparator.cpp; the multiclass comparators take the same):
 // "comparator" selects the kind (auto | truth | svm | multipass | zero); "svm_C" (> 0) and
@@ -33,7 +41,7 @@ const std::vector<OptionDecl>& comparator_options();
 
 // The comparator a run asks for (run_comparator, experiments/run/pipeline.hpp).
 struct ComparatorRequest {
-  std::string kind = "auto";  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
+  std::string kind = kDefaultComparator;  // auto (truth on synthetic linear data, else svm) | truth | svm | multipass | zero
   double svm_C = kDefaultSvmC;
   uint64_t seed = 0;          // the comparator's subsample stream is derive_seed(seed, 0xC0)
 };

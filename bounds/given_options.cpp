@@ -122,6 +122,9 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
     row->check(row->get(o), given.has(n) ? given.values.at(n).label() : given.spelling(n), algo);
   }
   o.kernel = configure_kernel(given);
+  if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
+    throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +
+                                " (it takes " + info.kernel_names() + ")");
   return o;
 }
 

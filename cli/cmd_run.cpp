@@ -189,7 +189,6 @@ std::optional<ModelFile> init_model(RunArgs& a) {
   a.algo = m.header.algo;
   a.labels = labels;
   a.preprocess = m.header.preprocess;
-  (void)model_options(m, 0);  // checks the model's options before any data is read
   return m;
 }
 
@@ -219,10 +218,10 @@ void run(RunArgs& a) {
   req.algo = a.algo;
   req.init = init ? &*init : nullptr;
   req.bounds = !a.no_bounds && !init;  // the bounds assume f_0 = 0: a continued run has none
-  req.comparator.seed = a.shuffle.value_or(0);  // --comparator-seed's default
+  req.comparator.seed = default_comparator_seed(a.shuffle);
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
-  configure_run(req, given);  // usage errors before any data is read
+  configure_run(req, given);  // usage errors, the model's options included, before any data is read
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
@@ -243,7 +242,7 @@ void run(RunArgs& a) {
     apply_preprocess(*test, pre);
   }
   req.train = &data;
-  configure_run(req, given);  // again on the data: "auto" resolved to the comparator it picks
+  configure_comparator_on_data(req, given);  // "auto" resolved to the comparator it picks on the data
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
   req.stream = in.rows.get();

@@ -9,6 +9,7 @@ void register_datasets_command(CLI::App& app);
 void register_bounds_command(CLI::App& app);
 void register_reproduce_command(CLI::App& app);
 void register_spec_command(CLI::App& app);
+void register_docs_command(CLI::App& app);
 void register_predict_command(CLI::App& app);
 void register_model_command(CLI::App& app);
 void register_plot_command(CLI::App& app);

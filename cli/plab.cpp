@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   plab::register_plot_command(app);
   plab::register_reproduce_command(app);
   plab::register_spec_command(app);
+  plab::register_docs_command(app);
   plab::register_predict_command(app);
   plab::register_model_command(app);
   try {

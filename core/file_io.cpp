@@ -212,7 +212,7 @@ FolderLock::FolderLock(const std::string& dir, std::ostream* log) {
     while (::flock(fd_, LOCK_EX) != 0)
       if (errno != EINTR) throw sys_error(path, "cannot lock", errno);
   }
-  // The pid first, then the length: a waiter never reads an emptied file (issue 30: "pid ?").
+  // The pid first, then the length: a waiter never reads an emptied file (it would print "pid ?").
   const std::string me = std::to_string(::getpid()) + "\n";
   if (::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size()) ||
       ::ftruncate(fd_, static_cast<off_t>(me.size())) != 0)

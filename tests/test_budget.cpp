@@ -22,6 +22,7 @@
 #include "core/random.hpp"
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
+#include "bounds/given_options.hpp"
 #include "datasets/readers.hpp"
 
 namespace plab {
@@ -266,7 +267,7 @@ TEST(Budget, RunningNormMatchesExact) {
   const Dataset d = noisy(3000, 5, 12);
   for (const Kernel& k : {Kernel::rbf(0.3), Kernel::poly(0.5, 1.0, 2), Kernel::linear()}) {
     for (const auto& info : learners()) {
-      if ((info.name == "perceptron" && k.type != Kernel::Type::linear) || !info.takes(k)) continue;  // primal: linear only
+      if (!info.takes(k)) continue;  // the registry's kernels: the primal Perceptron linear, FOGD rbf
       if (info.multiclass) continue;  // ±1 labels here; the contract test checks their norms on class data
       const std::string name = info.name;
       LearnerOptions o = opts(k, 5, 25);
@@ -864,7 +865,29 @@ TEST(Fogd, RefusesOtherKernels) {
     make_learner("fogd", o);
     FAIL() << "accepted a linear kernel";
   } catch (const std::invalid_argument& e) {
-    EXPECT_EQ(std::string(e.what()), "--kernel linear is not a kernel of fogd (it takes rbf)");
+    EXPECT_EQ(std::string(e.what()), "kernel linear is not a kernel of fogd (it takes rbf)");
+  }
+}
+
+// The configuration step refuses such a kernel first, spelt as the front end writes it.
+TEST(Fogd, TheKernelItRefusesIsSpeltByTheFrontEnd) {
+  const auto given = test_util::run_cli("run --algo fogd --data synthetic:separable:n=20 --kernel linear --quiet");
+  EXPECT_EQ(given.status, 2);
+  EXPECT_NE(given.output.find("--kernel linear is not a kernel of fogd (it takes rbf)"), std::string::npos) << given.output;
+  const auto dflt = test_util::run_cli("run --algo fogd --data synthetic:separable:n=20 --quiet");
+  EXPECT_EQ(dflt.status, 2);
+  EXPECT_NE(dflt.output.find("--kernel linear (the default) is not a kernel of fogd"), std::string::npos) << dflt.output;
+  const auto primal = test_util::run_cli("run --algo perceptron --data synthetic:separable:n=20 --kernel rbf --quiet");
+  EXPECT_EQ(primal.status, 2);
+  EXPECT_NE(primal.output.find("--kernel rbf is not a kernel of perceptron (it takes linear)"), std::string::npos)
+      << primal.output;
+  GivenOptions keywords = given_from_json({{"kernel", "linear"}});
+  keywords.spell = [](const std::string& k, const std::string& v) { return v.empty() ? k : k + "=" + v; };
+  try {
+    configure_learner("fogd", keywords);
+    FAIL() << "accepted a linear kernel";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "kernel=linear is not a kernel of fogd (it takes rbf)");
   }
 }
 

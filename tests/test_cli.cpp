@@ -165,7 +165,7 @@ TEST(Cli, ProgressLinesAtPowersOfTwo) {
   EXPECT_EQ(r.output.find(" 3 rounds"), std::string::npos);
 }
 
-// ---- issue 16: names against paths, FIFOs, CSV layout flags ----
+// ---- names against paths, FIFOs, CSV layout flags ----
 namespace {
 // Runs plab in `dir` (the working directory decides what a bare name means).
 Result cli_in(const std::filesystem::path& dir, const std::string& args) {

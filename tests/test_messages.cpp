@@ -1,4 +1,4 @@
-// Issue 30 item 7 (smaller ones): bytes echoed in messages are escaped; a gzip file cut inside
+// Messages: bytes echoed in messages are escaped; a gzip file cut inside
 // its trailer is called truncated; rows that do not apply carry no value (docs/inputs.md).
 #include <gtest/gtest.h>
 

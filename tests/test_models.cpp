@@ -454,6 +454,11 @@ TEST(Models, CommandsSaveContinuePredictShow) {
   const auto opt = test_util::run_cli("run --data " + b + " --init-model " + ma + " --budget 3 --quiet");
   EXPECT_EQ(opt.status, 2);
   EXPECT_NE(opt.output.find("--budget 3 differs from the model's budget 9 (" + ma + ")"), std::string::npos) << opt.output;
+  // The model's options are configured once, before any data is read: a conflict is found without the data.
+  const auto no_data = test_util::run_cli("run --data " + (dir.p / "absent.svm").string() + " --init-model " + ma +
+                                          " --budget 3 --quiet");
+  EXPECT_EQ(no_data.status, 2);
+  EXPECT_NE(no_data.output.find("--budget 3 differs from the model's budget 9"), std::string::npos) << no_data.output;
   // The model's own options, repeated as the first run gave them, continue it as without them.
   const std::string again = (dir.p / "again.plab").string();
   const auto same = test_util::run_cli("run --data " + b + base + " --init-model " + ma + " --save-model " + again);

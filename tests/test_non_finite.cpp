@@ -1,6 +1,6 @@
 // Non-finite arithmetic during a run stops it with the round, the data row and the quantity
 // (experiments/run/run.cpp check_finite, docs/learners.md#non-finite), for every learner, with the
-// inputs of issue 16: a NaN score compares false with y s <= 0 and used to count as correct.
+// hostile inputs: a NaN score compares false with y s <= 0 and would otherwise count as correct.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -92,14 +92,14 @@ TEST(NonFinite, LinearKernelOverflowStopsTheRun) {
 }
 
 // A degree-13 polynomial on features of scale 1e12: k(x,x) = (||x||^2)^13 ~ 1e312 overflows on the
-// first round, for every learner. The Projectron used to end with 0 supports and only "project"
-// updates (||delta||^2 = inf fails the guard test), silently.
+// first round, for every learner. Unstopped, the Projectron would end with 0 supports and only
+// "project" updates (||delta||^2 = inf fails the guard test), silently.
 TEST(NonFinite, Degree13PolynomialOnScale1e12StopsEveryLearnerAtRound1) {
   test_util::TempDir dir("nonfinite_poly");
   const Dataset d = load_dataset(write_scaled(dir.p, "p.svm", 2000, 1e12));
   const Kernel k = Kernel::poly(1.0, 0.0, 13);
   for (const auto& info : learners()) {
-    if (info.name == "perceptron" || !info.takes(k)) continue;  // linear only / Gaussian only
+    if (!info.takes(k)) continue;  // the primal Perceptron: linear only; FOGD: Gaussian only
     const std::string msg = run_error(info.name, d, k);
     EXPECT_TRUE(has(msg, "round 1 (data row 1): k(x_t,x_t) is inf")) << info.name << ": '" << msg << "'";
   }

@@ -1,6 +1,6 @@
-// Issue 30 item 5: --trace / --summary / --json write through to FIFOs, character devices and
-// "-" (standard output), and follow symbolic links to the file they name, replaced atomically
-// there (docs/inputs.md#outputs). Before: a FIFO or a link was replaced by a regular file, exit 0.
+// --trace / --summary / --json write through to FIFOs, character devices and "-" (standard
+// output), and follow symbolic links to the file they name, replaced atomically there
+// (docs/inputs.md#outputs): a FIFO or a link is never replaced by a regular file.
 #include <gtest/gtest.h>
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -392,7 +392,7 @@ TEST(DatasetPush, SquaredNormAboveQuarterMaxRejected) {
   EXPECT_EQ(d.size(), 1u);
 }
 
-// ---- issue 16: inputs that were silently misread ----
+// ---- inputs a lenient reader would silently misread ----
 
 TEST_F(Readers, LibsvmThirdLabelValueIsAnError) {
   const auto p = write("three.svm", "+1 1:1\n-1 1:2\n0 1:3\n");

@@ -245,7 +245,7 @@ TEST(ResultsFolder, DefaultResultsFolderIsResolvedAtRunTime) {
 
 }  // namespace
 
-// Issue 30 item 7: a lock taken but whose pid is not written yet was reported "held by pid ?".
+// A lock taken but whose pid is not written yet says so, not "held by pid ?".
 TEST(ResultsFolder, LockWithoutItsPidYetSaysSoNotQuestionMark) {
   TempDir tmp("rf_lock_nopid");
   const std::string path = (tmp.p / kFolderLockName).string();
@@ -262,7 +262,7 @@ TEST(ResultsFolder, LockWithoutItsPidYetSaysSoNotQuestionMark) {
   EXPECT_EQ(read_text(path), std::to_string(::getpid()) + "\n");
 }
 
-// Issue 30 item 7: a run of named figures rewrote REPORT.md with only those, without a word.
+// A run of named figures writes REPORT.md with only those, and says so on its first line.
 TEST(ResultsFolder, ReportOfNamedFiguresSaysSoOnItsFirstLine) {
   TempDir tmp("rf_named");
   write_tiny_spec(tmp.p / "specs", 1, 60);

@@ -1,4 +1,4 @@
-// Issue 30, items 1, 2 and 4: underflowing data is refused, never reported as a violated theorem
+// Underflowing data is refused, never reported as a violated theorem
 // (docs/bounds.md#underflow); the Perceptron-family infimum does not depend on the data's scale
 // (docs/bounds.md#scale); a numeric failure gives n/a naming the round (docs/bounds.md#non-finite).
 #include <gtest/gtest.h>
@@ -48,7 +48,7 @@ const BoundResult& row(const std::vector<BoundResult>& rs, const std::string& id
 
 }  // namespace
 
-// Before the fix: FS at 1e6 was off by ~1e-7 relative, at 1e150 by a factor 2 (issue 30 item 2).
+// An infimum computed in absolute units would put FS at 1e6 off by ~1e-7 relative, at 1e150 by a factor 2.
 TEST(ScaleInvariance, ScaledCopiesGiveTheSameInfimumAndScaledParameter) {
   TempDir dir("scale_inv");
   const Trace tr = noisy_perceptron_trace(dir);
@@ -95,8 +95,8 @@ TEST(ScaleInvariance, PowerOfTwoScalesGiveIdenticalBits) {
   }
 }
 
-// Issue 30 item 1: squared norms of 1e-340 flush to 0 and the Perceptron errs on every round; it
-// printed "A PROVEN MISTAKE BOUND IS VIOLATED" with exit 3. Now refused at load, exit 2.
+// Squared norms of 1e-340 flush to 0 and the Perceptron would err on every round and print "A
+// PROVEN MISTAKE BOUND IS VIOLATED" with exit 3: such data is refused at load, exit 2.
 TEST(Underflow, GeneratedDataBelowTheLimitIsRefusedNamingTheRow) {
   const auto r = test_util::run_cli(
       "run --algo perceptron --data synthetic:separable:n=300,r=1e-170,rho=1e-171 --comparator truth --strict");
@@ -160,8 +160,8 @@ TEST(Underflow, UnderflowedRecordsAreNotApplicableNeverViolated) {
   }
 }
 
-// Issue 30 item 4: one missing comparator score among 1000 rounds named the whole trace as
-// having none; it names the round now.
+// One missing comparator score among 1000 rounds is named by its round, not read as a trace
+// having none.
 TEST(NonFiniteRounds, OneMissingComparatorScoreNamesItsRound) {
   TempDir dir("one_nan_g");
   const Trace tr = noisy_perceptron_trace(dir);

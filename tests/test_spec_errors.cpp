@@ -157,7 +157,7 @@ TEST(ReproduceExit, InvalidSpecIs2) {
   EXPECT_NE(log_of(d).find("/permutation: unknown key (did you mean \"permutations\"?)"), std::string::npos) << log_of(d);
 }
 
-// A copy of a committed spec with an option its owner does not take (the issue a new user meets
+// A copy of a committed spec with an option its owner does not take (the mistake a new user makes
 // first): exit 2 naming the file, the JSON path and the option, before any cell runs.
 TEST(ReproduceExit, AnOptionItsOwnerDoesNotTakeIs2BeforeAnyCell) {
   const json t1 = json::parse(std::ifstream(std::string(PLAB_SOURCE_DIR) + "/experiments/specs/T1.json"));

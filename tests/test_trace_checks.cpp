@@ -177,8 +177,8 @@ TEST_F(TraceChecks, CliExitsNonZeroNamingFileAndLine) {
   EXPECT_EQ(ok.status, 0) << ok.output;
 }
 
-// --- Issue 30 items 3, 4 and 6: traces that contradict themselves, non-finite cells, metadata types
-// (docs/inputs.md#trace-invariants). Each damaged copy was accepted (exit 0) before.
+// --- Traces that contradict themselves, non-finite cells, metadata types
+// (docs/inputs.md#trace-invariants): each damaged copy is refused, never accepted with exit 0.
 namespace {
 
 using plab::test_util::with_cell;

@@ -116,7 +116,7 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
   req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
   req.bounds = !c.bounds.is_null();
   req.comparator.kind = "svm";  // a spec's default (docs/specs.md)
-  req.comparator.seed = c.perm_seed;
+  req.comparator.seed = default_comparator_seed(c.perm_seed);
   configure_run(req, cell_options(c));
   return req;
 }

@@ -43,6 +43,10 @@ void configure_run(RunRequest& req, const GivenOptions& given) {
   } else {
     req.options = configure_learner(req.algo, given, &req.given, kRunKinds);
   }
+  configure_comparator_on_data(req, given);
+}
+
+void configure_comparator_on_data(RunRequest& req, const GivenOptions& given) {
   if (!req.bounds) {
     for (const OptionDecl& d : comparator_options())
       if (!d.owners.empty() && given.has(option_key(d)))

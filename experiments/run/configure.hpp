@@ -17,5 +17,9 @@ namespace plab {
 // error. With req.init the model fixes the learner's options and the kernel: a given one must
 // equal the model's (the error names both values).
 void configure_run(RunRequest& req, const GivenOptions& given);
+// The comparator part of configure_run alone, for a front end that configured the run before
+// its data was read (req.train null then: "auto" unresolved) and now has req.train: "auto" is
+// resolved to the comparator it picks on the data and the SVM's options are checked against it.
+void configure_comparator_on_data(RunRequest& req, const GivenOptions& given);
 
 }  // namespace plab

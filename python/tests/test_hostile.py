@@ -129,3 +129,41 @@ def test_deep_json_in_a_model_and_in_pickled_options_is_refused(tmp_path):
     with pytest.raises(ValueError, match="deeper than 64"):
         fresh.__setstate__(("perceptron", '{"x": ' + DEEP + "}"))
     assert pickle.loads(pickle.dumps(lr)).rounds == 1
+
+
+def _outcome(make):
+    try:
+        make()
+        return "accepted"
+    except ValueError as e:
+        return str(e)
+
+
+def test_every_declared_integer_option_reads_a_whole_float_as_its_integer():
+    # Which keywords are integers comes from the declarations (perceptron_lab.options), so every
+    # one of them, a learner's or the kernel's, reads 2.0 as 2 and refuses 2.5 naming itself.
+    seen = set()
+    for algo in (l["name"] for l in pl.learners()):
+        kernel = "linear" if algo == "perceptron" else "rbf"
+        base = {"budget": 4} if any(o["name"] == "budget" for o in pl.options(algo)) else {}
+        for o in pl.options(algo):
+            if o["type"] not in ("count", "integer") or o["scope"] == "run":
+                continue
+            name = o["name"]
+            k = "poly" if name == "degree" else kernel
+            if algo == "perceptron" and name == "degree":
+                continue
+            seen.add(name)
+
+            def make(v):
+                return lambda: pl.Learner(algo, kernel=k, **{**base, name: v})
+
+            assert _outcome(make(2.0)) == _outcome(make(2)), (algo, name)
+            frac = _outcome(make(2.5))
+            assert frac != "accepted" and name in frac, (algo, name, frac)
+    assert {"budget", "degree"} <= seen
+
+
+def test_a_kernel_the_learner_does_not_take_is_named_as_python_writes_it():
+    with pytest.raises(ValueError, match=r"kernel='linear' is not a kernel of fogd \(it takes rbf\)"):
+        pl.Learner("fogd", kernel="linear")

@@ -1,4 +1,4 @@
-# Evidence of issue 27: perceptron_lab.run gives the trace `plab run --trace` writes, byte for byte
+# perceptron_lab.run gives the trace `plab run --trace` writes, byte for byte
 # with the same writer, and the same results and bound rows (the one pipeline, the same flags).
 import json
 

@@ -6,7 +6,7 @@ scripts/digitize_jmlr2009.py regenerates the committed CSVs and manifest byte fo
 The checks on the committed data always run; their failure exits 1. Without the PDF (looked for in
 $PLAB_PAPERS, then <repo>/../shared/papers/) the re-extraction is skipped with a "SKIP:" line and
 the script still exits 0, so CI keeps a real verdict on the committed data (ctest's
-SKIP_RETURN_CODE 77 is set for a future hard skip, not used now).
+SKIP_RETURN_CODE 77 is set for a future hard skip, unused).
 """
 import csv
 import filecmp

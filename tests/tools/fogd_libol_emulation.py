@@ -20,7 +20,7 @@ y w.z <= 0. The toolbox's differences, read in src/kernel/kernel_fogd.h:
 Variants: suite; sin; sign; sin+sign (both, the NaN clamped to 0); libol (all three).
 Each variant: mean and range of the online error over `--seeds` frequency draws.
 
-Usage: /usr/bin/python3 tests/tools/fogd_libol_emulation.py [--data PATH] [--D 400] [--seeds 5]
+Usage: /usr/bin/python3 tests/tools/fogd_libol_emulation.py --data PATH/a9a.xz [--D 400] [--seeds 5]
 """
 import argparse
 import lzma
@@ -89,7 +89,8 @@ def online_error(Z, y, eta):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--data", default="/work/shared/datasets/a9a/a9a.xz")
+    ap.add_argument("--data", required=True,
+                    help="a9a as LIBSVM text, .xz read too (on the data search path: a9a/a9a.xz, docs/conventions.md#datasets)")
     ap.add_argument("--gamma", type=float, default=0.04)
     ap.add_argument("--eta", type=float, default=0.5)
     ap.add_argument("--D", type=int, nargs="+", default=[400])

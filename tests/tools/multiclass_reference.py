@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the multiclass learners of issue #13 (standard library only, exact).
+"""Independent reference for the multiclass learners (standard library only, exact).
 
 Re-implements, round by round and in exact rational arithmetic (fractions.Fraction), the round logic
 of DOGMA's k_perceptron_multi_train.m (Perceptron, max-score or uniform update; with model.maxSV = B

@@ -1,0 +1,137 @@
+#include "experiments/report/doc_tables.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "algorithms/registry.hpp"
+#include "bounds/option_owners.hpp"
+#include "core/file_io.hpp"
+#include "core/json_text.hpp"
+#include "experiments/report/report_summary.hpp"
+
+namespace plab {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A table cell: '|' would end it.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
+  return out;
+}
+
+std::string code(const std::string& s) { return "`" + s + "`"; }
+
+// A default as a reader of the docs writes it; one outside the declared range is no default.
+std::string default_text(const OptionDecl& d) {
+  const nlohmann::json& v = d.default_value;
+  if (v.is_null()) return "–";
+  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
+  if (v.is_string()) return code(v.get<std::string>());
+  if (v.is_number()) {
+    const double x = v.get<double>();
+    if ((d.min && (d.min_open ? x <= *d.min : x < *d.min)) || (d.max && (d.max_open ? x >= *d.max : x > *d.max)))
+      return "required";
+    return v.is_number_integer() ? std::to_string(v.get<int64_t>()) : fmt::format("{}", x);  // shortest round trip
+  }
+  return code(v.dump());
+}
+
+std::string values_text(const OptionDecl& d) {
+  if (d.type == OptionDecl::Type::flag) return "on or off";
+  if (d.allowed.empty()) return d.range_text().empty() ? "any" : d.range_text();
+  std::string s;
+  for (const auto& a : d.allowed) s += (s.empty() ? "" : ", ") + code(a);
+  return s;
+}
+
+std::string owners_text(const OptionDecl& d) {
+  if (d.owners.empty()) return "every run (selects the " + d.kind + ")";
+  std::string s;
+  for (const auto& o : d.owners) s += (s.empty() ? "" : ", ") + code(o);
+  if (d.kind == "kernel") return "kernels " + s;
+  if (d.kind == "comparator") return "comparators " + s;
+  if (d.kind == "reader") return "readers " + s;
+  return s;
+}
+
+}  // namespace
+
+std::string learner_table_markdown(const std::string& learners_doc) {
+  std::string s = "| `--algo` | what it is | options it takes (default) | kernels |\n|---|---|---|---|\n";
+  for (const LearnerInfo& l : learners()) {
+    std::string opts;
+    for (const auto& n : l.options) {
+      const OptionInfo* o = find_option(n);
+      opts += (opts.empty() ? "" : ", ") + code(o->flag()) + " (" + default_text(*o) + ")";
+    }
+    s += "| [" + code(l.name) + "](" + learners_doc + "#" + l.name + ") | " + cell(l.summary) +
+         (l.multiclass ? " (multiclass: class-index labels)" : "") + " | " + cell(opts.empty() ? "–" : opts) + " | " +
+         l.kernel_names() + " |\n";
+  }
+  return s;
+}
+
+std::string option_table_markdown(const std::vector<std::string>& kinds) {
+  std::string s = "| option | type | default | range or values | taken by | what it sets |\n|---|---|---|---|---|---|\n";
+  for (const OptionDecl& d : declared_options()) {
+    if (std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end()) continue;
+    s += "| " + code(d.flag()) + " | " + d.type_name() + " | " + cell(default_text(d)) + " | " + cell(values_text(d)) +
+         " | " + cell(owners_text(d)) + " | " + cell(d.help) + " |\n";
+  }
+  return s;
+}
+
+std::string figure_ids_markdown(const std::string& spec_dir) {
+  std::vector<std::string> ids;
+  for (const auto& e : fs::directory_iterator(spec_dir))
+    if (e.path().extension() == ".json" && e.path().stem().extension() != ".schema")  // not spec.schema.json
+      ids.push_back(parse_json(read_text_file(e.path().string())).at("figure").get<std::string>());
+  if (ids.empty()) throw std::invalid_argument(spec_dir + ": no *.json spec");
+  std::sort(ids.begin(), ids.end(), figure_before);
+  std::string s;
+  for (const auto& id : ids) s += (s.empty() ? "" : ", ") + id;
+  return s;
+}
+
+std::vector<DocBlock> doc_blocks(const std::string& root) {
+  const std::string figures = figure_ids_markdown((fs::path(root) / "experiments" / "specs").string());
+  return {
+      {"README.md", "learners", "\n" + learner_table_markdown("docs/learners.md")},
+      {"README.md", "options", "\n" + option_table_markdown({"learner", "kernel", "comparator"})},
+      {"README.md", "figure ids", figures},
+      {"docs/conventions.md", "figure ids", figures},
+      {"docs/learners.md", "learners", "\n" + learner_table_markdown("")},
+      {"docs/learners.md", "kernel options", "\n" + option_table_markdown({"kernel"})},
+      {"docs/learners.md", "comparator options", "\n" + option_table_markdown({"comparator"})},
+      {"docs/learners.md", "reader options", "\n" + option_table_markdown({"reader"})},
+  };
+}
+
+std::string doc_block_begin(const std::string& name) { return "<!-- BEGIN " + name + " (generated: plab docs) -->"; }
+std::string doc_block_end(const std::string& name) { return "<!-- END " + name + " -->"; }
+
+std::optional<std::string> committed_block(const std::string& doc, const std::string& name) {
+  const std::string begin = doc_block_begin(name), end = doc_block_end(name);
+  const auto b = doc.find(begin);
+  if (b == std::string::npos) return std::nullopt;
+  const auto e = doc.find(end, b + begin.size());
+  if (e == std::string::npos) return std::nullopt;
+  return doc.substr(b + begin.size(), e - b - begin.size());
+}
+
+std::string replace_block(const std::string& doc, const std::string& name, const std::string& text,
+                          const std::string& path) {
+  const std::string begin = doc_block_begin(name), end = doc_block_end(name);
+  const auto b = doc.find(begin);
+  const auto e = b == std::string::npos ? b : doc.find(end, b + begin.size());
+  if (e == std::string::npos)
+    throw std::invalid_argument(path + ": no " + begin + " ... " + end + " markers for the generated " + name);
+  return doc.substr(0, b + begin.size()) + text + doc.substr(e);
+}
+
+}  // namespace plab
