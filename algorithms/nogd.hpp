@@ -133,25 +133,12 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     for (std::size_t i = 0; i < k_; ++i) s += w_[i] * z_[i];
     return s;
   }
-  // z_ = M k for a kernel row k: z_i is the chain over the supports in order; four of them
-  // advance together (independent chains, so the same bits as one at a time, off the add latency).
+  // z_ = M k for a kernel row k: z_i is the lane sum over the supports (docs/learners.md#lane-sums);
+  // four chains side by side still waited on the add latency, most of an ijcnn1 round.
   void map_row(const double* k) const {
     const std::size_t n = f_.size();
     z_.assign(k_, 0.0);
-    if (k_ == 0) return;
-    std::size_t i = 0;
-    for (; i + 4 <= k_; i += 4) {
-      const double* m = &M_[i * n];
-      double v[4] = {0.0, 0.0, 0.0, 0.0};
-      for (std::size_t j = 0; j < n; ++j)
-        for (std::size_t r = 0; r < 4; ++r) v[r] += m[r * n + j] * k[j];
-      std::copy_n(v, 4, &z_[i]);
-    }
-    for (; i < k_; ++i) {
-      double v = 0.0;
-      for (std::size_t j = 0; j < n; ++j) v += M_[i * n + j] * k[j];
-      z_[i] = v;
-    }
+    for (std::size_t i = 0; i < k_; ++i) z_[i] = lane_dot(&M_[i * n], k, n);
   }
   // Algorithm 2's switch: K's top eigenpairs, M and w = Lambda^{1/2} V^T alpha.
   void start_nystrom() {
