@@ -76,12 +76,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     row.clear();
     if (nearest_ || f_.size() >= B_) row.assign(f_.row().begin(), f_.row().end());
     if (f_.size() >= B_) {
-      std::size_t best = 0;
-      double q_best = std::numeric_limits<double>::infinity();
-      for (std::size_t i = 0; i < f_.size(); ++i) {
-        const double q = removal_cost(i, row, ktt);
-        if (q < q_best) { q_best = q; best = i; }
-      }
+      const std::size_t best = cheapest_removal(row, ktt);
       const Removal rm = removal(best, row, ktt);
       r.delta_norm = std::sqrt(std::max(0.0, rm.q));  // ||f_new - f_PA||
       const double ar = f_.alpha[best];
@@ -129,6 +124,29 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const double kjj = self_[j], ktj = row[j];
     if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Onto::pair;
     return !(ktt > 0.0) && kjj > 0.0 ? Onto::neighbour : Onto::self;
+  }
+  // The candidate of least q_r, the first of equals. BPA-S's q_r are formed in one branch-free
+  // loop (the same expression as removal_cost's, so the same bits), which vectorises: the
+  // candidates' loop with its switch was a seventh of an ijcnn1 pass.
+  std::size_t cheapest_removal(const std::vector<double>& row, double ktt) const {
+    const std::size_t n = f_.size();
+    q_.resize(n);
+    if (nearest_) {
+      for (std::size_t i = 0; i < n; ++i) q_[i] = removal_cost(i, row, ktt);
+    } else {
+      const double* a = f_.alpha.data();
+      const double* krr = self_.data();
+      const double* krt = row.data();
+      for (std::size_t i = 0; i < n; ++i) {
+        const double proj = ktt > 0.0 ? krt[i] * krt[i] / ktt : 0.0;
+        q_[i] = a[i] * a[i] * (krr[i] - proj);
+      }
+    }
+    std::size_t best = 0;
+    double q_best = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < n; ++i)
+      if (q_[i] < q_best) { q_best = q_[i]; best = i; }
+    return best;
   }
   // q_r alone (one division: the candidates' loop).
   double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {
@@ -228,6 +246,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   bool nearest_;
   std::vector<double> self_;  // k(x_i, x_i) over the slots
   std::vector<double> row_;   // learn()'s copy of the scoring row (no allocation a round)
+  mutable std::vector<double> q_;  // cheapest_removal's costs, one a support
   std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
 };
 
