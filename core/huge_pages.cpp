@@ -1,6 +1,8 @@
 #include "core/huge_pages.hpp"
 
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -18,6 +20,21 @@ void advise_huge_pages(const void* p, std::size_t bytes) {
   (void)p;
   (void)bytes;
 #endif
+}
+
+void* huge_allocate(std::size_t bytes) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  if (bytes < kHuge) {  // 64-byte aligned (rows panel_dots may stream)
+    if (void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + (bytes ? 0 : 64))) return p;
+    throw std::bad_alloc();
+  }
+  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge;
+  void* p = std::aligned_alloc(kHuge, size);
+  if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the memory works the same
+#endif
+  return p;
 }
 
 }  // namespace plab

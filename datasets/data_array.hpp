@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/huge_pages.hpp"
+
 namespace plab {
 
 template <class T>
@@ -18,10 +20,11 @@ class DataArray {
   using value_type = T;
   using iterator = const T*;
   using const_iterator = const T*;
+  using Owned = std::vector<T, HugePageAllocator<T>>;  // large arrays on huge pages (core/huge_pages.hpp)
 
   DataArray() = default;
   DataArray(std::initializer_list<T> v) : own_(v) {}
-  DataArray(std::vector<T> v) : own_(std::move(v)) {}  // NOLINT: a vector is an owned array
+  DataArray(const std::vector<T>& v) : own_(v.begin(), v.end()) {}  // NOLINT: a vector is an owned array
   // A view of `s`; the caller keeps its memory alive and unmodified while the array (or a copy) lives.
   static DataArray borrow(std::span<const T> s) {
     DataArray a;
@@ -42,7 +45,7 @@ class DataArray {
   friend bool operator==(const DataArray& a, const DataArray& b) { return std::equal(a.begin(), a.end(), b.begin(), b.end()); }
 
   // Owned arrays only.
-  std::vector<T>& owned() {
+  Owned& owned() {
     if (borrowed_) throw std::logic_error("a borrowed Dataset array cannot be changed (copy it into a new Dataset)");
     return own_;
   }
@@ -52,7 +55,7 @@ class DataArray {
   void clear() { owned().clear(); }
 
  private:
-  std::vector<T> own_;
+  Owned own_;
   std::span<const T> view_;
   bool borrowed_ = false;
 };

@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "core/huge_pages.hpp"
 #include "datasets/data_array.hpp"
 
 namespace plab {
@@ -92,9 +91,6 @@ struct Dataset {
     rowptr.reserve(rows + 1);
     y.reserve(rows);
     sqnorm.reserve(rows);
-    advise_huge_pages(idx.data(), idx.owned().capacity() * sizeof(uint32_t));
-    advise_huge_pages(val.data(), val.owned().capacity() * sizeof(double));
-    advise_huge_pages(rowptr.data(), rowptr.owned().capacity() * sizeof(std::size_t));
   }
   // Appends one example (owned arrays only: std::logic_error when borrowed); indices must be
   // ascending (readers check before calling). `where` ("path:line") names the row in the error
@@ -103,8 +99,8 @@ struct Dataset {
                  const std::string& where = "") {
     // The arrays grow by one copy of the row; the norm is summed in index order without
     // contraction (-ffp-contract=off), the sum every reader and the reference results use.
-    std::vector<uint32_t>& own_idx = idx.owned();
-    std::vector<double>& own_val = val.owned();
+    auto& own_idx = idx.owned();
+    auto& own_val = val.owned();
     const std::size_t nnz = own_idx.size(), old_dim = dim;
     own_idx.insert(own_idx.end(), ix.begin(), ix.end());
     own_val.insert(own_val.end(), vx.begin(), vx.end());

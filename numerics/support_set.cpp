@@ -49,21 +49,6 @@ void KernelExpansion::scores(const Example* xs, std::size_t m, double* f) const 
   for (std::size_t l = 0; l < m; ++l) f[l] = s[l].total();
 }
 
-void* huge_allocate(std::size_t bytes) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
-  if (bytes < 2 * kHuge) {  // 64-byte aligned (rows panel_dots may stream)
-    if (void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + (bytes ? 0 : 64))) return p;
-    throw std::bad_alloc();
-  }
-  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge;
-  void* p = std::aligned_alloc(kHuge, size);
-  if (!p) throw std::bad_alloc();
-#ifdef MADV_HUGEPAGE
-  madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the memory works the same
-#endif
-  return p;
-}
-
 SupportLayout support_layout_default() { return current().load(std::memory_order_relaxed); }
 void set_support_layout_default(SupportLayout layout) { current().store(layout, std::memory_order_relaxed); }
 

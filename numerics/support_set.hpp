@@ -31,6 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "core/state_archive.hpp"
 #include "core/thread_pool.hpp"
 #include "numerics/bit_dots.hpp"
@@ -42,22 +43,6 @@
 
 namespace plab {
 
-// Allocates large blocks (>= 4 MB) aligned to 2 MB and asks the kernel for transparent huge pages
-// before first touch (Linux madvise; elsewhere plain aligned memory), smaller ones 64-byte aligned. The dense layout's feature
-// rows are a stride apart, so a block of rounds touches ~100 rows at once: with 4 KB pages that is
-// 100 TLB entries (measured on MNIST: kernel rows and the PA-I pass 1.4-1.5x faster on huge pages).
-void* huge_allocate(std::size_t bytes);  // std::bad_alloc on failure; release with std::free
-template <class T>
-struct HugePageAllocator {
-  using value_type = T;
-  HugePageAllocator() = default;
-  template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(huge_allocate(n * sizeof(T))); }
-  void deallocate(T* p, std::size_t) { std::free(p); }
-  template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
-};
 // dense and sparse force that layout and no bitset index; bits forces the bitset index while every
 // support is binary, over the automatic dense/sparse choice.
 enum class SupportLayout { automatic, dense, sparse, bits };
