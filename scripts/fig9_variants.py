@@ -32,6 +32,10 @@ give plab's mistakes and support sizes (checked with --check-plab). The variants
           distance above eta; margin slack l - 2d/(2 eta))
   --epochs K                        K passes, a fresh permutation per pass after the first;
                                     reports the mistakes of every pass
+  --eta-relative                    the --eta values are fractions of k(x,x) = (gamma + coef0)^degree
+                                    (for coef0 > 0, where squared distances scale with k)
+  --paper fig9a.csv|fig9b.csv       adds the paper's Projectron++ error at our support size (the
+                                    mean of its digitized curves, experiments/published/jmlr2009/)
 
 Data: USPS zip.train(.gz) (label, 256 values in [-1, 1]; mapped to [0, 1] by (x+1)/2) or MNIST
 train-images-idx3-ubyte(.gz) with --mnist-labels (pixels/255); every image is scaled to unit norm
@@ -44,7 +48,10 @@ Run (one permutation per --shuffle value; prints one JSON line per run):
   python3 scripts/fig9_variants.py --usps ... --learner projectron++ --eta 0.999 --pp margin-always
   python3 scripts/fig9_variants.py --mnist DATA/mnist/train-images-idx3-ubyte.gz \
       --mnist-labels DATA/mnist/train-labels-idx1-ubyte.gz --degree 7 --learner pa1 --shuffle 1
-  add --check-plab PATH/TO/plab to run `plab run` on the same permutation and compare the counts.
+  add --check-plab PATH/TO/plab to run `plab run` (on its registry data set) on the same permutation
+  and compare the counts
+  (the baseline variants only; at eta = 1 the two can differ: an empty class's squared distance is
+  k(x,x) = 1 up to one rounding, and which side of eta it falls on differs).
 Needs numpy. USPS keeps the whole Gram matrix (7291^2 doubles, 0.4 GB); MNIST computes kernel rows
 against the support set only.
 """
@@ -52,7 +59,6 @@ import argparse
 import gzip
 import json
 import subprocess
-import sys
 
 import numpy as np
 
