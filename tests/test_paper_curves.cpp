@@ -49,6 +49,7 @@ struct Fixture {
     json plot = {{"id", "pl"}, {"type", type}, {"dataset", "d"},
                  {"paper", {{"file", "published/p.csv"},
                             {"series", {{"RBP", "rbp"}, {"PA-I", "pa1"}}},
+                            {"notes", {{"RBP", "a note on RBP"}}},
                             {"annotation", {{"algorithm", "pa1"}, {"note", "by elimination"}}}}}};
     if (type == "curve") plot.erase("type");
     const json j = {{"figure", "F"},
@@ -154,6 +155,8 @@ TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
   EXPECT_DOUBLE_EQ(rows[0]["at_x"].get<double>(), 190.0);
   ASSERT_EQ(rows[0]["not_judged"].size(), 1u);
   EXPECT_EQ(rows[0]["not_judged"][0]["count"], 1);
+  EXPECT_EQ(rows[0]["note"], "a note on RBP");  // the series' note from "notes"
+  EXPECT_FALSE(rows[1].contains("note"));      // PA-I has none
   // PA-I's reference line (a mean of 5, no printed spread: ours stands in) against our single point:
   // its second vertex repeats the first; d = 0.005 sqrt(2/5), t = 0.009 / 0.0031623 = 2.846 with our
   // 4 degrees of freedom: z = 1.9900855 <= 2, consistent.
@@ -285,6 +288,14 @@ TEST(PaperCurves, SpecErrorsNameThePointer) {
   json j = base;
   j["plots"] = {{{"id", "pl"}, {"paper", {{"file", "x.csv"}, {"series", {{"PA-I", "pa2"}}}}}}};
   EXPECT_THROW(parse_spec(j, false, "s.json"), std::invalid_argument);
+  j = base;  // a note on a paper series that "series" does not name
+  j["plots"] = {{{"id", "pl"}, {"paper", {{"file", "x.csv"}, {"series", {{"PA-I", "pa1"}}}, {"notes", {{"RBP", "n"}}}}}}};
+  try {
+    parse_spec(j, false, "s.json");
+    FAIL() << "accepted a note on an unknown paper series";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("/plots/0/paper/notes/RBP"), std::string::npos) << e.what();
+  }
   j = base;
   j["plots"] = {{{"id", "pl"}, {"paper", {{"file", "x.csv"}}}}};
   j["published"] = {{{"algorithm", "pa1"}, {"metric", "online_error"}, {"value", {{"plot", "nope"}, {"element", "refline"}, {"series", "PA-I"}}}}};

@@ -41,7 +41,7 @@ json fixture_spec() {
     "plots": [{"id": "err", "type": "curve", "metric": "online_error"}],
     "published": [
       {"algorithm": "a", "metric": "online_error", "value": 0.1, "tol_abs": 0.01, "source": "Tab. 1"},
-      {"algorithm": "a", "metric": "mistakes", "value": 100, "tol": 0.05, "source": "Tab. 1"},
+      {"algorithm": "a", "metric": "mistakes", "value": 100, "tol": 0.05, "source": "Tab. 1", "note": "a note on it"},
       {"algorithm": "c", "metric": "online_error", "value": 0.2, "tol_abs": 0.01, "source": "Tab. 1"},
       {"algorithm": "a", "metric": "seconds", "value": 35, "source": "Tab. 1"}
     ],
@@ -193,6 +193,8 @@ TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
     EXPECT_LT(md.find(line), md.find("## <a name=\"FIX\"></a>"));
   }
   EXPECT_EQ(links, 6u);
+  // A published number's note stands beside its verdict.
+  EXPECT_NE(md.find("| not confirmed (tolerance 5% relative); a note on it |"), std::string::npos);
   EXPECT_NE(md.find("<a name=\"FIX-claim-2\"></a>A makes fewer than 110 mistakes | **not confirmed**, "
                     "A mistakes 120 < 110 ✗ |"),
             std::string::npos);

@@ -429,6 +429,8 @@ json judge_paper_plot(const Spec& s, const FigurePlot& p, const PaperPanel& pane
     row["at_x"] = any ? json(score.at_x()) : json();
     row["direction"] = any ? json(score.direction() > 0 ? "ours above" : score.direction() < 0 ? "ours below" : "none") : json();
     if (key.annotation && !p.paper->annotation_note.empty()) row["note"] = p.paper->annotation_note;
+    if (const auto nt = p.paper->notes.find(key.series); !key.annotation && nt != p.paper->notes.end())
+      row["note"] = nt->second;
     rows.push_back(row);
   }
   return rows;

@@ -75,11 +75,11 @@ void published_table(std::ostream& md, const std::string& fig, const json& rows)
     if (r.contains("paper_std")) paper += " ± " + format_metric(m == "support_size" ? "x" : m, r["paper_std"].get<double>());
     const Stat ours{r["ours_mean"].is_number() ? r["ours_mean"].get<double>() : std::nan(""),
                     r["ours_std"].is_number() ? r["ours_std"].get<double>() : 0.0, r["n"].get<std::size_t>()};
-    const std::string source = r["source"].get<std::string>();
+    const std::string source = r["source"].get<std::string>(), note = r.value("note", std::string());
     md << "| <a name=\"" << row_anchor(fig, "published", i + 1) << "\"></a>" << r["dataset"].get<std::string>() << " | "
        << table_cell(r["label"].get<std::string>()) << " | " << table_cell(m + (source.empty() ? "" : " (" + source + ")"))
        << " | " << paper << " | " << format_stat(m, ours) << " | " << deviation_text(r, m) << " | "
-       << table_cell(r["verdict"].get<std::string>()) << " |\n";
+       << table_cell(r["verdict"].get<std::string>() + (note.empty() ? "" : "; " + note), 240) << " |\n";
   }
 }
 

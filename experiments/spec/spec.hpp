@@ -101,6 +101,7 @@ struct PaperPlotSpec {
   std::string file;                           // panel CSV as written, relative to the spec's folder
   std::string path;                           // resolved against the spec's folder
   std::map<std::string, std::string> series;  // paper series -> our algorithm id
+  std::map<std::string, std::string> notes;   // paper series -> note beside its verdict in the report
   std::string annotation;                     // algorithm id the support-size annotation is judged against
   std::string annotation_note;                // how that attribution was inferred
 };

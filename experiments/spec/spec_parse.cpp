@@ -309,6 +309,7 @@ void parse_curve_fields(const Node& n, FigurePlot& p, const Spec& s) {
 }
 
 // {"file": CSV relative to the spec's folder, "series": {paper series: algorithm id},
+//  "notes": {paper series (a key of "series"): note beside its verdict},
 //  "annotation": {"algorithm": id, "note": how the attribution was inferred}}
 PaperPlotSpec parse_paper_plot(const Node& n, const Spec& s) {
   PaperPlotSpec pp;
@@ -320,6 +321,12 @@ PaperPlotSpec parse_paper_plot(const Node& n, const Spec& s) {
       const Node v = n.child("series").child(k);
       check_algorithm_id(v, s, false);
       pp.series[k] = v.text();
+    }
+  if (n.has("notes"))
+    for (const auto& k : n.child("notes").keys()) {
+      const Node v = n.child("notes").child(k);
+      if (!pp.series.count(k)) v.fail("\"" + k + "\" is not a paper series of \"series\"");
+      pp.notes[k] = v.text();
     }
   if (n.has("annotation")) {
     const Node a = n.child("annotation");
