@@ -58,60 +58,21 @@ against the support set only.
 import argparse
 import gzip
 import json
+import os
 import subprocess
+import sys
 
 import numpy as np
 
-MASK64 = (1 << 64) - 1
-
-
-class MT19937_64:
-    """std::mt19937_64 (the C++ standard's parameters)."""
-
-    def __init__(self, seed):
-        self.mt = [0] * 312
-        self.mt[0] = seed & MASK64
-        for i in range(1, 312):
-            self.mt[i] = (6364136223846793005 * (self.mt[i - 1] ^ (self.mt[i - 1] >> 62)) + i) & MASK64
-        self.idx = 312
-
-    def _twist(self):
-        mt = self.mt
-        for i in range(312):
-            x = (mt[i] & 0xFFFFFFFF80000000) | (mt[(i + 1) % 312] & 0x7FFFFFFF)
-            xa = x >> 1
-            if x & 1:
-                xa ^= 0xB5026F5AA96619E9
-            mt[i] = mt[(i + 156) % 312] ^ xa
-        self.idx = 0
-
-    def __call__(self):
-        if self.idx >= 312:
-            self._twist()
-        y = self.mt[self.idx]
-        self.idx += 1
-        y ^= (y >> 29) & 0x5555555555555555
-        y ^= (y << 17) & 0x71D67FFFEDA60000
-        y ^= (y << 37) & 0xFFF7EEE000000000
-        y ^= y >> 43
-        return y & MASK64
-
-    def below(self, n):
-        limit = MASK64 - MASK64 % n
-        while True:
-            r = self()
-            if r < limit:
-                return r % n
+# plab's Rng (core/random.hpp: std::mt19937_64, rejection `below`, Fisher-Yates), re-implemented
+# once for the test fixtures.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "tools"))
+from synthetic_reference import Rng  # noqa: E402
 
 
 def permutation(n, seed):
     """plab's Rng(seed).permutation(n) (core/random.hpp)."""
-    rng = MT19937_64(seed)
-    p = list(range(n))
-    for i in range(n, 1, -1):
-        j = rng.below(i)
-        p[i - 1], p[j] = p[j], p[i - 1]
-    return np.array(p, dtype=np.int64)
+    return np.array(Rng(seed).permutation(n), dtype=np.int64)
 
 
 def _open(path):
