@@ -41,25 +41,21 @@ class FourierOnlineGradientDescent final : public Learner {
     return dot_w();
   }
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r;
-    r.t = t; r.y = x.y; r.kxx = static_cast<double>(D_);  // ||z(x)||^2 = sum cos^2 + sin^2: the space's k(x,x)
-    r.score = score(x);
-    r.mistake = x.y * r.score <= 0.0;
-    const double ys = x.y * r.score;
-    r.margin_error = ys > 0.0 && ys < 1.0;
-    if (ys < 1.0) {  // Algorithm 1: w <- w - eta grad l, l = max(0, 1 - y w.z)
-      const double a = eta_ * x.y;
-      for (std::size_t i = 0; i < w_.size(); ++i) w_[i] += a * z_[i];
-      if (keep_norm_) norm2_ = norm2_exact();  // O(D): only for the bounds (docs/learners.md#bookkeeping)
-      r.coef = a;
-      r.eta_t = eta_;
-      r.tau = eta_;
-      r.delta_norm = 0.0;
-      r.update = UpdateKind::update;
+    z_.resize(2 * D_);
+    z_map_.map_rows(&x, 1, z_.data());
+    return learn_mapped(x, t, z_.data());
+  }
+  // The maps of up to kMapRows rounds at once (FourierFeatures::map_rows: the same bits), then the
+  // rounds one by one.
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    constexpr std::size_t kMapRows = 16;
+    zs_.resize(2 * D_ * std::min(n, kMapRows));
+    for (std::size_t b = 0; b < n; b += kMapRows) {
+      const std::size_t m = std::min(kMapRows, n - b);
+      z_map_.map_rows(xs + b, m, zs_.data());
+      for (std::size_t r = 0; r < m; ++r)
+        out[b + r] = learn_mapped(xs[b + r], t0 + static_cast<int64_t>(b + r), zs_.data() + 2 * D_ * r);
     }
-    r.support_size = 0;
-    r.f_norm2 = norm2();
-    return r;
   }
   std::size_t support_size() const override { return 0; }
   // ||w||^2, the norm in the random-feature space (not the RKHS norm of the exact kernel).
@@ -85,7 +81,31 @@ class FourierOnlineGradientDescent final : public Learner {
  private:
   // w.z in lane sums (numerics/lane_sum.hpp, docs/learners.md#fogd): one serial chain of 2D adds
   // was a third of an a9a pass at D = 400.
-  double dot_w() const { return lane_dot(w_.data(), z_.data(), w_.size()); }
+  double dot_w(const double* z) const { return lane_dot(w_.data(), z, w_.size()); }
+  double dot_w() const { return dot_w(z_.data()); }
+
+  // One round on its map z = z(x).
+  RoundRecord learn_mapped(const Example& x, int64_t t, const double* z) {
+    RoundRecord r;
+    r.t = t; r.y = x.y; r.kxx = static_cast<double>(D_);  // ||z(x)||^2 = sum cos^2 + sin^2: the space's k(x,x)
+    r.score = dot_w(z);
+    r.mistake = x.y * r.score <= 0.0;
+    const double ys = x.y * r.score;
+    r.margin_error = ys > 0.0 && ys < 1.0;
+    if (ys < 1.0) {  // Algorithm 1: w <- w - eta grad l, l = max(0, 1 - y w.z)
+      const double a = eta_ * x.y;
+      for (std::size_t i = 0; i < w_.size(); ++i) w_[i] += a * z[i];
+      if (keep_norm_) norm2_ = norm2_exact();  // O(D): only for the bounds (docs/learners.md#bookkeeping)
+      r.coef = a;
+      r.eta_t = eta_;
+      r.tau = eta_;
+      r.delta_norm = 0.0;
+      r.update = UpdateKind::update;
+    }
+    r.support_size = 0;
+    r.f_norm2 = norm2();
+    return r;
+  }
 
   std::size_t D_;
   double eta_;
@@ -94,6 +114,7 @@ class FourierOnlineGradientDescent final : public Learner {
   double norm2_ = 0.0;
   bool keep_norm_ = true;
   mutable std::vector<double> z_;
+  std::vector<double> zs_;  // learn_block's maps, 2D values a row
 };
 
 }  // namespace plab

@@ -11,6 +11,7 @@
 #include <memory>
 
 #include "algorithms/registry.hpp"
+#include "bench/learner_floors.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run/run.hpp"
 
@@ -50,16 +51,10 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   }
   st.counters["mistakes"] = static_cast<double>(r.mistakes);
   st.counters["support"] = static_cast<double>(r.support_size);
-  // The Projectron(++) solves z_t = L^{-1} k_t every round, n (n + 1) / 2 fmas at |S| = n, updated
-  // or not: the pass's arithmetic floor (docs/learners.md#projectronpp-floor; make bench-report).
-  if (algo == "projectron" || algo == "projectron++") {
-    double fma = 0.0;
-    for (std::size_t t = 1; t < r.rounds.size(); ++t) {
-      const auto n = static_cast<double>(r.rounds[t - 1].support_size);
-      fma += n * (n + 1.0) / 2.0;
-    }
-    st.counters["floor_fma"] = fma;
-  }
+  // The pass's floor (bench/learner_floors.hpp, docs/learners.md#floors; make bench-report).
+  const bench::PassFloor floor = bench::pass_floor(algo, *d, order, r.rounds, budget, o.features, o.rank);
+  st.counters["floor_fma"] = floor.ops;
+  st.counters["floor_bytes"] = floor.bytes;
   st.counters["rounds/s"] = benchmark::Counter(static_cast<double>(order.size()) * st.iterations(),
                                                benchmark::Counter::kIsRate);
 }

@@ -76,7 +76,15 @@ def fmt_time(s):
     return f"{s * 1e3:.1f} ms" if s < 1 else f"{s:.2f} s"
 
 
-def learner_rows(rows, prefix, peak_gfma, avx2=None, avx2_gfma=None):
+def floor_seconds(r, gfma, bw):
+    """A pass's floor: the larger of its FMA-pipe operations at the peak and its bytes at the
+    bandwidth (bench/learner_floors.hpp); None without a count."""
+    if "floor_fma" not in r or not gfma:
+        return None
+    return max(r["floor_fma"] / (gfma * 1e9), r.get("floor_bytes", 0.0) / (bw * 1e9) if bw else 0.0)
+
+
+def learner_rows(rows, prefix, peak_gfma, avx2=None, avx2_gfma=None, bw=None):
     """(name, wall s, cpu s, mistakes, support, floor s or None, fmas, AVX2 cpu s or None, AVX2 floor s or
     None) for every row named prefix/<learner>; the AVX2 columns from `avx2`, the same benchmarks run
     under PLAB_SIMD=avx2, against the AVX2 peak."""
@@ -84,10 +92,10 @@ def learner_rows(rows, prefix, peak_gfma, avx2=None, avx2_gfma=None):
     for name, r in sorted(rows.items()):
         if not name.startswith(prefix + "/"):
             continue
-        floor = r["floor_fma"] / (peak_gfma * 1e9) if "floor_fma" in r and peak_gfma else None
+        floor = floor_seconds(r, peak_gfma, bw)
         a = (avx2 or {}).get(name)
         a_cpu = seconds(a, "cpu_time") if a else None
-        a_floor = r["floor_fma"] / (avx2_gfma * 1e9) if a and "floor_fma" in r and avx2_gfma else None
+        a_floor = floor_seconds(r, avx2_gfma, bw) if a else None
         out.append((name.split("/", 1)[1], seconds(r, "real_time"), seconds(r, "cpu_time"), int(r["mistakes"]),
                     int(r["support"]), floor, r.get("floor_fma"), a_cpu, a_floor))
     return out
@@ -95,14 +103,14 @@ def learner_rows(rows, prefix, peak_gfma, avx2=None, avx2_gfma=None):
 
 def table(rows, floor_text):
     avx2 = any(r[7] is not None for r in rows)
-    head = "| learner | wall time | CPU time | mistakes | supports at the end | arithmetic floor at the peak | CPU time / floor |"
+    head = "| learner | wall time | CPU time | mistakes | supports at the end | floor at the peak | CPU time / floor |"
     rule = "|---|---|---|---|---|---|---|"
     if avx2:
         head += " CPU time, AVX2 path | AVX2 CPU time / AVX2 floor |"
         rule += "---|---|"
     lines = [head, rule]
     for name, wall, cpu, mistakes, support, floor, fma, a_cpu, a_floor in rows:
-        fl = f"{fma:.3g} fmas ({floor_text}): {fmt_time(floor)}" if floor else "–"
+        fl = f"{fma:.3g} operations ({floor_text}): {fmt_time(floor)}" if floor else "–"
         ratio = f"{cpu / floor:.2f}" if floor else "–"
         line = f"| `{name}` | {fmt_time(wall)} | {fmt_time(cpu)} | {mistakes} | {support} | {fl} | {ratio} |"
         if avx2:
@@ -136,8 +144,8 @@ def main():
     names = {"Avx512": "AVX-512", "Avx2": "AVX2"}
     peaks = ", ".join(f"{names[w]} {g:.1f} GFLOP/s" for w, g in widths)
     avx2_gfma = dict(widths).get("Avx2", 0) / 2 if path != "Avx2" else None
-    a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma, a9a_avx2, avx2_gfma)
-    mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma, mnist_avx2, avx2_gfma)
+    a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma, a9a_avx2, avx2_gfma, bw)
+    mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma, mnist_avx2, avx2_gfma, bw)
 
     md = [
         "# Performance",
@@ -164,10 +172,13 @@ def main():
         "Projectron(++) η = 0.1 in the DOGMA convention, PA-I C = 1, NORMA λ = 0.01, Λ = 0.5, ρ = 1, "
         "τ = 1000; the primal `perceptron` is linear; `bogd/B1600` is BOGD at B = 1600. The learners run "
         "as without bounds ([learners.md#bookkeeping](learners.md#bookkeeping)). Median of 3 repetitions of 3 passes each. "
-        "Floor: the Projectron(++)'s forward solves z_t = L⁻¹k_t, n(n+1)/2 fmas a round at |S| = n "
-        "([learners.md#projectronpp-floor](learners.md#projectronpp-floor)); none is known for the others.",
+        "Floor: the operations each learner's rule cannot skip, counted from the pass's records "
+        "([learners.md#floors](learners.md#floors)): the kernel row of every score (21 fma and products a "
+        "Gaussian value), the Projectron(++)'s forward solves z_t = L⁻¹k_t (n(n+1)/2 fmas at |S| = n), "
+        "NOGD's map, FOGD's map with its cos and sin; at the FMA peak, or the data read once at the "
+        "bandwidth when that takes longer.",
         "",
-        table(a9a_rows, "forward solves"),
+        table(a9a_rows, "the rule's"),
         "",
     ]
     if mnist_rows:
