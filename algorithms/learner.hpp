@@ -95,6 +95,18 @@ class ExpansionLearner : public Learner {
  public:
   explicit ExpansionLearner(const LearnerOptions& o) : f_(o.kernel, o.dim), record_norms_(o.record_norms) {}
   double score(const Example& x) const override { return f_.score(x); }
+  // The block's dot products with the supports in one pass (KernelExpansion::prepare: the same
+  // bits), then the rounds one by one.
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    f_.prepare(xs, n);
+    try {
+      for (std::size_t i = 0; i < n; ++i) out[i] = learn(xs[i], t0 + static_cast<int64_t>(i));
+    } catch (...) {
+      f_.unprepare();
+      throw;
+    }
+    f_.unprepare();
+  }
   std::size_t support_size() const override { return f_.size(); }
   // NaN when the learner skips the running norm (drop_norm(); docs/learners.md#bookkeeping).
   double norm2() const override { return norm_dropped_ ? std::numeric_limits<double>::quiet_NaN() : norm2_; }

@@ -58,6 +58,20 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     return f_.norm2_exact();
   }
 
+  // After the switch the supports are fixed: the block's kernel rows in one pass over them
+  // (SupportSet::kernel_rows, the same bits as one row at a time), then the rounds.
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    if (!nystrom()) return ExpansionLearner::learn_block(xs, n, t0, out);
+    const std::size_t B = f_.size();
+    block_rows_.resize(n * B);
+    f_.sv.kernel_rows(f_.kernel, xs, n, block_rows_.data(), B);
+    for (std::size_t l = 0; l < n; ++l) {
+      given_row_ = block_rows_.data() + l * B;
+      out[l] = learn(xs[l], t0 + static_cast<int64_t>(l));
+    }
+    given_row_ = nullptr;
+  }
+
   RoundRecord learn(const Example& x, int64_t t) override {
     RoundRecord r = nystrom() ? begin(x, t, map_score(x)) : begin(x, t);
     const double ys = x.y * r.score;
@@ -126,9 +140,13 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   bool nystrom() const { return switched_; }
   // w.z(x), z = M k_B(x); leaves z(x) in z_.
   double map_score(const Example& x) const {
-    row_.resize(f_.size());
-    f_.sv.kernel_row(f_.kernel, x, row_.data());
-    map_row(row_.data());
+    if (given_row_) {
+      map_row(given_row_);
+    } else {
+      row_.resize(f_.size());
+      f_.sv.kernel_row(f_.kernel, x, row_.data());
+      map_row(row_.data());
+    }
     double s = 0.0;
     for (std::size_t i = 0; i < k_; ++i) s += w_[i] * z_[i];
     return s;
@@ -208,6 +226,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   std::vector<double> tdw_, base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
   mutable bool stale_ = false;   // alpha and the averaging sums lag behind w
   mutable std::vector<double> row_, z_;
+  std::vector<double> block_rows_;     // learn_block's kernel rows after the switch
+  const double* given_row_ = nullptr;  // the round's row among them, while learn_block runs
 };
 
 }  // namespace plab

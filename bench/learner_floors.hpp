@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/round_record.hpp"
 #include "datasets/dataset.hpp"
 
 namespace plab::bench {
@@ -24,15 +23,21 @@ constexpr double kBinaryTermOps = 2.0;
 // and tail 7, the cosine's Horner 6 and tail 4, and the square 1.
 constexpr double kSinCosOps = 31.0;
 
+// What the floor reads of a round's record.
+struct PassRound {
+  std::size_t support_size;  // after the round
+  bool step;                 // the round changed f
+};
+
 struct PassFloor {
   double ops = 0.0;    // FMA-pipe operations
   double bytes = 0.0;  // the data read once: indices, values, label and norm of every row
 };
 
-// rounds[t]: the record of round t of the pass over data in `order`. budget: B of the budget
+// rounds[t]: round t of the pass over data in `order`. budget: B of the budget
 // learners (NOGD: the switch to its map); features: FOGD's D; rank: NOGD's k.
 inline PassFloor pass_floor(const std::string& algo, const Dataset& data, const std::vector<std::size_t>& order,
-                            const std::vector<RoundRecord>& rounds, std::size_t budget, std::size_t features,
+                            const std::vector<PassRound>& rounds, std::size_t budget, std::size_t features,
                             std::size_t rank) {
   PassFloor f;
   const bool solves = algo == "projectron" || algo == "projectron++";
@@ -46,7 +51,7 @@ inline PassFloor pass_floor(const std::string& algo, const Dataset& data, const 
     const double term = binary ? 2.0 * words + kBinaryTermOps : nnz + kRbfTermOps;
     f.bytes += 12.0 * nnz + 24.0;
     const double n = t == 0 ? 0.0 : static_cast<double>(rounds[t - 1].support_size);
-    const bool step = rounds[t].update != UpdateKind::none;
+    const bool step = rounds[t].step;
     if (algo == "perceptron") {  // w.x, and w += y x on a mistake
       f.ops += nnz * (step ? 2.0 : 1.0);
     } else if (algo == "fogd") {  // the map (a product a term), its cos and sin, w.z, and w += eta y z

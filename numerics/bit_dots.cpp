@@ -233,19 +233,24 @@ __attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, 
 // Pads the table with zeros to 16, 32 or 64 entries (AVX-512) or 16 or 32 (AVX2) and returns the
 // lookup for its size.
 using LookupFn = void (*)(const double*, bool, double, const double*, double*, std::size_t);
-LookupFn lookup_for(std::vector<double>& table) {
+// The lookup for a table of `used` entries (table.size() >= used), the table padded to the
+// variant's register size.
+LookupFn lookup_for(std::vector<double>& table, std::size_t used) {
+  const auto pad = [&](std::size_t m) {
+    if (table.size() < m) table.resize(m, 0.0);
+  };
   if (simd_path() == Simd::avx2) {
     for (const std::size_t r : {2, 4})
-      if (table.size() <= 8 * r) {
-        table.resize(8 * r, 0.0);
+      if (used <= 8 * r) {
+        pad(8 * r);
         return r == 2 ? lookup_avx2<2> : lookup_avx2<4>;
       }
     return lookup_avx2<0>;
   }
   if (simd_path() != Simd::avx512) return lookup_scalar;
   for (const std::size_t q : {1, 2, 4})
-    if (table.size() <= 16 * q) {
-      table.resize(16 * q, 0.0);
+    if (used <= 16 * q) {
+      pad(16 * q);
       return q == 1 ? lookup_avx512<1> : q == 2 ? lookup_avx512<2> : lookup_avx512<4>;
     }
   return lookup_avx512<0>;
@@ -284,18 +289,31 @@ bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_
   const auto nx = static_cast<std::size_t>(xs);
   const std::size_t top = rbf ? nx + max_count : std::min(nx, max_count);  // the largest h or count
   if (2 * (top + 1) > n) return false;
-  thread_local std::vector<double> table, arg;  // per thread: rows of one set may run on several
-  table.resize(top + 1);
-  if (rbf) {  // table[h] = the row function's value at (h + 0) - 2 * 0 = h
-    arg.resize(top + 1);
-    std::iota(arg.begin(), arg.end(), 0.0);
-    std::fill(table.begin(), table.end(), 0.0);
-    rbf_from_dots(k.gamma, 0.0, arg.data(), table.data(), top + 1);
-  } else {
-    std::iota(table.begin(), table.end(), 0.0);
-    poly_from_dots(k.gamma, k.coef0, k.degree, table.data(), top + 1);
+  // The table of the last kernel, per thread (rows of one set may run on several), kept from
+  // round to round: entry h is the row function's value at h alone, so a longer table's first
+  // entries are the bits of a shorter one (building it every round was a tenth of an a9a RBP pass).
+  struct Cache {
+    Kernel kernel;
+    std::size_t valid = 0;  // entries computed
+    std::vector<double> table;
+  };
+  thread_local Cache c;
+  if (c.valid < top + 1 || c.kernel.type != k.type || c.kernel.gamma != k.gamma || c.kernel.coef0 != k.coef0 ||
+      c.kernel.degree != k.degree) {
+    c.kernel = k;
+    c.valid = top + 1;
+    c.table.assign(top + 1, 0.0);
+    if (rbf) {  // table[h] = the row function's value at (h + 0) - 2 * 0 = h
+      std::vector<double> arg(top + 1);
+      std::iota(arg.begin(), arg.end(), 0.0);
+      rbf_from_dots(k.gamma, 0.0, arg.data(), c.table.data(), top + 1);
+    } else {
+      std::iota(c.table.begin(), c.table.end(), 0.0);
+      poly_from_dots(k.gamma, k.coef0, k.degree, c.table.data(), top + 1);
+    }
   }
-  lookup_for(table)(table.data(), rbf, xs, sq, out, n);
+  std::vector<double>& table = c.table;
+  lookup_for(table, top + 1)(table.data(), rbf, xs, sq, out, n);
   return true;
 }
 

@@ -144,6 +144,25 @@ class SupportSet {
     from_dots(k, x, i, i + 1, &v);
     return v;
   }
+  // <s_i, x> alone, bit-identical to the dot products kernel_row maps (the chain of dots_tile).
+  double dot_one(const Example& x, std::size_t i) const {
+    double v;
+    if (dense_) dots_tile<1>(x, i, &v);
+    else v = merge_dot(x, i);
+    return v;
+  }
+  // Whether the dot products of xs[0..m) with the supports cost less together than one row at a
+  // time: the dense layout's panels load each support value once for a pair of rounds (the
+  // binary rounds' popcounts and the sparse layout's lists do not share).
+  bool shares_dots(const Example* xs, std::size_t m) const { return dense_ && m >= 2 && !binary_rounds(xs, m); }
+  // out[l * ld + i] = <s_i, xs[l]> for every support: the dot products kernel_rows maps (the
+  // same bits).
+  void dots(const Example* xs, std::size_t m, double* out, std::size_t ld) const {
+    parallel_for(0, n_, kPanelSupports, rows_work(xs, m, n_),
+                 [&](std::size_t cb, std::size_t ce) { dots_rows(xs, m, cb, ce, out + cb, ld); });
+  }
+  // out[i] = k(s_i, x) from out[i] = <s_i, x>, for every support (kernel_row's map).
+  void map_dots(const Kernel& k, const Example& x, double* out) const { from_dots(k, x, 0, n_, out); }
   // out[i - b] = k(s_i, x) for supports b <= i < e.
   void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
     kernel_rows_range(k, &x, 1, b, e, out, 0);
@@ -472,9 +491,29 @@ class KernelExpansion {
   // Computes k_t = (k(s_i,x))_i into row() and returns f(x) = alpha . k_t.
   double score(const Example& x) const {
     row_.resize(sv.size());
-    sv.kernel_row(kernel, x, row_.data());
+    if (!prepared_row(x)) sv.kernel_row(kernel, x, row_.data());
     return dot_alpha(row_.data());
   }
+  // Rounds known in advance (ExpansionLearner::learn_block): the dot products of xs[0..m) with
+  // the current supports, computed together where that shares loads (SupportSet::shares_dots).
+  // Until unprepare(), score() of one of those rows (the same data row, in order) takes its
+  // products from them and recomputes alone those of the slots added or replaced since: the same
+  // bits as without (every product is the same chain), with the columns read once for the block
+  // rather than once a round (ijcnn1's 13 columns of B values did not fit in L1).
+  void prepare(const Example* xs, std::size_t m) {
+    prep_m_ = 0;
+    if (m * sv.size() > kPrepareMax || !sv.shares_dots(xs, m)) return;
+    prep_xs_ = xs;
+    prep_m_ = m;
+    prep_n_ = sv.size();
+    prep_next_ = 0;
+    prep_dots_.resize(m * prep_n_);
+    prep_dirty_.assign(prep_n_, 0);
+    prep_changed_.clear();
+    sv.dots(xs, m, prep_dots_.data(), prep_n_);
+  }
+  void unprepare() { prep_m_ = 0; }
+  static constexpr std::size_t kPrepareMax = std::size_t{1} << 21;  // dot products (16 MB)
   // alpha . k for a kernel row k of size() values (the sum score() computes), in lane sums
   // (numerics/lane_sum.hpp): term i is alpha_i k_i.
   double dot_alpha(const double* k) const { return lane_dot(alpha.data(), k, alpha.size()); }
@@ -495,6 +534,7 @@ class KernelExpansion {
   std::size_t add(const Example& x, int64_t t, double a) {
     alpha.push_back(a);
     wsum_.push_back(a * static_cast<double>(t));
+    changed(sv.size());
     return sv.add(x, t);
   }
   void bump(std::size_t i, double delta, int64_t t) {
@@ -513,6 +553,7 @@ class KernelExpansion {
   }
   // Removing a support breaks the averaged hypothesis (its past contribution is lost).
   void remove(std::size_t i) {
+    changed(i);
     const std::size_t moved = sv.remove(i);
     alpha[i] = alpha[moved];
     wsum_[i] = wsum_[moved];
@@ -551,6 +592,7 @@ class KernelExpansion {
     w.put_one<uint64_t>(p + "averaging_valid", averaging_valid_);
   }
   void load(const StateReader& r, const std::string& p) {
+    unprepare();
     sv.load(r, p + "sv.");
     alpha = r.get<double>(p + "alpha", sv.size());
     wsum_ = r.get<double>(p + "wsum", sv.size());
@@ -558,7 +600,41 @@ class KernelExpansion {
   }
 
  private:
+  // Slot i holds another support than at prepare(): its products are recomputed.
+  void changed(std::size_t i) {
+    if (prep_m_ == 0 || i >= prep_n_ || prep_dirty_[i]) return;
+    prep_dirty_[i] = 1;
+    prep_changed_.push_back(static_cast<uint32_t>(i));
+  }
+  // Fills row_ (size() values) from the prepared products when x is one of the prepared rows.
+  bool prepared_row(const Example& x) const {
+    if (prep_m_ == 0) return false;
+    std::size_t l = prep_next_;
+    const auto same = [&](const Example& p) {
+      return p.idx.data() == x.idx.data() && p.val.data() == x.val.data() && p.idx.size() == x.idx.size() &&
+             p.sqnorm == x.sqnorm;
+    };
+    while (l < prep_m_ && !same(prep_xs_[l])) ++l;
+    if (l == prep_m_) return false;
+    prep_next_ = l + 1;
+    const std::size_t n = sv.size(), kept = std::min(n, prep_n_);
+    std::copy_n(prep_dots_.data() + l * prep_n_, kept, row_.data());
+    for (const uint32_t i : prep_changed_)
+      if (i < n) row_[i] = sv.dot_one(x, i);
+    for (std::size_t i = kept; i < n; ++i) row_[i] = sv.dot_one(x, i);
+    sv.map_dots(kernel, x, row_.data());
+    return true;
+  }
+
   mutable std::vector<double> row_;
+  // prepare(): the rows, their products with the prep_n_ supports of then (row-major), the slots
+  // changed since, and the first row not yet scored.
+  const Example* prep_xs_ = nullptr;
+  std::size_t prep_m_ = 0, prep_n_ = 0;
+  mutable std::size_t prep_next_ = 0;
+  std::vector<double> prep_dots_;
+  std::vector<char> prep_dirty_;
+  std::vector<uint32_t> prep_changed_;
   mutable std::vector<double> tile_;  // scores(): a tile's kernel rows, lane-major
   std::vector<double> wsum_;
   bool averaging_valid_ = true;
