@@ -4,9 +4,11 @@
 
 #include "bounds/bounds.hpp"
 #include "cli/commands.hpp"
+#include "core/huge_pages.hpp"
 #include "datasets/readers.hpp"
 
 int main(int argc, char** argv) {
+  plab::enable_heap_warming();  // core/huge_pages.hpp: a data set's arrays filled without a fault a page
   CLI::App app{"perceptron-lab: online Perceptron-family learners checked against their mistake bounds"};
   app.require_subcommand(1);
   plab::register_run_command(app);

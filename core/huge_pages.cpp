@@ -4,7 +4,11 @@
 #include <cstdlib>
 #include <new>
 
+#include <algorithm>
+#include <atomic>
+
 #if defined(__linux__)
+#include <malloc.h>
 #include <sys/mman.h>
 #endif
 
@@ -35,6 +39,36 @@ void* huge_allocate(std::size_t bytes) {
   madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the memory works the same
 #endif
   return p;
+}
+
+namespace {
+std::atomic<bool> warming{false};
+}  // namespace
+
+void enable_heap_warming() {
+#if defined(__linux__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+  mallopt(M_MMAP_THRESHOLD, 256 << 20);  // big blocks from the heap, whose pages warm_heap populates
+  mallopt(M_TRIM_THRESHOLD, 512 << 20);  // and freed ones kept there for the next
+  warming = true;
+#endif
+}
+
+void warm_heap(std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  constexpr std::size_t kMin = std::size_t{1} << 20, kMax = std::size_t{256} << 20, kHuge = std::size_t{2} << 20;
+  if (!warming || bytes < kMin) return;
+  bytes = std::min(bytes, kMax);
+  void* p = std::malloc(bytes);
+  if (!p) return;  // advice only
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const std::uintptr_t b = (a + 4095) & ~std::uintptr_t{4095}, e = (a + bytes) & ~std::uintptr_t{4095};
+  const std::uintptr_t hb = (a + kHuge - 1) & ~(kHuge - 1), he = (a + bytes) & ~(kHuge - 1);
+  if (he > hb) madvise(reinterpret_cast<void*>(hb), he - hb, MADV_HUGEPAGE);
+  if (e > b) madvise(reinterpret_cast<void*>(b), e - b, MADV_POPULATE_WRITE);  // a failure changes nothing
+  std::free(p);
+#else
+  (void)bytes;
+#endif
 }
 
 }  // namespace plab

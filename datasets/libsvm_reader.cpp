@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "datasets/readers.hpp"
 #include "datasets/text_parse.hpp"
 
@@ -208,6 +209,7 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
   // ijcnn1 on a VM where a page fault is dear. Reserving touches no page; a short guess only
   // means one more growth.
   const std::size_t file_bytes = plain_file_bytes(path);
+  warm_heap(3 * file_bytes);  // the arrays take up to ~3 bytes a byte of text (a9a: "j:1 " per value)
   constexpr std::size_t kSample = 512;
   std::size_t text = 0;
   try {

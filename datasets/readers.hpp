@@ -94,6 +94,8 @@ class InputFile {
 
  private:
   std::string read_error_message(const std::exception& e) const;
+  bool getline_mapped(std::string& line);
+  bool finish_line(std::string& line);  // counts the line; drops a first line's BOM and a final CR
   struct Impl;
   std::string path_;
   std::size_t lineno_ = 0;
