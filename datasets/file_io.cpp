@@ -10,6 +10,7 @@
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <fstream>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -85,9 +86,23 @@ struct InputFile::Impl {
   // copy a line, no stream layers): half of the reading of ijcnn1's 7.7 MB went to istream.
   const char* map = nullptr;
   std::size_t size = 0, pos = 0;
-  ~Impl() {
-    if (map) munmap(const_cast<char*>(map), size);
+  // The mapping's SHA-256, taken on a thread of its own while the lines are parsed (SHA-NI hashes
+  // ~1.7 GB/s: 4.5 ms of ijcnn1's 7.7 MB that the parse no longer waits for).
+  std::thread hasher;
+  std::string digest;
+  void hash_in_background() {
+    hasher = std::thread([this] {
+      Sha256 d;
+      d.feed(map, size);
+      digest = d.hex();
+    });
   }
+  void unmap() {
+    if (hasher.joinable()) hasher.join();
+    if (map) munmap(const_cast<char*>(map), size);
+    map = nullptr;
+  }
+  ~Impl() { unmap(); }
 };
 
 namespace {
@@ -110,7 +125,10 @@ const char* map_plain_file(const std::string& path, std::size_t& size) {
 
 InputFile::InputFile(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
   impl_->map = map_plain_file(path, impl_->size);
-  if (impl_->map) return;
+  if (impl_->map) {
+    impl_->hash_in_background();
+    return;
+  }
   impl_->in = std::make_unique<DecodingStream>(path, impl_->raw, impl_->compression);
   // badbit rethrows the decompressor's own exception out of getline, so it can be named.
   impl_->in->exceptions(std::ios::badbit);
@@ -126,8 +144,7 @@ InputFile::~InputFile() = default;
 std::istream& InputFile::stream() {
   if (impl_->map) {  // a binary format reads the stream: from the start, through the layers
     if (impl_->pos != 0) throw std::logic_error("InputFile::stream after getline");
-    munmap(const_cast<char*>(impl_->map), impl_->size);
-    impl_->map = nullptr;
+    impl_->unmap();
     impl_->in = std::make_unique<DecodingStream>(path_, impl_->raw, impl_->compression);
   }
   return *impl_->in;
@@ -208,6 +225,9 @@ bool InputFile::getline_mapped(std::string& line) {
   Impl& m = *impl_;
   if (m.pos >= m.size) return false;
   const char* b = m.map + m.pos;
+  // The mapping's next pages, ahead of the reader: the hardware prefetcher stops at each 4 KB page.
+  for (std::size_t ahead : {std::size_t{2048}, std::size_t{6144}})
+    if (m.pos + ahead < m.size) __builtin_prefetch(b + ahead);
   const auto* nl = static_cast<const char*>(std::memchr(b, '\n', m.size - m.pos));
   const std::size_t len = nl ? static_cast<std::size_t>(nl - b) : m.size - m.pos;
   if (len > kMaxLineBytes)
@@ -221,9 +241,8 @@ bool InputFile::getline_mapped(std::string& line) {
 
 std::string InputFile::sha256() {
   if (impl_->map) {
-    Sha256 d;
-    d.feed(impl_->map, impl_->size);
-    return d.hex();
+    if (impl_->hasher.joinable()) impl_->hasher.join();
+    return impl_->digest;
   }
   // Bytes after the decoded end (a gzip trailer, trailing garbage) still belong to the file.
   std::array<char, 1 << 16> buf;
