@@ -152,11 +152,14 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     return s;
   }
   // z_ = M k for a kernel row k: z_i is the lane sum over the supports (docs/learners.md#lane-sums);
-  // four chains side by side still waited on the add latency, most of an ijcnn1 round.
+  // four chains side by side still waited on the add latency, most of an ijcnn1 round; two rows
+  // at a time (lane_dot2) hide it.
   void map_row(const double* k) const {
     const std::size_t n = f_.size();
     z_.assign(k_, 0.0);
-    for (std::size_t i = 0; i < k_; ++i) z_[i] = lane_dot(&M_[i * n], k, n);
+    std::size_t i = 0;
+    for (; i + 2 <= k_; i += 2) lane_dot2(&M_[i * n], &M_[(i + 1) * n], k, n, z_[i], z_[i + 1]);
+    if (i < k_) z_[i] = lane_dot(&M_[i * n], k, n);
   }
   // Algorithm 2's switch: K's top eigenpairs, M and w = Lambda^{1/2} V^T alpha.
   void start_nystrom() {

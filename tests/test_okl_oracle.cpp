@@ -28,7 +28,7 @@ namespace {
 
 const std::string kDir = std::string(PLAB_SOURCE_DIR) + "/tests/data/okl/";
 
-struct Fixture {
+struct OracleFixture {
   std::map<std::string, double> params;  // from the "# learner: ... params: K=V ..." line
   std::string data;                      // its data file
   std::vector<std::map<std::string, std::string>> rows;
@@ -49,10 +49,10 @@ std::vector<double> numbers(const std::string& s) {
   return v;
 }
 
-Fixture read_fixture(const std::string& name) {
+OracleFixture read_fixture(const std::string& name) {
   std::ifstream in(kDir + name);
   EXPECT_TRUE(in.good()) << kDir + name;
-  Fixture f;
+  OracleFixture f;
   std::vector<std::string> header;
   for (std::string line; std::getline(in, line);) {
     if (line.rfind("# learner:", 0) == 0) {
@@ -99,7 +99,7 @@ bool their_mistake(double y, double f) { return (f >= 0.0 ? 1.0 : -1.0) != y; }
 
 void check_bogd(const std::string& name) {
   SCOPED_TRACE(name);
-  const Fixture fx = read_fixture(name);
+  const OracleFixture fx = read_fixture(name);
   ASSERT_FALSE(fx.rows.empty());
   const Dataset data = read_data(fx.data);
   LearnerOptions o;
@@ -163,7 +163,7 @@ TEST(OklOracle, BogdMatchesTheAuthorsCodeRoundByRound) {
 // The cap acts on these fixtures (else the test would not check it): cap_scale < 1 on many rounds.
 TEST(OklOracle, TheFixturesExerciseTheCap) {
   for (const char* name : {"bogd_B2.csv", "bogd_B3.csv", "bogd_B5.csv"}) {
-    const Fixture fx = read_fixture(name);
+    const OracleFixture fx = read_fixture(name);
     int capped = 0;
     for (const auto& r : fx.rows) capped += !r.at("cap_scale").empty() && std::stod(r.at("cap_scale")) < 1.0;
     EXPECT_GE(capped, 5) << name;
@@ -173,7 +173,7 @@ TEST(OklOracle, TheFixturesExerciseTheCap) {
 TEST(OklOracle, FogdMatchesTheAuthorsCodeRoundByRound) {
   for (const char* name : {"fogd_D4", "fogd_D6", "fogd_D8"}) {
     SCOPED_TRACE(name);
-    const Fixture fx = read_fixture(std::string(name) + ".csv");
+    const OracleFixture fx = read_fixture(std::string(name) + ".csv");
     ASSERT_FALSE(fx.rows.empty());
     const Dataset data = read_data(fx.data);
     // Their frequency matrix u (d x Dtot): row j is our feature j's column.
@@ -213,7 +213,7 @@ TEST(OklOracle, FogdMatchesTheAuthorsCodeRoundByRound) {
 TEST(OklOracle, NogdMatchesTheAuthorsCodeRoundByRound) {
   for (const char* name : {"nogd_B4_k2.csv", "nogd_B5_k2.csv", "nogd_B6_k6.csv", "nogd_B4_k3_tie.csv"}) {
     SCOPED_TRACE(name);
-    const Fixture fx = read_fixture(name);
+    const OracleFixture fx = read_fixture(name);
     ASSERT_FALSE(fx.rows.empty());
     const Dataset data = read_data(fx.data);
     LearnerOptions o;
@@ -255,7 +255,7 @@ TEST(OklOracle, NogdMatchesTheAuthorsCodeRoundByRound) {
 TEST(OklOracle, BpaSMatchesTheAuthorsCodeRoundByRound) {
   for (const char* name : {"bpas_B3.csv", "bpas_B5_C0.5.csv"}) {
     SCOPED_TRACE(name);
-    const Fixture fx = read_fixture(name);
+    const OracleFixture fx = read_fixture(name);
     ASSERT_FALSE(fx.rows.empty());
     const Dataset data = read_data(fx.data);
     LearnerOptions o;

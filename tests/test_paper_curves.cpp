@@ -33,13 +33,13 @@ std::string final_panel() {
          "8,b,PA-I,annotation,0,1015,,,,\"Size of the support set = 1015+-5\"\n";
 }
 
-struct Fixture {
+struct CurveFixture {
   TempDir dir{"paper_curves"};
   Spec spec;
   std::vector<Group> groups;
 
   // rbp_drawn: what the paper drew for RBP ("run" or "mean"); PA-I is a mean of 5.
-  explicit Fixture(const std::string& panel, const std::string& type = "final", const std::string& rbp_drawn = "mean") {
+  explicit CurveFixture(const std::string& panel, const std::string& type = "final", const std::string& rbp_drawn = "mean") {
     std::filesystem::create_directories(dir.p / "published");
     write(dir.p / "published" / "p.csv", panel);
     const json drawn = {{"RBP", {{"kind", rbp_drawn}, {"n", 5}, {"evidence", "fixture"}}},
@@ -83,7 +83,7 @@ struct Fixture {
 };
 
 TEST(PaperCurves, ReadsAPanelAndItsPrecision) {
-  Fixture f(final_panel());
+  CurveFixture f(final_panel());
   const PaperPanel p = read_paper_panel(f.spec.plots[0].paper->path);
   ASSERT_EQ(p.points.size(), 6u);
   EXPECT_EQ(p.points[0].series, "RBP");
@@ -124,7 +124,7 @@ TEST(PaperCurves, MalformedPanelsNameFileAndLine) {
 }
 
 TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
-  Fixture f(final_panel());
+  CurveFixture f(final_panel());
   f.add_rbp_budgets();
   f.add("pa1", 1000, 10, 0.10, 0.005);
   json points = json::array();
@@ -176,7 +176,7 @@ TEST(PaperCurves, FinalPlotVerdictsFollowTheRule) {
 
 // A point within one drawing-grid step past our range's end is judged at the end.
 TEST(PaperCurves, APointAtOurRangesEndIsJudged) {
-  Fixture f(std::string(kHeader) + "8,b,RBP,errorbar,0,201.5,0.20,0.19,0.21,\n8,b,RBP,errorbar,0,98.5,0.30,0.29,0.31,\n");
+  CurveFixture f(std::string(kHeader) + "8,b,RBP,errorbar,0,201.5,0.20,0.19,0.21,\n8,b,RBP,errorbar,0,98.5,0.30,0.29,0.31,\n");
   f.add_rbp_budgets();
   json points = json::array();
   const json rows = f.judge(&points);
@@ -188,7 +188,7 @@ TEST(PaperCurves, APointAtOurRangesEndIsJudged) {
 
 // One curve per permutation (Figures 8-9): each is one run, against our single-run spread.
 TEST(PaperCurves, PerPermutationCurvesAreSingleRuns) {
-  Fixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
+  CurveFixture f(std::string(kHeader) + "8,b,RBP,line,0,100,0.2,,,\n8,b,RBP,line,0,200,0.1,,,\n"
                                    "8,b,RBP,line,1,100,0.3,,,\n8,b,RBP,line,1,200,0.2,,,\n",
             "final", "run");
   f.add_rbp_budgets();
@@ -205,7 +205,7 @@ TEST(PaperCurves, PerPermutationCurvesAreSingleRuns) {
 
 // The per-point evidence is a gzip file (Figures 6-7: 25000 points), identical for identical input.
 TEST(PaperCurves, EveryPointGoesToACompressedCsv) {
-  Fixture f(final_panel());
+  CurveFixture f(final_panel());
   f.add_rbp_budgets();
   f.add("pa1", 1000, 10, 0.10, 0.005);
   json points = json::array();
@@ -226,7 +226,7 @@ TEST(PaperCurves, EveryPointGoesToACompressedCsv) {
 }
 
 TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
-  Fixture f(std::string(kHeader) + "6,a,RBP,line,0,150,0.25,,,\n6,a,RBP,line,0,50,0.9,,,\n6,a,RBP,marker,0,200,0.17,,,\n"
+  CurveFixture f(std::string(kHeader) + "6,a,RBP,line,0,150,0.25,,,\n6,a,RBP,line,0,50,0.9,,,\n6,a,RBP,marker,0,200,0.17,,,\n"
                                    "6,a,RBP,marker,0,151,0.2505,,,\n",
             "curve", "run");
   f.add("rbp", 0, 0, 0, 0);
@@ -251,7 +251,7 @@ TEST(PaperCurves, CurvePlotsInterpolateOurCurveInT) {
 }
 
 TEST(PaperCurves, PublishedValuesComeFromThePanel) {
-  Fixture f(final_panel() + "8,b,RBP,line,0,100,0.4,,,\n8,b,RBP,line,0,300,0.3,,,\n8,b,RBP,line,0,200,0.35,,,\n");
+  CurveFixture f(final_panel() + "8,b,RBP,line,0,100,0.4,,,\n8,b,RBP,line,0,300,0.3,,,\n8,b,RBP,line,0,200,0.35,,,\n");
   PaperPanels panels;
   panels.panels.emplace("pl", read_paper_panel(f.spec.plots[0].paper->path));
   const PaperValue a = paper_value(f.spec, {"pl", "", "annotation"}, panels);
@@ -266,7 +266,7 @@ TEST(PaperCurves, PublishedValuesComeFromThePanel) {
 }
 
 TEST(PaperCurves, PaperSeriesAreDashedAndTitledOnce) {
-  Fixture f(final_panel());
+  CurveFixture f(final_panel());
   const PaperPanel panel = read_paper_panel(f.spec.plots[0].paper->path);
   FigurePlot p = f.spec.plots[0];
   p.y_scale = 100;

@@ -97,12 +97,12 @@ std::vector<CellOutcome> fixture_cells() {
   return v;
 }
 
-struct Fixture {
+struct SummaryFixture {
   TempDir dir{"report_summary"};
   std::vector<Spec> specs;
   std::vector<std::vector<Group>> groups;
   std::vector<FigureOutputs> outs;
-  explicit Fixture(const std::string& long_claim = "") {
+  explicit SummaryFixture(const std::string& long_claim = "") {
     json j = fixture_spec();
     if (!long_claim.empty())  // a claim text longer than a table cell
       j["claims"].push_back({{"claim", long_claim},
@@ -136,7 +136,7 @@ std::size_t code_points(const std::string& s) {
 }  // namespace
 
 TEST(ReportSummary, CountsOfAFixtureFigure) {
-  Fixture f;
+  SummaryFixture f;
   const FigureSummary s = summarize_figure(f.specs[0], f.groups[0], f.outs[0]);
   EXPECT_EQ(s.title, "a fixture figure");  // the "FIX: " prefix is dropped
   EXPECT_EQ(s.thumbnail, "FIX/err");
@@ -173,7 +173,7 @@ TEST(ReportSummary, CountsOfAFixtureFigure) {
 }
 
 TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
-  Fixture f;
+  SummaryFixture f;
   const std::string md = report_markdown(f.specs, f.groups, f.outs, TreeState{"abc123", true, {}}, "header\n");
   EXPECT_EQ(md.substr(0, md.find('\n')), "# Reproduction report — commit `abc123` (clean tree)");
   const std::string row = "| [FIX](#FIX) | a fixture figure | **1/3** | – | **2/4** | **3/4**, 1 vacuous | "
@@ -204,7 +204,7 @@ TEST(ReportSummary, TableAndFailureListLinkToRowsOfTheReport) {
 // points within over judged, judged over published (a repeated number once); a series that
 // differs and an unavailable data set are problems.
 TEST(ReportSummary, PaperPointsAndUnavailableDataAreCountedAndListed) {
-  Fixture f;
+  SummaryFixture f;
   Spec s = f.specs[0];
   s.unavailable["news20"] = "not on the data search path";
   FigureOutputs out = f.outs[0];
@@ -235,7 +235,7 @@ TEST(ReportSummary, PaperPointsAndUnavailableDataAreCountedAndListed) {
 }
 
 TEST(ReportSummary, ClaimCellsNameTheTightestPointAndTheCsvHoldsEveryPoint) {
-  Fixture f;
+  SummaryFixture f;
   const json& c = f.outs[0].claims[0];
   // b[5] errs 0.25 (margin (0.3 - 0.25) / 0.3 = 1/6), b[10] 0.15 (margin 1/2): b[5] is tightest.
   EXPECT_EQ(c["numbers"], "2/2 points; tightest: B [budget=5] online_error 25.00% < 0.3 ✓");
@@ -259,7 +259,7 @@ TEST(ReportSummary, ClaimCellsNameTheTightestPointAndTheCsvHoldsEveryPoint) {
 TEST(ReportSummary, NoTableCellOfAGeneratedReportIsLongerThan300Characters) {
   std::string long_claim;
   while (long_claim.size() < 600) long_claim += "a claim | with pipes, ünïcödé and many words ";
-  Fixture f(long_claim);
+  SummaryFixture f(long_claim);
   const std::string md = report_markdown(f.specs, f.groups, f.outs, TreeState{"abc", false, {"M x.cpp"}}, "h\n");
   const auto cells = table_cells(md);
   ASSERT_GT(cells.size(), 50u);

@@ -1,0 +1,49 @@
+// Lane sums (numerics/lane_sum.hpp, docs/learners.md#lane-sums) against the rule written out
+// plainly: term i into lane i mod 16, each lane in term order, then halved pairwise.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "core/random.hpp"
+#include "numerics/lane_sum.hpp"
+
+using namespace plab;
+
+namespace {
+
+double rule(const std::vector<double>& a, const std::vector<double>& b, std::size_t n) {
+  double lane[16] = {};
+  for (std::size_t i = 0; i < n; ++i) {
+    const double p = a[i] * b[i];
+    lane[i % 16] = lane[i % 16] + p;
+  }
+  for (std::size_t h = 8; h > 0; h /= 2)
+    for (std::size_t l = 0; l < h; ++l) lane[l] = lane[l] + lane[l + h];
+  return lane[0];
+}
+
+uint64_t bits(double x) { return std::bit_cast<uint64_t>(x); }
+
+}  // namespace
+
+TEST(LaneSum, DotAndPairOfDotsFollowTheRule) {
+  const uint64_t seed = 20261129;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  for (std::size_t n = 0; n < 140; ++n) {
+    std::vector<double> a0(n), a1(n), b(n);
+    for (std::size_t i = 0; i < n; ++i) {  // magnitudes far apart, so the order shows in the bits
+      a0[i] = rng.normal() * static_cast<double>(1u << (i % 23));
+      a1[i] = rng.normal() / static_cast<double>(1u << (i % 17));
+      b[i] = rng.normal();
+    }
+    const double r0 = rule(a0, b, n), r1 = rule(a1, b, n);
+    EXPECT_EQ(bits(lane_dot(a0.data(), b.data(), n)), bits(r0)) << "n=" << n;
+    double d0 = -1.0, d1 = -1.0;
+    lane_dot2(a0.data(), a1.data(), b.data(), n, d0, d1);
+    EXPECT_EQ(bits(d0), bits(r0)) << "n=" << n;
+    EXPECT_EQ(bits(d1), bits(r1)) << "n=" << n;
+  }
+}
