@@ -181,15 +181,37 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double factor(std::size_t i, const std::vector<double>& p, double gu) const {
     return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
   }
+  // max(m, max_i |a_i + g a_i|), i < n, four lanes at a time (a maximum is exact in any order; the
+  // scalar loop was a sixth of an ijcnn1 BOGD round). The coefficients are finite.
+  static double max_abs_scaled(const double* a, std::size_t n, double g, double m) {
+    using V4 = double __attribute__((vector_size(32)));
+    const V4 gv = {g, g, g, g};
+    V4 mv = {m, m, m, m};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      V4 x;
+      std::memcpy(&x, a + i, sizeof x);
+      V4 y = x + gv * x;
+      y = y < 0.0 ? -y : y;
+      mv = mv > y ? mv : y;
+    }
+    for (std::size_t l = 0; l < 4; ++l) m = std::max(m, mv[l]);
+    for (; i < n; ++i) m = std::max(m, std::abs(a[i] + g * a[i]));
+    return m;
+  }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
   double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a) const {
     if (!(cap_ > 0.0)) return 1.0;
     double m = std::abs(a);
-    for (std::size_t i = 0; i < f_.size(); ++i) {  // p in slot order before the removal, as alpha
-      if (i == j) continue;
-      const double ai = f_.alpha[i];
-      m = std::max(m, std::abs(ai + (factor(i, p, gu) - 1.0) * ai));
+    const double* al = f_.alpha.data();
+    for (const auto& [b, e] : {std::pair{std::size_t{0}, j}, std::pair{j + 1, f_.size()}}) {
+      std::size_t i = b;
+      if (removal_ == Removal::uniform) m = max_abs_scaled(al + b, e - b, gu - 1.0, m), i = e;
+      for (; i < e; ++i) {  // p in slot order before the removal, as alpha
+        const double ai = al[i];
+        m = std::max(m, std::abs(ai + (factor(i, p, gu) - 1.0) * ai));
+      }
     }
     return m > 0.0 ? std::min(eta_ * cap_ / m, 1.0) : 1.0;
   }
