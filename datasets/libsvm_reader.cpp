@@ -134,10 +134,8 @@ bool fast_features(const std::string& line, std::size_t p, std::vector<uint32_t>
     const char* const b = c;
     for (; c != end && static_cast<unsigned>(*c - '0') < 10u && c - b < 11; ++c) ix = ix * 10 + (*c - '0');
     if (c == b || c == end || *c != ':' || ix <= prev || ix > static_cast<int64_t>(UINT32_MAX)) return false;
-    const char* const v = ++c;
-    while (c != end && *c != ' ' && *c != '\t') ++c;
     double x;
-    if (!detail::fast_decimal(std::string_view(v, static_cast<std::size_t>(c - v)), x)) return false;
+    if (!detail::fast_decimal_to_blank(c + 1, end, c, x)) return false;
     prev = ix;
     if (x == 0.0) continue;  // explicit zeros carry nothing
     idx.push_back(static_cast<uint32_t>(ix - 1));
