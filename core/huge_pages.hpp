@@ -33,8 +33,8 @@ struct HugePageAllocator {
 // Heap warming (a program's choice, made once at its start; the command line makes it): malloc then
 // serves blocks up to 256 MB from its heap rather than from fresh mappings and keeps what is freed,
 // and warm_heap(bytes) populates the next `bytes` of the heap in one call (on 2 MB pages where the
-// kernel allows). Filling a data set and its order then takes no page fault per 4 KB: on the VMs
-// measured a fault cost 12 us and a populated page 0.55 us (docs/architecture.md#fixed-cost).
+// kernel allows). Filling a data set and its order then takes no page fault per 4 KB
+// (docs/architecture.md#fixed-cost).
 // Without enable_heap_warming() (a library inside another program, Python) warm_heap does nothing.
 void enable_heap_warming();
 void warm_heap(std::size_t bytes);
