@@ -92,9 +92,12 @@ struct InputFile::Impl {
   std::string digest;
   void hash_in_background() {
     hasher = std::thread([this] {
-      Sha256 d;
-      d.feed(map, size);
-      digest = d.hex();
+      try {
+        Sha256 d;
+        d.feed(map, size);
+        digest = d.hex();
+      } catch (...) {  // digest stays empty: sha256() hashes on the caller's thread and reports
+      }
     });
   }
   void unmap() {
@@ -242,6 +245,11 @@ bool InputFile::getline_mapped(std::string& line) {
 std::string InputFile::sha256() {
   if (impl_->map) {
     if (impl_->hasher.joinable()) impl_->hasher.join();
+    if (impl_->digest.empty()) {
+      Sha256 d;
+      d.feed(impl_->map, impl_->size);
+      impl_->digest = d.hex();
+    }
     return impl_->digest;
   }
   // Bytes after the decoded end (a gzip trailer, trailing garbage) still belong to the file.
