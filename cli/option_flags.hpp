@@ -20,7 +20,8 @@ namespace plab {
 
 class OptionFlags {
  public:
-  // Adds every learner option of option_table() to `app`, bound to options(); call once.
+  // Adds every learner option of option_table() to `app`, bound to options(), and the options
+  // learners declare themselves (held like the kernel's); call once.
   void add_learner_options(CLI::App* app);
   // Adds the flags of kernel, comparator or reader declarations, each holding its declared
   // default until given (value()).
@@ -46,6 +47,7 @@ class OptionFlags {
     int64_t integer = 0;
     std::optional<uint64_t> count;
     std::string text;
+    bool flag = false;
   };
   struct Flag {
     OptionDecl decl;
