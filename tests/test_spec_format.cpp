@@ -129,6 +129,22 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   EXPECT_EQ(params.size(), option_table().size() + 1);
 }
 
+// The declared ranges reach the schema, and a value outside one stops the spec when it is read.
+TEST(SpecFormat, DeclaredRangesAreInTheSchemaAndCheckedOnRead) {
+  const auto params = spec_schema()["$defs"]["params"]["properties"];
+  EXPECT_EQ(params["budget"]["anyOf"][0]["minimum"], 1);
+  EXPECT_EQ(params["C"]["anyOf"][0]["exclusiveMinimum"], 0);
+  EXPECT_EQ(params["nu"]["anyOf"][0]["maximum"], 1);
+  EXPECT_EQ(params["truncate"]["anyOf"][0]["minimum"], 0);
+  for (const auto& o : option_table()) {
+    if (o.type_name() != "real" || !o.min) continue;
+    EXPECT_TRUE(params[o.name]["anyOf"][0].contains(o.min_open ? "exclusiveMinimum" : "minimum")) << o.name;
+  }
+  const std::string e = error_of({{"algorithms", {{{"id", "r"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}}}}});
+  EXPECT_NE(e.find("f.json: /algorithms/0/params/budget"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be >= 1, got 0"), std::string::npos) << e;
+}
+
 // The schema names learners and bound ids by pattern (the parser checks the registries).
 TEST(SpecFormat, EveryLearnerAndBoundIdMatchesItsSchemaPattern) {
   const auto defs = spec_schema()["$defs"];
