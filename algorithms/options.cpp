@@ -38,7 +38,6 @@ nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::s
   nlohmann::json j = nlohmann::json::object();
   for (const auto& row : option_table())
     if (std::find(names.begin(), names.end(), row.name) != names.end()) j[row.name] = row.get(o);
-  for (const auto& [k, v] : o.own.items()) j[k] = v;
   return j;
 }
 

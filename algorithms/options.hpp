@@ -39,7 +39,6 @@ struct LearnerOptions {
   std::string margin_threshold = "eta";        // Projectron++: "eta" or "2eta" (docs/conventions.md#margin-threshold)
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
-  double beta = 0.0;
   uint64_t seed = 1;
   std::string update_rule = "max-score";
   std::string eviction = "dogma";               // MRBP: "dogma" or "overwrite" (docs/learners.md#mrbp)
@@ -101,14 +100,29 @@ struct OwnOptions {
   std::function<void(const LearnerOptions&, const SpellOption&)> validate = {};
 };
 
-// One row of a learner's own `struct Options`: its key, member, help and declared range.
+// One row of a learner's own `struct Options`: its key, member, help and declared range. The
+// member's type (real, count, flag, text) gives the row's type; get/set reach the member.
 template <class O>
 struct OptionMember {
+  template <class T>
+  OptionMember(std::string key, T O::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {})
+      : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)),
+        get([member](const O& o) { return nlohmann::json(o.*member); }),
+        set([member](O& o, const nlohmann::json& v) { o.*member = v.template get<T>(); }) {
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::size_t> || std::is_same_v<T, bool> ||
+                      std::is_same_v<T, std::string>, "an option is a real, a count, a flag or a text");
+    type = std::is_same_v<T, double>        ? OptionDecl::Type::real
+           : std::is_same_v<T, std::size_t> ? OptionDecl::Type::count
+           : std::is_same_v<T, bool>        ? OptionDecl::Type::flag
+                                            : OptionDecl::Type::text;
+  }
   std::string name;
-  std::variant<double O::*, std::size_t O::*, bool O::*, std::string O::*> member;
   std::string help;
-  OptionRange range = {};
-  std::vector<std::string> allowed = {};
+  OptionRange range;
+  std::vector<std::string> allowed;
+  OptionDecl::Type type = OptionDecl::Type::real;
+  std::function<nlohmann::json(const O&)> get;
+  std::function<void(O&, const nlohmann::json&)> set;
 };
 
 // The typed Options of a learner from its configured values (LearnerOptions::own; absent keys
@@ -117,29 +131,20 @@ template <class O>
 O options_from(const nlohmann::json& values) {
   O o;
   for (const OptionMember<O>& r : O::rows())
-    if (values.contains(r.name))
-      std::visit([&](auto m) { o.*m = values.at(r.name).template get<std::remove_reference_t<decltype(o.*m)>>(); }, r.member);
+    if (values.contains(r.name)) r.set(o, values.at(r.name));
   return o;
 }
 
 // The declaration of a learner's own `struct Options` O: `static std::vector<OptionMember<O>>
-// rows()` and `void validate(const SpellOption&) const` (rules across its options).
+// rows()` and, when options are tied together, `void validate(const SpellOption&) const`.
 template <class O>
 OwnOptions own_options(const std::string& group) {
   OwnOptions own;
   const O defaults{};
-  for (const OptionMember<O>& r : O::rows()) {
-    using Ty = OptionDecl::Type;
-    const Ty type = std::visit([](auto m) {
-      using T = std::remove_reference_t<decltype(O{}.*m)>;
-      return std::is_same_v<T, double> ? Ty::real
-             : std::is_same_v<T, std::size_t> ? Ty::count
-             : std::is_same_v<T, bool> ? Ty::flag : Ty::text;
-    }, r.member);
-    const nlohmann::json def = std::visit([&](auto m) { return nlohmann::json(defaults.*m); }, r.member);
-    own.rows.push_back(declare("learner", group, r.name, type, def, {}, r.help, r.range, r.allowed));
-  }
-  own.validate = [](const LearnerOptions& o, const SpellOption& spell) { options_from<O>(o.own).validate(spell); };
+  for (const OptionMember<O>& r : O::rows())
+    own.rows.push_back(declare("learner", group, r.name, r.type, r.get(defaults), {}, r.help, r.range, r.allowed));
+  if constexpr (requires(const O& o, const SpellOption& s) { o.validate(s); })
+    own.validate = [](const LearnerOptions& o, const SpellOption& spell) { options_from<O>(o.own).validate(spell); };
   return own;
 }
 
@@ -151,7 +156,8 @@ const OptionInfo* find_option(const std::string& name);
 // Option names, comma separated (for error messages and help).
 std::string option_names();
 
-// {name: value} of the named options (a learner's registry list), in table order, then its own.
+// {name: value} of the named options (a learner's registry list), in table order (a learner's
+// own: LearnerInfo::options_json).
 nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
 // Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
 // 'y'?)" on names not in the table nor in `own` (a learner's own rows, stored in o.own),

@@ -82,9 +82,9 @@ std::vector<LearnerInfo> builtin() {
        .make = maker_of<RandomizedBudgetPerceptron>()},
       {.name = "stoptron", .bounds = {BF::perceptron_prefix}, .options = kBudget, .color = "#8c564b",
        .summary = "Stoptron: a kernel Perceptron that stops adding at B supports", .make = maker_of<Stoptron>()},
-      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget", "beta"}, .color = "#7f7f7f",
+      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget"}, .color = "#7f7f7f",
        .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
-       .make = maker_of<CKSPerceptron>()},
+       .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options")},
       {.name = "pa1", .bounds = {}, .options = {"C", "eta_convention"}, .color = "#9467bd",
        .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
                   "bound is evaluated",
@@ -195,6 +195,12 @@ bool LearnerInfo::uses(const std::string& option) const {
          std::any_of(own.rows.begin(), own.rows.end(), [&](const OptionDecl& d) { return d.name == option; });
 }
 
+nlohmann::json LearnerInfo::options_json(const LearnerOptions& o) const {
+  nlohmann::json j = options_to_json(o, options);
+  for (const auto& r : own.rows) j[r.name] = o.own.value(r.name, r.default_value);
+  return j;
+}
+
 std::vector<OptionDecl> LearnerInfo::option_rows() const {
   std::vector<OptionDecl> rows;
   for (const auto& n : options) rows.push_back(*find_option(n));
@@ -258,7 +264,7 @@ std::vector<std::string> learners_taking(const std::string& option) {
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
-    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
+    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(),
                               &multiclass_perceptron_options(), &mrbp_options(), &norma_options(), &ogd_options(),
                               &fogd_options(), &nogd_options()})
       for (const OptionInfo& o : *group) {

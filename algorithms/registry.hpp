@@ -65,6 +65,8 @@ struct LearnerInfo {
   bool uses(const std::string& option) const;  // a shared option it names or one of its own
   // The declarations of every option it takes: the shared rows (owners empty), then its own.
   std::vector<OptionDecl> option_rows() const;
+  // {name: value} of every option it takes, its own included (summary, model header, trace metadata).
+  nlohmann::json options_json(const LearnerOptions& o) const;
   bool takes(const Kernel& k) const;
   std::string kernel_names() const;  // "rbf", "linear, poly"; "every kernel" when kernels is empty
 };

@@ -188,7 +188,7 @@ std::string checked_content(const std::string& bytes) {
 ModelHeader model_header(const std::string& algo, const LearnerOptions& o) {
   ModelHeader h;
   h.algo = algo;
-  h.options = options_to_json(o, learner_info(algo).options);
+  h.options = learner_info(algo).options_json(o);
   h.kernel = o.kernel;
   h.dim = o.dim;
   return h;
