@@ -22,7 +22,7 @@
 #include "core/random.hpp"
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 #include "datasets/readers.hpp"
 
 namespace plab {

@@ -11,7 +11,7 @@
 #include "algorithms/perceptron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/format.hpp"
 #include "core/random.hpp"

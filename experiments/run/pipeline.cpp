@@ -184,6 +184,14 @@ RunReport run_pipeline(const RunRequest& req) {
   return rep;
 }
 
+void RunRequest::take(const RunConfig& c) {
+  algo = c.algo();
+  options = c.options();
+  given = c.given();
+  comparator = c.comparator();
+  bounds = c.bounds();
+}
+
 nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
   const LearnerInfo& info = learner_info(req.algo);
   nlohmann::json m = {{"algo", req.algo},

@@ -4,7 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
-#include "experiments/run/configure.hpp"
+#include "config/run_config.hpp"
 
 namespace plab::py {
 namespace {
@@ -57,9 +57,9 @@ nlohmann::json option_catalog(const std::string& algo) {
 
 bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").multiclass; }
 
-void configure(RunRequest& req, const LearnerSpec& spec) {
-  req.algo = spec.algo;
-  configure_run(req, keywords(spec));
+void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle) {
+  req.take(plab::configure(keywords(spec),
+                           {.algo = spec.algo, .data = req.train, .bounds = req.bounds, .permutation_seed = shuffle}));
 }
 
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data) {

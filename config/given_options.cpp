@@ -1,4 +1,4 @@
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 
 #include <algorithm>
 #include <limits>
