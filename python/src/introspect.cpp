@@ -36,9 +36,12 @@ LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_
 
 nlohmann::json learner_catalog() {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& l : learners())
+  for (const auto& l : learners()) {
+    std::vector<std::string> names;  // the shared options it takes and its own
+    for (const OptionDecl& d : l.option_rows()) names.push_back(d.name);
     out.push_back({{"name", l.name}, {"summary", l.summary}, {"multiclass", l.multiclass},
-                   {"options", l.options}, {"bounds", !l.bounds.empty()}});
+                   {"options", names}, {"bounds", !l.bounds.empty()}});
+  }
   return out;
 }
 
