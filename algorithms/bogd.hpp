@@ -52,13 +52,18 @@ inline const std::vector<OptionInfo>& ogd_options() {
   return v;
 }
 
+// The rule that ties BOGD's options together (their ranges: ogd_options()).
+inline void bogd_validate(const LearnerOptions& o, const SpellOption& spell) {
+  if (!(o.ogd_eta * o.ogd_lambda < 1.0))
+    throw std::invalid_argument(spell("ogd_eta") + " * " + spell("ogd_lambda") + " must be < 1 (the shrink 1 - eta lambda)");
+}
+
 class BoundedOnlineGradientDescent final : public ExpansionLearner {
  public:
   enum class Removal { uniform, weighted };
   explicit BoundedOnlineGradientDescent(const LearnerOptions& o, Removal removal = Removal::uniform)
       : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), lambda_(o.ogd_lambda), cap_(o.ogd_cap), removal_(removal),
         rng_(o.seed) {
-    if (!(eta_ * lambda_ < 1.0)) throw std::invalid_argument("--ogd-eta * --ogd-lambda must be < 1 (the shrink 1 - eta lambda)");
     drop_norm();  // then no Gram matrix: the norm and delta_norm are all it serves
   }
 

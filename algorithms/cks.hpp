@@ -19,18 +19,17 @@
 
 namespace plab {
 
-// CKS's own option (it takes the budget options of learner.hpp too), checked by make_learner.
-inline const std::vector<OptionInfo>& cks_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("CKS options", "beta", &LearnerOptions::beta, "CKS margin threshold beta", at_least(0)),
-  };
-  return v;
-}
-
 class CKSPerceptron final : public ExpansionLearner {
  public:
-  explicit CKSPerceptron(const LearnerOptions& o, bool insert_first = false)
-      : ExpansionLearner(o), N_(o.budget), beta_(o.beta), insert_first_(insert_first) {}
+  // CKS's own option; it takes the shared budget of learner.hpp too (docs/learners.md#cks).
+  struct Options {
+    double beta = 0.0;
+    static std::vector<OptionMember<Options>> rows() {
+      return {{"beta", &Options::beta, "CKS margin threshold beta", at_least(0)}};
+    }
+  };
+  CKSPerceptron(const LearnerOptions& o, const Options& own, bool insert_first = false)
+      : ExpansionLearner(o), N_(o.budget), beta_(own.beta), insert_first_(insert_first) {}
   // f(x_i) for the support in slot i, maintained incrementally (tests compare with f_.score).
   const std::vector<double>& support_scores() const { return F_; }
 

@@ -44,7 +44,7 @@ inline double norma_truncation_tail_bound(double eta, double lambda, double C, d
   return C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau)) / lambda;
 }
 
-// NORMA's options (docs/learners.md#norma), checked by make_learner; defaults in LearnerOptions.
+// NORMA's options (docs/learners.md#norma), checked by check_learner_options; defaults in LearnerOptions.
 inline const std::vector<OptionInfo>& norma_options() {
   using O = LearnerOptions;
   const std::string g = "NORMA options";
@@ -66,34 +66,31 @@ inline const std::vector<OptionInfo>& norma_options() {
   return v;
 }
 
+// The rules that tie NORMA's options together (their ranges: norma_options()), each naming the
+// options as the front end spells them.
+inline void norma_validate(const LearnerOptions& o, const SpellOption& spell) {
+  if (o.task == "regression" && o.loss != "squared" && o.loss != "eps")
+    throw std::invalid_argument(spell("loss") + ": NORMA regression needs squared or eps, got '" + o.loss + "'");
+  if (o.task != "regression" && o.loss != "hinge")
+    throw std::invalid_argument(spell("loss") + ": NORMA " + o.task + " uses the hinge loss, got '" + o.loss + "'");
+  if (o.truncate > 0 && !(o.learning_rate * o.lambda < 1.0))
+    throw std::invalid_argument(spell("truncate") + " needs " + spell("learning_rate") + " * " + spell("lambda") +
+                                " < 1 (docs/bounds.md#norma-truncation)");
+  if (o.nu >= 0.0 && o.loss == "squared")
+    throw std::invalid_argument(spell("nu") + ": the nu-trick adapts eps, which needs " + spell("loss") + " eps");
+}
+
 class Norma final : public ExpansionLearner {
  public:
   enum class Task { classification, novelty, regression };
   enum class Loss { hinge, squared, eps };
 
+  // The options as norma_options() declares them and norma_validate() relates them.
   explicit Norma(const LearnerOptions& o)
       : ExpansionLearner(o), eta0_(o.learning_rate), lambda_(o.lambda), nu_(o.nu),
         tau_(o.truncate), decay_rate_(o.decay_rate), bias_(o.bias), inclusive_(o.inclusive_ties) {
-    if (o.task == "classification") task_ = Task::classification;
-    else if (o.task == "novelty") task_ = Task::novelty;
-    else if (o.task == "regression") task_ = Task::regression;
-    else throw std::invalid_argument("--task: unknown NORMA task '" + o.task +
-                                     "' (expected classification, novelty or regression)");
-    if (task_ == Task::regression) {
-      if (o.loss == "squared") loss_ = Loss::squared;
-      else if (o.loss == "eps") loss_ = Loss::eps;
-      else throw std::invalid_argument("--loss: NORMA regression needs squared or eps, got '" +
-                                       o.loss + "'");
-    } else if (o.loss != "hinge") {
-      throw std::invalid_argument("--loss: NORMA " + o.task + " uses the hinge loss, got '" +
-                                  o.loss + "'");
-    }
-    // Ranges (learning rate > 0, lambda, rho, epsilon >= 0, nu <= 1) are declared in
-    // norma_options() and checked by make_learner; what is left relates two options.
-    if (tau_ > 0 && !(o.learning_rate * o.lambda < 1.0))
-      throw std::invalid_argument("--truncate needs --learning-rate * --lambda < 1 (docs/bounds.md#norma-truncation)");
-    if (nu_ >= 0.0 && loss_ == Loss::squared)
-      throw std::invalid_argument("--nu: the nu-trick adapts eps, which needs --loss eps");
+    task_ = o.task == "novelty" ? Task::novelty : o.task == "regression" ? Task::regression : Task::classification;
+    loss_ = o.loss == "squared" ? Loss::squared : o.loss == "eps" ? Loss::eps : Loss::hinge;
     thr_ = task_ == Task::regression ? o.epsilon : o.rho;
   }
 

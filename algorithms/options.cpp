@@ -16,6 +16,12 @@ void OptionInfo::set(LearnerOptions& o, const nlohmann::json& v, const std::stri
   std::visit([&](auto p) { o.*p = v.get<std::remove_reference_t<decltype(o.*p)>>(); }, field);
 }
 
+std::string flag_spelling(const std::string& key) {
+  std::string f = "--" + key;
+  std::replace(f.begin(), f.end(), '_', '-');
+  return f;
+}
+
 const OptionInfo* find_option(const std::string& name) {
   for (const auto& o : option_table())
     if (o.name == name) return &o;
@@ -35,13 +41,21 @@ nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::s
   return j;
 }
 
-void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where) {
+void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
+                       const std::vector<OptionDecl>& own) {
   if (!j.is_object()) throw std::invalid_argument(where + ": options must be a JSON object");
   for (const auto& [k, v] : j.items()) {
+    const auto mine = std::find_if(own.begin(), own.end(), [&](const OptionDecl& d) { return d.name == k; });
+    if (mine != own.end()) {
+      mine->check_type(v, where + ": " + k);
+      o.own[k] = v;
+      continue;
+    }
     const OptionInfo* row = find_option(k);
     if (!row) {
       std::vector<std::string> names;
       for (const auto& r : option_table()) names.push_back(r.name);
+      for (const auto& r : own) names.push_back(r.name);
       throw std::invalid_argument(where + ": unknown option '" + k + "'" + did_you_mean(k, names) +
                                   " (options: " + option_names() + ")");
     }

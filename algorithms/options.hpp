@@ -1,12 +1,15 @@
 // Learner options: the values (LearnerOptions, whose member initialisers are the one place of
-// every default) and the declarations (OptionInfo rows). Each learner declares its options beside
-// its code (projectron.hpp, norma.hpp, ...; the options the budget learners share in learner.hpp),
-// its registry entry names the ones it takes (algorithms/registry.cpp), and option_table() gathers
-// them. The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing and the bound metadata
-// are all generated from the rows; an option given to a learner that does not take it, or a value
-// outside its declared range, is an error naming the flag.
+// every shared default) and the declarations (OptionInfo rows). Each learner declares its options
+// beside its code: the shared rows (projectron.hpp, norma.hpp, ...; the options the budget
+// learners share in learner.hpp), named by its registry entry and gathered by option_table(), or
+// its own `struct Options` (OwnOptions: rows, defaults and validate() in its header alone,
+// docs/extending.md#learner). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing
+// and the bound metadata are all generated from the rows; an option given to a learner that does
+// not take it, a value outside its declared range or a broken rule is an error naming the option
+// as the front end spells it.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
@@ -36,7 +39,6 @@ struct LearnerOptions {
   std::string margin_threshold = "eta";        // Projectron++: "eta" or "2eta" (docs/conventions.md#margin-threshold)
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
-  double beta = 0.0;
   uint64_t seed = 1;
   std::string update_rule = "max-score";
   std::string eviction = "dogma";               // MRBP: "dogma" or "overwrite" (docs/learners.md#mrbp)
@@ -50,6 +52,9 @@ struct LearnerOptions {
   double ogd_eta = 0.5, ogd_lambda = 0.001;
   double ogd_cap = 2.0;  // BOGD, BOGD++: max |a_i| <= ogd_eta ogd_cap after a removal (0: no cap; docs/learners.md#bogd-cap)
   std::size_t features = 400, rank = 20;
+  // Not an option row: the values of the learner's own Options (OwnOptions), every one present
+  // once configured; empty for a learner without them.
+  nlohmann::json own = nlohmann::json::object();
 };
 static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store counts and seeds alike");
 
@@ -80,6 +85,69 @@ OptionInfo learner_option(const std::string& group, const std::string& name, T L
   return o;
 }
 
+// How a front end writes an option, by its key: "--learning-rate" (plab run), "learning_rate" (a
+// spec key, a Python keyword). The rules of validate() name options through it.
+using SpellOption = std::function<std::string(const std::string& key)>;
+// plab run's spelling: "--" + key, '_' read as '-'.
+std::string flag_spelling(const std::string& key);
+
+// The options a learner declares in its own header (docs/extending.md#learner) and the rules that
+// tie its options together: `rows` (kind "learner", defaults from its Options' initialisers) and
+// `validate`, which throws std::invalid_argument naming options through the SpellOption. Built-in
+// learners whose options are shared rows have only a validate (BOGD, NORMA).
+struct OwnOptions {
+  std::vector<OptionDecl> rows = {};
+  std::function<void(const LearnerOptions&, const SpellOption&)> validate = {};
+};
+
+// One row of a learner's own `struct Options`: its key, member, help and declared range. The
+// member's type (real, count, flag, text) gives the row's type; get/set reach the member.
+template <class O>
+struct OptionMember {
+  template <class T>
+  OptionMember(std::string key, T O::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {})
+      : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)),
+        get([member](const O& o) { return nlohmann::json(o.*member); }),
+        set([member](O& o, const nlohmann::json& v) { o.*member = v.template get<T>(); }) {
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::size_t> || std::is_same_v<T, bool> ||
+                      std::is_same_v<T, std::string>, "an option is a real, a count, a flag or a text");
+    type = std::is_same_v<T, double>        ? OptionDecl::Type::real
+           : std::is_same_v<T, std::size_t> ? OptionDecl::Type::count
+           : std::is_same_v<T, bool>        ? OptionDecl::Type::flag
+                                            : OptionDecl::Type::text;
+  }
+  std::string name;
+  std::string help;
+  OptionRange range;
+  std::vector<std::string> allowed;
+  OptionDecl::Type type = OptionDecl::Type::real;
+  std::function<nlohmann::json(const O&)> get;
+  std::function<void(O&, const nlohmann::json&)> set;
+};
+
+// The typed Options of a learner from its configured values (LearnerOptions::own; absent keys
+// keep their defaults).
+template <class O>
+O options_from(const nlohmann::json& values) {
+  O o;
+  for (const OptionMember<O>& r : O::rows())
+    if (values.contains(r.name)) r.set(o, values.at(r.name));
+  return o;
+}
+
+// The declaration of a learner's own `struct Options` O: `static std::vector<OptionMember<O>>
+// rows()` and, when options are tied together, `void validate(const SpellOption&) const`.
+template <class O>
+OwnOptions own_options(const std::string& group) {
+  OwnOptions own;
+  const O defaults{};
+  for (const OptionMember<O>& r : O::rows())
+    own.rows.push_back(declare("learner", group, r.name, r.type, r.get(defaults), {}, r.help, r.range, r.allowed));
+  if constexpr (requires(const O& o, const SpellOption& s) { o.validate(s); })
+    own.validate = [](const LearnerOptions& o, const SpellOption& spell) { options_from<O>(o.own).validate(spell); };
+  return own;
+}
+
 // Every learner option, grouped by the header that declares it (algorithms/registry.cpp gathers
 // the groups); OptionDecl::owners is empty here (declared_options() fills it from the registry).
 const std::vector<OptionInfo>& option_table();
@@ -88,12 +156,14 @@ const OptionInfo* find_option(const std::string& name);
 // Option names, comma separated (for error messages and help).
 std::string option_names();
 
-// {name: value} of the named options (a learner's registry list), in table order.
+// {name: value} of the named options (a learner's registry list), in table order (a learner's
+// own: LearnerInfo::options_json).
 nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
 // Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
-// 'y'?)" on names not in the table, "<where>: <name> must be ..." on a value of the wrong type
-// or not allowed (ranges: check_options).
-void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where);
+// 'y'?)" on names not in the table nor in `own` (a learner's own rows, stored in o.own),
+// "<where>: <name> must be ..." on a value of the wrong type or not allowed (ranges: check_options).
+void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
+                       const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options
 // that lack one were made by the rule before it, which this sets (ogd_cap: BOGD and BOGD++ had no
 // cap, 0).

@@ -1,6 +1,6 @@
 // The registry of learners: one descriptor per learner, with its maker, and the gathering of the
-// option groups the learner headers declare. Adding a learner = its header, one entry here and its
-// docs/learners.md section; a new option also edits algorithms/options.hpp (docs/extending.md#learner).
+// option groups the learner headers declare. Adding a learner = its header (with its own struct
+// Options), one entry here and its docs/learners.md section (docs/extending.md#learner).
 #include "algorithms/registry.hpp"
 
 #include <algorithm>
@@ -82,9 +82,9 @@ std::vector<LearnerInfo> builtin() {
        .make = maker_of<RandomizedBudgetPerceptron>()},
       {.name = "stoptron", .bounds = {BF::perceptron_prefix}, .options = kBudget, .color = "#8c564b",
        .summary = "Stoptron: a kernel Perceptron that stops adding at B supports", .make = maker_of<Stoptron>()},
-      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget", "beta"}, .color = "#7f7f7f",
+      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget"}, .color = "#7f7f7f",
        .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
-       .make = maker_of<CKSPerceptron>()},
+       .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options")},
       {.name = "pa1", .bounds = {}, .options = {"C", "eta_convention"}, .color = "#9467bd",
        .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
                   "bound is evaluated",
@@ -98,7 +98,8 @@ std::vector<LearnerInfo> builtin() {
          return std::make_unique<VotedPerceptron>(o, true);
        }},
       {.name = "norma", .bounds = {BF::norma}, .options = norma, .color = "#17becf",
-       .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>()},
+       .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>(),
+       .own = {.validate = norma_validate}},
       // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
       // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
       // not the kernel's RKHS, so none applies to it.
@@ -114,12 +115,12 @@ std::vector<LearnerInfo> builtin() {
        }, .trace = kBudgetPARows},
       {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
-       .make = maker_of<BoundedOnlineGradientDescent>(), .trace = kBogdRows},
+       .make = maker_of<BoundedOnlineGradientDescent>(), .own = {.validate = bogd_validate}, .trace = kBogdRows},
       {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
-       }, .trace = kBogdRows},
+       }, .own = {.validate = bogd_validate}, .trace = kBogdRows},
       // Its bounds hold in the random-feature space, against the comparator mapped there.
       {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
@@ -155,6 +156,13 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
     if (l.name == info.name) throw std::invalid_argument(at + "the name exists");
   for (const auto& o : info.options)
     if (!find_option(o)) throw std::invalid_argument(at + "option '" + o + "' is not declared (option_table())");
+  // An own option's key is its flag and spec key too: it must not be another option's.
+  for (const auto& r : info.own.rows) {
+    if (find_option(r.name)) throw std::invalid_argument(at + "own option '" + r.name + "' is a shared option's name");
+    for (const auto& l : t)
+      if (l.uses(r.name)) throw std::invalid_argument(at + "own option '" + r.name + "' is an option of " + l.name);
+    if (r.kind != "learner") throw std::invalid_argument(at + "own option '" + r.name + "' is not a learner option");
+  }
   if (!info.make) throw std::invalid_argument(at + "no maker");
   const bool hex = info.color.size() == 7 && info.color[0] == '#' &&
                    std::all_of(info.color.begin() + 1, info.color.end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)); });
@@ -183,7 +191,21 @@ std::mutex& table_mutex() {
 }  // namespace
 
 bool LearnerInfo::uses(const std::string& option) const {
-  return std::find(options.begin(), options.end(), option) != options.end();
+  return std::find(options.begin(), options.end(), option) != options.end() ||
+         std::any_of(own.rows.begin(), own.rows.end(), [&](const OptionDecl& d) { return d.name == option; });
+}
+
+nlohmann::json LearnerInfo::options_json(const LearnerOptions& o) const {
+  nlohmann::json j = options_to_json(o, options);
+  for (const auto& r : own.rows) j[r.name] = o.own.value(r.name, r.default_value);
+  return j;
+}
+
+std::vector<OptionDecl> LearnerInfo::option_rows() const {
+  std::vector<OptionDecl> rows;
+  for (const auto& n : options) rows.push_back(*find_option(n));
+  rows.insert(rows.end(), own.rows.begin(), own.rows.end());
+  return rows;
 }
 
 bool LearnerInfo::takes(const Kernel& k) const {
@@ -242,7 +264,7 @@ std::vector<std::string> learners_taking(const std::string& option) {
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
-    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(), &cks_options(),
+    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(),
                               &multiclass_perceptron_options(), &mrbp_options(), &norma_options(), &ogd_options(),
                               &fogd_options(), &nogd_options()})
       for (const OptionInfo& o : *group) {
@@ -255,20 +277,44 @@ const std::vector<OptionInfo>& option_table() {
   return table;
 }
 
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
-                                      const std::vector<std::string>& given) {
-  const LearnerInfo& info = learner_info(name);
+LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o) {
+  for (const auto& r : info.own.rows)
+    if (!o.own.contains(r.name)) o.own[r.name] = r.default_value;
+  return o;
+}
+
+void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, const std::vector<std::string>& given,
+                           const SpellOption& label, const SpellOption& spell, const std::string& at) {
+  const std::vector<OptionDecl> rows = info.option_rows();
   for (const auto& g : given) {
-    const OptionInfo* row = find_option(g);
-    if (!row) throw std::invalid_argument("unknown option '" + g + "'");
     if (info.uses(g)) continue;
+    if (!find_option(g) && learners_taking(g).empty()) throw std::invalid_argument(label(g) + ": unknown option");
     std::string takes;
-    for (const auto& o : info.options) takes += (takes.empty() ? "" : ", ") + find_option(o)->flag();
-    throw std::invalid_argument(row->flag() + " is not an option of " + name + " (" +
+    for (const auto& r : rows) takes += (takes.empty() ? "" : ", ") + spell(r.name);
+    throw std::invalid_argument(label(g) + " is not an option of " + info.name + " (" +
                                 (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
-  check_options(opt, info.options, name);
+  for (const auto& r : rows) {  // declared ranges, the defaults' included (a budget of 0)
+    const OptionInfo* shared = find_option(r.name);
+    const nlohmann::json v = shared ? shared->get(o) : o.own.value(r.name, r.default_value);
+    const bool was_given = std::find(given.begin(), given.end(), r.name) != given.end();
+    r.check(v, was_given ? label(r.name) : spell(r.name), info.name);
+  }
+  if (!info.own.validate) return;
+  try {
+    info.own.validate(o, spell);
+  } catch (const std::invalid_argument& e) {
+    if (at.empty()) throw;
+    throw std::invalid_argument(at + ": " + e.what());
+  }
+}
+
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& given_options,
+                                      const std::vector<std::string>& given) {
+  const LearnerInfo& info = learner_info(name);
+  const LearnerOptions opt = with_own_defaults(info, given_options);
+  check_learner_options(info, opt, given, flag_spelling, flag_spelling);
   // The front ends refuse such a kernel first, in their spelling (configure_learner).
   if (!info.takes(opt.kernel))
     throw std::invalid_argument("kernel " + opt.kernel.type_name() + " is not a kernel of " + name + " (it takes " +

@@ -49,17 +49,24 @@ struct TraceRows {
 struct LearnerInfo {
   std::string name;                  // command-line and spec name: "projectron++"
   std::vector<BoundFamily> bounds;   // empty: no proven bound is evaluated (stated in the docs)
-  std::vector<std::string> options;  // declared options it takes (option_table(), algorithms/options.hpp)
+  std::vector<std::string> options;  // shared options it takes (option_table(), algorithms/options.hpp)
   std::string color;                 // plot colour "#rrggbb"
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
+  // Options it declares itself (its header's struct Options: own_options<O>()) and the rules that
+  // tie its options together (validate), checked with the ranges by check_learner_options.
+  OwnOptions own = {};
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
   // Its hypotheses are w.z(x) on the random Fourier map of (kernel gamma, features, seed)
   // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
   bool fourier_features = false;
   TraceRows trace = {};
-  bool uses(const std::string& option) const;
+  bool uses(const std::string& option) const;  // a shared option it names or one of its own
+  // The declarations of every option it takes: the shared rows (owners empty), then its own.
+  std::vector<OptionDecl> option_rows() const;
+  // {name: value} of every option it takes, its own included (summary, model header, trace metadata).
+  nlohmann::json options_json(const LearnerOptions& o) const;
   bool takes(const Kernel& k) const;
   std::string kernel_names() const;  // "rbf", "linear, poly"; "every kernel" when kernels is empty
 };
@@ -68,6 +75,15 @@ struct LearnerInfo {
 template <class L>
 LearnerMaker maker_of() {
   return [](const LearnerOptions& o) -> std::unique_ptr<Learner> { return std::make_unique<L>(o); };
+}
+
+// Builds the maker of a learner class constructed from LearnerOptions and its own typed Options
+// (L::Options, declared with own_options<L::Options>()).
+template <class L>
+LearnerMaker own_maker_of() {
+  return [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
+    return std::make_unique<L>(o, options_from<typename L::Options>(o.own));
+  };
 }
 
 // Every registered learner, in registration order.
@@ -85,9 +101,19 @@ const LearnerInfo& register_learner(LearnerInfo info);
 // Learner names that take `option`, in registration order.
 std::vector<std::string> learners_taking(const std::string& option);
 
+// The one check of a learner's options, for every front end: each name in `given` is an option
+// `info` takes (else "<label> is not an option of <learner> (its options: ...); it is an option of
+// ..."), every value it takes lies in its declared range (its defaults' too: a budget of 0), and its
+// rules hold (own.validate; such an error is prefixed with `at` when not empty). `label` writes a
+// given option as the front end read it, `spell` any option as the front end writes it.
+void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, const std::vector<std::string>& given,
+                           const SpellOption& label, const SpellOption& spell, const std::string& at = "");
+// `o` with every own option of `info` that it lacks set to its declared default.
+LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o);
+
 // Constructs a learner. `given` lists the options the user set explicitly (CLI flags given, spec
 // params): one the learner does not take is an error naming the flag and the learners that take
-// it. The values of every option it takes are checked against their declared ranges.
+// it. The options are checked by check_learner_options, spelt as plab run's flags.
 std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
                                       const std::vector<std::string>& given = {});
 

@@ -50,8 +50,17 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + json_excerpt(meta));
   if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
   if (const auto* v = typed(meta, "options", "", T::object)) {
-    options_from_json(f.options, *v, "trace metadata: options");
+    // A registered learner's options go through its one check: owners, ranges, rules.
+    const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
+    options_from_json(f.options, *v, "trace metadata: options", info ? info->own.rows : std::vector<OptionDecl>{});
     options_absent_as_before(f.options, *v);
+    if (info) {
+      std::vector<std::string> keys;
+      for (const auto& [k, x] : v->items()) keys.push_back(k);
+      f.options = with_own_defaults(*info, f.options);
+      const auto spelt = [](const std::string& k) { return "trace metadata: options: " + k; };
+      check_learner_options(*info, f.options, keys, spelt, [](const std::string& k) { return k; });
+    }
   }
   if (const auto* cmp = typed(meta, "comparator", "", T::object)) {
     if (const auto* v = typed(*cmp, "name", "comparator.", T::string)) f.comparator = v->get<std::string>();

@@ -15,6 +15,11 @@ std::vector<OptionDecl> declared_options() {
     rows.push_back(o);
     rows.back().owners = learners_taking(o.name);
   }
+  for (const LearnerInfo& l : learners())  // the options learners declare themselves
+    for (OptionDecl d : l.own.rows) {
+      d.owners = {l.name};
+      rows.push_back(std::move(d));
+    }
   for (const auto* decls : {&kernel_options(), &comparator_options(), &reader_options()})
     rows.insert(rows.end(), decls->begin(), decls->end());
   return rows;

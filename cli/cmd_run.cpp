@@ -14,7 +14,8 @@
 #include "core/thread_pool.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
-#include "experiments/run/configure.hpp"
+#include "config/run_config.hpp"
+#include "experiments/run/pipeline.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
 #include "models/model_file.hpp"
@@ -170,7 +171,7 @@ RunReport run_or_explain(const RunRequest& req) {
 }
 
 // --init-model: the model fixes the learner, its options, the kernel and the label map; flags
-// that would change them are errors (configure_run compares the options), and so is --algo
+// that would change them are errors (configure compares the options), and so is --algo
 // naming another learner.
 std::optional<ModelFile> init_model(RunArgs& a) {
   if (a.init_model.empty()) {
@@ -215,13 +216,13 @@ void run(RunArgs& a) {
   const std::optional<ModelFile> init = init_model(a);
   check_readers(a);
   RunRequest req;
-  req.algo = a.algo;
   req.init = init ? &*init : nullptr;
-  req.bounds = !a.no_bounds && !init;  // the bounds assume f_0 = 0: a continued run has none
-  req.comparator.seed = default_comparator_seed(a.shuffle);
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
-  configure_run(req, given);  // usage errors, the model's options included, before any data is read
+  // Usage errors, the model's options included, before any data is read; the bounds assume
+  // f_0 = 0: a continued run has none.
+  const RunConfig config =
+      configure(given, {.algo = a.algo, .init = req.init, .bounds = !a.no_bounds && !init, .permutation_seed = a.shuffle});
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
@@ -242,7 +243,7 @@ void run(RunArgs& a) {
     apply_preprocess(*test, pre);
   }
   req.train = &data;
-  configure_comparator_on_data(req, given);  // "auto" resolved to the comparator it picks on the data
+  req.take(config.on_data(given, data));  // "auto" resolved to the comparator it picks on the data
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
   req.stream = in.rows.get();

@@ -65,6 +65,10 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
       h.integer = def.get<int64_t>();
       o = app->add_option(d.flag(), h.integer, help(d))->capture_default_str();
       value = [&h] { return nlohmann::json(h.integer); };
+    } else if (d.type == T::flag) {
+      h.flag = def.get<bool>();
+      o = app->add_flag(d.flag(), h.flag, help(d));
+      value = [&h] { return nlohmann::json(h.flag); };
     } else if (d.type == T::count) {  // a null default: none until given
       if (!def.is_null()) h.count = def.get<uint64_t>();
       o = app->add_option(d.flag(), h.count, help(d));
@@ -98,6 +102,13 @@ void OptionFlags::add_learner_options(CLI::App* app) {
     }, row.field);
     flags_.push_back({d, checked(d, o), {}});  // values: configure_learner checks them
   }
+  std::vector<OptionDecl> own;  // the options learners declare themselves, one owner each
+  for (const LearnerInfo& l : learners())
+    for (OptionDecl d : l.own.rows) {
+      d.owners = {l.name};
+      own.push_back(std::move(d));
+    }
+  add(app, own);
 }
 
 LearnerOptions OptionFlags::options() const {

@@ -2,7 +2,7 @@
 // options of option_table() and the kernel, comparator and reader options. Each flag's help,
 // default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
 // come from its declaration. After parsing, given() hands the learner, kernel and comparator
-// flags given to the one configuration step (experiments/run/configure.hpp); check() does the
+// flags given to the one configuration step (config/run_config.hpp); check() does the
 // same owner and range checks for the readers.
 #pragma once
 #include <CLI/CLI.hpp>
@@ -14,13 +14,14 @@
 #include <vector>
 
 #include "algorithms/options.hpp"
-#include "experiments/run/configure.hpp"
+#include "config/given_options.hpp"
 
 namespace plab {
 
 class OptionFlags {
  public:
-  // Adds every learner option of option_table() to `app`, bound to options(); call once.
+  // Adds every learner option of option_table() to `app`, bound to options(), and the options
+  // learners declare themselves (held like the kernel's); call once.
   void add_learner_options(CLI::App* app);
   // Adds the flags of kernel, comparator or reader declarations, each holding its declared
   // default until given (value()).
@@ -29,7 +30,7 @@ class OptionFlags {
   LearnerOptions options() const;
   // The value of a kernel, comparator or reader option: as given, else its declared default.
   nlohmann::json value(const std::string& kind, const std::string& name) const;
-  // The learner, kernel and comparator options given, for configure_run, spelt as flags;
+  // The learner, kernel and comparator options given, for configure, spelt as flags;
   // `no_comparator` says why a run has no comparator ("--no-bounds").
   GivenOptions given(const std::string& no_comparator) const;
   // Whether the declared option `name` of `kind` was given.
@@ -46,6 +47,7 @@ class OptionFlags {
     int64_t integer = 0;
     std::optional<uint64_t> count;
     std::string text;
+    bool flag = false;
   };
   struct Flag {
     OptionDecl decl;

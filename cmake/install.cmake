@@ -4,7 +4,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(PLAB_PUBLIC_HEADER_DIRS core datasets numerics algorithms bounds models)
+set(PLAB_PUBLIC_HEADER_DIRS core datasets numerics algorithms bounds models config)
 foreach(dir ${PLAB_PUBLIC_HEADER_DIRS})
   install(DIRECTORY ${CMAKE_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/perceptron_lab/${dir}
           FILES_MATCHING PATTERN "*.hpp")

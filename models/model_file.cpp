@@ -188,7 +188,7 @@ std::string checked_content(const std::string& bytes) {
 ModelHeader model_header(const std::string& algo, const LearnerOptions& o) {
   ModelHeader h;
   h.algo = algo;
-  h.options = options_to_json(o, learner_info(algo).options);
+  h.options = learner_info(algo).options_json(o);
   h.kernel = o.kernel;
   h.dim = o.dim;
   return h;
@@ -274,13 +274,18 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   if (info->multiclass != !h.classes.empty() || h.classes.size() == 1)
     throw ModelError(m.path + ": " + h.algo + (info->multiclass ? " needs a class list of 2 or more" : " takes no class list"));
   if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
-  for (const auto& [k, v] : h.options.items())
-    if (!info->uses(k)) throw ModelError(m.path + ": option '" + k + "' is not an option of " + h.algo);
   LearnerOptions o;
   try {
-    options_from_json(o, h.options, m.path);
+    // The header's options as given options: owners first, in the model file's spelling.
+    std::vector<std::string> keys;
+    for (const auto& [k, v] : h.options.items()) keys.push_back(k);
+    const auto quoted = [](const std::string& k) { return "option '" + k + "'"; };
+    for (const auto& k : keys)
+      if (!info->uses(k)) check_learner_options(*info, o, {k}, quoted, [](const std::string& n) { return n; });
+    options_from_json(o, h.options, m.path, info->own.rows);
     options_absent_as_before(o, h.options);
-    check_options(o, info->options);
+    o = with_own_defaults(*info, o);
+    check_learner_options(*info, o, keys, quoted, quoted);
   } catch (const std::invalid_argument& e) {
     throw ModelError(std::string(e.what()).find(m.path) == 0 ? e.what() : m.path + ": " + e.what());
   }

@@ -432,12 +432,21 @@ TEST(Comparator, ZeroGivesTrivialBounds) {
 
 TEST(Metadata, FromMeta) {
   const auto j = nlohmann::json::parse(R"({"algo":"projectron","kernel":{"type":"rbf","gamma":0.04},
-      "options":{"eta":0.1,"eta_convention":"dogma","U":0,"budget":793},"comparator":{"name":"svm","norm":3.5}})");
+      "options":{"eta":0.1,"eta_convention":"dogma","U":0},"comparator":{"name":"svm","norm":3.5}})");
   const RunFacts f = RunFacts::from_meta(j);
   EXPECT_EQ(f.algo, "projectron");
   EXPECT_EQ(f.options.eta, 0.1);
   EXPECT_EQ(f.options.eta_convention, EtaConvention::dogma);
-  EXPECT_EQ(f.options.budget, 793u);
+  EXPECT_EQ(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.budget, 793u);
+  // The learner's owners and ranges, as for a run's options.
+  for (const char* bad : {R"({"algo":"rbp","options":{"budget":793,"eta":0.1}})", R"({"algo":"rbp","options":{"budget":0}})"}) {
+    try {
+      RunFacts::from_meta(nlohmann::json::parse(bad));
+      ADD_FAILURE() << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("trace metadata: options: "), std::string::npos) << e.what();
+    }
+  }
   EXPECT_EQ(f.comparator, "svm");
   EXPECT_EQ(f.g_norm, 3.5);
   EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"eta_convention":"x"}})")), std::invalid_argument);

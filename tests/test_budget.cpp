@@ -22,7 +22,7 @@
 #include "core/random.hpp"
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 #include "datasets/readers.hpp"
 
 namespace plab {
@@ -240,7 +240,7 @@ TEST(Budget, SupportNeverExceedsBudget) {
     for (std::size_t B : {1u, 3u, 40u}) {
       SCOPED_TRACE(name + " B=" + std::to_string(B));
       LearnerOptions o = opts(Kernel::rbf(0.2), 6, B);
-      o.beta = 0.5;
+      if (name == "cks") o.own["beta"] = 0.5;
       auto L = make_learner(name, o);
       int64_t evictions = 0;
       for (std::size_t t = 0; t < d.size(); ++t) {
@@ -271,7 +271,7 @@ TEST(Budget, RunningNormMatchesExact) {
       if (info.multiclass) continue;  // ±1 labels here; the contract test checks their norms on class data
       const std::string name = info.name;
       LearnerOptions o = opts(k, 5, 25);
-      o.beta = 0.3;
+      if (name == "cks") o.own["beta"] = 0.3;
       auto L = make_learner(name, o);
       const bool bounded = info.uses("budget");
       for (std::size_t t = 0; t < d.size(); ++t) {
@@ -280,7 +280,7 @@ TEST(Budget, RunningNormMatchesExact) {
         if (::testing::Test::HasFailure()) return;  // one report, not thousands
       }
     }
-    CKSPerceptron c(opts(k, 5, 25), /*insert_first=*/true);
+    CKSPerceptron c(opts(k, 5, 25), {}, /*insert_first=*/true);
     for (std::size_t t = 0; t < d.size(); ++t) {
       c.learn(d[t], static_cast<int64_t>(t + 1));
       expect_norm(c, "cks insert-first " + k.describe() + " t=" + std::to_string(t + 1));
@@ -305,10 +305,11 @@ TEST(Budget, Validation) {
   o.C = -1.0;
   EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);
   o.C = 1.0;
-  o.beta = -0.1;
-  EXPECT_NE(msg("cks", o).find("--beta"), std::string::npos);
-  o.beta = 0.0;
-  EXPECT_EQ(msg("cks", o), "");
+  LearnerOptions c = o;
+  c.own["beta"] = -0.1;
+  EXPECT_NE(msg("cks", c).find("--beta"), std::string::npos);
+  c.own["beta"] = 0.0;
+  EXPECT_EQ(msg("cks", c), "");
   for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
                            "averaged-perceptron", "voted-perceptron"}) {
     EXPECT_NE(make_learner(name, o), nullptr) << name;
@@ -377,9 +378,7 @@ TEST(Stoptron, FreezesAfterBudget) {
 struct CksRow { int t; double s; UpdateKind k; int64_t removed; int64_t n; };
 
 void check_cks(bool insert_first, const std::vector<CksRow>& ref, const std::vector<int64_t>& ids) {
-  LearnerOptions o = opts(Kernel::rbf(0.5), 1, 3);
-  o.beta = 0.5;
-  CKSPerceptron L(o, insert_first);
+  CKSPerceptron L(opts(Kernel::rbf(0.5), 1, 3), {.beta = 0.5}, insert_first);
   const auto rec = run(L, seq1d(kSeqF));
   for (std::size_t i = 0; i < ref.size(); ++i) {
     SCOPED_TRACE(i + 1);
@@ -417,9 +416,7 @@ TEST(CKS, FixtureInsertThenRemove) {  // same script, insert_first = True
 TEST(CKS, IncrementalSupportScores) {  // F_i = f(x_i) kept incrementally vs recomputed
   const Dataset d = noisy(4000, 5, 16);
   for (bool ins : {false, true}) {
-    LearnerOptions o = opts(Kernel::rbf(0.3), 5, 30);
-    o.beta = 1.0;
-    CKSPerceptron L(o, ins);
+    CKSPerceptron L(opts(Kernel::rbf(0.3), 5, 30), {.beta = 1.0}, ins);
     for (std::size_t t = 0; t < d.size(); ++t) {
       const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
       ASSERT_EQ(r.update != UpdateKind::none, d[t].y * r.score <= 1.0);

@@ -257,9 +257,11 @@ TEST_F(BudgetTraces, EveryBudgetLearnerReadsBackItsOwnTrace) {
 }
 
 TEST_F(BudgetTraces, AnotherLearnersRowsAreRefused) {
-  refused("fogd_as_bogd.csv", with_meta(fogd, "/algo", "bogd"), {"column "});
-  refused("bogd_as_fogd.csv", with_meta(bogd, "/algo", "fogd"), {});
-  refused("bpa_as_bogd.csv", with_meta(bpa, "/algo", "bogd"), {"column 'tau'"});
+  // Relabelled with options the new learner takes: the metadata's owners are checked first.
+  refused("fogd_as_bogd.csv", with_meta(with_meta(fogd, "/algo", "bogd"), "/options", {{"budget", 30}}), {"column "});
+  refused("bogd_as_fogd.csv", with_meta(with_meta(bogd, "/algo", "fogd"), "/options", nlohmann::json::object()), {});
+  refused("bpa_as_bogd.csv", with_meta(with_meta(bpa, "/algo", "bogd"), "/options", {{"budget", 30}}), {"column 'tau'"});
+  refused("bpa_as_bogd_opts.csv", with_meta(bpa, "/algo", "bogd"), {"trace metadata: options: C is not an option of bogd"});
   refused("bogd_as_bpa.csv", with_meta(with_meta(bogd, "/algo", "bpa-s"), "/options", {{"budget", 30}, {"C", 1.0}}),
           {"column 'tau'", "PA-I step"});
   const std::size_t s = row_with(bogd, "tau", "add");

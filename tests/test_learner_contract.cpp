@@ -11,10 +11,12 @@
 #include "algorithms/perceptron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
+#include "config/given_options.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/format.hpp"
 #include "core/random.hpp"
 #include "experiments/run/pipeline.hpp"
+#include "experiments/run/run.hpp"
 #include "experiments/report/plot.hpp"
 
 namespace plab {
@@ -40,6 +42,45 @@ const LearnerInfo& kToy = register_learner({.name = "toy-perceptron", .bounds = 
                                             .options = {}, .color = "#123456",
                                             .summary = "a kernel Perceptron under another name",
                                             .make = maker_of<ToyPerceptron>()});
+
+// A learner with options of its own, as docs/extending.md#learner adds one: the header's class
+// with its struct Options (rows, defaults, the rule between them) ...
+class ScratchMargin final : public ExpansionLearner {
+ public:
+  struct Options {
+    double scratch_margin = 0.0;      // update while y f(x) <= margin
+    std::size_t scratch_warmup = 0;   // rounds that update on every example
+    static std::vector<OptionMember<Options>> rows() {
+      return {{"scratch_margin", &Options::scratch_margin, "margin of the scratch learner", at_least(0)},
+              {"scratch_warmup", &Options::scratch_warmup, "rounds of the scratch learner that always update",
+               at_most(1000)}};
+    }
+    void validate(const SpellOption& spell) const {
+      if (scratch_warmup > 0 && scratch_margin == 0.0)
+        throw std::invalid_argument(spell("scratch_warmup") + " needs " + spell("scratch_margin") + " > 0");
+    }
+  };
+  ScratchMargin(const LearnerOptions& o, const Options& own) : ExpansionLearner(o), own_(own) {}
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    if (x.y * r.score <= own_.scratch_margin || t <= static_cast<int64_t>(own_.scratch_warmup)) {
+      f_.add(x, t, x.y);
+      norm2_ += r.kxx + 2.0 * x.y * r.score;
+      r.update = UpdateKind::add;
+    }
+    return finish(r);
+  }
+  const Options& options() const { return own_; }
+
+ private:
+  Options own_;
+};
+
+// ... and its one registry line.
+const LearnerInfo& kScratch = register_learner({.name = "scratch-margin", .bounds = {}, .options = {},
+                                                .color = "#1b9e77", .summary = "a margin Perceptron of this test",
+                                                .make = own_maker_of<ScratchMargin>(),
+                                                .own = own_options<ScratchMargin::Options>("Scratch options")});
 
 // Noisy linear target, inputs ~ N(0, I) scaled to norm <= 1 on average.
 Dataset noisy(std::size_t n, std::size_t dim, uint64_t seed) {
@@ -119,6 +160,12 @@ TEST_P(Contract, DescriptorIsComplete) {
 TEST_P(Contract, EveryOptionTakenIsDeclared) {
   const LearnerInfo& l = info();
   const auto rows = declared_options();
+  for (const auto& own : l.own.rows) {  // its own: declared with it as the one owner
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == own.name; });
+    ASSERT_NE(it, rows.end()) << own.name;
+    EXPECT_EQ(it->owners, std::vector<std::string>{l.name});
+    EXPECT_FALSE(it->help.empty());
+  }
   for (const auto& o : l.options) {
     SCOPED_TRACE(o);
     const OptionInfo* row = find_option(o);
@@ -148,7 +195,7 @@ std::string doc_row(const OptionDecl& d) {
 // docs/learners.md has, in the learner's section, the row of every option it takes, with the
 // declared type, default and range (the meaning column is free text).
 TEST_P(Contract, DocumentedParametersAreTheDeclaredOnes) {
-  if (GetParam() == kToy.name) GTEST_SKIP() << "registered by this test file, not documented";
+  if (GetParam() == kToy.name || GetParam() == kScratch.name) GTEST_SKIP() << "registered by this test file, not documented";
   std::ifstream in(std::string(PLAB_TEST_DATA) + "/../../docs/learners.md");
   ASSERT_TRUE(in) << "docs/learners.md";
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -157,7 +204,7 @@ TEST_P(Contract, DocumentedParametersAreTheDeclaredOnes) {
     if (doc.substr(p, doc.find('\n', p + 1) - p).find("`" + GetParam() + "`") != std::string::npos) at = p;
   ASSERT_NE(at, std::string::npos) << "no section for " << GetParam();
   const std::string section = doc.substr(at, doc.find("\n## ", at + 1) - at);
-  for (const auto& o : info().options) EXPECT_NE(section.find(doc_row(*find_option(o))), std::string::npos) << doc_row(*find_option(o));
+  for (const auto& o : info().option_rows()) EXPECT_NE(section.find(doc_row(o)), std::string::npos) << doc_row(o);
 }
 
 // Records: score before the update, ties are mistakes, support and t as reported; the running
@@ -314,6 +361,60 @@ TEST(Registry, DeclaredRangesAreChecked) {
   o = {};
   o.update_rule = "softmax";
   EXPECT_NE(message("multiclass-perceptron", o).find("--update-rule: unknown value 'softmax'"), std::string::npos);
+}
+
+// A learner's own Options, registered at run time: its rows are declared options (one owner),
+// the one configuration step fills their defaults, checks their ranges and its rule in the front
+// end's spelling, refuses them to other learners, and the run and its metadata carry them.
+TEST(OwnOptions, ScratchLearnerTakesItsOwnOptionsThroughEveryDoor) {
+  const auto error = [](const std::string& algo, const nlohmann::json& given) -> std::string {
+    try {
+      configure_learner(algo, given_from_json(given));
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  LearnerOptions o = configure_learner("scratch-margin", given_from_json({{"scratch_margin", 0.5}}));
+  EXPECT_EQ(o.own, nlohmann::json({{"scratch_margin", 0.5}, {"scratch_warmup", 0}}));
+  o = configure_learner("scratch-margin", given_from_json(nlohmann::json::object()));
+  EXPECT_EQ(o.own, nlohmann::json({{"scratch_margin", 0.0}, {"scratch_warmup", 0}}));  // the struct's defaults
+  EXPECT_EQ(error("scratch-margin", {{"scratch_margin", -1.0}}),
+            "scratch_margin must be >= 0 (and finite) for scratch-margin, got -1");
+  EXPECT_EQ(error("scratch-margin", {{"scratch_warmup", 5}}), "scratch_warmup needs scratch_margin > 0");
+  EXPECT_EQ(error("scratch-margin", {{"scratch_warmup", 2.5}}), "scratch_warmup must be a non-negative integer, got 2.5");
+  EXPECT_EQ(error("scratch-margin", {{"budget", 5}}),
+            "budget is not an option of scratch-margin (its options: scratch_margin, scratch_warmup); it is an option of "
+            + join_and(learners_taking("budget")));
+  EXPECT_EQ(error("kernel-perceptron", {{"scratch_margin", 0.5}}),
+            "scratch_margin is not an option of kernel-perceptron (it takes no learner options); it is an option of "
+            "scratch-margin");
+  // make_learner, in plab run's spelling, for code that builds options by hand.
+  LearnerOptions by_hand;
+  by_hand.own = {{"scratch_warmup", 3}};
+  try {
+    make_learner("scratch-margin", by_hand);
+    ADD_FAILURE() << "the rule was not checked";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "--scratch-warmup needs --scratch-margin > 0");
+  }
+  // The typed Options reach the learner; the run's metadata and its model file carry them.
+  RunRequest req;
+  const Dataset d = noisy(300, 4, 5);
+  req.train = &d;
+  req.algo = "scratch-margin";
+  req.bounds = false;
+  req.options = configure_learner("scratch-margin", given_from_json({{"scratch_margin", 0.25}, {"scratch_warmup", 7}}));
+  req.options.kernel = Kernel::rbf(0.5);
+  req.order = make_order(d.size(), 5);
+  const RunReport rep = run_pipeline(req);
+  const auto* l = dynamic_cast<const ScratchMargin*>(rep.learner.get());
+  ASSERT_NE(l, nullptr);
+  EXPECT_EQ(l->options().scratch_margin, 0.25);
+  EXPECT_EQ(l->options().scratch_warmup, 7u);
+  EXPECT_EQ(run_meta(req, rep)["options"], nlohmann::json({{"scratch_margin", 0.25}, {"scratch_warmup", 7}}));
+  const RunFacts facts = RunFacts::from_meta(run_meta(req, rep));  // a trace's metadata read back
+  EXPECT_EQ(facts.options.own, rep.facts.options.own);
 }
 
 TEST(Registry, UnknownNameSuggestsTheNearest) {

@@ -63,7 +63,7 @@ LearnerOptions options_for(const LearnerInfo& info, const Dataset& d) {
   o.budget = 9;
   o.seed = 77;
   o.eta = 0.6;
-  o.beta = 0.5;
+  if (info.name == "cks") o.own["beta"] = 0.5;  // CKS's own option
   o.C = 0.7;
   if (info.name == "norma") {
     o.lambda = 0.05; o.learning_rate = 0.5; o.decay_rate = true; o.nu = 0.3; o.bias = true; o.truncate = 25;

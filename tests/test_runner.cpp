@@ -236,7 +236,7 @@ TEST(Runner, BadOptionValueFailsItsCellsWithAClearMessage) {
   const RunStats st = run_all({parse_spec(j, true)}, d.p, 2, &out);
   EXPECT_EQ(st.failed, 4u);  // 2 perms of "nope" and of its dependent
   for (const auto& o : out["TINY"]) {
-    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("--truncate needs --learning-rate * --lambda < 1"), std::string::npos) << o.error;
+    if (o.cell.algo_id == "nope") EXPECT_NE(o.error.find("truncate needs learning_rate * lambda < 1"), std::string::npos) << o.error;
     else if (o.cell.algo_id == "dep") EXPECT_NE(o.error.find("no result of nope"), std::string::npos) << o.error;
     else EXPECT_TRUE(o.error.empty()) << o.error;
   }

@@ -186,7 +186,7 @@ TEST(ReproduceExit, FailedCellIs3) {
   // Each value in its declared range (checked when the spec is read), the pair refused at run time.
   j["algorithms"].push_back({{"id", "r"}, {"algo", "norma"}, {"params", {{"truncate", 5}, {"lambda", 2.0}}}});
   EXPECT_EQ(run_reproduce(d, j), 3) << log_of(d);
-  EXPECT_NE(log_of(d).find("--truncate needs --learning-rate * --lambda < 1"), std::string::npos) << log_of(d);
+  EXPECT_NE(log_of(d).find("truncate needs learning_rate * lambda < 1"), std::string::npos) << log_of(d);
 }
 
 TEST(ReproduceExit, CheckDifferencesAre4) {

@@ -13,6 +13,7 @@
 #include "algorithms/options.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
+#include "bounds/option_owners.hpp"
 #include "experiments/spec/spec.hpp"
 #include "experiments/spec/spec_format.hpp"
 #include "tests/test_util.hpp"
@@ -116,7 +117,10 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   const auto params = spec_schema()["$defs"]["params"]["properties"];
   const std::map<std::string, std::string> json_type = {
       {"real", "number"}, {"count", "integer"}, {"flag", "boolean"}};
-  for (const auto& o : option_table()) {
+  std::size_t learner_options = 0;
+  for (const auto& o : declared_options()) {  // the shared rows and each learner's own
+    if (o.kind != "learner") continue;
+    ++learner_options;
     ASSERT_TRUE(params.contains(o.name)) << o.name;
     const auto& fixed = params[o.name]["anyOf"][0];
     if (o.allowed.empty()) {
@@ -126,7 +130,23 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
     }
   }
   EXPECT_TRUE(params.contains("metric_untruncated_tail"));
-  EXPECT_EQ(params.size(), option_table().size() + 1);
+  EXPECT_EQ(params.size(), learner_options + 1);
+}
+
+// The declared ranges reach the schema, and a value outside one stops the spec when it is read.
+TEST(SpecFormat, DeclaredRangesAreInTheSchemaAndCheckedOnRead) {
+  const auto params = spec_schema()["$defs"]["params"]["properties"];
+  EXPECT_EQ(params["budget"]["anyOf"][0]["minimum"], 1);
+  EXPECT_EQ(params["C"]["anyOf"][0]["exclusiveMinimum"], 0);
+  EXPECT_EQ(params["nu"]["anyOf"][0]["maximum"], 1);
+  EXPECT_EQ(params["truncate"]["anyOf"][0]["minimum"], 0);
+  for (const auto& o : declared_options()) {
+    if (o.kind != "learner" || o.type_name() != "real" || !o.min) continue;
+    EXPECT_TRUE(params[o.name]["anyOf"][0].contains(o.min_open ? "exclusiveMinimum" : "minimum")) << o.name;
+  }
+  const std::string e = error_of({{"algorithms", {{{"id", "r"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}}}}});
+  EXPECT_NE(e.find("f.json: /algorithms/0/params/budget"), std::string::npos) << e;
+  EXPECT_NE(e.find("must be >= 1, got 0"), std::string::npos) << e;
 }
 
 // The schema names learners and bound ids by pattern (the parser checks the registries).

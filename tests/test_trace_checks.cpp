@@ -237,7 +237,11 @@ TEST_F(TraceChecks, MulticlassTraceRelabelledAsBinary) {
   ASSERT_EQ(r.status, 0) << r.output;
   const auto mc = lines_of(plab::test_util::read_text(p));
   EXPECT_EQ(plab::read_trace(write("mc_ok.csv", join(mc))).rounds.size(), 9u);
-  refused("mc_as_binary.csv", join(with_meta(mc, "/algo", "perceptron")), {"column 'y'", "in a binary trace"});
+  // Relabelled with the options the Perceptron takes (none): its metadata's owners are checked first.
+  refused("mc_as_binary.csv", join(with_meta(with_meta(mc, "/algo", "perceptron"), "/options", nlohmann::json::object())),
+          {"column 'y'", "in a binary trace"});
+  refused("mc_as_binary_opts.csv", join(with_meta(mc, "/algo", "perceptron")),
+          {":1: ", "trace metadata: options: update_rule is not an option of perceptron"});
   // A correct row whose predicted class is made another than y: a wrong arg max is a mistake.
   const std::size_t ok = line_with_mistake(mc, false);
   const std::string y = cells(mc[ok])[1], other = y == "0" ? "1" : "0";
@@ -304,9 +308,9 @@ TEST_F(TraceChecks, ProjectronPlusPlusRelabelledAsPerceptron) {
     if (cells(pp[i])[k] != "add" && cells(pp[i])[k] != "none") first = i;
   ASSERT_NE(first, 0u) << "the run made no projection: pick another eta";
   const std::string kind = cells(pp[first])[k];
-  refused("pp_as_p.csv", join(with_meta(pp, "/algo", "perceptron")),
-          {at_line(first), "column 'update': " + kind, "but perceptron makes"});
-  const std::string q = write("pp_as_p_cli.csv", join(with_meta(pp, "/algo", "perceptron")));
+  const auto as_p = with_meta(with_meta(pp, "/algo", "perceptron"), "/options", nlohmann::json::object());
+  refused("pp_as_p.csv", join(as_p), {at_line(first), "column 'update': " + kind, "but perceptron makes"});
+  const std::string q = write("pp_as_p_cli.csv", join(as_p));
   const auto cli = plab::test_util::run_cli("bounds --trace " + q);
   EXPECT_EQ(cli.status, 2) << cli.output;
   EXPECT_NE(cli.output.find(q + at_line(first) + "column 'update'"), std::string::npos) << cli.output;

@@ -7,10 +7,10 @@
 #include "core/random.hpp"
 #include "core/sha256.hpp"
 #include "bounds/bounds.hpp"
+#include "config/run_config.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/cell/analyses.hpp"
 #include "experiments/cell/cell_metrics.hpp"
-#include "experiments/run/configure.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {
@@ -20,7 +20,7 @@ using nlohmann::json;
 namespace {
 
 // The options the cell's spec gives its run: the algorithm's params, its data set's kernel and
-// the bounds' comparator, as the one configuration step reads them (experiments/run/configure.hpp).
+// the bounds' comparator, as the one configuration step reads them (config/run_config.hpp).
 GivenOptions cell_options(const Cell& c) {
   const std::string at = "spec " + c.figure + " algorithm " + c.algo_id;
   GivenOptions g = given_from_json(learner_params(c), at);
@@ -114,10 +114,9 @@ RunRequest cell_request(const Cell& c, const CellData& d) {
   const std::optional<uint64_t> shuffle =
       c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
   req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
-  req.bounds = !c.bounds.is_null();
-  req.comparator.kind = "svm";  // a spec's default (docs/specs.md)
-  req.comparator.seed = default_comparator_seed(c.perm_seed);
-  configure_run(req, cell_options(c));
+  req.take(configure(cell_options(c), {.algo = c.algo, .data = &train, .bounds = !c.bounds.is_null(),
+                                       .comparator = "svm",  // a spec's default (docs/specs.md)
+                                       .permutation_seed = c.perm_seed}));
   return req;
 }
 

@@ -65,10 +65,7 @@ std::string learner_table_markdown(const std::string& learners_doc) {
   std::string s = "| `--algo` | what it is | options it takes (default) | kernels |\n|---|---|---|---|\n";
   for (const LearnerInfo& l : learners()) {
     std::string opts;
-    for (const auto& n : l.options) {
-      const OptionInfo* o = find_option(n);
-      opts += (opts.empty() ? "" : ", ") + code(o->flag()) + " (" + default_text(*o) + ")";
-    }
+    for (const OptionDecl& o : l.option_rows()) opts += (opts.empty() ? "" : ", ") + code(o.flag()) + " (" + default_text(o) + ")";
     s += "| [" + code(l.name) + "](" + learners_doc + "#" + l.name + ") | " + cell(l.summary) +
          (l.multiclass ? " (multiclass: class-index labels)" : "") + " | " + cell(opts.empty() ? "–" : opts) + " | " +
          l.kernel_names() + " |\n";

@@ -184,11 +184,19 @@ RunReport run_pipeline(const RunRequest& req) {
   return rep;
 }
 
+void RunRequest::take(const RunConfig& c) {
+  algo = c.algo();
+  options = c.options();
+  given = c.given();
+  comparator = c.comparator();
+  bounds = c.bounds();
+}
+
 nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
   const LearnerInfo& info = learner_info(req.algo);
   nlohmann::json m = {{"algo", req.algo},
                       {"kernel", kernel_json(req.options.kernel)},
-                      {"options", options_to_json(rep.facts.options, info.options)},
+                      {"options", info.options_json(rep.facts.options)},
                       {"f_norm2_exact", rep.f_norm2_exact}};
   if (!rep.learner->keeps_norm()) m["norms_kept"] = false;  // docs/learners.md#bookkeeping: no f_norm2, delta_norm
   if (!rep.comparator.is_null()) m["comparator"] = rep.comparator;

@@ -13,6 +13,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
+#include "config/run_config.hpp"
 #include "datasets/dataset.hpp"
 #include "datasets/row_stream.hpp"
 #include "experiments/run/run.hpp"
@@ -38,6 +39,8 @@ struct RunRequest {
   // kept (RunResult::count rounds, observe sees each) and the bound rows are n/a (kStreamNoBounds).
   RowStream* stream = nullptr;
   std::size_t stream_limit = 0;
+  // Takes a checked configuration (config/run_config.hpp): algo, options, given, comparator, bounds.
+  void take(const RunConfig& c);
 };
 
 // Why a stream's bound rows are not applicable (docs/inputs.md#streams).

@@ -3,6 +3,7 @@
 // preprocessing (datasets/preprocess.hpp) and learner options (spec_options.hpp). Each has its
 // check and the JSON schema of the same values.
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -110,9 +111,25 @@ ordered_json preprocess_schema() {
   return {{"type", "string"}, {"pattern", "^(none|(" + steps + ")(,(" + steps + "))*)$"}};
 }
 
+// A whole bound as an integer, so the schema reads "minimum": 1, not 1.0.
+ordered_json bound_value(double v) {
+  return v == std::floor(v) && std::abs(v) < 1e15 ? ordered_json(static_cast<int64_t>(v)) : ordered_json(v);
+}
+
+// The declared range as JSON Schema bounds (a count is never below 0).
+void add_range(ordered_json& s, const SpecOption& o) {
+  const OptionDecl& r = o.decl;
+  if (o.type == "count" && (!r.min || *r.min < 0)) s["minimum"] = 0;
+  else if (r.min) s[r.min_open ? "exclusiveMinimum" : "minimum"] = bound_value(*r.min);
+  if (r.max) s[r.max_open ? "exclusiveMaximum" : "maximum"] = bound_value(*r.max);
+}
+
 ordered_json option_value_schema(const SpecOption& o) {
-  if (o.type == "real") return {{"type", "number"}};
-  if (o.type == "count") return {{"type", "integer"}, {"minimum", 0}};
+  if (o.type == "real" || o.type == "count") {
+    ordered_json s = {{"type", o.type == "real" ? "number" : "integer"}};
+    add_range(s, o);
+    return s;
+  }
   if (o.type == "flag") return {{"type", "boolean"}};
   return o.allowed.empty() ? ordered_json{{"type", "string"}} : enum_of(o.allowed);
 }
@@ -131,10 +148,11 @@ ordered_json params_schema() {
 }
 
 std::string params_keys() {
-  std::string s = "| option | type | default | allowed | declared by | meaning |\n|---|---|---|---|---|---|\n";
+  std::string s = "| option | type | default | range or values | declared by | meaning |\n|---|---|---|---|---|---|\n";
   for (const auto& o : spec_options()) {
     std::string allowed;
     for (const auto& a : o.allowed) allowed += (allowed.empty() ? "`" : ", `") + a + "`";
+    if (!o.decl.range_text().empty()) allowed = "`" + o.decl.range_text() + "`";
     s += "| `" + o.name + "` | " + o.type + " | " + (o.default_value.is_null() ? "" : "`" + o.default_value.dump() + "`") +
          " | " + allowed + " | " + o.owner + " | " + markdown_cell(o.help) + " |\n";
   }

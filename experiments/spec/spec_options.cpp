@@ -2,16 +2,16 @@
 
 #include <stdexcept>
 
-#include "algorithms/options.hpp"
+#include "bounds/option_owners.hpp"
 
 namespace plab {
 
 const std::vector<SpecOption>& spec_options() {
   static const std::vector<SpecOption> rows = [] {
     std::vector<SpecOption> v;
-    const LearnerOptions defaults;
-    for (const auto& o : option_table())
-      v.push_back({"learner", o.name, o.flag(), o.type_name(), o.get(defaults), o.allowed, o.help});
+    for (const OptionDecl& o : declared_options())
+      if (o.kind == "learner")
+        v.push_back({"learner", o.name, o.flag(), o.type_name(), o.default_value, o.allowed, o.help, o});
     v.push_back({"metric switch", "metric_untruncated_tail", "", "flag", false, {},
                  "NORMA with truncate: the untruncated_* metrics from a second, untruncated run"});
     return v;
@@ -26,13 +26,11 @@ const SpecOption* find_spec_option(const std::string& name) {
 }
 
 void check_option_value(const SpecOption& option, const nlohmann::json& v) {
-  if (const OptionInfo* row = find_option(option.name)) {
-    LearnerOptions scratch;
+  if (option.owner == "learner") {
+    // The declared range too, when the spec is read: budget 0, ogd_eta -0.5 or 1e999 (read as
+    // inf), features 0 would otherwise be refused only when their cell runs (docs/specs.md).
     try {
-      row->set(scratch, v, "");
-      // The declared range too, when the spec is read: budget 0, ogd_eta -0.5 or 1e999 (read as
-      // inf), features 0 would otherwise be refused only when their cell runs (docs/specs.md).
-      if (!v.is_string() && !v.is_boolean()) row->check(v, ": " + option.name);
+      option.decl.check(v, ": " + option.name);
     } catch (const std::invalid_argument& e) {
       throw std::invalid_argument(std::string(e.what()).substr(2));  // without the empty "<where>: "
     }

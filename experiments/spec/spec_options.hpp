@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/option_decl.hpp"
+
 namespace plab {
 
 struct SpecOption {
@@ -16,6 +18,7 @@ struct SpecOption {
   nlohmann::json default_value;      // null when none
   std::vector<std::string> allowed;  // text: the accepted values (empty = any)
   std::string help;
+  OptionDecl decl = {};              // a learner option's declaration: its range, its one check
 };
 
 // Every option a spec may set, in declaration order: the learner options, then the metric_*

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/text_parse.hpp"
 #include "core/json_text.hpp"
@@ -37,7 +37,7 @@ struct Doc {
 };
 
 // The keys of `n` among `keys` as options given to a run, each at its file and JSON path: the
-// one configuration step (experiments/run/configure.hpp) checks them as it checks flags.
+// one configuration step (config/run_config.hpp) checks them as it checks flags.
 GivenOptions given_at(const Node& n, const std::vector<std::string>& keys) {
   GivenOptions g;
   g.spell = [](const std::string& key, const std::string& v) {

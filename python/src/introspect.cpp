@@ -4,7 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
-#include "experiments/run/configure.hpp"
+#include "config/run_config.hpp"
 
 namespace plab::py {
 namespace {
@@ -36,9 +36,12 @@ LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_
 
 nlohmann::json learner_catalog() {
   nlohmann::json out = nlohmann::json::array();
-  for (const auto& l : learners())
+  for (const auto& l : learners()) {
+    std::vector<std::string> names;  // the shared options it takes and its own
+    for (const OptionDecl& d : l.option_rows()) names.push_back(d.name);
     out.push_back({{"name", l.name}, {"summary", l.summary}, {"multiclass", l.multiclass},
-                   {"options", l.options}, {"bounds", !l.bounds.empty()}});
+                   {"options", names}, {"bounds", !l.bounds.empty()}});
+  }
   return out;
 }
 
@@ -57,9 +60,9 @@ nlohmann::json option_catalog(const std::string& algo) {
 
 bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").multiclass; }
 
-void configure(RunRequest& req, const LearnerSpec& spec) {
-  req.algo = spec.algo;
-  configure_run(req, keywords(spec));
+void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle) {
+  req.take(plab::configure(keywords(spec),
+                           {.algo = spec.algo, .data = req.train, .bounds = req.bounds, .permutation_seed = shuffle}));
 }
 
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data) {

@@ -1,12 +1,14 @@
 // The Python module's one contact with the learner registry and the option table
 // (algorithms/registry.hpp, algorithms/options.hpp): catalogues for perceptron_lab.learners() /
 // options(), and the keywords given handed to the library's one configuration step
-// (experiments/run/configure.hpp) for a configured run or learner. Nothing else in python/src
+// (config/run_config.hpp) for a configured run or learner. Nothing else in python/src
 // names those APIs, so a change of how options are declared is adapted here alone.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -28,11 +30,11 @@ nlohmann::json learner_catalog();
 nlohmann::json option_catalog(const std::string& algo);
 // True for learners that read class indices (Dataset::classes).
 bool is_multiclass(const std::string& algo);
-// The one configuration step (experiments/run/configure.hpp) on the keywords of `spec`: sets
-// req.algo, req.options (kernel included), req.given and req.comparator (req.train, req.bounds set
-// by the caller). Throws std::invalid_argument naming the keyword: an unknown one (and the
+// The one configuration step (config/run_config.hpp) on the keywords of `spec`: sets req.algo,
+// req.options (kernel included), req.given and req.comparator (its seed's default from `shuffle`;
+// req.train, req.bounds set by the caller). Throws std::invalid_argument naming the keyword: an unknown one (and the
 // nearest), one whose owner does not take it, a value out of range.
-void configure(RunRequest& req, const LearnerSpec& spec);
+void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle);
 // The kernel and the comparator of `spec` on `data` (perceptron_lab.bounds), checked the same way.
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
 // The spec of a model's learner: its options and its kernel as keywords.

@@ -25,8 +25,7 @@ std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const Ru
   req.train = out->data.get();
   req.order = make_order(out->data->size(), a.shuffle);
   req.bounds = a.bounds;
-  req.comparator.seed = default_comparator_seed(a.shuffle);
-  configure(req, a.spec);
+  configure(req, a.spec, a.shuffle);
   req.observe = [](const RoundRecord& r, const RunResult&) {
     if (r.t % 4096 == 0) check_interrupt();
   };

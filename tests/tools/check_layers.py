@@ -18,7 +18,8 @@ ORDER = [
     ("numerics",),
     ("algorithms",),
     ("bounds",),
-    ("models",),  # the installed core library ends here (docs/architecture.md#targets)
+    ("models",),
+    ("config",),  # the one configuration step; the installed core library ends here (docs/architecture.md#targets)
     ("experiments",),  # the shared low layer: version, exit codes, the build-tree data path
     ("experiments/spec",),
     ("experiments/run",),

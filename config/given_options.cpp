@@ -1,4 +1,4 @@
-#include "bounds/given_options.hpp"
+#include "config/given_options.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -103,24 +103,27 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
                                  const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  LearnerOptions o;
+  const std::vector<OptionDecl> rows = info.option_rows();
+  LearnerOptions o = with_own_defaults(info, {});
+  std::vector<std::string> keys;  // the learner options given, taken or not
+  std::string at;                 // where they came from, for an error of the learner's rules
   for (const auto& [key, g] : given.values) {
-    const OptionInfo* row = find_option(key);
-    if (!row) continue;
-    if (!info.uses(key)) {
-      std::string takes;
-      for (const auto& n : info.options) takes += (takes.empty() ? "" : ", ") + given.spelling(n);
-      throw std::invalid_argument(g.label() + " is not an option of " + algo + " (" +
-                                  (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
-                                  "); it is an option of " + join_and(learners_taking(key)));
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == key; });
+    if (row == rows.end() && !find_option(key) && learners_taking(key).empty()) continue;  // kernel, comparator
+    keys.push_back(key);
+    if (at.empty()) at = g.at;
+    if (row == rows.end()) continue;  // not taken: check_learner_options names it
+    if (const OptionInfo* shared = find_option(key)) {
+      shared->set(o, g.value, g.label());
+    } else {
+      row->check_type(g.value, g.label());
+      o.own[key] = g.value;
     }
-    row->set(o, g.value, g.label());
-    if (names) names->push_back(key);
   }
-  for (const auto& n : info.options) {  // declared ranges, the defaults' included (a budget of 0)
-    const OptionInfo* row = find_option(n);
-    row->check(row->get(o), given.has(n) ? given.values.at(n).label() : given.spelling(n), algo);
-  }
+  check_learner_options(
+      info, o, keys, [&](const std::string& k) { return given.has(k) ? given.values.at(k).label() : given.spelling(k); },
+      [&](const std::string& k) { return given.spelling(k); }, at);
+  if (names) names->insert(names->end(), keys.begin(), keys.end());
   o.kernel = configure_kernel(given);
   if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
     throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +

@@ -1,6 +1,6 @@
 // The options a user gave to a run, and their checks against the declarations
-// (bounds/option_owners.hpp): the core of the one configuration step (configure_run,
-// experiments/run/configure.hpp). Each function resolves the owner of the options it reads (the
+// (bounds/option_owners.hpp): the core of the one configuration step (configure,
+// config/run_config.hpp). Each function resolves the owner of the options it reads (the
 // learner, the kernel type, the comparator kind, "auto" first resolved to the comparator it picks
 // on the data), refuses an option its owner does not take and a value outside the declared
 // range, naming the option as the user wrote it and where, and fills the rest from the

@@ -1,0 +1,56 @@
+// The one configuration step of a run (docs/architecture.md#configuration): the options a user
+// gave, by name (absent = not given, each with where it came from), and the run's context (the
+// learner, the data, a model to continue) in; a checked, immutable RunConfig out. It resolves each
+// option's owner (the learner, the kernel type, the comparator kind, "auto" first resolved to the
+// comparator it picks on the data), refuses an option its owner does not take, a value outside the
+// declared range and a broken rule of the learner, naming the option as the user wrote it and
+// where, and fills the rest from the declarations (the checks: config/given_options.hpp).
+// `plab run` (flags), spec cells, perceptron_lab (keywords) and --init-model only translate their
+// own syntax into GivenOptions; a RunRequest takes the result (experiments/run/pipeline.hpp).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "config/given_options.hpp"
+#include "models/model_file.hpp"
+
+namespace plab {
+
+// What the configuration reads besides the given options.
+struct RunContext {
+  std::string algo;                           // the learner (a model's own with init)
+  const ModelFile* init = nullptr;            // continue this model: its options and kernel lie under the given ones
+  const Dataset* data = nullptr;              // null before the data is read: "auto" stays unresolved
+  bool bounds = true;                         // false: no comparator, and its options are errors
+  std::string comparator = kDefaultComparator;  // the front end's default kind (a spec's: "svm")
+  std::optional<uint64_t> permutation_seed;   // the run's permutation: comparator_seed's default
+};
+
+class RunConfig;
+RunConfig configure(const GivenOptions& given, const RunContext& ctx);
+
+// A run's checked configuration: only configure() makes one, and nothing changes it afterwards.
+class RunConfig {
+ public:
+  const std::string& algo() const { return algo_; }
+  const LearnerOptions& options() const { return options_; }     // the learner's, kernel included
+  const std::vector<std::string>& given() const { return given_; }  // the learner options given
+  const ComparatorRequest& comparator() const { return comparator_; }
+  bool bounds() const { return bounds_; }
+  // This configuration on the data now read: "auto" resolved to the comparator it picks there and
+  // the SVM's options checked against it (for a front end that configured before reading).
+  RunConfig on_data(const GivenOptions& given, const Dataset& data) const;
+
+ private:
+  friend RunConfig configure(const GivenOptions& given, const RunContext& ctx);
+  RunConfig() = default;
+  std::string algo_;
+  LearnerOptions options_;
+  std::vector<std::string> given_;
+  ComparatorRequest comparator_;
+  bool bounds_ = true;
+};
+
+}  // namespace plab
