@@ -45,7 +45,8 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
                        const std::vector<OptionDecl>& own) {
   if (!j.is_object()) throw std::invalid_argument(where + ": options must be a JSON object");
   for (const auto& [k, v] : j.items()) {
-    const auto mine = std::find_if(own.begin(), own.end(), [&](const OptionDecl& d) { return d.name == k; });
+    const std::string& name = k;  // a lambda may not capture a structured binding (clang before 16)
+    const auto mine = std::find_if(own.begin(), own.end(), [&](const OptionDecl& d) { return d.name == name; });
     if (mine != own.end()) {
       mine->check_type(v, where + ": " + k);
       o.own[k] = v;

@@ -108,7 +108,8 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
   std::vector<std::string> keys;  // the learner options given, taken or not
   std::string at;                 // where they came from, for an error of the learner's rules
   for (const auto& [key, g] : given.values) {
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == key; });
+    const std::string& name = key;  // a lambda may not capture a structured binding (clang before 16)
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == name; });
     if (row == rows.end() && !find_option(key) && learners_taking(key).empty()) continue;  // kernel, comparator
     keys.push_back(key);
     if (at.empty()) at = g.at;
