@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "algorithms/perceptron.hpp"
+#include "bounds/comparator_rounding.hpp"
 #include "core/option_decl.hpp"
 #include "core/random.hpp"
 #include "numerics/fourier_features.hpp"
@@ -21,27 +22,90 @@ double dense_dot(const std::vector<double>& w, const Example& x) {
   return s;
 }
 
+// Every comparator's scores are lower margin scores and its norm an upper bound
+// (bounds/comparator_rounding.hpp, docs/bounds.md#comparator-rounding).
+
+// w.x with its error bound gamma_nnz sum |w_j x_j|.
+double dense_dot_error(const std::vector<double>& w, const Example& x) {
+  double a = 0.0;
+  for (std::size_t k = 0; k < x.idx.size(); ++k)
+    if (x.idx[k] < w.size()) a += std::abs(w[x.idx[k]] * x.val[k]);
+  return rounding::gamma(static_cast<double>(x.idx.size())) * a;
+}
+
+// normalise: the scores of w/||w||, norm 1.
 Comparator linear_scores(const std::string& name, const std::vector<double>& w, const Dataset& data,
                          const std::vector<std::size_t>& order, bool normalise) {
   double n2 = 0.0;
   for (double v : w) n2 += v * v;
-  const double n = std::sqrt(n2);
-  Comparator c{name, normalise && n > 0 ? 1.0 : n, {}};
+  const double n2_err = rounding::gamma(static_cast<double>(w.size() + 1)) * n2;  // positive terms
+  const double n = std::sqrt(n2), n_hi = rounding::upper_norm(n2, n2_err);
+  const bool unit = normalise && n > 0;
+  Comparator c{name, unit ? 1.0 : n_hi, {}};
   c.scores.reserve(order.size());
-  for (std::size_t i : order) c.scores.push_back(n > 0 && normalise ? dense_dot(w, data[i]) / n : dense_dot(w, data[i]));
+  for (std::size_t i : order) {
+    const Example x = data[i];
+    const double v = dense_dot(w, x), e = dense_dot_error(w, x);
+    // (y v - e)/n_hi <= y w.x/||w||: the unit score of the lower margin score, and its division's slack
+    c.scores.push_back(unit ? rounding::lower_margin_score(rounding::lower_margin_score(v, e, x.y) / n_hi, 0.0, x.y)
+                            : rounding::lower_margin_score(v, e, x.y));
+  }
   return c;
 }
 
-Comparator expansion_scores(const std::string& name, const KernelExpansion& f, const Dataset& data,
-                            const std::vector<std::size_t>& order) {
-  Comparator c{name, std::sqrt(std::max(0.0, f.norm2_exact())), {}};
+// f(x) = alpha . k_x with its error bound (rounding::expansion_error).
+double expansion_score(const KernelExpansion& f, const Example& x, std::vector<double>& row, double sq_max,
+                       double nnz_max, double sum_abs_alpha, double& err) {
+  const std::size_t n = f.size();
+  row.resize(n);
+  if (n) f.sv.kernel_row(f.kernel, x, row.data());
+  double v = 0.0, a = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double t = f.alpha[i] * row[i];
+    v += t;
+    a += std::abs(t);
+  }
+  const auto ke = rounding::kernel_value_error(f.kernel, sq_max, x.sqnorm, nnz_max + static_cast<double>(x.idx.size()));
+  err = rounding::expansion_error(ke, static_cast<double>(n), a, sum_abs_alpha);
+  return v;
+}
+
+}  // namespace
+
+Comparator expansion_comparator(const std::string& name, const KernelExpansion& f, const Dataset& data,
+                                const std::vector<std::size_t>& order) {
+  double sq_max = 0.0, nnz_max = 0.0, sum_abs = 0.0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    sq_max = std::max(sq_max, f.sv.sqnorm(i));
+    nnz_max = std::max(nnz_max, static_cast<double>(f.sv.row(i).idx.size()));
+    sum_abs += std::abs(f.alpha[i]);
+  }
+  // ||f||^2 = sum_i alpha_i f(s_i): each f(s_i) errs by e_i, the sum by gamma_n sum |alpha_i f(s_i)|.
+  std::vector<double> row;
+  double n2 = 0.0, a2 = 0.0, e2 = 0.0;
+  for (std::size_t i = 0; i < f.size(); ++i) {
+    double ei = 0.0;
+    const double t = f.alpha[i] * expansion_score(f, f.sv.row(i), row, sq_max, nnz_max, sum_abs, ei);
+    n2 += t;
+    a2 += std::abs(t);
+    e2 += std::abs(f.alpha[i]) * ei;
+  }
+  Comparator c{name, rounding::upper_norm(n2, rounding::gamma(static_cast<double>(f.size())) * a2 + e2), {}};
   c.scores.reserve(order.size());
-  for (std::size_t i : order) c.scores.push_back(f.size() ? f.score(data[i]) : 0.0);
+  for (std::size_t i : order) {
+    const Example x = data[i];
+    double e = 0.0;
+    const double v = expansion_score(f, x, row, sq_max, nnz_max, sum_abs, e);
+    c.scores.push_back(rounding::lower_margin_score(v, e, x.y));
+  }
   return c;
 }
+
+namespace {
 
 // g0 = f mapped into the random-feature space of z: u0 = sum_i alpha_i z(s_i)/D, scores u0.z(x_t),
-// norm ||u0|| (docs/bounds.md#fogd-comparator). Summed in slot order, as f's own score.
+// norm ||u0|| (docs/bounds.md#fogd-comparator). u0 is the comparator, whatever rounding formed it,
+// and z the learner's own map: the scores err by their dot product's gamma_2D sum |u_j z_j|.
 Comparator feature_scores(const std::string& name, const KernelExpansion& f, const Dataset& data,
                           const std::vector<std::size_t>& order, const FourierFeatures& z) {
   const double D = static_cast<double>(z.frequencies());
@@ -52,13 +116,18 @@ Comparator feature_scores(const std::string& name, const KernelExpansion& f, con
   }
   double n2 = 0.0;
   for (double v : u) n2 += v * v;
-  Comparator c{name + " in FOGD's features", std::sqrt(n2), {}};
+  const double g2D = rounding::gamma(static_cast<double>(u.size()));
+  Comparator c{name + " in FOGD's features",
+               rounding::upper_norm(n2, rounding::gamma(static_cast<double>(u.size() + 1)) * n2), {}};
   c.scores.reserve(order.size());
   for (std::size_t t : order) {
     z.map(data[t], zx);
-    double s = 0.0;
-    for (std::size_t j = 0; j < u.size(); ++j) s += u[j] * zx[j];
-    c.scores.push_back(s);
+    double s = 0.0, a = 0.0;
+    for (std::size_t j = 0; j < u.size(); ++j) {
+      s += u[j] * zx[j];
+      a += std::abs(u[j] * zx[j]);
+    }
+    c.scores.push_back(rounding::lower_margin_score(s, g2D * a, data[t].y));
   }
   return c;
 }
@@ -171,7 +240,7 @@ Comparator multipass(const Dataset& data, const std::vector<std::size_t>& order,
       for (std::size_t t = 0; t < order.size(); ++t) p.learn(data[order[t]], static_cast<int64_t>(t + 1));
     return linear_scores("multipass", p.weights(), data, order, false);
   }
-  return expansion_scores("multipass", multipass_expansion(data, order, k, epochs), data, order);
+  return expansion_comparator("multipass", multipass_expansion(data, order, k, epochs), data, order);
 }
 
 // The data with its features renumbered 0..m-1 in ascending order (m distinct features): a
@@ -233,7 +302,7 @@ Comparator make_comparator(const std::string& kind, const Dataset& data, const s
   }
   if (kind == "svm") {
     if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
-    if (k.type != Kernel::Type::linear) return expansion_scores("svm", kernel_svm(data, order, k, C_svm, seed), data, order);
+    if (k.type != Kernel::Type::linear) return expansion_comparator("svm", kernel_svm(data, order, k, C_svm, seed), data, order);
     return worth_compacting(data) ? linear_svm(compact_features(data), order, C_svm, seed)
                                   : linear_svm(data, order, C_svm, seed);
   }

@@ -9,6 +9,8 @@
 //   "multipass" final hypothesis of a 5-epoch (kernel) Perceptron over the run order
 //               (docs/bounds.md#comparator item 2); ||g0||^2 = alpha^T K alpha
 //   "zero"      g0 = 0 (trivial bounds; a sanity check)
+// Every score is moved by its rounding error bound towards the wrong side of its label and every
+// norm raised by its own, so the margins are at most the exact ones (docs/bounds.md#comparator-rounding).
 // Deterministic: the only randomness is plab::Rng(seed).
 #pragma once
 #include <cstdint>
@@ -23,6 +25,7 @@ namespace plab {
 
 struct OptionDecl;       // core/option_decl.hpp
 class FourierFeatures;  // numerics/fourier_features.hpp
+class KernelExpansion;  // numerics/support_set.hpp
 
 // Default C of the SVM comparators (binary and multiclass): the one place.
 inline constexpr double kDefaultSvmC = 1.0;
@@ -59,6 +62,11 @@ struct Comparator {
 // order: the rows of `data` in run order (as given to run_online). C_svm > 0.
 Comparator make_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
                            const Kernel& k, double C_svm = kDefaultSvmC, uint64_t seed = 1);
+
+// The comparator g0 = f (an expansion over data rows), its scores on the rows `order` of data:
+// lower margin scores and an upper bound on ||f|| (docs/bounds.md#comparator-rounding).
+Comparator expansion_comparator(const std::string& name, const KernelExpansion& f, const Dataset& data,
+                                const std::vector<std::size_t>& order);
 
 // The comparator of a learner whose hypotheses live in the random-feature space of z (FOGD): the
 // kernel comparator g0 = sum beta_i k(s_i,.) of `kind` (svm | multipass; or zero) mapped to

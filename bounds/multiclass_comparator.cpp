@@ -7,8 +7,9 @@
 #include <stdexcept>
 #include <utility>
 
-#include "numerics/support_set.hpp"
+#include "bounds/comparator_rounding.hpp"
 #include "core/random.hpp"
+#include "numerics/support_set.hpp"
 
 namespace plab {
 namespace {
@@ -274,33 +275,87 @@ MulticlassSvmFit fit_multiclass_svm(const Dataset& data, const std::vector<std::
   return fit;
 }
 
+namespace {
+
+// U's support rows (rows with a non-zero alpha: alpha_{i,y} = 0 forces the others to 0), their
+// alpha, and what the error bounds of U's scores need (bounds/comparator_rounding.hpp): with
+// amax_i = max_r |alpha_ir|, every u_r(x) = sum_i alpha_ir k(s_i, x) errs by at most
+// sum_i amax_i ((gamma_n + rel) |k~_i| + abs) (rounding::expansion_error).
+struct Supports {
+  std::vector<std::size_t> rows;
+  std::vector<double> alpha, amax, l1;  // l1_i = sum_r |alpha_ir|
+  double amax_sum = 0.0, sq_max = 0.0, nnz_max = 0.0;
+
+  Supports(const MulticlassSvmFit& fit, const Dataset& data) {
+    const std::size_t m = fit.num_classes;
+    for (std::size_t i = 0; i < fit.rows.size(); ++i) {
+      const double* a = fit.alpha.data() + i * m;
+      if (std::none_of(a, a + m, [](double v) { return v != 0.0; })) continue;
+      rows.push_back(fit.rows[i]);
+      alpha.insert(alpha.end(), a, a + m);
+      double mx = 0.0, s = 0.0;
+      for (std::size_t r = 0; r < m; ++r) { mx = std::max(mx, std::abs(a[r])); s += std::abs(a[r]); }
+      amax.push_back(mx);
+      l1.push_back(s);
+      amax_sum += mx;
+      const Example x = data[fit.rows[i]];
+      sq_max = std::max(sq_max, x.sqnorm);
+      nnz_max = std::max(nnz_max, static_cast<double>(x.idx.size()));
+    }
+  }
+  // The error bound of every class score u_r(x), from x's kernel row krow.
+  double score_error(const Kernel& k, const Example& x, const double* krow) const {
+    double a = 0.0;
+    for (std::size_t i = 0; i < rows.size(); ++i) a += amax[i] * std::abs(krow[i]);
+    const auto ke = rounding::kernel_value_error(k, sq_max, x.sqnorm, nnz_max + static_cast<double>(x.idx.size()));
+    return rounding::expansion_error(ke, static_cast<double>(rows.size()), a, amax_sum);
+  }
+};
+
+}  // namespace
+
 std::vector<double> multiclass_margins(const MulticlassSvmFit& fit, const Dataset& data,
                                        const std::vector<std::size_t>& order, const Kernel& k) {
   const std::size_t m = fit.num_classes;
   check_input(data, order, m);
-  // Only rows with a non-zero alpha enter U (alpha_{i,y} = 0 forces the others to 0).
-  std::vector<std::size_t> sup_rows;
-  std::vector<double> sup_alpha;
-  for (std::size_t i = 0; i < fit.rows.size(); ++i) {
-    const double* a = fit.alpha.data() + i * m;
-    if (std::none_of(a, a + m, [](double v) { return v != 0.0; })) continue;
-    sup_rows.push_back(fit.rows[i]);
-    sup_alpha.insert(sup_alpha.end(), a, a + m);
-  }
+  const Supports S(fit, data);
   std::vector<double> margins(order.size(), 0.0);
-  if (sup_rows.empty()) return margins;  // U = 0
-  const SupportSet sv = support_of(data, sup_rows);
-  const Eigen::Map<const RowMat> alpha(sup_alpha.data(), static_cast<Eigen::Index>(sup_rows.size()),
+  if (S.rows.empty()) return margins;  // U = 0
+  const SupportSet sv = support_of(data, S.rows);
+  const Eigen::Map<const RowMat> alpha(S.alpha.data(), static_cast<Eigen::Index>(S.rows.size()),
                                        static_cast<Eigen::Index>(m));
   RowMat scores(static_cast<Eigen::Index>(kBlock), static_cast<Eigen::Index>(m));
   kernel_blocks(sv, k, data, order, [&](std::size_t b, std::size_t cnt, const double* blk) {
     const Eigen::Map<const RowMat> Kb(blk, static_cast<Eigen::Index>(cnt), static_cast<Eigen::Index>(sv.size()));
     auto top = scores.topRows(static_cast<Eigen::Index>(cnt));
     fixed_product(Kb, alpha, top);  // u_r(x_t) = sum_i alpha_ir k(x_i, x_t)
-    for (std::size_t l = 0; l < cnt; ++l)
-      margins[b + l] = margin_of(scores.data() + l * m, m, label(data, order[b + l]));
+    for (std::size_t l = 0; l < cnt; ++l) {
+      const double e = S.score_error(k, data[order[b + l]], blk + l * sv.size());
+      // the margin's two scores err by e each (docs/bounds.md#comparator-rounding)
+      margins[b + l] = rounding::lower_margin_score(margin_of(scores.data() + l * m, m, label(data, order[b + l])),
+                                                    2 * e, 1.0);
+    }
   });
   return margins;
+}
+
+double multiclass_norm_upper(const MulticlassSvmFit& fit, const Dataset& data, const Kernel& k) {
+  // ||U||^2 = sum_ir alpha_ir S_ir, S = K alpha: each S_ir errs by at most e_i (score_error), the
+  // sum by gamma_nm sum |alpha_ir S_ir| <= gamma_nm sum_i l1_i sum_j amax_j |K_ij|.
+  const Supports S(fit, data);
+  if (S.rows.empty()) return 0.0;
+  const SupportSet sv = support_of(data, S.rows);
+  const double gnm = rounding::gamma(static_cast<double>(S.rows.size() * fit.num_classes));
+  double err = 0.0;
+  kernel_blocks(sv, k, data, S.rows, [&](std::size_t b, std::size_t cnt, const double* blk) {
+    for (std::size_t l = 0; l < cnt; ++l) {
+      const double* krow = blk + l * sv.size();
+      double p = 0.0;
+      for (std::size_t j = 0; j < sv.size(); ++j) p += S.amax[j] * std::abs(krow[j]);
+      err += S.l1[b + l] * (S.score_error(k, data[S.rows[b + l]], krow) + gnm * p);
+    }
+  });
+  return rounding::upper_norm(fit.norm2, err);
 }
 
 MulticlassComparator make_multiclass_comparator(const std::string& kind, const Dataset& data,
@@ -313,7 +368,7 @@ MulticlassComparator make_multiclass_comparator(const std::string& kind, const D
   MulticlassSvmOptions opt;
   opt.C = C_svm;
   const MulticlassSvmFit fit = fit_multiclass_svm(data, order, k, num_classes, opt, seed);
-  return {"svm", std::sqrt(fit.norm2), multiclass_margins(fit, data, order, k)};
+  return {"svm", multiclass_norm_upper(fit, data, k), multiclass_margins(fit, data, order, k)};
 }
 
 }  // namespace plab

@@ -60,8 +60,13 @@ struct MulticlassSvmFit {
 MulticlassSvmFit fit_multiclass_svm(const Dataset& data, const std::vector<std::size_t>& order, const Kernel& k,
                                     std::size_t num_classes, const MulticlassSvmOptions& opt, uint64_t seed);
 
-// m_t(U) on every round of `order` for the U of `fit`, from the kernel rows of its supports.
+// m_t(U) on every round of `order` for the U of `fit`, from the kernel rows of its supports: each
+// lowered by its rounding error bound, so that it is at most the exact margin
+// (docs/bounds.md#comparator-rounding).
 std::vector<double> multiclass_margins(const MulticlassSvmFit& fit, const Dataset& data,
                                        const std::vector<std::size_t>& order, const Kernel& k);
+
+// An upper bound on ||U|| for the U of `fit`: sqrt(fit.norm2) raised by its rounding error bound.
+double multiclass_norm_upper(const MulticlassSvmFit& fit, const Dataset& data, const Kernel& k);
 
 }  // namespace plab

@@ -86,11 +86,18 @@ double lin(const std::vector<double>& u, const Example& x) {
   return v;
 }
 
-// Random RKHS comparator g0 = sum_j beta_j k(z_j, .) on a few data points; returns its norm.
-double random_rkhs_comparator(const Dataset& d, Rng& rng, KernelExpansion& g) {
+// Random RKHS comparator g0 = sum_j beta_j k(z_j, .) on a few data points, with its scores on
+// every row and its norm as every comparator gives them (lower margin scores, an upper norm:
+// docs/bounds.md#comparator-rounding).
+struct Comp { std::vector<double> g; double norm = 0.0; };
+Comp random_rkhs_comparator(const Dataset& d, Rng& rng, const Kernel& k) {
+  KernelExpansion g(k, d.dim);
   const std::size_t n = 1 + rng.below(std::min<std::size_t>(8, d.size()));
   for (std::size_t j = 0; j < n; ++j) g.add(d[rng.below(d.size())], static_cast<int64_t>(j), rng.normal());
-  return std::sqrt(std::max(0.0, g.norm2_exact()));
+  std::vector<std::size_t> order(d.size());
+  std::iota(order.begin(), order.end(), 0);
+  const Comparator c = expansion_comparator("random", g, d, order);
+  return {c.scores, c.norm};
 }
 
 void assert_all_hold(const std::vector<BoundResult>& res) {
@@ -158,13 +165,12 @@ RC_GTEST_PROP(BoundProperties, NoisyPerceptronFamilyHolds, ()) {
   o.kernel = gaussian ? Kernel::rbf(*rc::gen::inRange(1, 40) / 10.0) : Kernel::linear();
   KernelPerceptron p(o);
   Rng rng(seed ^ 0x5eed);
-  KernelExpansion g(o.kernel, s.data.dim);
-  double gn = 1.0;
-  if (gaussian) gn = random_rkhs_comparator(s.data, rng, g);
+  const Comp g = gaussian ? random_rkhs_comparator(s.data, rng, o.kernel) : Comp{{}, 1.0};
+  const double gn = g.norm;
   std::vector<RoundRecord> R;
   for (std::size_t t = 0; t < s.data.size(); ++t) {
     RoundRecord r = p.learn(s.data[t], static_cast<int64_t>(t + 1));
-    r.g = gaussian ? g.score(s.data[t]) : lin(s.u, s.data[t]);
+    r.g = gaussian ? g.g[t] : lin(s.u, s.data[t]);
     R.push_back(r);
   }
   // ||f_T||^2 running (Lemma 1 increments) equals alpha^T K alpha.
@@ -191,12 +197,12 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
   o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
   std::unique_ptr<Learner> L = pp ? std::unique_ptr<Learner>(new ProjectronPP(o)) : std::unique_ptr<Learner>(new Projectron(o));
   Rng rng(seed ^ 0xabc);
-  KernelExpansion g(o.kernel, s.data.dim);
-  const double gn = random_rkhs_comparator(s.data, rng, g);
+  const Comp g = random_rkhs_comparator(s.data, rng, o.kernel);
+  const double gn = g.norm;
   std::vector<RoundRecord> R;
   for (std::size_t t = 0; t < s.data.size(); ++t) {
     RoundRecord r = L->learn(s.data[t], static_cast<int64_t>(t + 1));
-    r.g = g.score(s.data[t]);
+    r.g = g.g[t];
     R.push_back(r);
   }
   // Projectron certificate identity (docs/bounds.md#projectron_certificate): the running ||f_T||^2
@@ -258,7 +264,6 @@ void assert_pinned(const std::vector<RoundRecord>& R, const RunFacts& f, const s
 
 // Comparator scores g0(x_t) and ||g0||: a random RKHS expansion (or the generating u, linear),
 // or the suite's SVM / multipass comparator.
-struct Comp { std::vector<double> g; double norm = 0.0; };
 Comp gen_comparator(const Seq& s, const Kernel& k, uint64_t seed) {
   const int kind = *rc::gen::inRange(0, 3);
   Comp c;
@@ -268,9 +273,7 @@ Comp gen_comparator(const Seq& s, const Kernel& k, uint64_t seed) {
       c.norm = 1.0;
     } else {
       Rng rng(seed);
-      KernelExpansion g(k, s.data.dim);
-      c.norm = random_rkhs_comparator(s.data, rng, g);
-      for (std::size_t t = 0; t < s.data.size(); ++t) c.g.push_back(g.score(s.data[t]));
+      c = random_rkhs_comparator(s.data, rng, k);
     }
     return c;
   }

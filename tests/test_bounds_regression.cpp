@@ -8,15 +8,19 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <numeric>
 #include <string>
 #include <vector>
 
+#include "algorithms/perceptron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/comparator.hpp"
+#include "bounds/prefix_bounds.hpp"
 #include "bounds/profile.hpp"
 #include "bounds_reference.hpp"
+#include "core/random.hpp"
 #include "datasets/registry.hpp"
 #include "test_util.hpp"
 
@@ -114,6 +118,44 @@ TEST(BoundRegression, DirectSumKeepsSmallLosses) {
   const long double l = 1 - static_cast<long double>(0.8) * s;
   EXPECT_NEAR(P.l1(s, bounds::Sum::direct), static_cast<double>(100 * l), 1e-9 * static_cast<double>(100 * l));
   EXPECT_NEAR(P.l2sq(s, bounds::Sum::direct), static_cast<double>(100 * l * l), 1e-9 * static_cast<double>(100 * l * l));
+}
+
+// A rank-one kernel (poly with coef0 = 0 on 1-d inputs: k(x,z) = (gamma x z)^2) under labels no
+// function separates: five Perceptron passes (the multipass comparator) leave +-alpha terms that
+// nearly annul, and the computed g(x) and ||g|| lose digits (a property run lost 1.3e-8 of the
+// ratio, and a tight Projectron++ certificate read M = 1 against 1 - 1e-8). In a one-dimensional
+// RKHS |g(x)| = ||g|| sqrt(k(x,x)) exactly (Cauchy-Schwarz with equality), so every margin the
+// bounds read must be at most sqrt(k(x,x)) (docs/bounds.md#comparator-rounding), and every row
+// hold on every prefix.
+TEST(BoundRegression, RankOneKernelMarginsWithinCauchySchwarz) {
+  const uint64_t seed = test_util::test_seed(20261129);
+  Rng rng(seed);
+  std::vector<std::pair<double, double>> seq;
+  for (int t = 0; t < 85; ++t) seq.push_back({0.1 * (2 * rng.uniform() - 1), rng.uniform() < 0.5 ? 1.0 : -1.0});
+  const Dataset d = test_util::seq1d(seq);
+  const Kernel k = Kernel::poly(0.5, 0.0, 2);
+  // The computed margins without the rounding bounds, for the record: how far past sqrt(k(x,x)).
+  LearnerOptions o;
+  o.dim = 1;
+  o.kernel = k;
+  KernelPerceptron p(o);
+  for (int e = 0; e < 5; ++e)
+    for (std::size_t t = 0; t < d.size(); ++t) p.learn(d[t], static_cast<int64_t>(t + 1));
+  const KernelExpansion& g = *p.expansion();
+  const double naive_norm = std::sqrt(std::max(0.0, g.norm2_exact()));
+  double naive_excess = 0.0;
+  for (std::size_t t = 0; t < d.size(); ++t)
+    naive_excess = std::max(naive_excess, std::abs(g.score(d[t])) / naive_norm / std::sqrt(k(d[t], d[t])) - 1);
+  std::printf("computed |g(x)|/||g|| exceeds sqrt(k(x,x)) by up to %.3g relative\n", naive_excess);
+  for (const char* algo : {"kernel-perceptron", "projectron", "projectron++"}) {
+    const BoundRun r = run_on(d, algo, "multipass", k);
+    ASSERT_GT(r.f.g_norm, 0.0);
+    for (std::size_t t = 0; t < r.R.size(); ++t)
+      EXPECT_LE(std::abs(r.R[t].g) / r.f.g_norm, std::sqrt(k(d[t], d[t]))) << algo << " round " << t + 1;
+    for (const auto& b : r.res) EXPECT_FALSE(b.applicable && b.hard && !b.holds) << algo << " " << b.id;
+    for (const BoundPoint& pt : prefix_bound_points(r.R, r.f))
+      EXPECT_TRUE(pt.holds && bounds::within(pt.mistakes, pt.value)) << algo << " " << pt.id << " on rounds 1.." << pt.rounds << ": " << std::setprecision(17) << pt.value << " M " << pt.mistakes << " holds " << pt.holds;
+  }
 }
 
 // A polynomial kernel whose k(x,x) overflows: every row is n/a with the reason, none VIOLATED.

@@ -285,16 +285,21 @@ TEST(MulticlassComparatorMargins, EqualDirectEvaluationBeyondTheSubsample) {
 
   const MulticlassComparator c = make_multiclass_comparator("svm", d, order, k, 5, 1.0, seed);
   ASSERT_EQ(c.margins.size(), order.size());
-  EXPECT_EQ(c.norm, std::sqrt(fit.norm2));  // the same fit
+  // The same fit, its norm raised and its margins lowered by their rounding bounds
+  // (docs/bounds.md#comparator-rounding): 3000 supports x 5 classes bound them near 1e-9 relative.
+  EXPECT_GE(c.norm, std::sqrt(fit.norm2));
+  EXPECT_LT(c.norm, std::sqrt(fit.norm2) * (1 + 1e-8));
   double worst = 0;
   for (std::size_t t = 0; t < order.size(); ++t) {
     const Example x = d[order[t]];
     const double want = direct_margin(direct_scores(fit, d, k, x), static_cast<std::size_t>(x.y));
+    EXPECT_LE(c.margins[t], want) << "t = " << t;
     worst = std::max(worst, std::abs(c.margins[t] - want) / std::max(1.0, std::abs(want)));
   }
-  EXPECT_LT(worst, 1e-10);
+  EXPECT_LT(worst, 1e-8);
   const Recomputed rc = recompute(fit, d, k, 1.0);
-  EXPECT_NEAR(c.norm * c.norm, rc.norm2, 1e-9 * rc.norm2);
+  EXPECT_GE(c.norm * c.norm, rc.norm2);
+  EXPECT_NEAR(c.norm * c.norm, rc.norm2, 1e-8 * rc.norm2);
 }
 
 // Ties: equal competitor scores (identical competing classes) give the same margin whichever
