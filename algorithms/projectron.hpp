@@ -50,6 +50,8 @@
 // >= 1e-12 (backward stability), but with guards <= 1e-9 cond(K) reaches 1e14-1e17 and
 // max|alpha| 1e5, and alpha^T K alpha itself then loses digits (running vs exact ||f||^2 off by
 // up to 3e-6 relative); with 1e-8: cond(K) <= ~2e13, max|alpha| ~ 1e3, ||f||^2 agree to 1e-10.
+// The guard bounds each pivot, not their product: a cluster of supports each added just above it
+// can still reach max|alpha| 2e7 (docs/learners.md#projectron).
 // The price: a guard-forced projection differs from the kernel Perceptron's step by the residual
 // delta_t, ||delta_t|| <= 1e-4 sqrt(k(x,x)), so eta = 0 reproduces the kernel Perceptron only up
 // to such terms on (nearly) dependent data (measured: scores within 2e-7 relative; exact in

@@ -206,8 +206,16 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
     R.push_back(r);
   }
   // Projectron certificate identity (docs/bounds.md#projectron_certificate): the running ||f_T||^2
-  // equals alpha^T K alpha.
-  RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <= 1e-6 * (1 + L->norm2_exact()));
+  // equals alpha^T K alpha, up to the rounding of that sum, n u |alpha|^T |K| |alpha| (x 10 for
+  // alpha's own backward solve): supports clustered within 1e-2 (the guard bounds each pivot of L,
+  // not their product) gave max |alpha| 2e7 and a sum of 4.1 from terms of 1e14 (docs/learners.md#projectron).
+  const KernelExpansion& fT = *L->expansion();
+  double cancel = 0.0;
+  for (std::size_t i = 0; i < fT.size(); ++i)
+    for (std::size_t j = 0; j < fT.size(); ++j)
+      cancel += std::abs(fT.alpha[i] * fT.alpha[j] * o.kernel(fT.sv.row(i), fT.sv.row(j)));
+  RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <=
+            1e-6 * (1 + L->norm2_exact()) + 10 * static_cast<double>(fT.size()) * 0x1p-53 * cancel);
   RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = eta;
   f.options.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper; f.comparator = "random"; f.g_norm = gn;
   const auto res = evaluate_bounds(R, f);
