@@ -21,39 +21,52 @@ std::size_t features_below(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
-// Feature sets as bitsets, `words` 64-bit words a round (rows <= kPairBitsetRows), else none.
+// Feature sets as bitsets, `words` 64-bit words a round (rows <= kPairBitsetRows), else none. A
+// word is gathered in a register (x's features are ascending) and stored once: or-ing each feature
+// into memory chains every store to the next load of the same word.
 std::vector<uint64_t> feature_bits(const Example* xs, std::size_t m, std::size_t rows, std::size_t words) {
   std::vector<uint64_t> bits(m * words);
-  for (std::size_t l = 0; l < m && words; ++l)
-    for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q)
-      bits[l * words + xs[l].idx[q] / 64] |= uint64_t{1} << (xs[l].idx[q] % 64);
+  for (std::size_t l = 0; l < m && words; ++l) {
+    uint64_t* out = &bits[l * words];
+    std::size_t w = 0;
+    uint64_t acc = 0;
+    for (std::size_t q = 0, e = features_below(xs[l], rows); q < e; ++q) {
+      const uint32_t j = xs[l].idx[q];
+      if (j / 64 != w) {
+        out[w] = acc;
+        w = j / 64;
+        acc = 0;
+      }
+      acc |= uint64_t{1} << (j % 64);
+    }
+    out[w] |= acc;
+  }
   return bits;
 }
 
-// |A xor B| of two bitsets: the zeros a pair's union adds. The popcnt instruction when the CPU has
-// it (the portable build's std::popcount is a dozen instructions: 3x slower pairing on MNIST).
-std::size_t differ(const uint64_t* a, const uint64_t* b, std::size_t words) {
+// The rounds in pair order (lane[2 q + r]), an odd m's last pair padded with kNoRound: each round
+// left, lowest first, with the one left whose feature set differs least (|A xor B|: the zeros the
+// pair's union adds). POPCNT is the popcnt instruction when the CPU has it (the portable build's
+// std::popcount is a dozen instructions: 3x slower pairing on MNIST); inlined into the search, as
+// a call per candidate cost as much as the popcounts.
+template <bool POPCNT>
+[[gnu::always_inline]] inline std::size_t differ(const uint64_t* a, const uint64_t* b, std::size_t words) {
   std::size_t d = 0;
-  for (std::size_t w = 0; w < words; ++w) d += static_cast<std::size_t>(std::popcount(a[w] ^ b[w]));
+  for (std::size_t w = 0; w < words; ++w)
+    d += static_cast<std::size_t>(POPCNT ? __builtin_popcountll(a[w] ^ b[w]) : std::popcount(a[w] ^ b[w]));
   return d;
 }
-__attribute__((target("popcnt"))) std::size_t differ_popcnt(const uint64_t* a, const uint64_t* b, std::size_t words) {
-  std::size_t d = 0;
-  for (std::size_t w = 0; w < words; ++w) d += static_cast<std::size_t>(__builtin_popcountll(a[w] ^ b[w]));
-  return d;
-}
-
-// The rounds in pair order (lane[2 q + r]), an odd m's last pair padded with kNoRound.
-std::vector<uint32_t> pair_lanes(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
-  static const auto diff = __builtin_cpu_supports("popcnt") ? differ_popcnt : differ;
+template <bool POPCNT>
+[[gnu::always_inline]] inline std::vector<uint32_t> pair_lanes_with(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
   std::vector<uint32_t> left(m), lanes;
   std::iota(left.begin(), left.end(), 0u);
   for (std::size_t f = 0; f < left.size(); f += 2) {  // left[0..f) are paired, left[f] is the lowest left
     lanes.push_back(left[f]);
     if (f + 1 == left.size()) break;
     std::size_t pick = f + 1, least = std::numeric_limits<std::size_t>::max();
+    const uint64_t* a = &bits[left[f] * words];
     for (std::size_t p = f + 1; p < left.size() && words; ++p) {
-      const std::size_t d = diff(&bits[left[f] * words], &bits[left[p] * words], words);
+      const std::size_t d = differ<POPCNT>(a, &bits[left[p] * words], words);
       if (d < least) { least = d; pick = p; }
     }
     lanes.push_back(left[pick]);
@@ -62,6 +75,14 @@ std::vector<uint32_t> pair_lanes(std::size_t m, const std::vector<uint64_t>& bit
   }
   if (lanes.size() % 2) lanes.push_back(RoundPairs::kNoRound);
   return lanes;
+}
+__attribute__((target("popcnt"))) std::vector<uint32_t> pair_lanes_popcnt(std::size_t m, const std::vector<uint64_t>& bits,
+                                                                          std::size_t words) {
+  return pair_lanes_with<true>(m, bits, words);
+}
+std::vector<uint32_t> pair_lanes(std::size_t m, const std::vector<uint64_t>& bits, std::size_t words) {
+  static const bool popcnt = __builtin_cpu_supports("popcnt");
+  return popcnt ? pair_lanes_popcnt(m, bits, words) : pair_lanes_with<false>(m, bits, words);
 }
 
 // One round's values, read without a branch: value(j) is x_j for the features j of the round taken

@@ -398,7 +398,8 @@ class SupportSet {
         panel_dots(&cols_[i0], next, g, out + (i0 - b), ld);
       }
       if (i0 < e && i0 + kPanelSupports <= ld_) {  // a last partial tile: the columns past it are
-        std::vector<double> tail(m * kPanelSupports);  // supports or zeros, finite, and dropped here
+        thread_local std::vector<double> tail;  // supports or zeros, finite, and dropped here; every
+        tail.resize(m * kPanelSupports);        // entry written by panel_dots
         panel_dots(&cols_[i0], nullptr, g, tail.data(), kPanelSupports);
         for (std::size_t l = 0; l < m; ++l) std::copy_n(&tail[l * kPanelSupports], e - i0, out + l * ld + (i0 - b));
         i0 = e;
