@@ -65,11 +65,12 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     const std::size_t B = f_.size();
     block_rows_.resize(n * B);
     f_.sv.kernel_rows(f_.kernel, xs, n, block_rows_.data(), B);
+    map_rows(block_rows_.data(), n);
     for (std::size_t l = 0; l < n; ++l) {
-      given_row_ = block_rows_.data() + l * B;
+      given_z_ = block_z_.data() + l * k_;
       out[l] = learn(xs[l], t0 + static_cast<int64_t>(l));
     }
-    given_row_ = nullptr;
+    given_z_ = nullptr;
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -140,8 +141,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   bool nystrom() const { return switched_; }
   // w.z(x), z = M k_B(x); leaves z(x) in z_.
   double map_score(const Example& x) const {
-    if (given_row_) {
-      map_row(given_row_);
+    if (given_z_) {
+      z_.assign(given_z_, given_z_ + k_);
     } else {
       row_.resize(f_.size());
       f_.sv.kernel_row(f_.kernel, x, row_.data());
@@ -160,6 +161,19 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     std::size_t i = 0;
     for (; i + 2 <= k_; i += 2) lane_dot2(&M_[i * n], &M_[(i + 1) * n], k, n, z_[i], z_[i + 1]);
     if (i < k_) z_[i] = lane_dot(&M_[i * n], k, n);
+  }
+  // block_z_ = the maps M k of the m kernel rows K (row l at K + l B), the same bits as map_row:
+  // two rows of M at a time against every round's row, so the pair (6 KB at B = 400) stays in L1
+  // while M (k x B: 64 KB at 20 x 400, past L1) was read from L2 every round.
+  void map_rows(const double* K, std::size_t m) {
+    const std::size_t n = f_.size();
+    block_z_.resize(m * k_);
+    std::size_t i = 0;
+    for (; i + 2 <= k_; i += 2)
+      for (std::size_t l = 0; l < m; ++l)
+        lane_dot2(&M_[i * n], &M_[(i + 1) * n], K + l * n, n, block_z_[l * k_ + i], block_z_[l * k_ + i + 1]);
+    if (i < k_)
+      for (std::size_t l = 0; l < m; ++l) block_z_[l * k_ + i] = lane_dot(&M_[i * n], K + l * n, n);
   }
   // Algorithm 2's switch: K's top eigenpairs, M and w = Lambda^{1/2} V^T alpha.
   void start_nystrom() {
@@ -229,8 +243,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   std::vector<double> tdw_, base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
   mutable bool stale_ = false;   // alpha and the averaging sums lag behind w
   mutable std::vector<double> row_, z_;
-  std::vector<double> block_rows_;     // learn_block's kernel rows after the switch
-  const double* given_row_ = nullptr;  // the round's row among them, while learn_block runs
+  std::vector<double> block_rows_, block_z_;  // learn_block's kernel rows after the switch, their maps
+  const double* given_z_ = nullptr;            // the round's map among them, while learn_block runs
 };
 
 }  // namespace plab
