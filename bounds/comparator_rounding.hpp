@@ -51,9 +51,9 @@ inline double expansion_error(const KernelError& ke, double n, double abs_terms,
   return gn * abs_terms + (1 + gn) * (ke.rel * abs_terms + ke.abs * sum_abs_a);
 }
 
-// The computed score v with error bound e moved towards the wrong side of label y (y v decreases
-// by e): y times the result is at most y g(x) exactly. e must already hold the slack of this
-// subtraction and of the bounds' division by the norm (4 u |v|, added here).
+// The computed score v with error bound e moved towards the wrong side of label y: y times the
+// result is at most y g(x) exactly. The slack of this subtraction and of the bounds' later
+// division by the norm, 4 u |v|, is added here.
 inline double lower_margin_score(double v, double e, double y) {
   const double total = 2 * e + 4 * kUnit * std::abs(v);
   return y >= 0 ? v - total : v + total;
