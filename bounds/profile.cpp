@@ -107,7 +107,14 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
   for (double b : breaks)
     if (b > 0.0 && b < s_max) pts.push_back(b);
   pts.push_back(s_max);
-  for (std::size_t i = 1; i < pts.size(); ++i) consider(pts[i], safe(f, pts[i]));
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    consider(pts[i], safe(f, pts[i]));
+    // A breakpoint 1/m rounds to either side of its kink; one ulp up, its loss 1 - s m is 0. Where
+    // a square root of the losses starts there (JMLR Thm 3's ||g|| sqrt(D_1)), the side below
+    // reads sqrt(1e-16) = 1e-8 above the minimum (docs/bounds.md#infimum).
+    const double up = std::nextafter(pts[i], kInf);
+    if (up < s_max) consider(up, safe(f, up));
+  }
   if (piecewise_linear) return best;
   // Brent inside every segment. Boost caps the requested bits at digits/2 = 26 for double
   // (below that, f cannot resolve the argument: near a smooth minimum f(s*(1+e)) - f(s*) ~ e^2,
