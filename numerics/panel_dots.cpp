@@ -64,9 +64,9 @@ template <bool POPCNT>
     lanes.push_back(left[f]);
     if (f + 1 == left.size()) break;
     std::size_t pick = f + 1, least = std::numeric_limits<std::size_t>::max();
-    const uint64_t* a = &bits[left[f] * words];
+    const uint64_t* a = bits.data() + left[f] * words;  // bits is empty when words = 0
     for (std::size_t p = f + 1; p < left.size() && words; ++p) {
-      const std::size_t d = differ<POPCNT>(a, &bits[left[p] * words], words);
+      const std::size_t d = differ<POPCNT>(a, bits.data() + left[p] * words, words);
       if (d < least) { least = d; pick = p; }
     }
     lanes.push_back(left[pick]);
