@@ -95,6 +95,23 @@ double safe(const std::function<double(double)>& f, double s) {
   const double v = f(s);
   return std::isfinite(v) ? v : kInf;
 }
+
+// A breakpoint 1/m rounds to either side of its kink, and a search can also end a few ulps below
+// it. 8 ulps above it the loss 1 - s m is 0, also at the parameter reported (c = s/||g0||, read
+// back with its own rounding); where a square root of the losses starts at the kink (JMLR Thm 3's
+// ||g|| sqrt(D_1)), the side below reads sqrt(1e-16) = 1e-8 above the minimum. So a minimum at or
+// just below a breakpoint moves above it unless that is higher by more than rounding
+// (docs/bounds.md#infimum).
+Minimum above_kink(const std::function<double(double)>& f, const std::vector<double>& breaks, double s_max,
+                   Minimum m) {
+  const auto it = std::lower_bound(breaks.begin(), breaks.end(), m.s);
+  if (it == breaks.end() || !(*it > 0.0) || m.s < *it * (1.0 - 0x1p-48)) return m;
+  const double up = *it * (1.0 + 0x1p-50);  // 8 ulps
+  if (!(up < s_max)) return m;
+  const double v = safe(f, up);
+  return v <= m.value * (1.0 + 1e-12) ? Minimum{up, v} : m;
+}
+
 }  // namespace
 
 Minimum minimize_segments(const std::function<double(double)>& f, const std::vector<double>& breaks,
@@ -107,15 +124,8 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
   for (double b : breaks)
     if (b > 0.0 && b < s_max) pts.push_back(b);
   pts.push_back(s_max);
-  for (std::size_t i = 1; i < pts.size(); ++i) {
-    consider(pts[i], safe(f, pts[i]));
-    // A breakpoint 1/m rounds to either side of its kink; one ulp up, its loss 1 - s m is 0. Where
-    // a square root of the losses starts there (JMLR Thm 3's ||g|| sqrt(D_1)), the side below
-    // reads sqrt(1e-16) = 1e-8 above the minimum (docs/bounds.md#infimum).
-    const double up = std::nextafter(pts[i], kInf);
-    if (up < s_max) consider(up, safe(f, up));
-  }
-  if (piecewise_linear) return best;
+  for (std::size_t i = 1; i < pts.size(); ++i) consider(pts[i], safe(f, pts[i]));
+  if (piecewise_linear) return above_kink(f, breaks, s_max, best);
   // Brent inside every segment. Boost caps the requested bits at digits/2 = 26 for double
   // (below that, f cannot resolve the argument: near a smooth minimum f(s*(1+e)) - f(s*) ~ e^2,
   // under the rounding of f for e < 2^-26). So the argmin is found to about 2^-26 relative and
@@ -152,7 +162,7 @@ Minimum minimize_segments(const std::function<double(double)>& f, const std::vec
     const auto r = boost::math::tools::brent_find_minima([&](double s) { return safe(f, s); }, a, b, 26, iters);
     consider(r.first, r.second);
   }
-  return best;
+  return above_kink(f, breaks, s_max, best);
 }
 
 Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, double s_max, Minimum m) {
@@ -186,7 +196,7 @@ Minimum polish_minimum(const BoundFn& f, const std::vector<double>& breaks, doub
     }
     if (m.s == s0) break;
   }
-  return m;
+  return above_kink(direct, breaks, s_max, m);
 }
 
 GridCheck check_grid(const BoundFn& f, const std::vector<double>& breaks, double s_max, double M) {
