@@ -34,13 +34,15 @@ def finite_points(line):
 
 def cut_bounds(plab_bin, tmp_path, csv_text):
     """{bound id: {(rounds, value)}}: the applicable hard rows of `plab bounds --trace --json` on the
-    trace cut after rounds 1, 2, 4, ..., T (metadata rounds = t, no f_norm2_exact: as if it had stopped)."""
+    trace cut after rounds 1, 2, 4, ..., T (metadata rounds = t; before T no f_norm2_exact, as if it had
+    stopped there: the library's prefix_facts)."""
     meta_line, header, *rows = csv_text.rstrip("\n").split("\n")
     T, t, out = len(rows), 1, {}
     while True:
         meta = json.loads(meta_line[2:])
         meta["rounds"] = t
-        meta.pop("f_norm2_exact", None)
+        if t < T:
+            meta.pop("f_norm2_exact", None)
         cut, js = tmp_path / "cut.csv", tmp_path / "cut.json"
         cut.write_text("\n".join(["# " + json.dumps(meta), header, *rows[:t]]) + "\n")
         subprocess.run([plab_bin, "bounds", "--trace", str(cut), "--json", str(js)], check=True, capture_output=True)
