@@ -11,7 +11,7 @@
 // (BOGD++'s p_j as recalled from the paper, not checked against its text; unbiased by construction.)
 // B = 1: the one support is removed, nothing is rescaled. Then, as the authors' code does on such a
 // round (docs/learners.md#bogd-cap), the coefficient cap: all coefficients, the new one included, are
-// multiplied by s = min(eta cap / max_i |a_i|, 1), so that max_i |a_i| <= eta cap (--ogd-cap; 0: none).
+// multiplied by s = min(eta cap / max_i |a_i|, 1), so that max_i |a_i| <= eta cap (--cap; 0: none).
 // The removal draw is plab::Rng(seed).
 // For the bounds only (record_norms; docs/learners.md#bookkeeping) the Gram matrix of the supports
 // is kept, packed lower triangle (O(B) per change, from the scoring row), with the running ||f||^2:
@@ -27,6 +27,7 @@
 // for f(x_j)); for BOGD++ the form d^T K d plus x_t's terms, O(B^2), as the norm after the removal.
 // The cap's s depends on the support drawn, so with a cap the removal is not unbiased
 // (docs/bounds.md#bogd_expectation).
+#pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -38,31 +39,29 @@
 
 namespace plab {
 
-// The options of the online gradient learners (BOGD, BOGD++, FOGD, NOGD); defaults in LearnerOptions.
-inline const std::vector<OptionInfo>& ogd_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("Online gradient descent options", "ogd_eta", &LearnerOptions::ogd_eta,
-                     "step size eta of BOGD, BOGD++, FOGD and NOGD", above(0)),
-      learner_option("Online gradient descent options", "ogd_lambda", &LearnerOptions::ogd_lambda,
-                     "BOGD regulariser lambda: coefficients shrink by 1 - eta lambda each round", at_least(0)),
-      learner_option("Online gradient descent options", "ogd_cap", &LearnerOptions::ogd_cap,
-                     "BOGD, BOGD++ coefficient cap: after a removal every coefficient is scaled so that max |a_i| <= "
-                     "eta cap (0: no cap; docs/learners.md#bogd-cap)", at_least(0)),
-  };
-  return v;
-}
-
-// The rule that ties BOGD's options together (their ranges: ogd_options()).
-inline void bogd_validate(const LearnerOptions& o, const SpellOption& spell) {
-  if (!(o.ogd_eta * o.ogd_lambda < 1.0))
-    throw std::invalid_argument(spell("ogd_eta") + " * " + spell("ogd_lambda") + " must be < 1 (the shrink 1 - eta lambda)");
-}
-
 class BoundedOnlineGradientDescent final : public ExpansionLearner {
  public:
   enum class Removal { uniform, weighted };
-  explicit BoundedOnlineGradientDescent(const LearnerOptions& o, Removal removal = Removal::uniform)
-      : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), lambda_(o.ogd_lambda), cap_(o.ogd_cap), removal_(removal),
+  // Its own options (it takes the shared budget and seed of learner.hpp too); the defaults are
+  // LIBOL KOL's, the cap the authors' code's (docs/learners.md#bogd-cap).
+  struct Options {
+    double eta = kOgdEta, lambda = 0.001, cap = 2.0;
+    static std::vector<OptionMember<Options>> rows() {
+      return {ogd_eta_option(&Options::eta),
+              {"lambda", &Options::lambda, "BOGD regulariser lambda: coefficients shrink by 1 - eta lambda each round",
+               at_least(0), {}, {"ogd_lambda"}},
+              {"cap", &Options::cap,
+               "BOGD, BOGD++ coefficient cap: after a removal every coefficient is scaled so that max |a_i| <= eta cap "
+               "(0: no cap; docs/learners.md#bogd-cap)", at_least(0), {}, {"ogd_cap"}}};
+    }
+    // The shrink 1 - eta lambda stays positive.
+    void validate(const SpellOption& spell) const {
+      if (!(eta * lambda < 1.0))
+        throw std::invalid_argument(spell("eta") + " * " + spell("lambda") + " must be < 1 (the shrink 1 - eta lambda)");
+    }
+  };
+  BoundedOnlineGradientDescent(const LearnerOptions& o, const Options& own, Removal removal = Removal::uniform)
+      : ExpansionLearner(o), B_(o.budget), eta_(own.eta), lambda_(own.lambda), cap_(own.cap), removal_(removal),
         rng_(o.seed) {
     drop_norm();  // then no Gram matrix: the norm and delta_norm are all it serves
   }

@@ -18,20 +18,23 @@
 
 namespace plab {
 
-inline const std::vector<OptionInfo>& fogd_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("FOGD options", "features", &LearnerOptions::features,
-                     "FOGD: D random Fourier frequencies (2D features; each costs 2 weights and dim + 1 map values: "
-                     "(dim + 3) x 8 bytes)", {1.0, 16777216.0, false, false}),
-  };
-  return v;
-}
-
 class FourierOnlineGradientDescent final : public Learner {
  public:
-  explicit FourierOnlineGradientDescent(const LearnerOptions& o)
-      : D_(o.features), eta_(o.ogd_eta), z_map_(o.kernel.gamma, o.features, o.seed),
-        w_(2 * o.features, 0.0), keep_norm_(o.record_norms) {}
+  // Its own options (it takes the shared seed of learner.hpp too: the frequencies' draws); the
+  // defaults are LIBOL KOL's.
+  struct Options {
+    double eta = kOgdEta;
+    std::size_t features = 400;
+    static std::vector<OptionMember<Options>> rows() {
+      return {ogd_eta_option(&Options::eta),
+              {"features", &Options::features,
+               "FOGD: D random Fourier frequencies (2D features; each costs 2 weights and dim + 1 map values: "
+               "(dim + 3) x 8 bytes)", {1.0, 16777216.0, false, false}}};
+    }
+  };
+  FourierOnlineGradientDescent(const LearnerOptions& o, const Options& own)
+      : D_(own.features), eta_(own.eta), z_map_(o.kernel.gamma, own.features, o.seed), w_(2 * own.features, 0.0),
+        keep_norm_(o.record_norms) {}
 
   // The oracle's frequencies in place of the seed's (FourierFeatures::set_frequencies).
   void set_frequencies(const std::vector<std::vector<double>>& columns) { z_map_.set_frequencies(columns); }

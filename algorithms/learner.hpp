@@ -33,6 +33,15 @@ inline const std::vector<OptionInfo>& budget_options() {
   return v;
 }
 
+// The step size eta of the online gradient learners (BOGD, BOGD++, FOGD, NOGD), one row each of
+// their Options declares alike (so one option, one default: LIBOL KOL's 0.5); "ogd_eta" is its
+// earlier name, still read.
+inline constexpr double kOgdEta = 0.5;
+template <class O>
+OptionMember<O> ogd_eta_option(double O::*member) {
+  return {"eta", member, "step size eta of online gradient descent (BOGD, BOGD++, FOGD, NOGD)", above(0), {}, {"ogd_eta"}};
+}
+
 // A row whose feature index the learner cannot hold memory for (the primal Perceptron's dense w,
 // docs/learners.md#perceptron), thrown from learn on round t: run_online and run_stream name the
 // data row it came from.

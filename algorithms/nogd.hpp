@@ -30,18 +30,19 @@
 
 namespace plab {
 
-inline const std::vector<OptionInfo>& nogd_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("NOGD options", "rank", &LearnerOptions::rank,
-                     "NOGD: k, the top eigenpairs of the budget's kernel matrix kept", at_least(1)),
-  };
-  return v;
-}
-
 class NystromOnlineGradientDescent final : public ExpansionLearner {
  public:
-  explicit NystromOnlineGradientDescent(const LearnerOptions& o)
-      : ExpansionLearner(o), B_(o.budget), eta_(o.ogd_eta), rank_(o.rank) {}
+  // Its own options (it takes the shared budget of learner.hpp too); the defaults are LIBOL KOL's.
+  struct Options {
+    double eta = kOgdEta;
+    std::size_t rank = 20;
+    static std::vector<OptionMember<Options>> rows() {
+      return {ogd_eta_option(&Options::eta),
+              {"rank", &Options::rank, "NOGD: k, the top eigenpairs of the budget's kernel matrix kept", at_least(1)}};
+    }
+  };
+  NystromOnlineGradientDescent(const LearnerOptions& o, const Options& own)
+      : ExpansionLearner(o), B_(o.budget), eta_(own.eta), rank_(own.rank) {}
 
   double score(const Example& x) const override { return nystrom() ? map_score(x) : f_.score(x); }
   double score_as(const std::string& which, const Example& x) const override {
@@ -127,7 +128,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     ExpansionLearner::load_state(r);
     k_ = r.get_one<uint64_t>("nystrom_k");
     require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
-    require_state(k_ <= rank_, "nystrom_k: " + std::to_string(k_) + " dimensions, above options.rank = " + std::to_string(rank_));
+    require_state(k_ <= rank_, "nystrom_k: " + std::to_string(k_) + " dimensions, above the option rank = " + std::to_string(rank_));
     M_ = r.get<double>("nystrom_M", k_ * f_.size());
     w_ = r.get<double>("nystrom_w", k_);
     switched_ = k_ > 0 || (r.has("nystrom_switched") && r.get_one<uint64_t>("nystrom_switched") == 1);

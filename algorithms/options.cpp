@@ -46,10 +46,13 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
   if (!j.is_object()) throw std::invalid_argument(where + ": options must be a JSON object");
   for (const auto& [k, v] : j.items()) {
     const std::string& name = k;  // a lambda may not capture a structured binding (clang before 16)
-    const auto mine = std::find_if(own.begin(), own.end(), [&](const OptionDecl& d) { return d.name == name; });
-    if (mine != own.end()) {
+    const auto mine = std::find_if(own.begin(), own.end(), [&](const OptionDecl& d) { return d.named(name); });
+    if (mine != own.end()) {  // an own row first: its name may also be a shared option's
       mine->check_type(v, where + ": " + k);
-      o.own[k] = v;
+      if (mine->name != k && j.contains(mine->name))
+        throw std::invalid_argument(where + ": " + k + " and " + mine->name + " name the same option (" + k +
+                                    " is its earlier name)");
+      o.own[mine->name] = v;
       continue;
     }
     const OptionInfo* row = find_option(k);
@@ -64,8 +67,10 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
   }
 }
 
-void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j) {
-  if (j.is_object() && !j.contains("ogd_cap")) o.ogd_cap = 0.0;
+void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j, const std::vector<OptionDecl>& own) {
+  if (!j.is_object()) return;
+  for (const OptionDecl& d : own)
+    if (d.name == "cap" && !j.contains("cap") && !j.contains("ogd_cap")) o.own["cap"] = 0.0;
 }
 
 void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who) {

@@ -48,10 +48,6 @@ struct LearnerOptions {
   bool decay_rate = false, bias = false;
   std::size_t truncate = 0;
   bool inclusive_ties = false;
-  // The budget online gradient learners (bogd.hpp, fogd.hpp, nogd.hpp): LIBOL KOL's defaults.
-  double ogd_eta = 0.5, ogd_lambda = 0.001;
-  double ogd_cap = 2.0;  // BOGD, BOGD++: max |a_i| <= ogd_eta ogd_cap after a removal (0: no cap; docs/learners.md#bogd-cap)
-  std::size_t features = 400, rank = 20;
   // Not an option row: the values of the learner's own Options (OwnOptions), every one present
   // once configured; empty for a learner without them.
   nlohmann::json own = nlohmann::json::object();
@@ -105,8 +101,9 @@ struct OwnOptions {
 template <class O>
 struct OptionMember {
   template <class T>
-  OptionMember(std::string key, T O::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {})
-      : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)),
+  OptionMember(std::string key, T O::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {},
+               std::vector<std::string> old_names = {})
+      : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)), aliases(std::move(old_names)),
         get([member](const O& o) { return nlohmann::json(o.*member); }),
         set([member](O& o, const nlohmann::json& v) { o.*member = v.template get<T>(); }) {
     static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::size_t> || std::is_same_v<T, bool> ||
@@ -120,6 +117,7 @@ struct OptionMember {
   std::string help;
   OptionRange range;
   std::vector<std::string> allowed;
+  std::vector<std::string> aliases;  // earlier names still read (OptionDecl::aliases)
   OptionDecl::Type type = OptionDecl::Type::real;
   std::function<nlohmann::json(const O&)> get;
   std::function<void(O&, const nlohmann::json&)> set;
@@ -141,8 +139,10 @@ template <class O>
 OwnOptions own_options(const std::string& group) {
   OwnOptions own;
   const O defaults{};
-  for (const OptionMember<O>& r : O::rows())
+  for (const OptionMember<O>& r : O::rows()) {
     own.rows.push_back(declare("learner", group, r.name, r.type, r.get(defaults), {}, r.help, r.range, r.allowed));
+    own.rows.back().aliases = r.aliases;
+  }
   if constexpr (requires(const O& o, const SpellOption& s) { o.validate(s); })
     own.validate = [](const LearnerOptions& o, const SpellOption& spell) { options_from<O>(o.own).validate(spell); };
   return own;
@@ -165,9 +165,9 @@ nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::s
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
                        const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options
-// that lack one were made by the rule before it, which this sets (ogd_cap: BOGD and BOGD++ had no
-// cap, 0).
-void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j);
+// that lack one were made by the rule before it, which this sets among the learner's own rows
+// (cap: BOGD and BOGD++ had no cap, 0).
+void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j, const std::vector<OptionDecl>& own);
 // Checks the named options' values in `o` against their declared ranges (a default out of range,
 // e.g. budget 0, included); throws std::invalid_argument "<flag> must be ... for <who>, got ...".
 void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who = "");

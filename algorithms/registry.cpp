@@ -31,6 +31,7 @@ namespace plab {
 namespace {
 
 using BF = BoundFamily;
+using BOGD = BoundedOnlineGradientDescent;
 
 constexpr unsigned mask(std::initializer_list<UpdateKind> kinds) {
   unsigned m = 0;
@@ -113,23 +114,26 @@ std::vector<LearnerInfo> builtin() {
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BudgetPassiveAggressive>(o, BudgetPassiveAggressive::Span::nearest);
        }, .trace = kBudgetPARows},
-      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#fb8072",
+      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = kRandomBudget, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
-       .make = maker_of<BoundedOnlineGradientDescent>(), .own = {.validate = bogd_validate}, .trace = kBogdRows},
-      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = {"budget", "seed", "ogd_eta", "ogd_lambda", "ogd_cap"}, .color = "#b3de69",
+       .make = own_maker_of<BoundedOnlineGradientDescent>(), .own = own_options<BOGD::Options>("BOGD options"),
+       .trace = kBogdRows},
+      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = kRandomBudget, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
-         return std::make_unique<BoundedOnlineGradientDescent>(o, BoundedOnlineGradientDescent::Removal::weighted);
-       }, .own = {.validate = bogd_validate}, .trace = kBogdRows},
+         return std::make_unique<BOGD>(o, options_from<BOGD::Options>(o.own), BOGD::Removal::weighted);
+       }, .own = own_options<BOGD::Options>("BOGD options"), .trace = kBogdRows},
       // Its bounds hold in the random-feature space, against the comparator mapped there.
-      {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"ogd_eta", "features", "seed"}, .color = "#fdb462",
+      {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"seed"}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
-       .make = maker_of<FourierOnlineGradientDescent>(), .kernels = {Kernel::Type::rbf}, .fourier_features = true,
-       .trace = kFogdRows},
-      {.name = "nogd", .bounds = {BF::budget_gradient}, .options = {"budget", "ogd_eta", "rank"}, .color = "#80b1d3",
+       .make = own_maker_of<FourierOnlineGradientDescent>(),
+       .own = own_options<FourierOnlineGradientDescent::Options>("FOGD options"), .kernels = {Kernel::Type::rbf},
+       .fourier_features = true, .trace = kFogdRows},
+      {.name = "nogd", .bounds = {BF::budget_gradient}, .options = kBudget, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",
-       .make = maker_of<NystromOnlineGradientDescent>(), .trace = kNogdRows},
+       .make = own_maker_of<NystromOnlineGradientDescent>(),
+       .own = own_options<NystromOnlineGradientDescent::Options>("NOGD options"), .trace = kNogdRows},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
       {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",
@@ -156,12 +160,22 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
     if (l.name == info.name) throw std::invalid_argument(at + "the name exists");
   for (const auto& o : info.options)
     if (!find_option(o)) throw std::invalid_argument(at + "option '" + o + "' is not declared (option_table())");
-  // An own option's key is its flag and spec key too: it must not be another option's.
+  // An own option's key is its flag and spec key too: another learner's option of that name (the
+  // online gradient learners' eta beside the Projectron's) must be of its type, for one flag to read
+  // both; an earlier name (alias) is no option's name, and names the same option wherever declared.
   for (const auto& r : info.own.rows) {
-    if (find_option(r.name)) throw std::invalid_argument(at + "own option '" + r.name + "' is a shared option's name");
-    for (const auto& l : t)
-      if (l.uses(r.name)) throw std::invalid_argument(at + "own option '" + r.name + "' is an option of " + l.name);
     if (r.kind != "learner") throw std::invalid_argument(at + "own option '" + r.name + "' is not a learner option");
+    std::vector<OptionDecl> others;
+    for (const auto& o : option_table()) others.push_back(o);
+    for (const auto& l : t) others.insert(others.end(), l.own.rows.begin(), l.own.rows.end());
+    for (const auto& o : others) {
+      if (o.name == r.name && o.type != r.type)
+        throw std::invalid_argument(at + "own option '" + r.name + "' is a " + r.type_name() + ", another learner's is a " +
+                                    o.type_name());
+      for (const auto& a : r.aliases)
+        if (o.name == a || (o.named(a) && o.name != r.name))
+          throw std::invalid_argument(at + "own option '" + r.name + "': its earlier name '" + a + "' names another option");
+    }
   }
   if (!info.make) throw std::invalid_argument(at + "no maker");
   const bool hex = info.color.size() == 7 && info.color[0] == '#' &&
@@ -191,8 +205,13 @@ std::mutex& table_mutex() {
 }  // namespace
 
 bool LearnerInfo::uses(const std::string& option) const {
-  return std::find(options.begin(), options.end(), option) != options.end() ||
-         std::any_of(own.rows.begin(), own.rows.end(), [&](const OptionDecl& d) { return d.name == option; });
+  return std::find(options.begin(), options.end(), option) != options.end() || own_row(option) != nullptr;
+}
+
+const OptionDecl* LearnerInfo::own_row(const std::string& key) const {
+  for (const auto& d : own.rows)
+    if (d.named(key)) return &d;
+  return nullptr;
 }
 
 nlohmann::json LearnerInfo::options_json(const LearnerOptions& o) const {
@@ -265,8 +284,7 @@ const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
     for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(),
-                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options(), &ogd_options(),
-                              &fogd_options(), &nogd_options()})
+                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)
           if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");
@@ -296,7 +314,7 @@ void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, con
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
   for (const auto& r : rows) {  // declared ranges, the defaults' included (a budget of 0)
-    const OptionInfo* shared = find_option(r.name);
+    const OptionInfo* shared = info.own_row(r.name) ? nullptr : find_option(r.name);
     const nlohmann::json v = shared ? shared->get(o) : o.own.value(r.name, r.default_value);
     const bool was_given = std::find(given.begin(), given.end(), r.name) != given.end();
     r.check(v, was_given ? label(r.name) : spell(r.name), info.name);

@@ -34,7 +34,7 @@ using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions
 struct TraceRows {
   // Update kinds on a mistake round and on a correct one (bit k: UpdateKind k; 0: the families' rule).
   unsigned mistake_kinds = 0, correct_kinds = 0;
-  // The step tau of a round that steps: any, = options.ogd_eta (online gradient descent), or the
+  // The step tau of a round that steps: any, = the learner's own eta (online gradient descent), or the
   // PA-I step min(C, (1 - y f(x_t)) / k(x_t,x_t)) of its own row.
   enum class Step : uint8_t { any, eta, pa } step = Step::any;
   // support_size: one more on `add` (below options.budget), unchanged on every other round,
@@ -62,7 +62,10 @@ struct LearnerInfo {
   // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
   bool fourier_features = false;
   TraceRows trace = {};
-  bool uses(const std::string& option) const;  // a shared option it names or one of its own
+  bool uses(const std::string& option) const;  // a shared option it names or one of its own (or an alias)
+  // Its own row named `key` (by name or alias), nullptr when none: an own row comes before a shared
+  // option of the same name.
+  const OptionDecl* own_row(const std::string& key) const;
   // The declarations of every option it takes: the shared rows (owners empty), then its own.
   std::vector<OptionDecl> option_rows() const;
   // {name: value} of every option it takes, its own included (summary, model header, trace metadata).

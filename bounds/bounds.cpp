@@ -53,7 +53,7 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
     // A registered learner's options go through its one check: owners, ranges, rules.
     const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
     options_from_json(f.options, *v, "trace metadata: options", info ? info->own.rows : std::vector<OptionDecl>{});
-    options_absent_as_before(f.options, *v);
+    options_absent_as_before(f.options, *v, info ? info->own.rows : std::vector<OptionDecl>{});
     if (info) {
       std::vector<std::string> keys;
       for (const auto& [k, x] : v->items()) keys.push_back(k);

@@ -36,10 +36,18 @@ struct StepFacts {
   std::string missing;                       // why the records cannot be read ("" when they can)
 };
 
+// An online gradient learner's own eta, lambda or cap (BOGD, BOGD++, FOGD, NOGD); 0 for a learner
+// that does not declare it (then no shrink term).
+double own_real(const RunFacts& f, const char* name) {
+  const LearnerInfo* learner = find_learner(f.algo);
+  const nlohmann::json& own = f.options.own;
+  return learner && learner->own_row(name) && own.contains(name) ? own.at(name).get<double>() : 0.0;
+}
+
 StepFacts collect_steps(const Records& R, const RunFacts& f, double lambda) {
   StepFacts s;
   s.T = R.size();
-  const double eta = f.options.ogd_eta;
+  const double eta = own_real(f, "eta");
   double prev = 0.0, sum_f = 0.0, sum_delta = 0.0;  // prev = ||f_t||^2 before round t
   for (const RoundRecord& r : R) {
     const double m = f.g_norm > 0 ? r.y * r.g / f.g_norm : 0.0;
@@ -111,9 +119,7 @@ bool infimum(BoundResult& b, const BoundFn& fn, const std::vector<double>& break
 }  // namespace
 
 void budget_gradient_rows(Out& out, const Records& R, const RunFacts& f) {
-  const LearnerInfo* learner = find_learner(f.algo);
-  const double lambda = learner && learner->uses("ogd_lambda") ? f.options.ogd_lambda : 0.0;
-  const StepFacts s = collect_steps(R, f, lambda);
+  const StepFacts s = collect_steps(R, f, own_real(f, "lambda"));
   BoundResult all_t = make_row("budget_ogd_all_t", f, s), cert = make_row("budget_ogd_certificate", f, s);
   if (!s.missing.empty()) {
     set_not_applicable(out, all_t, s.missing);
@@ -149,13 +155,14 @@ void budget_gradient_rows(Out& out, const Records& R, const RunFacts& f) {
 
 void unbiased_removal_rows(Out& out, const Records& R, const RunFacts& f) {
   const LearnerOptions& o = f.options;
-  const StepFacts s = collect_steps(R, f, o.ogd_lambda);
+  const double eta = own_real(f, "eta"), lambda = own_real(f, "lambda");
+  const StepFacts s = collect_steps(R, f, lambda);
   BoundResult b = make_row("bogd_expectation", f, s);
   if (o.budget < 2) return set_not_applicable(out, b, "needs budget B >= 2 (with B = 1 the removal is not unbiased)");
-  if (o.ogd_cap > 0.0)  // the cap's factor depends on the support drawn: E[f_{t+1}] is no longer the unbudgeted step
-    return set_not_applicable(out, b, "the coefficient cap (ogd_cap > 0) makes the removal biased (ogd_cap 0 for this bound)");
+  if (own_real(f, "cap") > 0.0)  // the cap's factor depends on the support drawn: E[f_{t+1}] is no longer the unbudgeted step
+    return set_not_applicable(out, b, "the coefficient cap (cap > 0) makes the removal biased (cap 0 for this bound)");
   const MarginProfile PT(s.m_all);
-  const double T = static_cast<double>(s.T), eta = o.ogd_eta, lambda = o.ogd_lambda;
+  const double T = static_cast<double>(s.T);
   const double G2 = s.G2 + s.D2 / (eta * eta);  // the removals enter as (1/(2 eta)) sum ||delta_t||^2
   const BoundFn fn = [&](double g, Sum h) { return norma_ogd(PT.l1(g, h), g, lambda, T, eta, G2, s.F2, 1.0); };
   Minimum mn;

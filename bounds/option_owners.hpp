@@ -12,9 +12,11 @@
 
 namespace plab {
 
-// Rows in the order learners (option_table(), owners = learners_taking()), kernel, comparator,
-// reader. Each row: kind, group, owners, name, flag(), type, default_value, min/max (open or
-// closed) or allowed, help. Learner rows reflect learners registered so far.
+// Rows in the order learners (option_table()'s shared rows, owners: the learners naming them; then
+// the learners' own rows, one row for a declaration several learners make alike), kernel,
+// comparator, reader. Each row: kind, group, owners, name, flag(), type, default_value, min/max
+// (open or closed) or allowed, help, aliases. A name may have several rows (the Projectron's eta
+// and the online gradient learners'), of one type. Learner rows reflect learners registered so far.
 std::vector<OptionDecl> declared_options();
 
 // The row of `name` among the options of `kind` ("learner" | "kernel" | "comparator" |

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
+#include "bounds/option_owners.hpp"
 
 namespace plab {
 
@@ -83,9 +84,43 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
 }
 
 void OptionFlags::add_learner_options(CLI::App* app) {
-  for (const OptionInfo& row : option_table()) {
+  std::vector<OptionDecl> rows;  // declared_options()'s learner rows: shared first, then the learners' own
+  for (const OptionDecl& d : declared_options())
+    if (d.kind == "learner") rows.push_back(d);
+  // One flag a name: several rows of a name (the Projectron's eta, the online gradient learners')
+  // share it, its help says each, and every learner taking the name owns it.
+  std::vector<std::string> named;
+  std::vector<OptionDecl> own, aliases;
+  for (const OptionDecl& row : rows) {
+    for (const auto& a : row.aliases)
+      if (std::none_of(aliases.begin(), aliases.end(), [&](const OptionDecl& x) { return x.name == a; })) {
+        OptionDecl alias = row;  // the earlier name: read, not shown (docs/learners.md#options)
+        alias.name = a;
+        alias.aliases.clear();
+        alias.group = "";
+        alias.help = "earlier name of " + row.flag();
+        aliases.push_back(std::move(alias));
+      }
+    if (std::find(named.begin(), named.end(), row.name) != named.end()) continue;
+    named.push_back(row.name);
     OptionDecl d = row;
     d.owners = learners_taking(row.name);
+    std::string more;
+    for (const OptionDecl& other : rows)
+      if (other.name == row.name && &other != &row)
+        more += "; for " + join_and(other.owners) + ": " + other.help + " (default " + other.default_value.dump() +
+                (other.range_text().empty() ? "" : ", range " + other.range_text()) + ")";
+    if (!more.empty()) {  // each declaration's default and range in its own words (configure checks the one taken)
+      d.help += " (default " + row.default_value.dump() + (row.range_text().empty() ? "" : ", range " + row.range_text()) +
+                ", for " + join_and(row.owners) + ")" + more;
+      d.min.reset();
+      d.max.reset();
+    }
+    const OptionInfo* shared = find_option(row.name);
+    if (!shared) {
+      own.push_back(std::move(d));
+      continue;
+    }
     const std::string flag = d.flag();
     CLI::Option* o = std::visit([&](auto p) -> CLI::Option* {
       using T = std::remove_reference_t<decltype(opt_.*p)>;
@@ -94,21 +129,17 @@ void OptionFlags::add_learner_options(CLI::App* app) {
       } else if constexpr (std::is_same_v<T, EtaConvention>) {
         enum_text_[row.name] = row.default_value.get<std::string>();
         return app->add_option(flag, enum_text_[row.name], help(d))->capture_default_str();
-      } else if (has_no_default(d)) {
+      } else if (has_no_default(d) || !more.empty()) {
         return app->add_option(flag, opt_.*p, help(d));
       } else {
         return app->add_option(flag, opt_.*p, help(d))->capture_default_str();
       }
-    }, row.field);
+    }, shared->field);
     flags_.push_back({d, checked(d, o), {}});  // values: configure_learner checks them
   }
-  std::vector<OptionDecl> own;  // the options learners declare themselves, one owner each
-  for (const LearnerInfo& l : learners())
-    for (OptionDecl d : l.own.rows) {
-      d.owners = {l.name};
-      own.push_back(std::move(d));
-    }
+  for (OptionDecl& a : aliases) a.owners = learners_taking(a.name);
   add(app, own);
+  add(app, aliases);
 }
 
 LearnerOptions OptionFlags::options() const {

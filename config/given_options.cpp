@@ -30,14 +30,17 @@ nlohmann::json kernel_value(const Kernel& k, const std::string& name) {
 
 // A key no declaration of `kinds` has is an error naming the nearest and what `algo` takes.
 void check_known(const GivenOptions& given, const std::string& algo, const std::vector<std::string>& kinds) {
-  std::vector<std::string> keys;
-  std::string known;
+  std::vector<std::string> keys, taken;
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
   for (const OptionDecl& d : declared_options())
     if (std::find(kinds.begin(), kinds.end(), d.kind) != kinds.end()) {
       keys.push_back(option_key(d));
-      if (d.kind != "learner" || info.uses(d.name)) known += (known.empty() ? "" : ", ") + given.spelling(keys.back());
+      if ((d.kind != "learner" || info.uses(d.name)) && std::find(taken.begin(), taken.end(), keys.back()) == taken.end())
+        taken.push_back(keys.back());  // a name several learners declare once
+      keys.insert(keys.end(), d.aliases.begin(), d.aliases.end());  // earlier names, still read
     }
+  std::string known;
+  for (const auto& k : taken) known += (known.empty() ? "" : ", ") + given.spelling(k);
   for (const auto& [key, g] : given.values)
     if (std::find(keys.begin(), keys.end(), key) == keys.end())
       throw std::invalid_argument(g.label() + ": unknown option" + did_you_mean(key, keys) + " (" + algo + " takes " +
@@ -103,26 +106,33 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
                                  const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  const std::vector<OptionDecl> rows = info.option_rows();
   LearnerOptions o = with_own_defaults(info, {});
   std::vector<std::string> keys;  // the learner options given, taken or not
   std::string at;                 // where they came from, for an error of the learner's rules
+  std::map<std::string, std::string> spelt_as;  // an own option given by its earlier name: that key
   for (const auto& [key, g] : given.values) {
-    const std::string& name = key;  // a lambda may not capture a structured binding (clang before 16)
-    const auto row = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == name; });
-    if (row == rows.end() && !find_option(key) && learners_taking(key).empty()) continue;  // kernel, comparator
-    keys.push_back(key);
-    if (at.empty()) at = g.at;
-    if (row == rows.end()) continue;  // not taken: check_learner_options names it
-    if (const OptionInfo* shared = find_option(key)) {
-      shared->set(o, g.value, g.label());
-    } else {
-      row->check_type(g.value, g.label());
-      o.own[key] = g.value;
+    if (!find_option(key) && learners_taking(key).empty()) continue;  // kernel, comparator
+    const OptionDecl* own = info.own_row(key);
+    const std::string name = own ? own->name : key;
+    if (name != key) {
+      if (given.has(name))
+        throw std::invalid_argument(g.label() + " and " + given.values.at(name).label() + " name the same option of " +
+                                    algo + " (" + key + " is its earlier name)");
+      spelt_as[name] = key;
     }
+    keys.push_back(name);
+    if (at.empty()) at = g.at;
+    if (own) {  // an own row first: its name may also be a shared option's
+      own->check_type(g.value, g.label());
+      o.own[name] = g.value;
+    } else if (info.uses(key)) {
+      find_option(key)->set(o, g.value, g.label());
+    }  // else not taken: check_learner_options names it
   }
+  const auto given_key = [&](const std::string& k) { return spelt_as.count(k) ? spelt_as.at(k) : k; };
   check_learner_options(
-      info, o, keys, [&](const std::string& k) { return given.has(k) ? given.values.at(k).label() : given.spelling(k); },
+      info, o, keys,
+      [&](const std::string& k) { return given.has(given_key(k)) ? given.values.at(given_key(k)).label() : given.spelling(k); },
       [&](const std::string& k) { return given.spelling(k); }, at);
   if (names) names->insert(names->end(), keys.begin(), keys.end());
   o.kernel = configure_kernel(given);

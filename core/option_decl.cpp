@@ -34,6 +34,16 @@ bool OptionDecl::takes(const std::string& owner) const {
   return owners.empty() || std::find(owners.begin(), owners.end(), owner) != owners.end();
 }
 
+bool OptionDecl::named(const std::string& key) const {
+  return key == name || std::find(aliases.begin(), aliases.end(), key) != aliases.end();
+}
+
+bool OptionDecl::same_as(const OptionDecl& o) const {
+  return name == o.name && type == o.type && default_value == o.default_value && min == o.min && max == o.max &&
+         min_open == o.min_open && max_open == o.max_open && allowed == o.allowed && help == o.help &&
+         kind == o.kind && aliases == o.aliases;
+}
+
 void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) const {
   using T = OptionDecl::Type;
   const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;

@@ -25,11 +25,17 @@ struct OptionDecl {
   // owner (--kernel, --comparator, --format) and always applies.
   std::vector<std::string> owners;
   std::string cli;                   // the flag when it is not "--" + name with '_' -> '-'
+  // Earlier names still read (model files, trace metadata and specs written before a rename, the
+  // old flag): "ogd_eta" for the online gradient learners' eta (docs/learners.md#options).
+  std::vector<std::string> aliases;
 
   std::string flag() const;          // "--learning-rate"
   std::string type_name() const;     // "real" | "count" | "integer" | "flag" | "text"
   std::string range_text() const;    // "> 0", ">= 1", "<= 1", "" when unbounded
   bool takes(const std::string& owner) const;  // owner is one of `owners` (or owners is empty)
+  bool named(const std::string& key) const;    // key is its name or one of its aliases
+  // The same option as `other` but for its owners: name, type, default, range, values and help.
+  bool same_as(const OptionDecl& other) const;
   // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a negative count or
   // a text outside `allowed` (what a spec or a trace's metadata is checked for when read).
   void check_type(const nlohmann::json& v, const std::string& at) const;

@@ -283,7 +283,7 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
     for (const auto& k : keys)
       if (!info->uses(k)) check_learner_options(*info, o, {k}, quoted, [](const std::string& n) { return n; });
     options_from_json(o, h.options, m.path, info->own.rows);
-    options_absent_as_before(o, h.options);
+    options_absent_as_before(o, h.options, info->own.rows);
     o = with_own_defaults(*info, o);
     check_learner_options(*info, o, keys, quoted, quoted);
   } catch (const std::invalid_argument& e) {

@@ -64,7 +64,7 @@ NOTES = {
             "switch, its error rate divides by the file's rows",
     "bogd": "not the same removal: KOL (`src/kernel/kernel_bogd.h`, `delete_SV()` in `src/kernel/kernel_optim.h`) "
             "removes the oldest support and does not rescale by B/(B-1); plab draws the removal uniformly, "
-            "rescales (ICML 2012) and caps the coefficients as the authors' code does (`--ogd-cap 2`, "
+            "rescales (ICML 2012) and caps the coefficients as the authors' code does (`--cap 2`, "
             "[learners.md#bogd-cap](learners.md#bogd-cap))",
     "fogd": "not the same map: KOL (`src/kernel/kernel_fogd.h`) uses a parabolic sin and sgn(u.x) abs(cos(u.x)); the "
             "parabola exceeds 1, so sqrt(1 - s^2) is NaN on some coordinate in most rounds (about 65% of a9a's, 73% of "
@@ -91,13 +91,13 @@ def learner_cases(only=None):
             ("BPA-S (C = 1)", "bpa-s", ["-opt", "KERNEL-BPAS", "-B", B, "-cbpas", 1],
              ["--algo", "bpa-s", "--budget", B, "--C", 1], B),
             ("NOGD (k = 20)", "nogd", ["-opt", "KERNEL-NOGD", "-B", B, "-knogd", 20, "-eta", 0.5, "-eta1", 0.5],
-             ["--algo", "nogd", "--budget", B, "--rank", 20, "--ogd-eta", 0.5], B),
+             ["--algo", "nogd", "--budget", B, "--rank", 20, "--eta", 0.5], B),
             ("BOGD", "bogd", ["-opt", "KERNEL-BOGD", "-B", B, "-eta", 0.5, "-lambda", 0.001],
-             ["--algo", "bogd", "--budget", B, "--ogd-eta", 0.5, "--ogd-lambda", 0.001, "--seed", 1], B),
+             ["--algo", "bogd", "--budget", B, "--eta", 0.5, "--lambda", 0.001, "--seed", 1], B),
             ("BOGD (B = 1600)", "bogd", ["-opt", "KERNEL-BOGD", "-B", 1600, "-eta", 0.5, "-lambda", 0.001],
-             ["--algo", "bogd", "--budget", 1600, "--ogd-eta", 0.5, "--ogd-lambda", 0.001, "--seed", 1], 1600),
+             ["--algo", "bogd", "--budget", 1600, "--eta", 0.5, "--lambda", 0.001, "--seed", 1], 1600),
             ("FOGD (D = 400)", "fogd", ["-opt", "KERNEL-FOGD", "-D", 400, "-eta", 0.5],
-             ["--algo", "fogd", "--features", 400, "--ogd-eta", 0.5, "--seed", 1], None),
+             ["--algo", "fogd", "--features", 400, "--eta", 0.5, "--seed", 1], None),
             ("Projectron++", "projectron++", ["-opt", "KERNEL-PROJECTRONPP", "-B", B],
              ["--algo", "projectron++", "--eta", pp_eta, "--eta-convention", "dogma"], B),
         ]

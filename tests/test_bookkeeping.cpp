@@ -24,8 +24,8 @@ LearnerOptions budget_options(const std::string& algo, std::size_t B, uint64_t s
   o.dim = 6;
   o.budget = B;
   o.seed = seed;
-  if (algo == "fogd") o.features = 40;
-  if (algo == "nogd") o.rank = 5;
+  if (algo == "fogd") o.own["features"] = 40;
+  if (algo == "nogd") o.own["rank"] = 5;
   return o;
 }
 
@@ -81,7 +81,7 @@ TEST(Bookkeeping, BogdRunningNormStaysExact) {
   const Dataset data = noisy_sequence(rng, 1500, 6, 0.2);
   for (const std::size_t B : {2u, 5u, 25u, 60u}) {
     LearnerOptions o = budget_options("bogd", B, seed);
-    o.ogd_lambda = 0.01;
+    o.own["lambda"] = 0.01;
     const auto L = make_learner("bogd", o);
     double worst = 0.0;
     for (std::size_t t = 0; t < data.size(); ++t) {

@@ -793,9 +793,7 @@ TEST(BudgetPANearest, IsPaIWithinTheBudget) {
 LearnerOptions bogd_options() {
   LearnerOptions o;
   o.budget = 3;
-  o.ogd_eta = 0.5;
-  o.ogd_lambda = 0.1;
-  o.ogd_cap = 0.0;  // budget_ogd_reference.py's rule: no cap (the cap is checked against the authors' code)
+  o.own = {{"eta", 0.5}, {"lambda", 0.1}, {"cap", 0.0}};  // budget_ogd_reference.py's rule: no cap (the cap is checked against the authors' code)
   o.seed = 7;
   return o;
 }
@@ -842,7 +840,7 @@ TEST(Bogd, PackedNormMatchesExactAtEveryBudgetMod4) {
 
 TEST(Fogd, FourierFeaturesFixture) {  // budget_ogd_reference.py: fogd D=3 eta=0.5 seed=11
   LearnerOptions o;
-  o.features = 3;
+  o.own["features"] = 3;
   o.seed = 11;
   auto L = make_1d("fogd", o);
   const double s[] = {0.0, 1.391475021225616, 0.079290240456589, 0.166266686372466, 1.020585600677268,
@@ -891,7 +889,7 @@ TEST(Fogd, TheKernelItRefusesIsSpeltByTheFrontEnd) {
 TEST(Nogd, NystromFixture) {  // budget_ogd_reference.py: nogd B=3 eta=0.5 k=2
   LearnerOptions o;
   o.budget = 3;
-  o.rank = 2;
+  o.own["rank"] = 2;
   auto L = make_1d("nogd", o);
   const double s[] = {0.0, 0.477998740916550, -0.050205396659625, 0.090319925809447, 0.629745808991371,
                       0.244919940714206, 0.307132789336704, 0.856612558136768, 0.292105347351360, 0.879689167470741};
@@ -919,15 +917,15 @@ TEST(BudgetOgd, OptionsAreOwned) {
       EXPECT_NE(std::string(e.what()).find("is not an option of " + algo), std::string::npos) << e.what();
     }
   };
-  refuses("bpa-s", "ogd_eta");
+  refuses("bpa-s", "eta");
+  refuses("bpa-s", "ogd_eta");  // the earlier name of the online gradient learners' eta
   refuses("bogd", "C");
   refuses("fogd", "budget");
   refuses("nogd", "seed");
   refuses("pa1", "rank");
-  EXPECT_NO_THROW(make_learner("fogd", o, {"features", "ogd_eta", "seed"}));
+  EXPECT_NO_THROW(make_learner("fogd", o, {"features", "eta", "seed"}));
   EXPECT_NO_THROW(make_learner("nogd", o, {"rank", "budget", "ogd_eta"}));
-  o.ogd_eta = 20.0;
-  o.ogd_lambda = 0.1;
+  o.own = {{"eta", 20.0}, {"lambda", 0.1}};
   EXPECT_THROW(make_learner("bogd", o), std::invalid_argument);  // eta lambda >= 1: no shrink
 }
 

@@ -70,8 +70,8 @@ struct BudgetRun {
 BudgetRun run(const std::string& algo, const LearnerOptions& o, const Dataset& data, const std::vector<double>& g, double gn,
         bool check_delta) {
   const auto L = make_learner(algo, o);
-  const bool shrinks = find_learner(algo)->uses("ogd_lambda");
-  const double c = shrinks ? 1.0 - o.ogd_eta * o.ogd_lambda : 1.0;
+  const bool shrinks = find_learner(algo)->uses("lambda");
+  const double c = shrinks ? 1.0 - o.own.value("eta", 0.0) * o.own.value("lambda", 0.0) : 1.0;
   BudgetRun out;
   for (std::size_t t = 0; t < data.size(); ++t) {
     Terms before;
@@ -122,13 +122,14 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   o.kernel = gen_kernel();
   o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 9));
   o.seed = rng.bits();
-  o.ogd_eta = *rc::gen::inRange(5, 150) / 100.0;
-  o.ogd_lambda = *rc::gen::element(0.0, 0.001, 0.05, 0.3);
-  o.ogd_cap = *rc::gen::element(0.0, 0.5, 1.0, 2.0, 16.0);  // BOGD's cap: in delta_t, every hard row still holds
+  const double eta = *rc::gen::inRange(5, 150) / 100.0, lambda = *rc::gen::element(0.0, 0.001, 0.05, 0.3);
+  const double cap = *rc::gen::element(0.0, 0.5, 1.0, 2.0, 16.0);  // BOGD's cap: in delta_t, every hard row still holds
   o.C = *rc::gen::inRange(1, 40) / 10.0;
-  o.rank = static_cast<std::size_t>(*rc::gen::inRange(1, 10));
-  RC_PRE(o.ogd_eta * o.ogd_lambda < 1.0);
+  const auto rank = static_cast<std::size_t>(*rc::gen::inRange(1, 10));
+  RC_PRE(eta * lambda < 1.0);
   const std::string algo = *rc::gen::element<std::string>("bpa-s", "bpa-nn", "bogd", "bogd++", "nogd");
+  if (algo == "bogd" || algo == "bogd++") o.own = {{"eta", eta}, {"lambda", lambda}, {"cap", cap}};
+  if (algo == "nogd") o.own = {{"eta", eta}, {"rank", rank}};
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
   const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 7);
@@ -159,7 +160,7 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   // ||f_{T+1}|| from the learner's exact norm, as run() passes it
   const auto L = make_learner(algo, o);
   for (std::size_t t = 0; t < data.size(); ++t) L->learn(data[t], static_cast<int64_t>(t + 1));
-  const double Aref = std::sqrt(std::max(0.0, L->norm2_exact())) + sum_d + (shrinks ? o.ogd_eta * o.ogd_lambda * sum_f : 0.0);
+  const double Aref = std::sqrt(std::max(0.0, L->norm2_exact())) + sum_d + (shrinks ? eta * lambda * sum_f : 0.0);
   const auto bound = [&](double s) { return (a_max * hinge(m, ones, s) + s * static_cast<long double>(Aref)) / a_min; };
   const double s_at = cmp.norm > 0 ? all_t.param * cmp.norm : 0.0;
   const long double ref = bound(s_at);
@@ -184,9 +185,9 @@ TEST(BudgetBounds, BogdExpectationHoldsOnTheMeanOverSeeds) {
     o.dim = data.dim;
     o.kernel = Kernel::rbf(0.5 + 2.0 * rng.uniform());
     o.budget = 2 + rng.below(6);
-    o.ogd_eta = 0.2 + rng.uniform();
-    o.ogd_lambda = c % 3 == 0 ? 0.0 : 0.05 * rng.uniform();
-    o.ogd_cap = 0.0;  // the cap makes the removal biased: the row is not applicable with it
+    const double eta = 0.2 + rng.uniform();
+    const double lambda = c % 3 == 0 ? 0.0 : 0.05 * rng.uniform();
+    o.own = {{"eta", eta}, {"lambda", lambda}, {"cap", 0.0}};  // the cap makes the removal biased: the row is not applicable with it
     std::vector<std::size_t> order(data.size());
     std::iota(order.begin(), order.end(), 0);
     const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 11);

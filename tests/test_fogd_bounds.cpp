@@ -144,12 +144,13 @@ RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
   LearnerOptions o;
   o.dim = data.dim;
   o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
-  o.features = static_cast<std::size_t>(*rc::gen::inRange(1, 40));
-  o.ogd_eta = *rc::gen::inRange(5, 150) / 100.0;
+  const auto D = static_cast<std::size_t>(*rc::gen::inRange(1, 40));
+  const double eta = *rc::gen::inRange(5, 150) / 100.0;
+  o.own = {{"features", D}, {"eta", eta}};
   o.seed = rng.bits();
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
-  const FourierFeatures z(o.kernel.gamma, o.features, o.seed);
+  const FourierFeatures z(o.kernel.gamma, D, o.seed);
   const Comparator cmp = make_feature_comparator(*rc::gen::element<std::string>("svm", "multipass"), data, order,
                                                  o.kernel, z, 1.0, 7);
   const auto L = make_learner("fogd", o);
@@ -159,7 +160,7 @@ RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
     RoundRecord r = L->learn(data[t], static_cast<int64_t>(t + 1));
     r.g = cmp.scores[t];
     RC_ASSERT(std::isnan(r.tau) == !(r.y * r.score < 1.0));  // a step exactly on the hinge-loss rounds
-    if (!std::isnan(r.tau)) RC_ASSERT(r.tau == o.ogd_eta && r.delta_norm == 0.0);
+    if (!std::isnan(r.tau)) RC_ASSERT(r.tau == eta && r.delta_norm == 0.0);
     M += r.mistake;
     R.push_back(r);
   }
@@ -182,7 +183,7 @@ RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
       const double m = cmp.norm > 0 ? r.y * r.g / cmp.norm : 0.0;
       l += std::max(0.0L, 1.0L - static_cast<long double>(m) * s);
     }
-    return (o.ogd_eta * l + s * static_cast<long double>(w)) / o.ogd_eta;
+    return (eta * l + s * static_cast<long double>(w)) / eta;
   };
   const long double ref = bound(cmp.norm > 0 ? all_t->param * cmp.norm : 0.0);
   RC_ASSERT(std::abs(static_cast<long double>(all_t->value) - ref) <= 1e-9L * (1 + ref));

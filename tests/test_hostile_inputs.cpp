@@ -274,10 +274,26 @@ TEST_F(BudgetTraces, StepsAgainstTheMetadataAreRefused) {
   for (const double f : {10.0, 0.1, -1.0})
     refused("tau.csv", with_cell(bogd, s, "tau", plab::format_g(eta * f, 17)),
             {":" + std::to_string(s + 1) + ": ", "column 'tau'"});
-  refused("eta.csv", with_meta(bogd, "/options/ogd_eta", 0.25), {"column 'tau'", "ogd_eta = 0.25"});
+  refused("eta.csv", with_meta(bogd, "/options/eta", 0.25), {"column 'tau'", "eta = 0.25"});
   const std::size_t b = row_with(bpa, "tau");
   refused("bpa_tau.csv", with_cell(bpa, b, "tau", "7"), {"column 'tau'", "outside (0, C]"});
   refused("bpa_tau_neg.csv", with_cell(bpa, b, "tau", "-0.5"), {"column 'tau'"});
+}
+
+// A trace written before the online gradient learners' options were renamed (ogd_eta, ogd_lambda,
+// ogd_cap, docs/learners.md#options) reads as before; an old and a new name of one option together
+// contradict each other.
+TEST_F(BudgetTraces, EarlierOptionNamesAreRead) {
+  nlohmann::json opts = nlohmann::json::parse(bogd[0].substr(2))["options"];
+  for (const char* name : {"eta", "lambda", "cap"}) {
+    opts["ogd_" + std::string(name)] = opts.at(name);
+    opts.erase(name);
+  }
+  std::string text;
+  for (const auto& l : with_meta(bogd, "/options", opts)) text += l + "\n";
+  EXPECT_NO_THROW((void)plab::read_trace(write_file(dir->p / "old_names.csv", text)));
+  refused("old_and_new.csv", with_meta(bogd, "/options/ogd_eta", 0.5), {"ogd_eta and eta name the same option"});
+  refused("old_wrong.csv", with_meta(with_meta(bogd, "/options", opts), "/options/ogd_eta", 0.25), {"column 'tau'"});
 }
 
 TEST_F(BudgetTraces, RemovalNormsKernelDiagonalAndSupportCounts) {
@@ -295,9 +311,9 @@ TEST_F(BudgetTraces, RemovalNormsKernelDiagonalAndSupportCounts) {
 }
 
 TEST_F(BudgetTraces, EditedLambdaAndExactNormAreRefused) {
-  refused("lambda.csv", with_meta(bogd, "/options/ogd_lambda", 0.01), {});
-  refused("lambda0.csv", with_meta(bogd0, "/options/ogd_lambda", 0.001), {});
-  refused("lambda_to0.csv", with_meta(bogd, "/options/ogd_lambda", 0.0), {});
+  refused("lambda.csv", with_meta(bogd, "/options/lambda", 0.01), {});
+  refused("lambda0.csv", with_meta(bogd0, "/options/lambda", 0.001), {});
+  refused("lambda_to0.csv", with_meta(bogd, "/options/lambda", 0.0), {});
   const double exact = nlohmann::json::parse(bogd[0].substr(2))["f_norm2_exact"].get<double>();
   refused("exact.csv", with_meta(bogd, "/f_norm2_exact", exact * 2 + 1), {":1: ", "f_norm2_exact"});
   const double fexact = nlohmann::json::parse(fogd[0].substr(2))["f_norm2_exact"].get<double>();

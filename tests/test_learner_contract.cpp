@@ -160,10 +160,13 @@ TEST_P(Contract, DescriptorIsComplete) {
 TEST_P(Contract, EveryOptionTakenIsDeclared) {
   const LearnerInfo& l = info();
   const auto rows = declared_options();
-  for (const auto& own : l.own.rows) {  // its own: declared with it as the one owner
-    const auto it = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.name == own.name; });
+  for (const auto& own : l.own.rows) {  // its own: one row, its owners the learners that declare it alike
+    const auto it = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& d) { return d.same_as(own); });
     ASSERT_NE(it, rows.end()) << own.name;
-    EXPECT_EQ(it->owners, std::vector<std::string>{l.name});
+    EXPECT_TRUE(std::find(it->owners.begin(), it->owners.end(), l.name) != it->owners.end()) << own.name;
+    EXPECT_EQ(std::count_if(rows.begin(), rows.end(), [&](const OptionDecl& d) {
+                return d.kind == "learner" && d.name == own.name && d.takes(l.name);
+              }), 1) << own.name << ": one row of the name is its";
     EXPECT_FALSE(it->help.empty());
   }
   for (const auto& o : l.options) {

@@ -81,7 +81,7 @@ TEST(Nogd, ExpansionFormedWhenReadScoresAsTheMap) {
   o.dim = 4;
   o.kernel = Kernel::rbf(0.5);
   o.budget = 80;
-  o.rank = 6;
+  o.own["rank"] = 6;
   const auto L = make_learner("nogd", o);
   test_util::records(*L, d);
   const KernelExpansion& f = *L->expansion();

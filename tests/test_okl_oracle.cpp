@@ -105,12 +105,9 @@ void check_bogd(const std::string& name) {
   LearnerOptions o;
   o.dim = data.dim;
   o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
-  o.ogd_eta = fx.params.at("eta");
-  o.ogd_lambda = fx.params.at("lambda");
-  o.ogd_cap = fx.params.at("gamma");
   const double sigma = fx.params.at("sigma");
   o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
-  BoundedOnlineGradientDescent L(o);
+  BoundedOnlineGradientDescent L(o, {.eta = fx.params.at("eta"), .lambda = fx.params.at("lambda"), .cap = fx.params.at("gamma")});
   std::vector<int64_t> removals;
   for (const auto& r : fx.rows)
     if (!r.at("removed_id").empty()) removals.push_back(std::stoll(r.at("removed_id")));
@@ -189,11 +186,9 @@ TEST(OklOracle, FogdMatchesTheAuthorsCodeRoundByRound) {
     ASSERT_EQ(cols.size(), data.dim);
     LearnerOptions o;
     o.dim = data.dim;
-    o.features = cols[0].size();
-    o.ogd_eta = fx.params.at("eta_fou");
     const double sigma = fx.params.at("sigma");
     o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
-    FourierOnlineGradientDescent L(o);
+    FourierOnlineGradientDescent L(o, {.eta = fx.params.at("eta_fou"), .features = cols[0].size()});
     L.set_frequencies(cols);
     for (const auto& row : fx.rows) {
       const int64_t t = std::stoll(row.at("t"));
@@ -219,11 +214,11 @@ TEST(OklOracle, NogdMatchesTheAuthorsCodeRoundByRound) {
     LearnerOptions o;
     o.dim = data.dim;
     o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
-    o.rank = static_cast<std::size_t>(std::lround(fx.params.at("k") * fx.params.at("Budget")));
-    o.ogd_eta = fx.params.at("eta_nogd");
     const double sigma = fx.params.at("sigma");
     o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
-    NystromOnlineGradientDescent L(o);
+    NystromOnlineGradientDescent L(
+        o, {.eta = fx.params.at("eta_nogd"),
+            .rank = static_cast<std::size_t>(std::lround(fx.params.at("k") * fx.params.at("Budget")))});
     for (const auto& row : fx.rows) {
       const int64_t t = std::stoll(row.at("t"));
       const Example x = data[static_cast<std::size_t>(std::stoll(row.at("id")) - 1)];

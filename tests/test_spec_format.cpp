@@ -117,10 +117,11 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   const auto params = spec_schema()["$defs"]["params"]["properties"];
   const std::map<std::string, std::string> json_type = {
       {"real", "number"}, {"count", "integer"}, {"flag", "boolean"}};
-  std::size_t learner_options = 0;
+  std::set<std::string> keys;  // one key a name (several learners may declare one) and one an earlier name
   for (const auto& o : declared_options()) {  // the shared rows and each learner's own
     if (o.kind != "learner") continue;
-    ++learner_options;
+    keys.insert(o.name);
+    keys.insert(o.aliases.begin(), o.aliases.end());
     ASSERT_TRUE(params.contains(o.name)) << o.name;
     const auto& fixed = params[o.name]["anyOf"][0];
     if (o.allowed.empty()) {
@@ -130,7 +131,7 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
     }
   }
   EXPECT_TRUE(params.contains("metric_untruncated_tail"));
-  EXPECT_EQ(params.size(), learner_options + 1);
+  EXPECT_EQ(params.size(), keys.size() + 1);
 }
 
 // The declared ranges reach the schema, and a value outside one stops the spec when it is read.
@@ -140,13 +141,25 @@ TEST(SpecFormat, DeclaredRangesAreInTheSchemaAndCheckedOnRead) {
   EXPECT_EQ(params["C"]["anyOf"][0]["exclusiveMinimum"], 0);
   EXPECT_EQ(params["nu"]["anyOf"][0]["maximum"], 1);
   EXPECT_EQ(params["truncate"]["anyOf"][0]["minimum"], 0);
-  for (const auto& o : declared_options()) {
+  for (const auto& o : declared_options()) {  // a name several learners declare: the union of their ranges
     if (o.kind != "learner" || o.type_name() != "real" || !o.min) continue;
-    EXPECT_TRUE(params[o.name]["anyOf"][0].contains(o.min_open ? "exclusiveMinimum" : "minimum")) << o.name;
+    const auto& s = params[o.name]["anyOf"][0];
+    const double lo = s.contains("minimum") ? s["minimum"].get<double>() : s.value("exclusiveMinimum", -1e300);
+    EXPECT_LE(lo, *o.min) << o.name;
+    if (lo == *o.min && s.contains("exclusiveMinimum")) {
+      EXPECT_TRUE(o.min_open) << o.name;
+    }
   }
+  EXPECT_EQ(params["eta"]["anyOf"][0]["minimum"], 0);  // the Projectron's threshold may be 0, BOGD's step not
   const std::string e = error_of({{"algorithms", {{{"id", "r"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}}}}});
   EXPECT_NE(e.find("f.json: /algorithms/0/params/budget"), std::string::npos) << e;
   EXPECT_NE(e.find("must be >= 1, got 0"), std::string::npos) << e;
+  // Each algorithm's own range, when the spec is read: eta 0 is a Projectron's, not BOGD's.
+  const std::string b = error_of({{"algorithms", {{{"id", "b"}, {"algo", "bogd"}, {"params", {{"budget", 5}, {"eta", {0.5, 0}}}}}}}});
+  EXPECT_NE(b.find("f.json: /algorithms/0/params/eta"), std::string::npos) << b;
+  EXPECT_NE(b.find("eta must be > 0 (and finite) for bogd, got 0"), std::string::npos) << b;
+  const std::string p = error_of({{"algorithms", {{{"id", "p"}, {"algo", "projectron"}, {"params", {{"eta", -1}}}}}}});
+  EXPECT_NE(p.find("must be >= 0"), std::string::npos) << p;
 }
 
 // The schema names learners and bound ids by pattern (the parser checks the registries).

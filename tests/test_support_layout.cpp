@@ -382,7 +382,7 @@ TEST(PreparedDots, BlockRecordsEqualRoundByRound) {
     o.dim = d.dim;
     o.kernel = Kernel::rbf(0.2);
     o.budget = 40;
-    o.rank = 8;
+    o.own["rank"] = 8;
     o.lambda = 0.01;
     o.truncate = 50;
     auto one = make_learner(algo, o), blk = make_learner(algo, o);

@@ -59,6 +59,13 @@ std::string owners_text(const OptionDecl& d) {
   return s;
 }
 
+// " (earlier name `ogd_eta`, still read)" for a renamed option (docs/learners.md#options).
+std::string aliases_text(const OptionDecl& d) {
+  std::string s;
+  for (const auto& a : d.aliases) s += (s.empty() ? "" : ", ") + code(a);
+  return s.empty() ? "" : " (earlier name " + s + ", still read)";
+}
+
 }  // namespace
 
 std::string learner_table_markdown(const std::string& learners_doc) {
@@ -78,7 +85,7 @@ std::string option_table_markdown(const std::vector<std::string>& kinds) {
   for (const OptionDecl& d : declared_options()) {
     if (std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end()) continue;
     s += "| " + code(d.flag()) + " | " + d.type_name() + " | " + cell(default_text(d)) + " | " + cell(values_text(d)) +
-         " | " + cell(owners_text(d)) + " | " + cell(d.help) + " |\n";
+         " | " + cell(owners_text(d)) + " | " + cell(d.help + aliases_text(d)) + " |\n";
   }
   return s;
 }

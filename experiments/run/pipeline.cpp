@@ -15,6 +15,7 @@
 #include "core/sha256.hpp"
 #include "datasets/readers.hpp"
 #include "datasets/registry.hpp"
+#include "algorithms/fogd.hpp"
 #include "numerics/fourier_features.hpp"
 
 namespace plab {
@@ -86,9 +87,10 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   c.kind = kind;
   const LearnerOptions& o = req.options;
   if (learner_info(req.algo).fourier_features) {  // FOGD: g0 mapped into its feature space
-    const std::string key = kind + " in features " + std::to_string(o.features) + "," + std::to_string(o.seed);
+    const std::size_t D = options_from<FourierOnlineGradientDescent::Options>(o.own).features;
+    const std::string key = kind + " in features " + std::to_string(D) + "," + std::to_string(o.seed);
     const auto g = memo_comparator<Comparator>(key, req, [&] {
-      const FourierFeatures z(o.kernel.gamma, o.features, o.seed);
+      const FourierFeatures z(o.kernel.gamma, D, o.seed);
       return make_feature_comparator(kind, *req.train, req.order, o.kernel, z, c.svm_C, derive_seed(c.seed, 0xC0));
     });
     return fill_g(req, run, g->name, g->norm, g->scores);

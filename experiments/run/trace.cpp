@@ -226,12 +226,17 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   r.kxx_max = f.kxx_max;
   r.own = info.trace;
   r.fourier = info.fourier_features;
-  r.eta = f.options.ogd_eta;
-  r.lambda = info.uses("ogd_lambda") ? f.options.ogd_lambda : 0.0;
+  // The online gradient learners' own eta, lambda and D (docs/learners.md#options); 0 where not taken.
+  const nlohmann::json& own = f.options.own;
+  const auto own_real = [&](const char* name) {
+    return info.own_row(name) && own.contains(name) ? own.at(name).get<double>() : 0.0;
+  };
+  r.eta = own_real("eta");
+  r.lambda = own_real("lambda");
   r.C = f.options.C;
   r.f_norm2_exact = f.f_norm2_exact;
   r.budget = static_cast<int64_t>(std::min<std::size_t>(f.options.budget, INT64_MAX));
-  r.features = static_cast<int64_t>(std::min<std::size_t>(f.options.features, INT64_MAX));
+  r.features = info.own_row("features") && own.contains("features") ? static_cast<int64_t>(std::min<uint64_t>(own.at("features").get<uint64_t>(), INT64_MAX)) : 0;
   return r;
 }
 
@@ -320,7 +325,7 @@ std::string learner_row_contradiction(const RoundRecord& r, const RoundRecord* p
     if (!std::isnan(r.tau) && r.update == UpdateKind::none)
       return "column 'update': none on a round with step tau = " + g(r.tau) + ", but a step changes f";
     if (!std::isnan(r.tau) && L.step == TraceRows::Step::eta && r.tau != k.eta)
-      return "column 'tau': step " + g(r.tau) + ", but " + k.algo + " steps by options.ogd_eta = " + g(k.eta) +
+      return "column 'tau': step " + g(r.tau) + ", but " + k.algo + " steps by options.eta = " + g(k.eta) +
              " (metadata) on every round it steps";
     if (!std::isnan(r.tau) && L.step == TraceRows::Step::pa) {
       if (!(r.tau > 0.0 && r.tau <= k.C))
@@ -355,16 +360,16 @@ std::string learner_row_contradiction(const RoundRecord& r, const RoundRecord* p
       const bool shrink = before > 0 && c != 1.0;
       if ((r.update == UpdateKind::update) != shrink)
         return "column 'update': " + kind + " on a round with y f(x_t) = " + g(ys) + " >= 1 and " + std::to_string(before) +
-               " supports, but " + k.algo + " with ogd_eta = " + g(k.eta) + ", ogd_lambda = " + g(k.lambda) +
+               " supports, but " + k.algo + " with eta = " + g(k.eta) + ", lambda = " + g(k.lambda) +
                " (metadata) " + (shrink ? "shrinks f by 1 - eta lambda there (update)" : "leaves f unchanged there (none)");
       if (shrink && std::isfinite(f2) && std::isfinite(r.f_norm2) && !agrees(r.f_norm2, f2 * (c * c), 0.0))
         return "column 'f_norm2': " + g(r.f_norm2) + " after " + g(f2) + ", but a shrink by 1 - eta lambda = " + g(c) +
-               " (metadata ogd_eta, ogd_lambda) gives " + g(f2 * (c * c));
+               " (metadata eta, lambda) gives " + g(f2 * (c * c));
     } else if (r.update == UpdateKind::add && std::isfinite(f2) && std::isfinite(r.f_norm2) && std::isfinite(r.kxx)) {
       const double a = k.eta * r.y, want = f2 * (c * c) + 2.0 * a * (r.score * c) + a * a * r.kxx;
       if (!agrees(r.f_norm2, want, std::abs(f2) + std::abs(2.0 * a * r.score) + a * a * r.kxx))
         return "column 'f_norm2': " + g(r.f_norm2) + " after " + g(f2) + ", but the step (1 - eta lambda) f + eta y k(x_t,.) " +
-               "with ogd_eta = " + g(k.eta) + ", ogd_lambda = " + g(k.lambda) + " (metadata) gives " + g(want);
+               "with eta = " + g(k.eta) + ", lambda = " + g(k.lambda) + " (metadata) gives " + g(want);
     }
   }
   return "";

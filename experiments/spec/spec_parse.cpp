@@ -113,6 +113,24 @@ ParamSpec parse_param(const Node& n) {
 }
 
 bool is_learner_option(const std::string& name) { return find_spec_option(name)->owner == "learner"; }
+
+// A key several learners declare was read against the union of their ranges (spec_options.cpp);
+// here each value against the range of the learner it reaches: eta 0 is a Projectron's, not BOGD's.
+void check_learner_range(const Node& n, const std::string& key, const LearnerInfo& learner) {
+  const OptionDecl* own = learner.own_row(key);
+  const OptionInfo* shared = own ? nullptr : find_option(key);
+  if (!own && !shared) return;
+  const OptionDecl& d = own ? *own : *shared;
+  const auto& v = n.json();
+  if (v.is_object()) return;  // derived: its values are checked when the cell is configured
+  for (const auto& e : v.is_array() ? v : nlohmann::json::array({v})) {
+    try {
+      d.check(e, key, learner.name);
+    } catch (const std::invalid_argument& err) {
+      n.fail(err.what());
+    }
+  }
+}
 const std::string& option_flag(const std::string& name) { return find_spec_option(name)->flag; }
 
 // Merges option -> ParamSpec entries of `n` into `params` (later sources override). With a
@@ -121,6 +139,7 @@ void merge_params(const Node& n, std::map<std::string, ParamSpec>& params, const
   for (const auto& k : n.keys()) {
     if (learner && is_learner_option(k) && !learner->uses(k))
       n.child(k).fail(option_flag(k) + " is not an option of " + learner->name);
+    if (learner && is_learner_option(k)) check_learner_range(n.child(k), k, *learner);
     params[k] = parse_param(n.child(k));
   }
 }
@@ -130,7 +149,10 @@ void merge_defaults(const Node& n, std::map<std::string, ParamSpec>& params, con
   std::map<std::string, ParamSpec> all;
   merge_params(n, all);
   for (auto& [k, v] : all)
-    if (!is_learner_option(k) || learner.uses(k)) params[k] = std::move(v);
+    if (!is_learner_option(k) || learner.uses(k)) {
+      if (is_learner_option(k)) check_learner_range(n.child(k), k, learner);
+      params[k] = std::move(v);
+    }
 }
 
 AlgoSpec parse_algorithm(const Node& n, const Doc& doc, const std::vector<DatasetSpec>& datasets) {

@@ -1,5 +1,6 @@
 #include "introspect.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -51,7 +52,8 @@ nlohmann::json option_catalog(const std::string& algo) {
   const LearnerInfo& info = learner_info(algo, "algo");
   nlohmann::json out = nlohmann::json::array();
   for (const auto& d : declared_options()) {
-    if (d.kind == "learner" && info.uses(d.name)) out.push_back(row(d, "learner"));
+    const bool owned = std::find(d.owners.begin(), d.owners.end(), info.name) != d.owners.end();
+    if (d.kind == "learner" && owned) out.push_back(row(d, "learner"));  // its row of a name several declare
     if (d.kind == "kernel") out.push_back(row(d, "kernel"));
     if (d.kind == "comparator") out.push_back(row(d, "run"));
   }

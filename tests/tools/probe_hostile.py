@@ -434,8 +434,8 @@ def hostile_json_traces_states():
         "bogd_support_999": edited_trace(b, path("t10.csv"), col="support_size", value="999",
                                          pick=lambda c: c["t"] == "50"),
         "bogd_project_kind": edited_trace(b, path("t11.csv"), col="update", value="project", pick=step),
-        "bogd_eta_edited": edited_trace(b, path("t12.csv"), meta={"options/ogd_eta": 0.05}),
-        "bogd_lambda_edited": edited_trace(b, path("t13.csv"), meta={"options/ogd_lambda": 0.1}),
+        "bogd_eta_edited": edited_trace(b, path("t12.csv"), meta={"options/eta": 0.05}),
+        "bogd_lambda_edited": edited_trace(b, path("t13.csv"), meta={"options/lambda": 0.1}),
         "bogd_f_norm2_exact": edited_trace(b, path("t14.csv"), meta={"f_norm2_exact": 1e6}),
     }
     for name, p in traces.items():
