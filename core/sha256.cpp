@@ -1,5 +1,6 @@
 #include "core/sha256.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
 
 #include <array>
@@ -12,8 +13,17 @@ struct Sha256::Ctx {
   std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
 };
 
+namespace {
+// OpenSSL without its configuration file: a digest needs none, and reading openssl.cnf took ~2 ms
+// of every run's start (docs/architecture.md#fixed-cost). Once per process.
+bool crypto_ready() {
+  static const bool ok = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr) == 1;
+  return ok;
+}
+}  // namespace
+
 Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
-  if (!ctx_->md || EVP_DigestInit_ex(ctx_->md.get(), EVP_sha256(), nullptr) != 1)
+  if (!crypto_ready() || !ctx_->md || EVP_DigestInit_ex(ctx_->md.get(), EVP_sha256(), nullptr) != 1)
     throw std::runtime_error("SHA-256: OpenSSL initialisation failed");
 }
 Sha256::~Sha256() = default;
