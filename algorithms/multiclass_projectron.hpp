@@ -36,8 +36,14 @@ namespace plab {
 
 class MulticlassProjectronPP final : public MulticlassLearner {
  public:
-  explicit MulticlassProjectronPP(const LearnerOptions& o)
-      : MulticlassLearner(o), eta_(o.eta), dogma_(o.eta_convention == EtaConvention::dogma), chol_(m_), basis_(m_) {}
+  // Its own options: the Projectron's eta and eta_convention, declared alike (projectron.hpp).
+  struct Options : ProjectronOptions {
+    static std::vector<OptionMember<Options>> rows() { return threshold_rows<Options>(false); }
+  };
+  MulticlassProjectronPP(const LearnerOptions& o, const Options& own)
+      : MulticlassLearner(o), eta_(own.eta), dogma_(own.convention() == EtaConvention::dogma), chol_(m_), basis_(m_) {}
+  // Its options from o.own (what make_learner hands it; absent ones at their defaults).
+  explicit MulticlassProjectronPP(const LearnerOptions& o) : MulticlassProjectronPP(o, options_from<Options>(o.own)) {}
   // Squared distances delta_y, delta_competitor of the last mistake or margin error (tests).
   std::array<double, 2> last_deltas() const { return {proj_[0].delta, proj_[1].delta}; }
   const std::vector<std::size_t>& basis(std::size_t c) const { return basis_[c]; }

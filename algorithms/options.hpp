@@ -1,9 +1,9 @@
 // Learner options: the values (LearnerOptions, whose member initialisers are the one place of
 // every shared default) and the declarations (OptionInfo rows). Each learner declares its options
-// beside its code: the shared rows (projectron.hpp, norma.hpp, ...; the options the budget
-// learners share in learner.hpp), named by its registry entry and gathered by option_table(), or
-// its own `struct Options` (OwnOptions: rows, defaults and validate() in its header alone,
-// docs/extending.md#learner). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing
+// beside its code: its own `struct Options` (OwnOptions: rows, defaults and validate() in its
+// header alone, docs/extending.md#learner; a name may be declared by several learners, each with
+// its own default and range), or shared rows (the budget learners' in learner.hpp, PA's C, ...)
+// named by its registry entry and gathered by option_table(). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing
 // and the bound metadata are all generated from the rows; an option given to a learner that does
 // not take it, a value outside its declared range or a broken rule is an error naming the option
 // as the front end spells it.
@@ -33,10 +33,6 @@ struct LearnerOptions {
   // learner may then skip what only the bounds read (the running ||f||^2 where it costs more than
   // O(1), delta_norm); its records carry NaN there (docs/learners.md#bookkeeping).
   bool record_norms = true;
-  double eta = 0.1;
-  EtaConvention eta_convention = EtaConvention::paper;
-  double U = 0.0;
-  std::string margin_threshold = "eta";        // Projectron++: "eta" or "2eta" (docs/conventions.md#margin-threshold)
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
   uint64_t seed = 1;
@@ -57,7 +53,7 @@ static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store coun
 // A learner option: its declaration (default read from LearnerOptions{}) and its field.
 struct OptionInfo : OptionDecl {
   using Field = std::variant<double LearnerOptions::*, std::size_t LearnerOptions::*, bool LearnerOptions::*,
-                             std::string LearnerOptions::*, EtaConvention LearnerOptions::*>;
+                             std::string LearnerOptions::*>;
   Field field;
   nlohmann::json get(const LearnerOptions& o) const;
   // Checks v's type and allowed values (OptionDecl::check_type, the message starting
@@ -100,8 +96,10 @@ struct OwnOptions {
 // member's type (real, count, flag, text) gives the row's type; get/set reach the member.
 template <class O>
 struct OptionMember {
-  template <class T>
-  OptionMember(std::string key, T O::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {},
+  // `member` may be a member of a base of O (Options that share their rows derive from one struct).
+  template <class T, class B>
+    requires std::is_base_of_v<B, O>
+  OptionMember(std::string key, T B::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {},
                std::vector<std::string> old_names = {})
       : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)), aliases(std::move(old_names)),
         get([member](const O& o) { return nlohmann::json(o.*member); }),
@@ -122,6 +120,18 @@ struct OptionMember {
   std::function<nlohmann::json(const O&)> get;
   std::function<void(O&, const nlohmann::json&)> set;
 };
+
+// The reading of a Projectron-style threshold eta (docs/conventions.md#eta), one row declared alike
+// by the Projectron(++), the multiclass Projectron++ and PA-I (whose dogma reading is DOGMA's update
+// at margin 1).
+template <class O, class B>
+OptionMember<O> eta_convention_option(std::string B::*member) {
+  return {"eta_convention", member, "paper (||delta|| <= eta) | dogma (||delta||^2 <= eta, docs/conventions.md#eta)",
+          {}, {"paper", "dogma"}};
+}
+inline EtaConvention eta_convention_of(const std::string& s) {
+  return s == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
+}
 
 // The typed Options of a learner from its configured values (LearnerOptions::own; absent keys
 // keep their defaults).

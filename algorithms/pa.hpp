@@ -22,8 +22,16 @@ inline const std::vector<OptionInfo>& pa_options() {
 
 class PassiveAggressive1 final : public ExpansionLearner {
  public:
-  explicit PassiveAggressive1(const LearnerOptions& o)
-      : ExpansionLearner(o), C_(o.C), dogma_(o.eta_convention == EtaConvention::dogma) {}
+  // Its own option (with the shared C of pa_options()): the reading of its update test, dogma =
+  // DOGMA's update at margin 1.
+  struct Options {
+    std::string eta_convention = "paper";
+    static std::vector<OptionMember<Options>> rows() { return {eta_convention_option<Options>(&Options::eta_convention)}; }
+  };
+  PassiveAggressive1(const LearnerOptions& o, const Options& own)
+      : ExpansionLearner(o), C_(o.C), dogma_(eta_convention_of(own.eta_convention) == EtaConvention::dogma) {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
+  explicit PassiveAggressive1(const LearnerOptions& o) : PassiveAggressive1(o, options_from<Options>(o.own)) {}
 
   RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {

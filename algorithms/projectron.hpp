@@ -76,24 +76,27 @@
 
 namespace plab {
 
-// The Projectron(++)'s options (the multiclass Projectron++ takes eta and eta_convention, PA-I
-// eta_convention), checked by make_learner; defaults in LearnerOptions.
-inline const std::vector<OptionInfo>& projectron_options() {
-  using O = LearnerOptions;
-  const std::string g = "Projectron(++) options";
-  static const std::vector<OptionInfo> v = {
-      learner_option(g, "eta", &O::eta, "Projectron(++) threshold eta (docs/learners.md#projectron)", at_least(0)),
-      learner_option(g, "eta_convention", &O::eta_convention,
-                     "paper (||delta|| <= eta) | dogma (||delta||^2 <= eta, docs/conventions.md#eta)", {},
-                     {"paper", "dogma"}),
-      learner_option(g, "U", &O::U, "Projectron: per-round eta_t from U (ICML Eq. 13); 0 = off", at_least(0)),
-      learner_option(g, "margin_threshold", &O::margin_threshold,
-                     "Projectron++ margin test: eta (l - d/eta > 0: JMLR Fig. 5, DOGMA's binary code) | 2eta "
-                     "(l - d/(2 eta) > 0: DOGMA's multiclass code; docs/conventions.md#margin-threshold)",
-                     {}, {"eta", "2eta"}),
-  };
-  return v;
-}
+// The Projectron(++)'s own options (docs/learners.md#projectron): the threshold eta, its reading
+// (eta_convention, declared alike by the multiclass Projectron++ and PA-I) and ICML's U; the
+// Projectron++ adds the threshold of its margin test. Each learner's Options derives from this
+// struct and declares the rows it takes.
+struct ProjectronOptions {
+  double eta = 0.1;
+  std::string eta_convention = "paper";
+  double U = 0.0;
+  std::string margin_threshold = "eta";  // Projectron++ only (docs/conventions.md#margin-threshold)
+  EtaConvention convention() const { return eta_convention_of(eta_convention); }
+  // The rows of eta and eta_convention (every Projectron), then U (the binary ones).
+  template <class O>
+  static std::vector<OptionMember<O>> threshold_rows(bool with_U) {
+    std::vector<OptionMember<O>> rows = {
+        {"eta", &ProjectronOptions::eta, "Projectron(++) threshold eta (docs/learners.md#projectron)", at_least(0)},
+        eta_convention_option<O>(&ProjectronOptions::eta_convention)};
+    if (with_U)
+      rows.push_back({"U", &ProjectronOptions::U, "Projectron: per-round eta_t from U (ICML Eq. 13); 0 = off", at_least(0)});
+    return rows;
+  }
+};
 
 // Cholesky factor L of the Gram matrix of S (K = L L^T), stored as a packed lower triangle:
 // row i holds L(i,0..i) at offset i(i+1)/2, so a new support appends one row without moving
@@ -199,7 +202,7 @@ inline double fixed_dot(const double* a, const double* b, std::size_t n) {
 // and the beta coordinates (file comment).
 class ProjectronBase : public ExpansionLearner {
  public:
-  explicit ProjectronBase(const LearnerOptions& o) : ExpansionLearner(o), opt_(o) {}
+  ProjectronBase(const LearnerOptions& o, const ProjectronOptions& own) : ExpansionLearner(o), opt_(own) {}
   const GramCholesky& chol() const { return chol_; }
   const SupportSet& supports() const { return f_.sv; }
   // d = K^{-1} k_t = L^{-T} z_t of the last projected update, with K the Gram matrix of S at that
@@ -332,7 +335,7 @@ class ProjectronBase : public ExpansionLearner {
       const double loss = 1.0 - r.y * r.score;
       r.eta_t = (2.0 * loss - r.pk2 - 0.5) / (2.0 * opt_.U);
       proj = dl <= r.eta_t;
-    } else if (opt_.eta_convention == EtaConvention::paper) {
+    } else if (opt_.convention() == EtaConvention::paper) {
       proj = dl <= opt_.eta;  // JMLR Fig. 2: ||delta|| <= eta
     } else {
       proj = dl2 <= opt_.eta;  // DOGMA: ||delta||^2 <= eta (docs/conventions.md#eta)
@@ -355,7 +358,7 @@ class ProjectronBase : public ExpansionLearner {
     }
   }
 
-  LearnerOptions opt_;
+  ProjectronOptions opt_;
   GramCholesky chol_;
   std::span<const double> z_;  // L^{-1} k_t of the current round (a row of zrow_)
 
@@ -397,7 +400,12 @@ class ProjectronBase : public ExpansionLearner {
 // Projectron: updates on mistakes only (JMLR Fig. 2).
 class Projectron final : public ProjectronBase {
  public:
-  using ProjectronBase::ProjectronBase;
+  struct Options : ProjectronOptions {
+    static std::vector<OptionMember<Options>> rows() { return threshold_rows<Options>(true); }
+  };
+  Projectron(const LearnerOptions& o, const Options& own) : ProjectronBase(o, own) {}
+  // Its options from o.own (what make_learner hands it; absent ones at their defaults).
+  explicit Projectron(const LearnerOptions& o) : Projectron(o, options_from<Options>(o.own)) {}
 
  protected:
   void round(const Example& x, int64_t t, RoundRecord& r) override {
@@ -416,8 +424,20 @@ class Projectron final : public ProjectronBase {
 // so there are no margin updates at all and Projectron++(eta=0) == Projectron(eta=0).
 class ProjectronPP final : public ProjectronBase {
  public:
-  explicit ProjectronPP(const LearnerOptions& o)
-      : ProjectronBase(o), margin_eta_(o.margin_threshold == "2eta" ? 2.0 * o.eta : o.eta) {}
+  struct Options : ProjectronOptions {
+    static std::vector<OptionMember<Options>> rows() {
+      auto rows = threshold_rows<Options>(true);
+      rows.push_back({"margin_threshold", &ProjectronOptions::margin_threshold,
+                      "Projectron++ margin test: eta (l - d/eta > 0: JMLR Fig. 5, DOGMA's binary code) | 2eta "
+                      "(l - d/(2 eta) > 0: DOGMA's multiclass code; docs/conventions.md#margin-threshold)",
+                      {}, {"eta", "2eta"}});
+      return rows;
+    }
+  };
+  ProjectronPP(const LearnerOptions& o, const Options& own)
+      : ProjectronBase(o, own), margin_eta_(own.margin_threshold == "2eta" ? 2.0 * own.eta : own.eta) {}
+  // Its options from o.own (what make_learner hands it; absent ones at their defaults).
+  explicit ProjectronPP(const LearnerOptions& o) : ProjectronPP(o, options_from<Options>(o.own)) {}
 
  protected:
   void round(const Example& x, int64_t t, RoundRecord& r) override {
@@ -439,7 +459,7 @@ class ProjectronPP final : public ProjectronBase {
     bool upd = false;
     double tau = 0.0;
     if (eta > 0.0 && pk2 > 0.0) {
-      if (opt_.eta_convention == EtaConvention::paper) {
+      if (opt_.convention() == EtaConvention::paper) {
         // JMLR Fig. 5: update iff l >= ||delta||/eta; tau = min(l/pk2, 2(l - ||delta||/eta)/pk2, 1).
         // slack = 0 would give tau = 0 (no move); Thm 4 needs tau > 0, so require slack > 0.
         const double slack = l - dl / eta;

@@ -55,9 +55,7 @@ constexpr TraceRows kNogdRows = {mask({UK::add, UK::update}), mask({UK::none, UK
 std::vector<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
   // initialisation, before this file's constants would exist.
-  const std::vector<std::string> kProjectron = {"eta", "eta_convention", "U"},
-                                 kProjectronPP = {"eta", "eta_convention", "U", "margin_threshold"}, kBudget = {"budget"},
-                                 kRandomBudget = {"budget", "seed"}, kBudgetPA = {"budget", "C"};
+  const std::vector<std::string> kBudget = {"budget"}, kRandomBudget = {"budget", "seed"}, kBudgetPA = {"budget", "C"};
   std::vector<std::string> norma;
   for (const auto& o : norma_options()) norma.push_back(o.name);
   return {
@@ -66,11 +64,12 @@ std::vector<LearnerInfo> builtin() {
        .make = maker_of<PrimalPerceptron>(), .kernels = {Kernel::Type::linear}},
       {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
        .summary = "kernel Perceptron, one support per mistake", .make = maker_of<KernelPerceptron>()},
-      {.name = "projectron", .bounds = {BF::projectron}, .options = kProjectron, .color = "#0072b2",
+      {.name = "projectron", .bounds = {BF::projectron}, .options = {}, .color = "#0072b2",
        .summary = "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
-       .make = maker_of<Projectron>()},
-      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = kProjectronPP, .color = "#d55e00",
-       .summary = "Projectron++: Projectron plus projected margin updates", .make = maker_of<ProjectronPP>()},
+       .make = own_maker_of<Projectron>(), .own = own_options<Projectron::Options>("Projectron(++) options")},
+      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = {}, .color = "#d55e00",
+       .summary = "Projectron++: Projectron plus projected margin updates", .make = own_maker_of<ProjectronPP>(),
+       .own = own_options<ProjectronPP::Options>("Projectron(++) options")},
       {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget, .color = "#009e73",
        .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = maker_of<Forgetron>()},
       {.name = "forgetron-basic", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget,
@@ -86,10 +85,10 @@ std::vector<LearnerInfo> builtin() {
       {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget"}, .color = "#7f7f7f",
        .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
        .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options")},
-      {.name = "pa1", .bounds = {}, .options = {"C", "eta_convention"}, .color = "#9467bd",
+      {.name = "pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
        .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
                   "bound is evaluated",
-       .make = maker_of<PassiveAggressive1>()},
+       .make = own_maker_of<PassiveAggressive1>(), .own = own_options<PassiveAggressive1::Options>("PA-I options")},
       {.name = "averaged-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#bcbd22",
        .summary = "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
        .make = maker_of<VotedPerceptron>()},
@@ -146,9 +145,10 @@ std::vector<LearnerInfo> builtin() {
        .summary = "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is "
                   "evaluated",
        .make = maker_of<MulticlassPA1>(), .multiclass = true},
-      {.name = "multiclass-projectron++", .bounds = {BF::projectron_pp}, .options = {"eta", "eta_convention"},
-       .color = "#d55e00", .summary = "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
-       .make = maker_of<MulticlassProjectronPP>(), .multiclass = true},
+      {.name = "multiclass-projectron++", .bounds = {BF::projectron_pp}, .options = {}, .color = "#d55e00",
+       .summary = "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
+       .make = own_maker_of<MulticlassProjectronPP>(),
+       .own = own_options<MulticlassProjectronPP::Options>("Projectron(++) options"), .multiclass = true},
   };
 }
 
@@ -283,7 +283,7 @@ std::vector<std::string> learners_taking(const std::string& option) {
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
-    for (const auto* group : {&projectron_options(), &budget_options(), &pa_options(),
+    for (const auto* group : {&budget_options(), &pa_options(),
                               &multiclass_perceptron_options(), &mrbp_options(), &norma_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)

@@ -77,7 +77,7 @@ void BM_HighDim(benchmark::State& st, const std::string& algo, const Kernel& k) 
   LearnerOptions o;
   o.dim = d.dim;
   o.kernel = k;
-  o.eta = 0.5;  // Projectron++: ||delta|| <= 0.5 projects (paper convention)
+  o.own["eta"] = 0.5;  // Projectron++: ||delta|| <= 0.5 projects (paper convention)
   const auto order = make_order(d.size(), std::nullopt);
   RunResult r;
   std::size_t nnz = 0;

@@ -34,8 +34,8 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   LearnerOptions o;
   o.dim = d->dim;
   o.kernel = algo == "perceptron" ? Kernel::linear() : Kernel::rbf(0.04);
-  o.eta = 0.1;
-  o.eta_convention = EtaConvention::dogma;
+  o.own["eta"] = 0.1;
+  o.own["eta_convention"] = EtaConvention::dogma;
   o.budget = budget;
   o.record_norms = false;
   o.C = 1.0;

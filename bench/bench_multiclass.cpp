@@ -38,8 +38,8 @@ LearnerOptions r4_options(const Dataset& d) {
   o.dim = d.dim;
   o.classes = d.classes.size();
   o.kernel = r4_kernel();
-  o.eta = 0.1;
-  o.eta_convention = EtaConvention::dogma;
+  o.own["eta"] = 0.1;
+  o.own["eta_convention"] = EtaConvention::dogma;
   o.budget = 2000;
   o.C = 1.0;
   return o;

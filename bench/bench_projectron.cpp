@@ -126,7 +126,7 @@ void BM_ProjectronStep(benchmark::State& state) {
   LearnerOptions o;
   o.dim = dim;
   o.kernel = Kernel::rbf(0.5);
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   auto learner = make_learner("projectron", o);
   std::vector<Example> xs;
   std::vector<RoundRecord> rec(n);

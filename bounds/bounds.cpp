@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "algorithms/projectron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "bounds/families.hpp"
@@ -339,6 +340,10 @@ struct ProjFacts {
   bool unit = false;       // k(x,x) <= 1 on every round
 };
 
+// The Projectron(++)'s own options of the run (eta, eta_convention, U, margin_threshold; absent
+// ones at their defaults).
+ProjectronOptions proj_opts(const RunFacts& f) { return options_from<ProjectronPP::Options>(f.options.own); }
+
 ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d) {
   ProjFacts p;
   for (const auto& r : R)
@@ -347,14 +352,14 @@ ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d)
       p.eta_eff = std::max(p.eta_eff, r.delta_norm);
     }
   p.unit = d.r2 <= 1.0 + 1e-9;
-  if (f.options.eta_convention == EtaConvention::paper && !(f.options.U > 0)) {
+  if (proj_opts(f).convention() == EtaConvention::paper && !(proj_opts(f).U > 0)) {
     // The theorems need ||delta_t|| <= eta on every projected mistake; a projection forced by the
     // learner's numerical guard may exceed a tiny eta, so never use less than what happened.
     // A Projectron++ run with margin threshold 2eta tests l - ||delta||/(2 eta) on margin errors: it
     // is a run of JMLR Thm 4 with parameter 2 eta (its projected mistakes have ||delta|| <= eta <= 2 eta,
     // its tau rule is the theorem's at 2 eta), so the theorems take 2 eta (docs/bounds.md#projectron-eta).
-    const bool twice = f.algo == "projectron++" && f.options.margin_threshold == "2eta";
-    const double eta = twice ? 2.0 * f.options.eta : f.options.eta;
+    const bool twice = f.algo == "projectron++" && proj_opts(f).margin_threshold == "2eta";
+    const double eta = twice ? 2.0 * proj_opts(f).eta : proj_opts(f).eta;
     p.eta = std::max(eta, p.eta_eff);
     p.eta_from_run = p.eta > eta;
     p.eta_source = "eta=" + fmt(p.eta) + (p.eta > eta ? " (max ||delta_t|| > option eta)"
@@ -362,7 +367,7 @@ ProjFacts projectron_facts(const Rounds& R, const RunFacts& f, const RunData& d)
   } else {
     p.eta = p.eta_eff;
     p.eta_from_run = true;
-    p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (f.options.U > 0 ? " (per-round eta_t)" : " (dogma)");
+    p.eta_source = "eta_eff=max||delta_t||=" + fmt(p.eta_eff) + (proj_opts(f).U > 0 ? " (per-round eta_t)" : " (dogma)");
   }
   return p;
 }
@@ -416,9 +421,9 @@ void projectron_bounds(Ctx& c, const Rounds& R) {
 
     BoundResult c1 = make(c, "projectron_icml_cor1", "c");
     c1.kind = "a_priori";  // 2||g||^2 + 4 D_1 needs no eta, only U fixed in advance
-    if (!(c.f.options.U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
+    if (!(proj_opts(c.f).U > 0)) not_applicable(c, c1, "run did not use the per-round eta_t of ICML Eq. (13) (U = 0)");
     else if (!p.unit) not_applicable(c, c1, not_unit);
-    else predictive(c, c1, [&](double s, Sum h) { return bounds::icml_cor1(s, PT.l1(s, h)); }, bT, c.f.options.U);
+    else predictive(c, c1, [&](double s, Sum h) { return bounds::icml_cor1(s, PT.l1(s, h)); }, bT, proj_opts(c.f).U);
 
     double s3 = 0.0;
     BoundResult t3 = make(c, "projectron_jmlr_thm3", "c");
@@ -479,8 +484,8 @@ void projectron_pp_bounds(Ctx& c, const Rounds& R) {
   const bool multiclass = learner_info(c.f.algo).multiclass;
   if (multiclass && d.r2 > 0.5 + 1e-9) why = "needs ||k((x,y),.)|| <= 1/2, i.e. k(x,x) <= 1/4; max k(x,x) = " + fmt(d.r2 / 2.0);
   else if (!p.unit) why = not_unit;
-  else if (c.f.options.eta_convention != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
-  else if (c.f.options.U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
+  else if (proj_opts(c.f).convention() != EtaConvention::paper) why = "DOGMA tau rule (||delta||^2/eta): Thm 4 not shown for it; see certificate 4.3";
+  else if (proj_opts(c.f).U > 0) why = "per-round eta_t run: Thm 4 is stated for a fixed eta";
   else if (!(eta > 0)) why = "needs eta > 0";
   if (why.empty()) {
     t4.note = t4i.note = c.note + ", B=" + fmt(B);

@@ -58,9 +58,10 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
     const nlohmann::json& def = d.default_value;
     CLI::Option* o = nullptr;
     std::function<nlohmann::json()> value;
-    if (d.type == T::real) {
-      h.real = def.get<double>();
-      o = app->add_option(d.flag(), h.real, help(d))->capture_default_str();
+    if (d.type == T::real) {  // a null default: one per learner, in the help (add_learner_options)
+      if (!def.is_null()) h.real = def.get<double>();
+      o = app->add_option(d.flag(), h.real, help(d));
+      if (!def.is_null()) o->capture_default_str();
       value = [&h] { return nlohmann::json(h.real); };
     } else if (d.type == T::integer) {
       h.integer = def.get<int64_t>();
@@ -75,8 +76,9 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
       o = app->add_option(d.flag(), h.count, help(d));
       value = [&h] { return h.count ? nlohmann::json(*h.count) : nlohmann::json(); };
     } else {
-      h.text = def.get<std::string>();
-      o = app->add_option(d.flag(), h.text, help(d))->capture_default_str();
+      if (!def.is_null()) h.text = def.get<std::string>();
+      o = app->add_option(d.flag(), h.text, help(d));
+      if (!def.is_null()) o->capture_default_str();
       value = [&h] { return nlohmann::json(h.text); };
     }
     flags_.push_back({d, checked(d, o), std::move(value)});
@@ -118,6 +120,7 @@ void OptionFlags::add_learner_options(CLI::App* app) {
     }
     const OptionInfo* shared = find_option(row.name);
     if (!shared) {
+      if (!more.empty()) d.default_value = nullptr;  // each learner's default is in the help
       own.push_back(std::move(d));
       continue;
     }
@@ -126,9 +129,6 @@ void OptionFlags::add_learner_options(CLI::App* app) {
       using T = std::remove_reference_t<decltype(opt_.*p)>;
       if constexpr (std::is_same_v<T, bool>) {
         return app->add_flag(flag, opt_.*p, help(d));
-      } else if constexpr (std::is_same_v<T, EtaConvention>) {
-        enum_text_[row.name] = row.default_value.get<std::string>();
-        return app->add_option(flag, enum_text_[row.name], help(d))->capture_default_str();
       } else if (has_no_default(d) || !more.empty()) {
         return app->add_option(flag, opt_.*p, help(d));
       } else {
@@ -144,7 +144,6 @@ void OptionFlags::add_learner_options(CLI::App* app) {
 
 LearnerOptions OptionFlags::options() const {
   LearnerOptions o = opt_;
-  for (const auto& [name, text] : enum_text_) find_option(name)->set(o, text, find_option(name)->flag());
   return o;
 }
 

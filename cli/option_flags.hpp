@@ -57,7 +57,6 @@ class OptionFlags {
   static std::string help(const OptionDecl& d);
   static CLI::Option* checked(const OptionDecl& d, CLI::Option* o);
   LearnerOptions opt_;
-  std::map<std::string, std::string> enum_text_;  // enum options: the value as typed
   std::deque<Held> held_;                         // stable addresses: CLI11 writes into them
   std::vector<Flag> flags_;
 };

@@ -46,7 +46,7 @@ inline Facts facts(const std::vector<RoundRecord>& R, std::size_t n, const RunFa
   Facts x;
   x.T = n;
   x.G = f.g_norm;
-  x.U = f.options.U;
+  x.U = f.options.own.value("U", 0.0);  // the Projectron's own options (absent: their defaults)
   LD lemma1 = 0, eta_eff = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const RoundRecord& r = R[i];
@@ -69,9 +69,10 @@ inline Facts facts(const std::vector<RoundRecord>& R, std::size_t n, const RunFa
   const double fn2 = n == R.size() && !std::isnan(f.f_norm2_exact) ? f.f_norm2_exact : n > 0 ? R[n - 1].f_norm2 : 0.0;
   x.fT = std::sqrt(std::max<LD>(0, std::isnan(fn2) ? lemma1 : fn2));
   // eta of the Projectron theorems (docs/bounds.md#projectron-eta).
-  const bool paper = f.options.eta_convention == EtaConvention::paper && !(f.options.U > 0);
+  const bool paper = f.options.own.value("eta_convention", "paper") == "paper" && !(x.U > 0);
   // A Projectron++ run with margin threshold 2eta is a Theorem 4 run at 2 eta.
-  const LD eta = (f.algo == "projectron++" && f.options.margin_threshold == "2eta" ? 2 : 1) * static_cast<LD>(f.options.eta);
+  const LD eta = (f.algo == "projectron++" && f.options.own.value("margin_threshold", "eta") == "2eta" ? 2 : 1) *
+                 static_cast<LD>(f.options.own.value("eta", 0.1));
   x.eta = paper ? std::max<LD>(eta, eta_eff) : eta_eff;
   // Projectron++ (docs/bounds.md#projectronpp_jmlr_thm4, #projectronpp_certificate).
   x.w_upd.assign(n, 0);

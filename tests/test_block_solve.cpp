@@ -69,8 +69,8 @@ LearnerOptions a9a_like_options(std::size_t dim, EtaConvention c, double eta, Ke
   LearnerOptions o;
   o.kernel = k;
   o.dim = dim;
-  o.eta = eta;
-  o.eta_convention = c;
+  o.own["eta"] = eta;
+  o.own["eta_convention"] = c;
   return o;
 }
 
@@ -285,7 +285,7 @@ TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
   LearnerOptions o;
   o.kernel = Kernel::rbf(0.3);
   o.dim = 1;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   for (const std::string algo : {"projectron", "projectron++"}) {
     auto l = make_learner(algo, o);
     const RunResult r = run_online(*l, d, make_order(d.size(), std::nullopt));
@@ -310,7 +310,7 @@ TEST(BlockSolve, NoOpProjectionKeepsExactScores) {
   LearnerOptions o;
   o.kernel = Kernel::poly(1.0, 0.0, 2);
   o.dim = d.dim;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   for (const std::string algo : {"projectron", "projectron++"}) {
     auto p = make_learner(algo, o);
     auto kp = make_learner("kernel-perceptron", o);

@@ -281,7 +281,7 @@ TEST(FixtureP, Table36) {
 }
 
 TEST(FixtureP, EvaluateBounds) {
-  RunFacts f; f.algo = "projectron"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
+  RunFacts f; f.algo = "projectron"; f.options.own["eta"] = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
   const auto res = evaluate_bounds(recordsP(), f);
   int n = 0;
   for (const auto& b : res) {
@@ -334,7 +334,7 @@ TEST(FixturePP, Theorem4AndCertificate) {
       EXPECT_LE(jmlr_thm4_implicit(s, p.PT.l1(s), 0.6, u.B), t4 + 1e-9);
     }
   }
-  RunFacts f; f.algo = "projectron++"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = gn0;
+  RunFacts f; f.algo = "projectron++"; f.options.own["eta"] = 0.6; f.comparator = "g0"; f.g_norm = gn0;
   const auto res = evaluate_bounds(R, f);
   EXPECT_EQ(res.size(), 3u);
   for (const auto& b : res) {
@@ -349,7 +349,7 @@ TEST(FixturePP, Theorem4AndCertificate) {
 std::vector<RoundRecord> run_projectron(bool pp, KernelExpansion* final_f) {
   Dataset d;
   for (const auto& [x, y] : kSeqP) d.push_dense(std::vector<double>{x == 0 ? 0.0 : x}, y);
-  LearnerOptions o; o.kernel = Kernel::rbf(0.5); o.dim = 1; o.eta = 0.6;
+  LearnerOptions o; o.kernel = Kernel::rbf(0.5); o.dim = 1; o.own["eta"] = 0.6;
   std::unique_ptr<Learner> L = pp ? std::unique_ptr<Learner>(new ProjectronPP(o)) : std::unique_ptr<Learner>(new Projectron(o));
   std::vector<RoundRecord> R;
   for (std::size_t t = 0; t < d.size(); ++t) {
@@ -370,7 +370,7 @@ TEST(FixtureP, EndToEndLearner) {
       EXPECT_EQ(R[t].update, ref[t].update) << "round " << t + 1;
     }
     EXPECT_NEAR(std::sqrt(R.back().f_norm2), std::sqrt(ref.back().f_norm2), kTol);
-    RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
+    RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.own["eta"] = 0.6; f.comparator = "g0"; f.g_norm = g0_norm();
     for (const auto& b : evaluate_bounds(R, f)) {
       SCOPED_TRACE(b.name);
       if (b.applicable) { EXPECT_TRUE(b.holds); }
@@ -435,8 +435,8 @@ TEST(Metadata, FromMeta) {
       "options":{"eta":0.1,"eta_convention":"dogma","U":0},"comparator":{"name":"svm","norm":3.5}})");
   const RunFacts f = RunFacts::from_meta(j);
   EXPECT_EQ(f.algo, "projectron");
-  EXPECT_EQ(f.options.eta, 0.1);
-  EXPECT_EQ(f.options.eta_convention, EtaConvention::dogma);
+  EXPECT_EQ(f.options.own.at("eta"), 0.1);  // the Projectron's own options (docs/learners.md#options)
+  EXPECT_EQ(f.options.own.at("eta_convention"), "dogma");
   EXPECT_EQ(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.budget, 793u);
   // The learner's owners and ranges, as for a run's options.
   for (const char* bad : {R"({"algo":"rbp","options":{"budget":793,"eta":0.1}})", R"({"algo":"rbp","options":{"budget":0}})"}) {

@@ -192,8 +192,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
   const double noise = *rc::gen::inRange(0, 30) / 100.0;
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, noise, false, gen_order());
-  LearnerOptions o; o.dim = s.data.dim; o.eta = eta;
-  o.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper;
+  LearnerOptions o; o.dim = s.data.dim; o.own["eta"] = eta;
+  o.own["eta_convention"] = dogma ? EtaConvention::dogma : EtaConvention::paper;
   o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
   std::unique_ptr<Learner> L = pp ? std::unique_ptr<Learner>(new ProjectronPP(o)) : std::unique_ptr<Learner>(new Projectron(o));
   Rng rng(seed ^ 0xabc);
@@ -216,8 +216,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronEtaSweepHolds, ()) {
       cancel += std::abs(fT.alpha[i] * fT.alpha[j] * o.kernel(fT.sv.row(i), fT.sv.row(j)));
   RC_ASSERT(std::abs(L->norm2() - L->norm2_exact()) <=
             1e-6 * (1 + L->norm2_exact()) + 10 * static_cast<double>(fT.size()) * 0x1p-53 * cancel);
-  RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.eta = eta;
-  f.options.eta_convention = dogma ? EtaConvention::dogma : EtaConvention::paper; f.comparator = "random"; f.g_norm = gn;
+  RunFacts f; f.algo = pp ? "projectron++" : "projectron"; f.options.own["eta"] = eta;
+  f.options.own["eta_convention"] = dogma ? EtaConvention::dogma : EtaConvention::paper; f.comparator = "random"; f.g_norm = gn;
   const auto res = evaluate_bounds(R, f);
   RC_ASSERT(!res.empty());
   assert_all_hold(res);
@@ -343,15 +343,15 @@ RC_GTEST_PROP(BoundProperties, ProjectronRowsPinned, ()) {
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, false, gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(false);
-  o.eta = *rc::gen::inRange(0, 120) / 100.0;
-  o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
-  if (*rc::gen::inRange(0, 4) == 0) o.U = *rc::gen::inRange(5, 30) / 10.0;  // per-round eta_t (ICML Eq. 13)
-  if (pp && *rc::gen::arbitrary<bool>()) o.margin_threshold = "2eta";  // both margin thresholds
+  o.own["eta"] = *rc::gen::inRange(0, 120) / 100.0;
+  o.own["eta_convention"] = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
+  if (*rc::gen::inRange(0, 4) == 0) o.own["U"] = *rc::gen::inRange(5, 30) / 10.0;  // per-round eta_t (ICML Eq. 13)
+  if (pp && *rc::gen::arbitrary<bool>()) o.own["margin_threshold"] = "2eta";  // both margin thresholds
   const std::string algo = pp ? "projectron++" : "projectron";
   const Pinned p = run_pinned(algo, o, s, seed ^ 0x99);
   for (const auto& b : p.res) {
     if (b.id.rfind("projectronpp_jmlr", 0) == 0 || b.id == "projectronpp_thm4_implicit") RC_ASSERT(b.kind == "a_posteriori");
-    if (b.id == "projectron_jmlr_thm3" && (o.U > 0 || o.eta_convention == EtaConvention::dogma))
+    if (b.id == "projectron_jmlr_thm3" && (o.own.value("U", 0.0) > 0 || o.own.value("eta_convention", "paper") == "dogma"))
       RC_ASSERT(b.kind == "a_posteriori");
   }
 }
@@ -379,8 +379,8 @@ RC_GTEST_PROP(BoundProperties, ProjectronPPTheorem4Pinned, ()) {
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(5, 30) / 100.0, false, gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = Kernel::rbf(*rc::gen::inRange(2, 40) / 10.0);
-  o.eta = *rc::gen::inRange(5, 120) / 100.0;
-  if (*rc::gen::arbitrary<bool>()) o.margin_threshold = "2eta";
+  o.own["eta"] = *rc::gen::inRange(5, 120) / 100.0;
+  if (*rc::gen::arbitrary<bool>()) o.own["margin_threshold"] = "2eta";
   const Pinned p = run_pinned("projectron++", o, s, seed ^ 0x33);
   for (const auto& b : p.res)
     if (b.id == "projectronpp_jmlr_thm4") RC_ASSERT(b.applicable);
@@ -455,8 +455,8 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
   const std::string algo = *rc::gen::element<std::string>("multiclass-perceptron", "mrbp", "multiclass-projectron++");
   o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
   o.seed = seed;
-  o.eta = *rc::gen::inRange(0, 150) / 100.0;
-  o.eta_convention = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
+  o.own["eta"] = *rc::gen::inRange(0, 150) / 100.0;
+  o.own["eta_convention"] = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
   // The comparator's multiclass margins and norm.
   std::vector<double> g(static_cast<std::size_t>(T));
   double norm = 0.0;

@@ -463,7 +463,7 @@ TEST(PA1, DogmaAddsZeroCoefficientAtMarginOne) {  // pa_reference.py, linear ker
   const int64_t n_paper[] = {1, 1, 1, 2, 3}, n_dogma[] = {1, 2, 2, 3, 4};
   for (bool dogma : {false, true}) {
     LearnerOptions o = opts(Kernel::linear(), 1);
-    if (dogma) o.eta_convention = EtaConvention::dogma;
+    if (dogma) o.own["eta_convention"] = EtaConvention::dogma;
     auto L = make_learner("pa1", o);
     const auto rec = run(*L, d);
     for (int i = 0; i < 5; ++i) {

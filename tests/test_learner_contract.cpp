@@ -350,7 +350,7 @@ TEST(Registry, DeclaredRangesAreChecked) {
     return "";
   };
   LearnerOptions o;
-  o.eta = -0.5;
+  o.own["eta"] = -0.5;
   EXPECT_EQ(message("projectron", o), "--eta must be >= 0 (and finite) for projectron, got -0.5");
   EXPECT_EQ(message("multiclass-projectron++", o), "--eta must be >= 0 (and finite) for multiclass-projectron++, got -0.5");
   EXPECT_EQ(message("kernel-perceptron", o), "");  // an option it does not take is not checked (nor given)

@@ -62,7 +62,7 @@ LearnerOptions options_for(const LearnerInfo& info, const Dataset& d) {
   o.classes = d.classes.size();
   o.budget = 9;
   o.seed = 77;
-  o.eta = 0.6;
+  o.own["eta"] = 0.6;
   if (info.name == "cks") o.own["beta"] = 0.5;  // CKS's own option
   o.C = 0.7;
   if (info.name == "norma") {

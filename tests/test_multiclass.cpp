@@ -165,8 +165,8 @@ TEST(MulticlassProjectronPP, EtaZeroIsThePerceptron) {
   const Dataset d = classes_data(400, 6, 4, 11, 0.2);
   for (const auto conv : {EtaConvention::paper, EtaConvention::dogma}) {
     LearnerOptions o = mc_options(Kernel::rbf(0.8), 6, 4);
-    o.eta = 0.0;
-    o.eta_convention = conv;
+    o.own["eta"] = 0.0;
+    o.own["eta_convention"] = conv;
     MulticlassPerceptron p(o);
     MulticlassProjectronPP pp(o);
     for (std::size_t t = 0; t < d.size(); ++t) {
@@ -184,8 +184,8 @@ TEST(MulticlassProjectronPP, ProjectionsAndBasesAreConsistent) {
   const Dataset d = classes_data(600, 4, 3, 12, 0.2);
   for (const auto conv : {EtaConvention::paper, EtaConvention::dogma}) {
     LearnerOptions o = mc_options(Kernel::rbf(1.0), 4, 3);
-    o.eta = conv == EtaConvention::paper ? 0.3 : 0.09;
-    o.eta_convention = conv;
+    o.own["eta"] = conv == EtaConvention::paper ? 0.3 : 0.09;
+    o.own["eta_convention"] = conv;
     MulticlassProjectronPP pp(o);
     std::size_t projected = 0, margin = 0;
     for (std::size_t t = 0; t < d.size(); ++t) {

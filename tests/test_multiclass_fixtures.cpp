@@ -62,8 +62,8 @@ TEST_P(Fixture, RoundByRoundAsDogma) {
   if (!o.at("budget").is_null()) opt.budget = o.at("budget");
   if (o.contains("eviction") && !o.at("eviction").is_null()) opt.eviction = o.at("eviction");
   if (!o.at("C_float").is_null()) opt.C = o.at("C_float");
-  if (!o.at("eta_float").is_null()) opt.eta = o.at("eta_float");
-  if (!o.at("eta_convention").is_null()) opt.eta_convention = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
+  if (!o.at("eta_float").is_null()) opt.own["eta"] = o.at("eta_float");
+  if (!o.at("eta_convention").is_null()) opt.own["eta_convention"] = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
   auto learner = make_learner(f.at("learner"), opt);
   if (!o.at("eviction_draws").is_null()) {
     std::vector<std::size_t> draws;

@@ -37,9 +37,9 @@ std::vector<Learn> learners() {
   o.kernel = Kernel::rbf(1.0);
   o.dim = 2;
   Learn perc{"kernel-perceptron", o}, pp{"projectron++", o}, rbp{"rbp", o};
-  pp.opt.eta = 0.04;
-  pp.opt.eta_convention = EtaConvention::dogma;
-  pp.opt.margin_threshold = "2eta";
+  pp.opt.own["eta"] = 0.04;
+  pp.opt.own["eta_convention"] = EtaConvention::dogma;
+  pp.opt.own["margin_threshold"] = "2eta";
   rbp.opt.budget = 50;
   return {perc, pp, rbp};
 }

@@ -36,7 +36,7 @@ json run_cli_summary(const Cell& c) {
                      std::to_string(c.perm_seed) + " --comparator svm --svm-C 1 --summary " + out.string();
   const json params = learner_params(c);
   for (const auto& [k, v] : params.items())
-    args += " " + find_option(k)->flag() + " " + (v.is_string() ? v.get<std::string>() : v.dump());
+    args += " " + flag_spelling(k) + " " + (v.is_string() ? v.get<std::string>() : v.dump());
   const auto r = test_util::run_cli(args);
   EXPECT_EQ(r.status, 0) << r.output;
   std::ifstream in(out);
@@ -107,17 +107,23 @@ TEST(Pipeline, OptionValuesAreCheckedAgainstTheTable) {
   EXPECT_NE(r.output.find("--eta-convention"), std::string::npos) << r.output;
   LearnerOptions o;
   EXPECT_THROW(options_from_json(o, {{"budget", -3}}, "test"), std::invalid_argument);
-  EXPECT_THROW(options_from_json(o, {{"eta", "0.1"}}, "test"), std::invalid_argument);
+  EXPECT_THROW(options_from_json(o, {{"C", "0.1"}}, "test"), std::invalid_argument);
   try {
-    options_from_json(o, {{"eta_conventon", "paper"}}, "spec X");
+    options_from_json(o, {{"budgte", 3}}, "spec X");
     FAIL();
   } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("did you mean \"eta_convention\"?"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("did you mean \"budget\"?"), std::string::npos) << e.what();
   }
-  options_from_json(o, {{"eta_convention", "dogma"}, {"budget", 7}}, "test");
-  EXPECT_EQ(o.eta_convention, EtaConvention::dogma);
+  options_from_json(o, {{"C", 2.5}, {"budget", 7}}, "test");
+  EXPECT_EQ(o.C, 2.5);
   EXPECT_EQ(o.budget, 7u);
-  EXPECT_EQ(options_to_json(o, {"budget", "eta_convention"}), (json{{"budget", 7}, {"eta_convention", "dogma"}}));
+  EXPECT_EQ(options_to_json(o, {"budget", "C"}), (json{{"budget", 7}, {"C", 2.5}}));
+  // A learner's own rows (the Projectron's eta_convention): read with them, unknown without.
+  const std::vector<OptionDecl> own = learner_info("projectron").own.rows;
+  options_from_json(o, {{"eta_convention", "dogma"}}, "test", own);
+  EXPECT_EQ(o.own.at("eta_convention"), "dogma");
+  EXPECT_THROW(options_from_json(o, {{"eta_convention", "dogma"}}, "test"), std::invalid_argument);
+  EXPECT_THROW(options_from_json(o, {{"eta_convention", "dogmaa"}}, "test", own), std::invalid_argument);
 }
 
 }  // namespace

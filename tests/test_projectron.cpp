@@ -37,9 +37,9 @@ LearnerOptions fixture_opts(double eta, EtaConvention c = EtaConvention::paper, 
   LearnerOptions o;
   o.kernel = Kernel::rbf(0.5);
   o.dim = 1;
-  o.eta = eta;
-  o.eta_convention = c;
-  o.U = U;
+  o.own["eta"] = eta;
+  o.own["eta_convention"] = c;
+  o.own["U"] = U;
   return o;
 }
 
@@ -322,7 +322,7 @@ TEST(ProjectronConvention, MarginThreshold2Eta) {
   using K = UpdateKind;
   {  // paper eta = 0.6: round 3 (l = 0.994 < ||delta||/0.6 = 1.651, skipped at "eta") now updates.
     LearnerOptions o = fixture_opts(0.6);
-    o.margin_threshold = "2eta";
+    o.own["margin_threshold"] = "2eta";
     ProjectronPP p(o);
     check_trace(run(p, fixture_seq()), {{0.0, K::add, 1.0, 0.0, 1, 1},
                                         {0.955997482, K::project, 0.293374871, 0.913931185, 1, 1},
@@ -336,7 +336,7 @@ TEST(ProjectronConvention, MarginThreshold2Eta) {
   }
   {  // DOGMA eta = 0.005: the margin steps are those of eta = 0.01 (PaperAndDogmaDifferOnMarginRule).
     LearnerOptions o = fixture_opts(0.005, EtaConvention::dogma);
-    o.margin_threshold = "2eta";
+    o.own["margin_threshold"] = "2eta";
     ProjectronPP p(o);
     check_trace(run(p, fixture_seq()), {{0.0, K::add, 1.0, 0.0, 1, 1},
                                         {0.955997482, K::add, 0.293374871, 0.913931185, 1, 2},
@@ -425,9 +425,9 @@ TEST(ProjectronEquivalence, EtaZeroEqualsKernelPerceptronInGeneralPosition) {
   LearnerOptions o;
   o.kernel = Kernel::rbf(1.0);
   o.dim = d.dim;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   for (auto conv : {EtaConvention::paper, EtaConvention::dogma}) {
-    o.eta_convention = conv;
+    o.own["eta_convention"] = conv;
     Projectron p(o);
     KernelPerceptron kp(o);
     double min_dl2 = 1.0;
@@ -456,7 +456,7 @@ TEST(ProjectronEquivalence, EtaZeroLinearKernelSparserButSamePredictions) {
   LearnerOptions o;
   o.kernel = Kernel::linear();
   o.dim = dim;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   Projectron p(o);
   KernelPerceptron kp(o);
   std::size_t projects = 0;
@@ -532,7 +532,7 @@ TEST(ProjectronNearDuplicates, AppliedUpdateIsTheLoggedProjection) {
     LearnerOptions o;
     o.kernel = Kernel::rbf(2.0);
     o.dim = 1;
-    o.eta = c.eta;
+    o.own["eta"] = c.eta;
     std::unique_ptr<Learner> l = make_learner(c.pp ? "projectron++" : "projectron", o);
     const auto& p = dynamic_cast<const ProjectronBase&>(*l);
     KernelPerceptron kp(o);
@@ -612,8 +612,8 @@ TEST_P(ProjectronInvariants, PackingNormAndInverseOnEveryRound) {
   LearnerOptions o;
   o.kernel = Kernel::rbf(1.0);
   o.dim = 2;
-  o.eta = c.eta;
-  o.eta_convention = c.conv;
+  o.own["eta"] = c.eta;
+  o.own["eta_convention"] = c.conv;
   std::unique_ptr<Learner> l = make_learner(c.plusplus ? "projectron++" : "projectron", o);
   const auto& p = dynamic_cast<const ProjectronBase&>(*l);
   // Squared feature distance every pair of supports must keep (JMLR Thm 1;
@@ -691,7 +691,7 @@ Projectron grown_by_additions(std::size_t n, double gamma, uint64_t seed) {
   LearnerOptions o;
   o.kernel = Kernel::rbf(gamma);
   o.dim = dim;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   KernelPerceptron labeller(o);
   std::vector<double> xs(dim);
   Dataset d;
@@ -832,7 +832,7 @@ TEST(ProjectronInverse, IllConditionedGramGrownFactorIsAsGoodAsARefresh) {
 TEST(ProjectronParams, ZeroVectorOnEmptySetIsNotAdded) {
   LearnerOptions o;
   o.dim = 2;
-  o.eta = 0.0;
+  o.own["eta"] = 0.0;
   Projectron p(o);
   Dataset d;
   d.push_dense(std::vector<double>{0.0, 0.0}, 1.0);

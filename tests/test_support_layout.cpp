@@ -262,7 +262,7 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
       if (info.uses("budget")) o.budget = 25;
       if (info.uses("rho")) o.rho = 0.5;
       if (info.uses("lambda")) o.lambda = 0.01;
-      if (info.uses("eta")) o.eta = 0.3;
+      if (info.uses("eta")) o.own["eta"] = 0.3;
       std::vector<RunResult> runs;
       for (const SupportLayout l : layouts) {
         set_support_layout_default(l);

@@ -110,7 +110,7 @@ TEST(Threads, EveryLearnerSameTraceOnOneTwoAndThreeThreads) {
       if (info.uses("budget")) o.budget = 300;  // above 4 tiles of supports: rows that split
       if (info.uses("rho")) o.rho = 0.5;
       if (info.uses("lambda")) o.lambda = 0.01;
-      if (info.uses("eta")) o.eta = 0.3;
+      if (info.uses("eta")) o.own["eta"] = 0.3;
       const std::string one = trace_on(1, info, o, d, order);
       auto probe = make_learner(info.name, o);
       run_online(*probe, d, order);
