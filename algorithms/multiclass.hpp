@@ -23,29 +23,6 @@
 
 namespace plab {
 
-// The multiclass Perceptron's option, checked by make_learner; default in LearnerOptions.
-inline const std::vector<OptionInfo>& multiclass_perceptron_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("Multiclass Perceptron options", "update_rule", &LearnerOptions::update_rule,
-                     "Multiclass Perceptron step on a mistake: max-score (+1 on y, -1 on the competitor) | uniform "
-                     "(-1/(m-1) on every other class); docs/learners.md#multiclass-perceptron",
-                     {}, {"max-score", "uniform"}),
-  };
-  return v;
-}
-
-// MRBP's eviction rule (docs/learners.md#mrbp, docs/conventions.md#r4-mrbp).
-inline const std::vector<OptionInfo>& mrbp_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("MRBP options", "eviction", &LearnerOptions::eviction,
-                     "MRBP past the budget: dogma (DOGMA 0.31: remove a random one of the B oldest) | overwrite "
-                     "(the new support takes a random slot and keeps that slot's other class coefficients); "
-                     "docs/learners.md#mrbp",
-                     {}, {"dogma", "overwrite"}),
-  };
-  return v;
-}
-
 class MulticlassLearner : public Learner {
  public:
   explicit MulticlassLearner(const LearnerOptions& o) : kernel_(o.kernel), sv_(o.dim), m_(o.classes) {
@@ -301,7 +278,19 @@ class MulticlassLearner : public Learner {
 // the competitor (max-score) or -1/(m-1) on every other class (uniform).
 class MulticlassPerceptron : public MulticlassLearner {
  public:
-  explicit MulticlassPerceptron(const LearnerOptions& o) : MulticlassLearner(o), uniform_(o.update_rule == "uniform") {}
+  struct Options {
+    std::string update_rule = "max-score";
+    static std::vector<OptionMember<Options>> rows() {
+      return {{"update_rule", &Options::update_rule,
+               "Multiclass Perceptron step on a mistake: max-score (+1 on y, -1 on the competitor) | uniform "
+               "(-1/(m-1) on every other class); docs/learners.md#multiclass-perceptron",
+               {}, {"max-score", "uniform"}}};
+    }
+  };
+  MulticlassPerceptron(const LearnerOptions& o, const Options& own)
+      : MulticlassLearner(o), uniform_(own.update_rule == "uniform") {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
+  explicit MulticlassPerceptron(const LearnerOptions& o) : MulticlassPerceptron(o, options_from<Options>(o.own)) {}
   bool appends_only() const override { return true; }
 
  protected:
@@ -334,8 +323,23 @@ class MulticlassPerceptron : public MulticlassLearner {
 // slot overwrite, DOGMA k_perceptron_train.m, on a coefficient column that is not cleared).
 class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
  public:
+  // Its own option (with the shared budget and seed); its step is the max-score one.
+  struct Options {
+    std::string eviction = "dogma";
+    static std::vector<OptionMember<Options>> rows() {
+      return {{"eviction", &Options::eviction,
+               "MRBP past the budget: dogma (DOGMA 0.31: remove a random one of the B oldest) | overwrite "
+               "(the new support takes a random slot and keeps that slot's other class coefficients); "
+               "docs/learners.md#mrbp",
+               {}, {"dogma", "overwrite"}}};
+    }
+  };
+  MulticlassRandomBudgetPerceptron(const LearnerOptions& o, const Options& own)
+      : MulticlassPerceptron(o, MulticlassPerceptron::Options{}), B_(o.budget), rng_(o.seed),
+        overwrite_(own.eviction == "overwrite") {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
   explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
-      : MulticlassPerceptron(o), B_(o.budget), rng_(o.seed), overwrite_(o.eviction == "overwrite") {}
+      : MulticlassRandomBudgetPerceptron(o, options_from<Options>(o.own)) {}
   bool appends_only() const override { return false; }  // removes a support past the budget
   // Uses these 0-based positions for the next evictions instead of the stream (replaying another
   // implementation's draws: the DOGMA fixtures).

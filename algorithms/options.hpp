@@ -36,8 +36,6 @@ struct LearnerOptions {
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
   uint64_t seed = 1;
-  std::string update_rule = "max-score";
-  std::string eviction = "dogma";               // MRBP: "dogma" or "overwrite" (docs/learners.md#mrbp)
   std::string task = "classification";
   std::string loss = "hinge";
   double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;

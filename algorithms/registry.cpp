@@ -135,12 +135,14 @@ std::vector<LearnerInfo> builtin() {
        .own = own_options<NystromOnlineGradientDescent::Options>("NOGD options"), .trace = kNogdRows},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
-      {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {"update_rule"}, .color = "#000000",
+      {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
        .summary = "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
-       .make = maker_of<MulticlassPerceptron>(), .multiclass = true},
-      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = {"budget", "seed", "eviction"}, .color = "#cc79a7",
+       .make = own_maker_of<MulticlassPerceptron>(),
+       .own = own_options<MulticlassPerceptron::Options>("Multiclass Perceptron options"), .multiclass = true},
+      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
        .summary = "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
-       .make = maker_of<MulticlassRandomBudgetPerceptron>(), .multiclass = true},
+       .make = own_maker_of<MulticlassRandomBudgetPerceptron>(),
+       .own = own_options<MulticlassRandomBudgetPerceptron::Options>("MRBP options"), .multiclass = true},
       {.name = "multiclass-pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
        .summary = "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is "
                   "evaluated",
@@ -283,8 +285,7 @@ std::vector<std::string> learners_taking(const std::string& option) {
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
-    for (const auto* group : {&budget_options(), &pa_options(),
-                              &multiclass_perceptron_options(), &mrbp_options(), &norma_options()})
+    for (const auto* group : {&budget_options(), &pa_options(), &norma_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)
           if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");

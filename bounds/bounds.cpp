@@ -53,13 +53,16 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   if (const auto* v = typed(meta, "options", "", T::object)) {
     // A registered learner's options go through its one check: owners, ranges, rules.
     const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
+    const auto spelt = [](const std::string& k) { return "trace metadata: options: " + k; };
+    if (info)  // owners first: another learner's option is named as such, not as unknown
+      for (const auto& [k, x] : v->items())
+        if (!info->uses(k)) check_learner_options(*info, f.options, {k}, spelt, [](const std::string& n) { return n; });
     options_from_json(f.options, *v, "trace metadata: options", info ? info->own.rows : std::vector<OptionDecl>{});
     options_absent_as_before(f.options, *v, info ? info->own.rows : std::vector<OptionDecl>{});
     if (info) {
       std::vector<std::string> keys;
       for (const auto& [k, x] : v->items()) keys.push_back(k);
       f.options = with_own_defaults(*info, f.options);
-      const auto spelt = [](const std::string& k) { return "trace metadata: options: " + k; };
       check_learner_options(*info, f.options, keys, spelt, [](const std::string& k) { return k; });
     }
   }
@@ -656,7 +659,7 @@ Rounds kesler(const Rounds& R) {
 // Why the Kesler reduction does not cover a multiclass run ("" when it does).
 std::string kesler_not_applicable(const RunFacts& f) {
   // The uniform step has <f, z_t> = f_y - mean_{r != y} f_r, which can be > 0 on a mistake.
-  if (f.options.update_rule == "uniform")
+  if (f.options.own.value("update_rule", "") == "uniform")  // the multiclass Perceptron's own option
     return "uniform update: <f, z_t> <= 0 on mistakes fails, the Perceptron analysis does not apply";
   return "";
 }

@@ -362,7 +362,7 @@ TEST(Registry, DeclaredRangesAreChecked) {
   // A bound from above is said with the option's help (a count's help states its cost).
   EXPECT_EQ(message("norma", o).rfind("--nu must be <= 1 (and finite) for norma, got 1.5 (", 0), 0u) << message("norma", o);
   o = {};
-  o.update_rule = "softmax";
+  o.own["update_rule"] = "softmax";
   EXPECT_NE(message("multiclass-perceptron", o).find("--update-rule: unknown value 'softmax'"), std::string::npos);
 }
 

@@ -49,7 +49,7 @@ TEST(Messages, RowsThatDoNotApplyCarryNoValue) {
   }
   plab::RunFacts f;
   f.algo = "multiclass-perceptron";
-  f.options.update_rule = "uniform";
+  f.options.own["update_rule"] = "uniform";
   f.comparator = "svm";
   f.g_norm = 1.0;
   const auto rs = plab::evaluate_bounds(R, f);

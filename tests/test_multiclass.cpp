@@ -103,7 +103,7 @@ TEST(MulticlassPerceptron, FirstRoundAndTiesFollowMatlabMax) {
 TEST(MulticlassPerceptron, UniformUpdateSpreadsTheStep) {
   Dataset d = classes_data(200, 3, 4, 5);
   LearnerOptions o = mc_options(Kernel::linear(), 3, 4);
-  o.update_rule = "uniform";
+  o.own["update_rule"] = "uniform";
   MulticlassPerceptron p(o);
   p.learn(d[0], 1);
   const std::size_t y = static_cast<std::size_t>(d[0].y);

@@ -58,9 +58,9 @@ TEST_P(Fixture, RoundByRoundAsDogma) {
   opt.dim = f.at("data").at(0).at("x").size();
   d.dim = opt.dim;
   opt.classes = f.at("classes");
-  if (!o.at("update").is_null()) opt.update_rule = o.at("update");
+  if (!o.at("update").is_null()) opt.own["update_rule"] = o.at("update");
   if (!o.at("budget").is_null()) opt.budget = o.at("budget");
-  if (o.contains("eviction") && !o.at("eviction").is_null()) opt.eviction = o.at("eviction");
+  if (o.contains("eviction") && !o.at("eviction").is_null()) opt.own["eviction"] = o.at("eviction");
   if (!o.at("C_float").is_null()) opt.C = o.at("C_float");
   if (!o.at("eta_float").is_null()) opt.own["eta"] = o.at("eta_float");
   if (!o.at("eta_convention").is_null()) opt.own["eta_convention"] = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
