@@ -1,6 +1,6 @@
 // Learner options: the values (LearnerOptions, whose member initialisers are the one place of
 // every shared default) and the declarations (OptionInfo rows). Each learner declares its options
-// beside its code: the shared rows (projectron.hpp, norma.hpp, ...; the options the budget
+// beside its code: the shared rows (projectron.hpp, pa.hpp, ...; the options the budget
 // learners share in learner.hpp), named by its registry entry and gathered by option_table(), or
 // its own `struct Options` (OwnOptions: rows, defaults and validate() in its header alone,
 // docs/extending.md#learner). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing
@@ -42,12 +42,6 @@ struct LearnerOptions {
   uint64_t seed = 1;
   std::string update_rule = "max-score";
   std::string eviction = "dogma";               // MRBP: "dogma" or "overwrite" (docs/learners.md#mrbp)
-  std::string task = "classification";
-  std::string loss = "hinge";
-  double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;
-  bool decay_rate = false, bias = false;
-  std::size_t truncate = 0;
-  bool inclusive_ties = false;
   // Not an option row: the values of the learner's own Options (OwnOptions), every one present
   // once configured; empty for a learner without them.
   nlohmann::json own = nlohmann::json::object();
@@ -89,8 +83,8 @@ std::string flag_spelling(const std::string& key);
 
 // The options a learner declares in its own header (docs/extending.md#learner) and the rules that
 // tie its options together: `rows` (kind "learner", defaults from its Options' initialisers) and
-// `validate`, which throws std::invalid_argument naming options through the SpellOption. Built-in
-// learners whose options are shared rows have only a validate (BOGD, NORMA).
+// `validate`, which throws std::invalid_argument naming options through the SpellOption (built
+// from a `struct Options` by own_options()).
 struct OwnOptions {
   std::vector<OptionDecl> rows = {};
   std::function<void(const LearnerOptions&, const SpellOption&)> validate = {};
