@@ -1,7 +1,7 @@
 // NORMA: stochastic gradient descent in an RKHS (Kivinen, Smola, Williamson, IEEE TSP 52(8) 2004;
 // A. Smola's NORMA slides; docs/learners.md#norma). One learner for classification, novelty
 // detection and regression on the instantaneous risk c(x_t, y_t, f(x_t)) + (lambda/2)||f||^2,
-// learning rate Lambda (options.learning_rate), optional nu-trick, optional unregularised bias b
+// learning rate Lambda (Options::learning_rate), optional nu-trick, optional unregularised bias b
 // and optional truncation of terms older than tau rounds.
 //
 // Conventions (explicit, the slides' as default):
@@ -24,6 +24,7 @@
 #include <deque>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "algorithms/learner.hpp"
 
@@ -44,54 +45,59 @@ inline double norma_truncation_tail_bound(double eta, double lambda, double C, d
   return C * kappa * std::pow(1.0 - eta * lambda, static_cast<double>(tau)) / lambda;
 }
 
-// NORMA's options (docs/learners.md#norma), checked by check_learner_options; defaults in LearnerOptions.
-inline const std::vector<OptionInfo>& norma_options() {
-  using O = LearnerOptions;
-  const std::string g = "NORMA options";
-  static const std::vector<OptionInfo> v = {
-      learner_option(g, "task", &O::task, "NORMA task", {}, {"classification", "novelty", "regression"}),
-      learner_option(g, "loss", &O::loss, "NORMA loss: hinge (classification, novelty) | squared | eps (regression)",
-                     {}, {"hinge", "squared", "eps"}),
-      learner_option(g, "lambda", &O::lambda, "NORMA regulariser lambda", at_least(0)),
-      learner_option(g, "learning_rate", &O::learning_rate, "NORMA learning rate Lambda", above(0)),
-      learner_option(g, "decay_rate", &O::decay_rate, "NORMA: learning rate Lambda/sqrt(t)"),
-      learner_option(g, "rho", &O::rho, "NORMA margin rho", at_least(0)),
-      learner_option(g, "nu", &O::nu, "NORMA nu-trick, nu in [0, 1] (negative = off)", at_most(1)),
-      learner_option(g, "epsilon", &O::epsilon, "NORMA eps-insensitive width", at_least(0)),
-      learner_option(g, "bias", &O::bias, "NORMA: unregularised bias"),
-      learner_option(g, "truncate", &O::truncate, "NORMA: drop terms older than tau rounds (0 = never)"),
-      learner_option(g, "inclusive_ties", &O::inclusive_ties,
-                     "NORMA: violation on y f <= rho (Perceptron ties) instead of y f < rho (slides)"),
-  };
-  return v;
-}
-
-// The rules that tie NORMA's options together (their ranges: norma_options()), each naming the
-// options as the front end spells them.
-inline void norma_validate(const LearnerOptions& o, const SpellOption& spell) {
-  if (o.task == "regression" && o.loss != "squared" && o.loss != "eps")
-    throw std::invalid_argument(spell("loss") + ": NORMA regression needs squared or eps, got '" + o.loss + "'");
-  if (o.task != "regression" && o.loss != "hinge")
-    throw std::invalid_argument(spell("loss") + ": NORMA " + o.task + " uses the hinge loss, got '" + o.loss + "'");
-  if (o.truncate > 0 && !(o.learning_rate * o.lambda < 1.0))
-    throw std::invalid_argument(spell("truncate") + " needs " + spell("learning_rate") + " * " + spell("lambda") +
-                                " < 1 (docs/bounds.md#norma-truncation)");
-  if (o.nu >= 0.0 && o.loss == "squared")
-    throw std::invalid_argument(spell("nu") + ": the nu-trick adapts eps, which needs " + spell("loss") + " eps");
-}
-
 class Norma final : public ExpansionLearner {
  public:
   enum class Task { classification, novelty, regression };
   enum class Loss { hinge, squared, eps };
 
-  // The options as norma_options() declares them and norma_validate() relates them.
-  explicit Norma(const LearnerOptions& o)
-      : ExpansionLearner(o), eta0_(o.learning_rate), lambda_(o.lambda), nu_(o.nu),
-        tau_(o.truncate), decay_rate_(o.decay_rate), bias_(o.bias), inclusive_(o.inclusive_ties) {
-    task_ = o.task == "novelty" ? Task::novelty : o.task == "regression" ? Task::regression : Task::classification;
-    loss_ = o.loss == "squared" ? Loss::squared : o.loss == "eps" ? Loss::eps : Loss::hinge;
-    thr_ = task_ == Task::regression ? o.epsilon : o.rho;
+  // Its own options (docs/learners.md#norma); it takes no shared option.
+  struct Options {
+    std::string task = "classification";
+    std::string loss = "hinge";
+    double lambda = 0.0, learning_rate = 1.0;
+    bool decay_rate = false;
+    double rho = 0.0, nu = -1.0, epsilon = 0.0;
+    bool bias = false;
+    std::size_t truncate = 0;
+    bool inclusive_ties = false;
+    static std::vector<OptionMember<Options>> rows() {
+      return {
+          {"task", &Options::task, "NORMA task", {}, {"classification", "novelty", "regression"}},
+          {"loss", &Options::loss, "NORMA loss: hinge (classification, novelty) | squared | eps (regression)", {},
+           {"hinge", "squared", "eps"}},
+          {"lambda", &Options::lambda, "NORMA regulariser lambda", at_least(0)},
+          {"learning_rate", &Options::learning_rate, "NORMA learning rate Lambda", above(0)},
+          {"decay_rate", &Options::decay_rate, "NORMA: learning rate Lambda/sqrt(t)"},
+          {"rho", &Options::rho, "NORMA margin rho", at_least(0)},
+          {"nu", &Options::nu, "NORMA nu-trick, nu in [0, 1] (negative = off)", at_most(1)},
+          {"epsilon", &Options::epsilon, "NORMA eps-insensitive width", at_least(0)},
+          {"bias", &Options::bias, "NORMA: unregularised bias"},
+          {"truncate", &Options::truncate, "NORMA: drop terms older than tau rounds (0 = never)"},
+          {"inclusive_ties", &Options::inclusive_ties,
+           "NORMA: violation on y f <= rho (Perceptron ties) instead of y f < rho (slides)"},
+      };
+    }
+    // The rules that tie the options together (their ranges: rows()), each naming the options as
+    // the front end spells them.
+    void validate(const SpellOption& spell) const {
+      if (task == "regression" && loss != "squared" && loss != "eps")
+        throw std::invalid_argument(spell("loss") + ": NORMA regression needs squared or eps, got '" + loss + "'");
+      if (task != "regression" && loss != "hinge")
+        throw std::invalid_argument(spell("loss") + ": NORMA " + task + " uses the hinge loss, got '" + loss + "'");
+      if (truncate > 0 && !(learning_rate * lambda < 1.0))
+        throw std::invalid_argument(spell("truncate") + " needs " + spell("learning_rate") + " * " + spell("lambda") +
+                                    " < 1 (docs/bounds.md#norma-truncation)");
+      if (nu >= 0.0 && loss == "squared")
+        throw std::invalid_argument(spell("nu") + ": the nu-trick adapts eps, which needs " + spell("loss") + " eps");
+    }
+  };
+
+  Norma(const LearnerOptions& o, const Options& own)
+      : ExpansionLearner(o), eta0_(own.learning_rate), lambda_(own.lambda), nu_(own.nu), tau_(own.truncate),
+        decay_rate_(own.decay_rate), bias_(own.bias), inclusive_(own.inclusive_ties) {
+    task_ = own.task == "novelty" ? Task::novelty : own.task == "regression" ? Task::regression : Task::classification;
+    loss_ = own.loss == "squared" ? Loss::squared : own.loss == "eps" ? Loss::eps : Loss::hinge;
+    thr_ = task_ == Task::regression ? own.epsilon : own.rho;
   }
 
   double score(const Example& x) const override { return f_.score(x) + b_; }

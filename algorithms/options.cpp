@@ -52,7 +52,7 @@ void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::st
       if (mine->name != k && j.contains(mine->name))
         throw std::invalid_argument(where + ": " + k + " and " + mine->name + " name the same option (" + k +
                                     " is its earlier name)");
-      o.own[mine->name] = v;
+      o.own[mine->name] = mine->typed(v);
       continue;
     }
     const OptionInfo* row = find_option(k);

@@ -36,12 +36,6 @@ struct LearnerOptions {
   std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
   double C = 1.0;
   uint64_t seed = 1;
-  std::string task = "classification";
-  std::string loss = "hinge";
-  double lambda = 0.0, learning_rate = 1.0, rho = 0.0, nu = -1.0, epsilon = 0.0;
-  bool decay_rate = false, bias = false;
-  std::size_t truncate = 0;
-  bool inclusive_ties = false;
   // Not an option row: the values of the learner's own Options (OwnOptions), every one present
   // once configured; empty for a learner without them.
   nlohmann::json own = nlohmann::json::object();
@@ -83,8 +77,8 @@ std::string flag_spelling(const std::string& key);
 
 // The options a learner declares in its own header (docs/extending.md#learner) and the rules that
 // tie its options together: `rows` (kind "learner", defaults from its Options' initialisers) and
-// `validate`, which throws std::invalid_argument naming options through the SpellOption. Built-in
-// learners whose options are shared rows have only a validate (BOGD, NORMA).
+// `validate`, which throws std::invalid_argument naming options through the SpellOption (built
+// from a `struct Options` by own_options()).
 struct OwnOptions {
   std::vector<OptionDecl> rows = {};
   std::function<void(const LearnerOptions&, const SpellOption&)> validate = {};

@@ -56,8 +56,6 @@ std::vector<LearnerInfo> builtin() {
   // Locals, not namespace-scope constants: a test may register a learner during static
   // initialisation, before this file's constants would exist.
   const std::vector<std::string> kBudget = {"budget"}, kRandomBudget = {"budget", "seed"}, kBudgetPA = {"budget", "C"};
-  std::vector<std::string> norma;
-  for (const auto& o : norma_options()) norma.push_back(o.name);
   return {
       {.name = "perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
        .summary = "primal linear Perceptron (Rosenblatt 1958); kernel-perceptron for other kernels",
@@ -97,9 +95,9 @@ std::vector<LearnerInfo> builtin() {
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<VotedPerceptron>(o, true);
        }},
-      {.name = "norma", .bounds = {BF::norma}, .options = norma, .color = "#17becf",
-       .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)", .make = maker_of<Norma>(),
-       .own = {.validate = norma_validate}},
+      {.name = "norma", .bounds = {BF::norma}, .options = {}, .color = "#17becf",
+       .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)",
+       .make = own_maker_of<Norma>(), .own = own_options<Norma::Options>("NORMA options")},
       // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
       // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
       // not the kernel's RKHS, so none applies to it.
@@ -285,7 +283,7 @@ std::vector<std::string> learners_taking(const std::string& option) {
 const std::vector<OptionInfo>& option_table() {
   static const std::vector<OptionInfo> table = [] {
     std::vector<OptionInfo> t;
-    for (const auto* group : {&budget_options(), &pa_options(), &norma_options()})
+    for (const auto* group : {&budget_options(), &pa_options()})
       for (const OptionInfo& o : *group) {
         for (const OptionInfo& seen : t)
           if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");

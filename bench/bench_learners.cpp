@@ -39,11 +39,11 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   o.budget = budget;
   o.record_norms = false;
   o.C = 1.0;
-  if (find_learner(algo)->uses("rho")) {  // NORMA: hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept
-    o.rho = 1.0;
-    o.lambda = 0.01;
-    o.learning_rate = 0.5;
-    o.truncate = 1000;
+  if (algo == "norma") {  // hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept (its own options)
+    o.own["rho"] = 1.0;
+    o.own["lambda"] = 0.01;
+    o.own["learning_rate"] = 0.5;
+    o.own["truncate"] = std::size_t{1000};
   }
   const auto order = make_order(d->size(), std::nullopt);
   RunResult r;

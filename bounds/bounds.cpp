@@ -8,6 +8,7 @@
 #include <limits>
 #include <sstream>
 
+#include "algorithms/norma.hpp"
 #include "algorithms/projectron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
@@ -523,7 +524,7 @@ void forgetron_bounds(Ctx& c, const Rounds&) {
 void norma_bounds(Ctx& c, const Rounds& R) {
   c.a_posteriori = true;  // sum ||grad_t||^2 and sum ||f_t||^2 are the run's
   BoundResult b = make(c, "norma_ogd", "c");
-  const LearnerOptions& f = c.f.options;
+  const Norma::Options f = options_from<Norma::Options>(c.f.options.own);  // the family is NORMA's alone
   if (f.task != "classification") return not_applicable(c, b, "only for --task classification");
   if (f.bias || f.nu >= 0 || f.truncate > 0 || f.decay_rate)
     return not_applicable(c, b, "needs no bias, fixed rho (nu off), no truncation, constant learning rate");

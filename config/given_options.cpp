@@ -124,7 +124,7 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
     if (at.empty()) at = g.at;
     if (own) {  // an own row first: its name may also be a shared option's
       own->check_type(g.value, g.label());
-      o.own[name] = g.value;
+      o.own[name] = own->typed(g.value);
     } else if (info.uses(key)) {
       find_option(key)->set(o, g.value, g.label());
     }  // else not taken: check_learner_options names it

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 #include "core/format.hpp"
@@ -59,6 +60,13 @@ void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) cons
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
   throw std::invalid_argument(at + ": unknown value '" + s + "'" + did_you_mean(s, allowed) + " (allowed: " + list + ")");
+}
+
+nlohmann::json OptionDecl::typed(const nlohmann::json& v) const {
+  if (type == Type::real) return v.get<double>();
+  if (type == Type::count) return v.get<uint64_t>();
+  if (type == Type::integer) return v.get<int64_t>();
+  return v;
 }
 
 void OptionDecl::check(const nlohmann::json& v, const std::string& at, const std::string& who) const {

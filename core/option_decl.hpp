@@ -39,6 +39,10 @@ struct OptionDecl {
   // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a negative count or
   // a text outside `allowed` (what a spec or a trace's metadata is checked for when read).
   void check_type(const nlohmann::json& v, const std::string& at) const;
+  // A value check_type accepts as the declared type holds it (a real 1 as 1.0, a count as an
+  // unsigned integer), as a typed field would keep it: summaries, model headers and trace metadata
+  // then write it alike however it was given.
+  nlohmann::json typed(const nlohmann::json& v) const;
   // check_type, then the declared range (reals also finite): "<at> must be >= 1 for <who>, got 0"
   // (" for <who>" when `who` is given).
   void check(const nlohmann::json& v, const std::string& at, const std::string& who = "") const;

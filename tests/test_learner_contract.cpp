@@ -131,8 +131,7 @@ LearnerOptions options_for(const LearnerInfo& info, const Kernel& k, std::size_t
   o.dim = dim;
   if (info.multiclass) o.classes = 3;
   if (info.uses("budget")) o.budget = 20;
-  if (info.uses("rho")) o.rho = 0.5;
-  if (info.uses("lambda")) o.lambda = 0.01;
+  if (info.name == "norma") o.own = {{"rho", 0.5}, {"lambda", 0.01}};  // its own options
   return o;
 }
 
@@ -358,7 +357,7 @@ TEST(Registry, DeclaredRangesAreChecked) {
   for (const std::string& algo : learners_taking("budget"))
     EXPECT_EQ(message(algo, o), "--budget must be >= 1 for " + algo + ", got 0");  // the default: B must be given
   o.budget = 3;
-  o.nu = 1.5;
+  o.own["nu"] = 1.5;  // NORMA's own option
   // A bound from above is said with the option's help (a count's help states its cost).
   EXPECT_EQ(message("norma", o).rfind("--nu must be <= 1 (and finite) for norma, got 1.5 (", 0), 0u) << message("norma", o);
   o = {};

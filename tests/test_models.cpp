@@ -65,9 +65,8 @@ LearnerOptions options_for(const LearnerInfo& info, const Dataset& d) {
   o.own["eta"] = 0.6;
   if (info.name == "cks") o.own["beta"] = 0.5;  // CKS's own option
   o.C = 0.7;
-  if (info.name == "norma") {
-    o.lambda = 0.05; o.learning_rate = 0.5; o.decay_rate = true; o.nu = 0.3; o.bias = true; o.truncate = 25;
-  }
+  if (info.name == "norma")  // NORMA's own options
+    o.own = {{"lambda", 0.05}, {"learning_rate", 0.5}, {"decay_rate", true}, {"nu", 0.3}, {"bias", true}, {"truncate", 25}};
   return o;
 }
 

@@ -40,7 +40,7 @@ std::string run_error(const std::string& algo, const Dataset& d, const Kernel& k
   req.options.kernel = k;
   const LearnerInfo& info = learner_info(algo);
   if (info.uses("budget")) req.options.budget = 50;
-  if (info.uses("rho")) req.options.rho = 0.5;
+  if (info.name == "norma") req.options.own["rho"] = 0.5;  // its own option
   Dataset classes;  // multiclass learners: the ±1 labels as classes 0, 1
   if (info.multiclass) {
     classes = d;

@@ -73,8 +73,9 @@ TEST(Norma, InclusiveTiesMatchKernelPerceptronEveryRound) {
   const std::vector<Kernel> kernels = {Kernel::linear(), Kernel::rbf(0.5), Kernel::linear()};
   for (std::size_t s = 0; s < streams.size(); ++s) {
     LearnerOptions o = base(kernels[s], streams[s].dim);
-    o.learning_rate = 1.0; o.lambda = 0.0; o.rho = 0.0; o.inclusive_ties = true;
-    Norma n(o);
+    Norma::Options no;
+    no.learning_rate = 1.0; no.lambda = 0.0; no.rho = 0.0; no.inclusive_ties = true;
+    Norma n(o, no);
     KernelPerceptron p(o);
     int64_t ties = 0;
     for (std::size_t t = 0; t < streams[s].size(); ++t) {
@@ -98,7 +99,7 @@ TEST(Norma, StrictTiesFollowTheSlidesAtExactTies) {
   // with rho = 0 and no bias f stays 0, so every round is a tie; the Perceptron updates on round 1.
   const Dataset d = blobs(50, 2, 0.0, 3);
   LearnerOptions o = base(Kernel::rbf(0.5), 2);
-  Norma n(o);  // defaults: lambda 0, rho 0, Lambda 1, strict ties
+  Norma n(o, {});  // defaults: lambda 0, rho 0, Lambda 1, strict ties
   KernelPerceptron p(o);
   const RoundRecord a = n.learn(d[0], 1), b = p.learn(d[0], 1);
   EXPECT_EQ(a.score, 0.0);
@@ -116,8 +117,9 @@ TEST(Norma, StrictTiesFollowTheSlidesAtExactTies) {
   const Dataset twice = line_data({{1.0, 1.0}, {1.0, 1.0}});
   for (bool inclusive : {false, true}) {
     LearnerOptions q = base(Kernel::linear(), 1);
-    q.rho = 1.0; q.inclusive_ties = inclusive;
-    Norma m(q);
+    Norma::Options nq;
+    nq.rho = 1.0; nq.inclusive_ties = inclusive;
+    Norma m(q, nq);
     const auto rec = run(m, twice);
     EXPECT_EQ(rec[1].score, 1.0);
     EXPECT_EQ(rec[1].margin_error, inclusive);
@@ -129,10 +131,11 @@ TEST(Norma, StrictAndInclusiveAgreeWithoutExactTies) {
   // With rho > 0 and continuous data exact ties have probability zero: identical runs.
   const Dataset d = blobs(500, 3, 0.15, 11);
   LearnerOptions o = base(Kernel::rbf(0.5), 3);
-  o.rho = 0.5; o.lambda = 0.01; o.learning_rate = 0.3; o.truncate = 100;
-  Norma s(o);
-  o.inclusive_ties = true;
-  Norma i(o);
+  Norma::Options no;
+  no.rho = 0.5; no.lambda = 0.01; no.learning_rate = 0.3; no.truncate = 100;
+  Norma s(o, no);
+  no.inclusive_ties = true;
+  Norma i(o, no);
   for (std::size_t t = 0; t < d.size(); ++t) {
     const RoundRecord a = s.learn(d[t], static_cast<int64_t>(t + 1));
     const RoundRecord b = i.learn(d[t], static_cast<int64_t>(t + 1));
@@ -156,9 +159,10 @@ TEST(Norma, NuIdentityHoldsOnRandomStreams) {
     if (c.task == "regression")
       for (std::size_t t = 0; t < d.size(); ++t) d.y[t] = d[t].val.empty() ? 0.0 : 2.0 * d[t].val[0];
     LearnerOptions o = base(Kernel::rbf(0.5), 2);
-    o.task = c.task; o.loss = c.loss; o.bias = c.bias; o.learning_rate = c.eta;
-    o.lambda = c.lambda; o.nu = c.nu; o.rho = 0.3; o.epsilon = 0.3;
-    Norma n(o);
+    Norma::Options no;
+    no.task = c.task; no.loss = c.loss; no.bias = c.bias; no.learning_rate = c.eta;
+    no.lambda = c.lambda; no.nu = c.nu; no.rho = 0.3; no.epsilon = 0.3;
+    Norma n(o, no);
     const auto rec = run(n, d);
     double sig = 0.0;
     for (const auto& r : rec) sig += r.margin_error;
@@ -181,8 +185,9 @@ TEST(Norma, NuFixtureOfTheory83) {
   const Dataset d = line_data(seq);
   for (double nu : {0.3, 0.25}) {
     LearnerOptions o = base(Kernel::rbf(0.5), 1);  // Gaussian sigma = 1
-    o.task = "novelty"; o.learning_rate = 0.2; o.lambda = 0.05; o.nu = nu; o.rho = 0.0;
-    Norma n(o);
+    Norma::Options no;
+    no.task = "novelty"; no.learning_rate = 0.2; no.lambda = 0.05; no.nu = nu; no.rho = 0.0;
+    Norma n(o, no);
     const auto rec = run(n, d);
     std::vector<int64_t> novel;
     for (const auto& r : rec)
@@ -204,8 +209,9 @@ TEST(Norma, TruncationBoundFixture) {
   EXPECT_NEAR(norma_truncation_term_bound(0.1, 0.5, 1.0, 1.0, 10), 0.05987369, 5e-9);
   EXPECT_NEAR(norma_truncation_tail_bound(0.1, 0.5, 1.0, 1.0, 10), 1.19747388, 5e-9);
   LearnerOptions o = base(Kernel::rbf(1.0), 2);
-  o.learning_rate = 0.1; o.lambda = 0.5; o.truncate = 10; o.rho = 1.0;
-  EXPECT_NEAR(Norma(o).truncation_total_bound(), 1.19747388, 5e-9);
+  Norma::Options no;
+  no.learning_rate = 0.1; no.lambda = 0.5; no.truncate = 10; no.rho = 1.0;
+  EXPECT_NEAR(Norma(o, no).truncation_total_bound(), 1.19747388, 5e-9);
 }
 
 TEST(Norma, TruncatedNormNeverExceedsTheBound) {
@@ -217,9 +223,10 @@ TEST(Norma, TruncatedNormNeverExceedsTheBound) {
   for (const Case& c : cases) {
     const Dataset d = blobs(3000, 2, 0.2, 5);
     LearnerOptions o = base(Kernel::rbf(0.5), 2);  // kappa = 1; hinge: C = 1
-    o.task = c.task; o.learning_rate = c.eta; o.lambda = c.lambda; o.truncate = c.tau;
-    o.decay_rate = c.decay; o.rho = 1.0; o.nu = c.task == "novelty" ? 0.2 : -1.0; o.bias = true;
-    Norma n(o);
+    Norma::Options no;
+    no.task = c.task; no.learning_rate = c.eta; no.lambda = c.lambda; no.truncate = c.tau;
+    no.decay_rate = c.decay; no.rho = 1.0; no.nu = c.task == "novelty" ? 0.2 : -1.0; no.bias = true;
+    Norma n(o, no);
     const double per_term = norma_truncation_term_bound(c.eta, c.lambda, 1.0, 1.0, c.tau);
     int drops = 0;
     for (std::size_t t = 0; t < d.size(); ++t) {
@@ -242,8 +249,9 @@ TEST(Norma, TailOfAnUntruncatedRunIsWithinTheGeometricBound) {
   // (docs/bounds.md#norma-truncation).
   const Dataset d = blobs(1500, 2, 0.2, 9);
   LearnerOptions o = base(Kernel::rbf(0.5), 2);
-  o.learning_rate = 0.2; o.lambda = 0.05; o.rho = 1.0;
-  Norma n(o);
+  Norma::Options no;
+  no.learning_rate = 0.2; no.lambda = 0.05; no.rho = 1.0;
+  Norma n(o, no);
   for (std::size_t t = 0; t < d.size(); ++t) {
     n.learn(d[t], static_cast<int64_t>(t + 1));
     if ((t + 1) % 500 != 0) continue;
@@ -266,8 +274,9 @@ TEST(Norma, OgdFixtureOfTheory84) {
   const Dataset d = line_data({{0.0, 1}, {0.3, -1}, {2.0, 1}, {0.15, 1}, {1.0, -1},
                                {0.2, 1}, {2.1, 1}, {0.35, -1}, {0.0, 1}, {1.1, -1}});
   LearnerOptions o = base(Kernel::rbf(0.5), 1);
-  o.learning_rate = 0.5; o.lambda = 0.1; o.rho = 1.0;
-  Norma n(o);
+  Norma::Options no;
+  no.learning_rate = 0.5; no.lambda = 0.1; no.rho = 1.0;
+  Norma n(o, no);
   const auto rec = run(n, d);
   int M = 0;
   double grad2 = 0.0, left = 0.0, prev = 0.0;  // prev = ||f_t||^2 before round t
@@ -307,8 +316,9 @@ TEST(Norma, SquaredLossLearnsANoiselessLinearTarget) {
     }
     d.dim = 5;
     LearnerOptions o = base(Kernel::linear(), 5);
-    o.task = "regression"; o.loss = "squared"; o.learning_rate = 0.05; o.bias = bias;
-    Norma n(o);
+    Norma::Options no;
+    no.task = "regression"; no.loss = "squared"; no.learning_rate = 0.05; no.bias = bias;
+    Norma n(o, no);
     const auto rec = run(n, d);
     double mse = 0.0;
     for (std::size_t t = 1800; t < 2000; ++t) mse += std::pow(rec[t].y - rec[t].score, 2) / 200.0;
@@ -336,8 +346,9 @@ TEST(Norma, UspsNoveltyFlagsAboutAFractionNu) {
   ASSERT_EQ(d.size(), 1194u);  // digit 0 rows in zip.train
   for (double nu : {0.05, 0.1, 0.3}) {
     LearnerOptions o = base(Kernel::rbf(0.01), d.dim);
-    o.task = "novelty"; o.learning_rate = 0.1; o.lambda = 0.01; o.nu = nu; o.truncate = 1000;
-    Norma n(o);
+    Norma::Options no;
+    no.task = "novelty"; no.learning_rate = 0.1; no.lambda = 0.01; no.nu = nu; no.truncate = 1000;
+    Norma n(o, no);
     const auto rec = run(n, d);
     double flagged = 0.0;
     for (const auto& r : rec) flagged += r.margin_error;
@@ -362,8 +373,8 @@ TEST(Norma, RunningNormMatchesExactNorm) {
     if (c.task == "regression")
       for (std::size_t t = 0; t < d.size(); ++t) d.y[t] = d[t].val.empty() ? 0.0 : std::sin(d[t].val[0]);
     LearnerOptions o = base(Kernel::rbf(0.3), 3);
-    o.task = c.task; o.loss = c.loss; o.bias = c.bias; o.lambda = c.lambda; o.truncate = c.tau;
-    o.learning_rate = 0.3; o.rho = 1.0; o.epsilon = 0.1;
+    o.own = {{"task", c.task}, {"loss", c.loss}, {"bias", c.bias}, {"lambda", c.lambda}, {"truncate", c.tau},
+             {"learning_rate", 0.3}, {"rho", 1.0}, {"epsilon", 0.1}};
     auto l = make_learner("norma", o);
     run(*l, d);
     EXPECT_NEAR(l->norm2(), l->norm2_exact(), 1e-8 * l->norm2_exact()) << c.task << " " << c.tau;
@@ -373,25 +384,30 @@ TEST(Norma, RunningNormMatchesExactNorm) {
 TEST(Norma, BadOptionsThrowNamingTheOption) {
   auto expect_throw = [](LearnerOptions o, const std::string& opt) {
     try {
-      make_learner("norma", o);  // ranges: the declarations (norma_options()); the rest: the constructor
+      make_learner("norma", o);  // ranges: the declarations (Norma::Options::rows()); the rest: validate()
       ADD_FAILURE() << "no throw for " << opt;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(opt), std::string::npos) << e.what();
     }
   };
   const LearnerOptions ok = base(Kernel::rbf(1.0), 2);
-  LearnerOptions o = ok; o.learning_rate = 0.0; expect_throw(o, "--learning-rate");
-  o = ok; o.lambda = -0.1; expect_throw(o, "--lambda");
-  o = ok; o.nu = 1.5; expect_throw(o, "--nu");
-  o = ok; o.task = "ranking"; expect_throw(o, "--task");
-  o = ok; o.loss = "squared"; expect_throw(o, "--loss");
-  o = ok; o.task = "regression"; expect_throw(o, "--loss");  // default "hinge" is not a regression loss
-  o = ok; o.task = "regression"; o.loss = "squared"; o.nu = 0.2; expect_throw(o, "--nu");
-  o = ok; o.truncate = 5; o.learning_rate = 2.0; o.lambda = 0.5; expect_throw(o, "--truncate");
-  o = ok; o.rho = -1.0; expect_throw(o, "--rho");
-  o = ok; o.epsilon = -0.1; expect_throw(o, "--epsilon");
-  o = ok; o.nu = -1.0; EXPECT_NO_THROW(Norma{o});
-  o = ok; o.nu = 0.0; EXPECT_NO_THROW(Norma{o});
+  const auto with = [&](nlohmann::json own) {  // ok with NORMA's own options `own`
+    LearnerOptions o = ok;
+    o.own = std::move(own);
+    return o;
+  };
+  expect_throw(with({{"learning_rate", 0.0}}), "--learning-rate");
+  expect_throw(with({{"lambda", -0.1}}), "--lambda");
+  expect_throw(with({{"nu", 1.5}}), "--nu");
+  expect_throw(with({{"task", "ranking"}}), "--task");
+  expect_throw(with({{"loss", "squared"}}), "--loss");
+  expect_throw(with({{"task", "regression"}}), "--loss");  // default "hinge" is not a regression loss
+  expect_throw(with({{"task", "regression"}, {"loss", "squared"}, {"nu", 0.2}}), "--nu");
+  expect_throw(with({{"truncate", 5}, {"learning_rate", 2.0}, {"lambda", 0.5}}), "--truncate");
+  expect_throw(with({{"rho", -1.0}}), "--rho");
+  expect_throw(with({{"epsilon", -0.1}}), "--epsilon");
+  EXPECT_NO_THROW(Norma(ok, {.nu = -1.0}));
+  EXPECT_NO_THROW(Norma(ok, {.nu = 0.0}));
   EXPECT_NE(make_learner("norma", ok), nullptr);
 }
 

@@ -27,7 +27,7 @@ Dataset line(const std::vector<double>& xs, const std::vector<double>& ys) {
   return d;
 }
 
-LearnerOptions norma_options(Kernel k, std::size_t dim) {
+LearnerOptions base_options(Kernel k, std::size_t dim) {
   LearnerOptions o;
   o.kernel = k;
   o.dim = dim;
@@ -76,9 +76,10 @@ TEST(NormaFigures, TailNormAndSupMatchPythonFixture) {
 // within the geometric-series bound of docs/bounds.md#norma-truncation,
 // C kappa (1 - Lambda lambda)^tau / lambda.
 TEST(NormaFigures, TailNormOfNormaRunMatchesBruteForceAndBound) {
-  LearnerOptions o = norma_options(Kernel::rbf(1.0), 2);
-  o.learning_rate = 0.5; o.lambda = 0.1; o.rho = 1.0;
-  Norma n(o);
+  LearnerOptions o = base_options(Kernel::rbf(1.0), 2);
+  Norma::Options no;
+  no.learning_rate = 0.5; no.lambda = 0.1; no.rho = 1.0;
+  Norma n(o, no);
   const Dataset d = make_synthetic("synthetic:dekel:n=300,seed=3");
   const RunResult r = run_online(n, d, make_order(d.size(), std::nullopt));
   const int64_t T = static_cast<int64_t>(r.rounds.size());
@@ -95,9 +96,10 @@ TEST(NormaFigures, TailNormOfNormaRunMatchesBruteForceAndBound) {
 TEST(NormaFigures, NuIdentityOnTheoryFixture) {
   const Dataset d = line({0.0, 0.1, -0.2, 0.05, 3.0, 0.0, 0.12, -0.1, 0.2, -3.0, 0.03, 0.0},
                          std::vector<double>(12, 1.0));
-  LearnerOptions o = norma_options(Kernel::rbf(0.5), 1);
-  o.task = "novelty"; o.learning_rate = 0.2; o.lambda = 0.05; o.nu = 0.3; o.rho = 0.0;
-  Norma n(o);
+  LearnerOptions o = base_options(Kernel::rbf(0.5), 1);
+  Norma::Options no;
+  no.task = "novelty"; no.learning_rate = 0.2; no.lambda = 0.05; no.nu = 0.3; no.rho = 0.0;
+  Norma n(o, no);
   const RunResult r = run_online(n, d, make_order(d.size(), std::nullopt));
   EXPECT_NEAR(n.threshold(), 0.12, 1e-12);
   const NuIdentity id = nu_identity(r.rounds, 0.3, n.threshold(), false);
@@ -110,14 +112,16 @@ TEST(NormaFigures, NuIdentityOnTheoryFixture) {
 // With eta_t = Lambda / sqrt(t) the general form sum eta_t (sigma_t - nu) + drift = 0 still holds.
 TEST(NormaFigures, NuIdentityWithDecayingRateAndRegression) {
   const Dataset d = make_synthetic("synthetic:dekel:n=400,seed=5");
-  LearnerOptions o = norma_options(Kernel::rbf(1.0), 2);
-  o.learning_rate = 0.3; o.lambda = 0.01; o.nu = 0.4; o.decay_rate = true;
-  Norma n(o);
+  LearnerOptions o = base_options(Kernel::rbf(1.0), 2);
+  Norma::Options no;
+  no.learning_rate = 0.3; no.lambda = 0.01; no.nu = 0.4; no.decay_rate = true;
+  Norma n(o, no);
   const RunResult r = run_online(n, d, make_order(d.size(), std::nullopt));
   EXPECT_LT(std::fabs(nu_identity(r.rounds, 0.4, n.threshold(), false).residual), 1e-13);
-  LearnerOptions q = norma_options(Kernel::rbf(1.0), 2);
-  q.task = "regression"; q.loss = "eps"; q.learning_rate = 0.1; q.nu = 0.3; q.epsilon = 0.2;
-  Norma m(q);
+  LearnerOptions q = base_options(Kernel::rbf(1.0), 2);
+  Norma::Options nq;
+  nq.task = "regression"; nq.loss = "eps"; nq.learning_rate = 0.1; nq.nu = 0.3; nq.epsilon = 0.2;
+  Norma m(q, nq);
   const RunResult rr = run_online(m, d, make_order(d.size(), std::nullopt));
   const NuIdentity id = nu_identity(rr.rounds, 0.3, m.threshold(), true);
   EXPECT_LT(std::fabs(id.residual), 1e-13);

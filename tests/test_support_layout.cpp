@@ -260,8 +260,7 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
       }
       const Dataset& data = info.multiclass ? dc : d;
       if (info.uses("budget")) o.budget = 25;
-      if (info.uses("rho")) o.rho = 0.5;
-      if (info.uses("lambda")) o.lambda = 0.01;
+      if (info.name == "norma") o.own = {{"rho", 0.5}, {"lambda", 0.01}};  // its own options
       if (info.uses("eta")) o.own["eta"] = 0.3;
       std::vector<RunResult> runs;
       for (const SupportLayout l : layouts) {
@@ -383,8 +382,10 @@ TEST(PreparedDots, BlockRecordsEqualRoundByRound) {
     o.kernel = Kernel::rbf(0.2);
     o.budget = 40;
     o.own["rank"] = 8;
-    o.lambda = 0.01;
-    o.truncate = 50;
+    if (algo == "norma") {  // its own options
+      o.own["lambda"] = 0.01;
+      o.own["truncate"] = 50;
+    }
     auto one = make_learner(algo, o), blk = make_learner(algo, o);
     std::vector<RoundRecord> b(d.size());
     for (std::size_t t0 = 0; t0 < d.size(); t0 += 96) {

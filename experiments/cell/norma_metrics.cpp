@@ -124,8 +124,9 @@ ShiftErrors drift_shift_errors(const std::vector<RoundRecord>& rounds, std::size
 namespace {
 
 // NuIdentity, truncation and novelty results of one NORMA run (the header lists them).
-void norma_results(const Cell& c, const CellData& d, const LearnerOptions& lo, const Norma& nl,
+void norma_results(const Cell& c, const CellData& d, const LearnerOptions& o, const Norma& nl,
                    const RunResult& res, const std::vector<std::size_t>& order, json& r) {
+  const Norma::Options lo = options_from<Norma::Options>(o.own);
   const std::size_t T = res.rounds.size();
   const bool regression = lo.task == "regression";
   if (T == 0) return;
@@ -160,9 +161,9 @@ void norma_results(const Cell& c, const CellData& d, const LearnerOptions& lo, c
     }
     if (tail) {
       // The measured counterpart of the tail bound: the untruncated run on the same rounds.
-      LearnerOptions lo0 = lo;
+      Norma::Options lo0 = lo;
       lo0.truncate = 0;
-      Norma shadow(lo0);
+      Norma shadow(o, lo0);
       const RunResult r0 = run_online(shadow, *d.train, order);
       const KernelExpansion& f0 = *shadow.expansion();
       const auto Tn = static_cast<int64_t>(T);

@@ -210,7 +210,11 @@ struct RowRules {
 RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   RowRules r;
   r.multiclass = info.multiclass;
-  r.binary_labels = !info.multiclass && f.options.task == "classification";
+  // A learner's own task (NORMA's, docs/learners.md#norma): labels +-1 for classification; the
+  // others classify.
+  const nlohmann::json& own = f.options.own;
+  const OptionDecl* task = info.own_row("task");
+  r.binary_labels = !info.multiclass && (!task || own.value("task", task->default_value) == "classification");
   r.algo = info.name;
   // Every family's proof assumes its own update: a learner in two families makes what both allow.
   const auto meet = [](unsigned a, unsigned b) { return a == 0 ? b : b == 0 ? a : a & b; };
@@ -226,8 +230,8 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   r.kxx_max = f.kxx_max;
   r.own = info.trace;
   r.fourier = info.fourier_features;
-  // The online gradient learners' own eta, lambda and D (docs/learners.md#options); 0 where not taken.
-  const nlohmann::json& own = f.options.own;
+  // The online gradient learners' own eta, lambda and D (docs/learners.md#options); 0 where not
+  // taken (NORMA's lambda is read too, but NORMA's rows do not shrink: TraceRows::shrinks).
   const auto own_real = [&](const char* name) {
     return info.own_row(name) && own.contains(name) ? own.at(name).get<double>() : 0.0;
   };
