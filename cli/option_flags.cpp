@@ -74,6 +74,7 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
     } else if (d.type == T::count) {  // a null default: none until given
       if (!def.is_null()) h.count = def.get<uint64_t>();
       o = app->add_option(d.flag(), h.count, help(d));
+      if (!def.is_null() && !has_no_default(d)) o->default_str(def.dump());  // shown as a shared count's
       value = [&h] { return h.count ? nlohmann::json(*h.count) : nlohmann::json(); };
     } else {
       if (!def.is_null()) h.text = def.get<std::string>();
