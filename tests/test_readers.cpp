@@ -547,6 +547,48 @@ TEST(DatasetMemory, OutOfMemoryMessageNamesDimensionAndEstimate) {
 // The fast decimal path returns exactly std::strtod's value (correctly rounded) whenever it takes
 // a token, on random tokens of the shapes data files use and beyond its limits; the reference is
 // strtod, not the code under test.
+// A LIBSVM row's values, read by the reader (its one-pass fast path where a row allows it, the
+// strict parser otherwise), against strtod of each token: the same doubles, bit for bit, explicit
+// zeros dropped. Rows mix short and long digit runs, signs, exponents, tabs and leading zeros.
+TEST(FastDecimal, LibsvmRowsAgreeWithStrtodTokenByToken) {
+  const uint64_t seed = test_util::test_seed(20261130);
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  plab::LabelReader labels(plab::LabelMap{});
+  std::vector<uint32_t> idx;
+  std::vector<double> val;
+  for (int n = 0; n < 20000; ++n) {
+    std::string line = pick(0, 1) ? "+1" : "-1";
+    std::vector<uint32_t> want_idx;
+    std::vector<double> want_val;
+    uint32_t j = 0;
+    for (int k = pick(0, 14); k > 0; --k) {
+      j += static_cast<uint32_t>(pick(1, pick(0, 3) == 0 ? 200000000 : 30));
+      std::string t;
+      if (pick(0, 2) == 0) t += '-';
+      const int whole = pick(1, pick(0, 5) == 0 ? 12 : 3), frac = pick(0, 2) == 0 ? 0 : pick(1, pick(0, 5) == 0 ? 12 : 7);
+      for (int i = 0; i < whole; ++i) t += static_cast<char>('0' + (pick(0, 3) == 0 ? 0 : pick(0, 9)));
+      if (frac > 0) t += '.';
+      for (int i = 0; i < frac; ++i) t += static_cast<char>('0' + pick(0, 9));
+      if (pick(0, 15) == 0) t += "e" + std::to_string(pick(-5, 5));
+      std::string ix = std::to_string(j);
+      if (pick(0, 20) == 0) ix = "0" + ix;
+      line += (pick(0, 10) == 0 ? "\t" : " ") + ix + ":" + t;
+      const double v = std::strtod(t.c_str(), nullptr);
+      if (v == 0.0) continue;
+      want_idx.push_back(j - 1);
+      want_val.push_back(v);
+    }
+    if (pick(0, 5) == 0) line += ' ';
+    double y = 0.0;
+    ASSERT_TRUE(plab::parse_libsvm_line(line, "rows", 1, labels, idx, val, y)) << line << " (seed " << seed << ")";
+    ASSERT_EQ(idx, want_idx) << line << " (seed " << seed << ")";
+    ASSERT_EQ(val.size(), want_val.size()) << line;
+    for (std::size_t i = 0; i < val.size(); ++i)
+      ASSERT_EQ(std::bit_cast<uint64_t>(val[i]), std::bit_cast<uint64_t>(want_val[i])) << line << " value " << i << " (seed " << seed << ")";
+  }
+}
+
 TEST(FastDecimal, AgreesWithStrtodBitForBit) {
   std::mt19937_64 rng(test_util::test_seed(20261129));
   const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
