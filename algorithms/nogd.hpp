@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/lane_dots.hpp"
 #include "numerics/top_eigenpairs.hpp"
 
 namespace plab {
@@ -165,14 +166,31 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   }
   // block_z_ = the maps M k of the m kernel rows K (row l at K + l B), the same bits as map_row:
   // two rows of M at a time against every round's row, so the pair (6 KB at B = 400) stays in L1
-  // while M (k x B: 64 KB at 20 x 400, past L1) was read from L2 every round.
+  // while M (k x B: 64 KB at 20 x 400, past L1) was read from L2 every round; and against two
+  // rounds' rows at once (lane_dot2x2: on AVX-512 each load serves two products).
   void map_rows(const double* K, std::size_t m) {
     const std::size_t n = f_.size();
     block_z_.resize(m * k_);
+    // A tile of rounds whose kernel rows fit in 24 KB of L1 (6 at B = 400) meets every pair of rows
+    // of M: the rows of M stream from L2 once a tile, where the whole block's rows did once a pair.
+    const std::size_t tile = std::max<std::size_t>(2, (24576 / (8 * std::max<std::size_t>(n, 1))) & ~std::size_t{1});
     std::size_t i = 0;
-    for (; i + 2 <= k_; i += 2)
-      for (std::size_t l = 0; l < m; ++l)
-        lane_dot2(&M_[i * n], &M_[(i + 1) * n], K + l * n, n, block_z_[l * k_ + i], block_z_[l * k_ + i + 1]);
+    for (std::size_t l0 = 0; l0 < m; l0 += tile) {
+      const std::size_t l1 = std::min(m, l0 + tile);
+      for (i = 0; i + 2 <= k_; i += 2) {
+        std::size_t l = l0;
+        for (; l + 2 <= l1; l += 2) {  // two rounds at once: each row of M loaded once for both
+          double d[4];
+          lane_dot2x2(&M_[i * n], &M_[(i + 1) * n], K + l * n, K + (l + 1) * n, n, d);
+          block_z_[l * k_ + i] = d[0];
+          block_z_[(l + 1) * k_ + i] = d[1];
+          block_z_[l * k_ + i + 1] = d[2];
+          block_z_[(l + 1) * k_ + i + 1] = d[3];
+        }
+        if (l < l1) lane_dot2(&M_[i * n], &M_[(i + 1) * n], K + l * n, n, block_z_[l * k_ + i], block_z_[l * k_ + i + 1]);
+      }
+    }
+    i = k_ - k_ % 2;
     if (i < k_)
       for (std::size_t l = 0; l < m; ++l) block_z_[l * k_ + i] = lane_dot(&M_[i * n], K + l * n, n);
   }

@@ -73,6 +73,7 @@ inline void lane_dot2(const double* a0, const double* a1, const double* b, std::
       __builtin_memcpy(&x0, a0 + i + 4 * q, sizeof x0);
       __builtin_memcpy(&x1, a1 + i + 4 * q, sizeof x1);
       __builtin_memcpy(&y, b + i + 4 * q, sizeof y);
+      asm("" : "+v"(y));  // y held in a register for both rows (GCC otherwise loads it again for the second)
       u[q] += x0 * y;
       v[q] += x1 * y;
     }

@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "core/random.hpp"
+#include "numerics/lane_dots.hpp"
 #include "numerics/lane_sum.hpp"
+#include "numerics/simd.hpp"
 
 using namespace plab;
 
@@ -45,5 +47,28 @@ TEST(LaneSum, DotAndPairOfDotsFollowTheRule) {
     lane_dot2(a0.data(), a1.data(), b.data(), n, d0, d1);
     EXPECT_EQ(bits(d0), bits(r0)) << "n=" << n;
     EXPECT_EQ(bits(d1), bits(r1)) << "n=" << n;
+  }
+}
+
+// Two rows against two rows (NOGD's block maps): each of the four sums is the rule's, on the path
+// this process runs (the AVX-512 one-pass kernel where the CPU has it; PLAB_SIMD=avx2 the other).
+TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
+  const uint64_t seed = 20261201;
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", path " + simd_name(simd_path()));
+  Rng rng(seed);
+  for (std::size_t n = 0; n < 140; ++n) {
+    std::vector<double> a0(n), a1(n), b0(n), b1(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a0[i] = rng.normal() * static_cast<double>(1u << (i % 23));
+      a1[i] = rng.normal() / static_cast<double>(1u << (i % 17));
+      b0[i] = rng.normal();
+      b1[i] = rng.normal() * static_cast<double>(1u << (i % 11));
+    }
+    double d[4] = {-1.0, -1.0, -1.0, -1.0};
+    lane_dot2x2(a0.data(), a1.data(), b0.data(), b1.data(), n, d);
+    EXPECT_EQ(bits(d[0]), bits(rule(a0, b0, n))) << "n=" << n;
+    EXPECT_EQ(bits(d[1]), bits(rule(a0, b1, n))) << "n=" << n;
+    EXPECT_EQ(bits(d[2]), bits(rule(a1, b0, n))) << "n=" << n;
+    EXPECT_EQ(bits(d[3]), bits(rule(a1, b1, n))) << "n=" << n;
   }
 }
