@@ -42,12 +42,13 @@ namespace plab {
 class BoundedOnlineGradientDescent final : public ExpansionLearner {
  public:
   enum class Removal { uniform, weighted };
-  // Its own options (it takes the shared budget and seed of learner.hpp too); the defaults are
-  // LIBOL KOL's, the cap the authors' code's (docs/learners.md#bogd-cap).
+  // Its options: the budget, the seed of its removals and its steps; the defaults are LIBOL KOL's,
+  // the cap the authors' code's (docs/learners.md#bogd-cap).
   struct Options {
+    std::size_t budget = 0, seed = 1;
     double eta = kOgdEta, lambda = 0.001, cap = 2.0;
     static std::vector<OptionMember<Options>> rows() {
-      return {ogd_eta_option(&Options::eta),
+      return {budget_option<Options>(&Options::budget), seed_option<Options>(&Options::seed), ogd_eta_option(&Options::eta),
               {"lambda", &Options::lambda, "BOGD regulariser lambda: coefficients shrink by 1 - eta lambda each round",
                at_least(0), {}, {"ogd_lambda"}},
               {"cap", &Options::cap,
@@ -61,8 +62,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     }
   };
   BoundedOnlineGradientDescent(const LearnerOptions& o, const Options& own, Removal removal = Removal::uniform)
-      : ExpansionLearner(o), B_(o.budget), eta_(own.eta), lambda_(own.lambda), cap_(own.cap), removal_(removal),
-        rng_(o.seed) {
+      : ExpansionLearner(o), B_(own.budget), eta_(own.eta), lambda_(own.lambda), cap_(own.cap), removal_(removal),
+        rng_(own.seed) {
     drop_norm();  // then no Gram matrix: the norm and delta_norm are all it serves
   }
 

@@ -47,8 +47,19 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // relative) then is more than 1e-5 of det, and K_V^{-1} p loses its digits.
   static constexpr double kSingular = 1e-10;
 
+  // Its options: the budget B and PA-I's C.
+  struct Options {
+    std::size_t budget = 0;
+    double C = 1.0;
+    static std::vector<OptionMember<Options>> rows() {
+      return {budget_option<Options>(&Options::budget), C_option<Options>(&Options::C)};
+    }
+  };
+  BudgetPassiveAggressive(const LearnerOptions& o, const Options& own, Span span = Span::simple)
+      : ExpansionLearner(o), B_(own.budget), C_(own.C), nearest_(span == Span::nearest) { drop_norm(); }
+  // Its options from o.own (what make_learner hands it; absent: their defaults).
   explicit BudgetPassiveAggressive(const LearnerOptions& o, Span span = Span::simple)
-      : ExpansionLearner(o), B_(o.budget), C_(o.C), nearest_(span == Span::nearest) { drop_norm(); }
+      : BudgetPassiveAggressive(o, options_from<Options>(o.own), span) {}
 
   // k(x_i,x_i) and BPA-NN's nearest neighbours are recomputed from the supports: the kernel is
   // symmetric bit for bit (the same fma chain over the common features, sqnorms added either way).

@@ -1,5 +1,5 @@
 // Crammer–Kandola–Singer budget Perceptron ("Online classification on a budget", NIPS 2003;
-// docs/learners.md#cks). Margin Perceptron with cache size N = LearnerOptions::budget:
+// docs/learners.md#cks). Margin Perceptron with cache size N = its option budget:
 //   if y_t f(x_t) <= beta: store x_t with alpha_t = y_t; keep |S| <= N by removing
 //   i* = argmax_i y_i (f(x_i) - alpha_i k(x_i,x_i))   (largest margin once its own term is out)
 // Order (the sources differ; docs/learners.md#cks): default REMOVE-THEN-INSERT: when the cache is
@@ -21,15 +21,16 @@ namespace plab {
 
 class CKSPerceptron final : public ExpansionLearner {
  public:
-  // CKS's own option; it takes the shared budget of learner.hpp too (docs/learners.md#cks).
+  // CKS's options: the budget (cache size N) and the margin beta (docs/learners.md#cks).
   struct Options {
+    std::size_t budget = 0;
     double beta = 0.0;
     static std::vector<OptionMember<Options>> rows() {
-      return {{"beta", &Options::beta, "CKS margin threshold beta", at_least(0)}};
+      return {budget_option<Options>(&Options::budget), {"beta", &Options::beta, "CKS margin threshold beta", at_least(0)}};
     }
   };
   CKSPerceptron(const LearnerOptions& o, const Options& own, bool insert_first = false)
-      : ExpansionLearner(o), N_(o.budget), beta_(own.beta), insert_first_(insert_first) {}
+      : ExpansionLearner(o), N_(own.budget), beta_(own.beta), insert_first_(insert_first) {}
   // f(x_i) for the support in slot i, maintained incrementally (tests compare with f_.score).
   const std::vector<double>& support_scores() const { return F_; }
 

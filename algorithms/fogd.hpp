@@ -20,20 +20,20 @@ namespace plab {
 
 class FourierOnlineGradientDescent final : public Learner {
  public:
-  // Its own options (it takes the shared seed of learner.hpp too: the frequencies' draws); the
-  // defaults are LIBOL KOL's.
+  // Its options: the seed of the frequencies' draws, the step and D; the defaults are LIBOL KOL's.
   struct Options {
+    std::size_t seed = 1;
     double eta = kOgdEta;
     std::size_t features = 400;
     static std::vector<OptionMember<Options>> rows() {
-      return {ogd_eta_option(&Options::eta),
+      return {seed_option<Options>(&Options::seed), ogd_eta_option(&Options::eta),
               {"features", &Options::features,
                "FOGD: D random Fourier frequencies (2D features; each costs 2 weights and dim + 1 map values: "
                "(dim + 3) x 8 bytes)", {1.0, 16777216.0, false, false}}};
     }
   };
   FourierOnlineGradientDescent(const LearnerOptions& o, const Options& own)
-      : D_(own.features), eta_(own.eta), z_map_(o.kernel.gamma, own.features, o.seed), w_(2 * own.features, 0.0),
+      : D_(own.features), eta_(own.eta), z_map_(o.kernel.gamma, own.features, own.seed), w_(2 * own.features, 0.0),
         keep_norm_(o.record_norms) {}
 
   // The oracle's frequencies in place of the seed's (FourierFeatures::set_frequencies).

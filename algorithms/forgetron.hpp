@@ -51,8 +51,13 @@ inline double forgetron_basic_cap(std::size_t B) {
 class Forgetron final : public ExpansionLearner {
  public:
   enum class Rule { self_tuned, basic };
+  // Its one option, the budget B.
+  using Options = BudgetOptions;
+  Forgetron(const LearnerOptions& o, const Options& own, Rule rule = Rule::self_tuned)
+      : ExpansionLearner(o), B_(own.budget), rule_(rule) {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
   explicit Forgetron(const LearnerOptions& o, Rule rule = Rule::self_tuned)
-      : ExpansionLearner(o), B_(o.budget), rule_(rule) {}
+      : Forgetron(o, options_from<Options>(o.own), rule) {}
   double Q() const { return Q_; }
   int64_t mistakes() const { return M_; }
 

@@ -1,4 +1,4 @@
-// The one interface of every online learner, and the flat option set that configures them. A
+// The one interface of every online learner, and the option rows several learners declare alike. A
 // learner's name is its registry entry's (algorithms/registry.hpp), never the class's.
 // Represents: a hypothesis f_{t-1} that scores examples and learns from one labelled example
 // per round. Requires: rounds fed in order with t = 1, 2, ...; examples of the data set's
@@ -23,15 +23,28 @@
 
 namespace plab {
 
-// The options the budget learners (Forgetron, RBP, Stoptron, CKS, MRBP) share, checked by
-// make_learner; defaults in LearnerOptions (budget 0 = not given, out of range: B must be given).
-inline const std::vector<OptionInfo>& budget_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("Budget options", "budget", &LearnerOptions::budget, "Budget B: the most supports kept", at_least(1)),
-      learner_option("Budget options", "seed", &LearnerOptions::seed, "Seed of the learner's own randomness (eviction draws, FOGD's frequencies)"),
-  };
-  return v;
+// The budget B and the seed of a learner's own randomness, one row each of the Options of the
+// learners that take them declares alike (one option, one default). Budget 0 = not given: out of
+// its range, so a budget learner refuses a run without one (make_learner).
+template <class O, class B>
+OptionMember<O> budget_option(std::size_t B::*member) {
+  return {"budget", member, "Budget B: the most supports kept", at_least(1)};
 }
+template <class O, class B>
+OptionMember<O> seed_option(std::size_t B::*member) {
+  return {"seed", member, "Seed of the learner's own randomness (eviction draws, FOGD's frequencies)"};
+}
+// PA-I's aggressiveness C, declared alike by PA-I, BPA-S, BPA-NN and the multiclass PA-I.
+template <class O, class B>
+OptionMember<O> C_option(double B::*member) {
+  return {"C", member, "PA-I aggressiveness C", above(0)};
+}
+
+// The Options of a learner whose only option is its budget (Forgetron, Stoptron).
+struct BudgetOptions {
+  std::size_t budget = 0;
+  static std::vector<OptionMember<BudgetOptions>> rows() { return {budget_option<BudgetOptions>(&BudgetOptions::budget)}; }
+};
 
 // The step size eta of the online gradient learners (BOGD, BOGD++, FOGD, NOGD), one row each of
 // their Options declares alike (so one option, one default: LIBOL KOL's 0.5); "ogd_eta" is its

@@ -323,11 +323,14 @@ class MulticlassPerceptron : public MulticlassLearner {
 // slot overwrite, DOGMA k_perceptron_train.m, on a coefficient column that is not cleared).
 class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
  public:
-  // Its own option (with the shared budget and seed); its step is the max-score one.
+  // Its options: the budget, the seed of its evictions and the eviction rule; its step is the
+  // max-score one.
   struct Options {
+    std::size_t budget = 0, seed = 1;
     std::string eviction = "dogma";
     static std::vector<OptionMember<Options>> rows() {
-      return {{"eviction", &Options::eviction,
+      return {budget_option<Options>(&Options::budget), seed_option<Options>(&Options::seed),
+              {"eviction", &Options::eviction,
                "MRBP past the budget: dogma (DOGMA 0.31: remove a random one of the B oldest) | overwrite "
                "(the new support takes a random slot and keeps that slot's other class coefficients); "
                "docs/learners.md#mrbp",
@@ -335,7 +338,7 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
     }
   };
   MulticlassRandomBudgetPerceptron(const LearnerOptions& o, const Options& own)
-      : MulticlassPerceptron(o, MulticlassPerceptron::Options{}), B_(o.budget), rng_(o.seed),
+      : MulticlassPerceptron(o, MulticlassPerceptron::Options{}), B_(own.budget), rng_(own.seed),
         overwrite_(own.eviction == "overwrite") {}
   // Its option from o.own (what make_learner hands it; absent: its default).
   explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
@@ -417,7 +420,14 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
 // loss that rounds to 0 and add a support with zero coefficients (docs/conventions.md#multiclass).
 class MulticlassPA1 final : public MulticlassLearner {
  public:
-  explicit MulticlassPA1(const LearnerOptions& o) : MulticlassLearner(o), C_(o.C) {}
+  // Its one option, PA-I's C.
+  struct Options {
+    double C = 1.0;
+    static std::vector<OptionMember<Options>> rows() { return {C_option<Options>(&Options::C)}; }
+  };
+  MulticlassPA1(const LearnerOptions& o, const Options& own) : MulticlassLearner(o), C_(own.C) {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
+  explicit MulticlassPA1(const LearnerOptions& o) : MulticlassPA1(o, options_from<Options>(o.own)) {}
   bool appends_only() const override { return true; }
 
  protected:

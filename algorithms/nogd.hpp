@@ -33,17 +33,18 @@ namespace plab {
 
 class NystromOnlineGradientDescent final : public ExpansionLearner {
  public:
-  // Its own options (it takes the shared budget of learner.hpp too); the defaults are LIBOL KOL's.
+  // Its options: the budget, the step and the rank; the defaults are LIBOL KOL's.
   struct Options {
+    std::size_t budget = 0;
     double eta = kOgdEta;
     std::size_t rank = 20;
     static std::vector<OptionMember<Options>> rows() {
-      return {ogd_eta_option(&Options::eta),
+      return {budget_option<Options>(&Options::budget), ogd_eta_option(&Options::eta),
               {"rank", &Options::rank, "NOGD: k, the top eigenpairs of the budget's kernel matrix kept", at_least(1)}};
     }
   };
   NystromOnlineGradientDescent(const LearnerOptions& o, const Options& own)
-      : ExpansionLearner(o), B_(o.budget), eta_(own.eta), rank_(own.rank) {}
+      : ExpansionLearner(o), B_(own.budget), eta_(own.eta), rank_(own.rank) {}
 
   double score(const Example& x) const override { return nystrom() ? map_score(x) : f_.score(x); }
   double score_as(const std::string& which, const Example& x) const override {

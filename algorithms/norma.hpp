@@ -50,7 +50,7 @@ class Norma final : public ExpansionLearner {
   enum class Task { classification, novelty, regression };
   enum class Loss { hinge, squared, eps };
 
-  // Its own options (docs/learners.md#norma); it takes no shared option.
+  // Its options (docs/learners.md#norma).
   struct Options {
     std::string task = "classification";
     std::string loss = "hinge";

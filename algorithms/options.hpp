@@ -1,12 +1,12 @@
-// Learner options: the values (LearnerOptions, whose member initialisers are the one place of
-// every shared default) and the declarations (OptionInfo rows). Each learner declares its options
-// beside its code: its own `struct Options` (OwnOptions: rows, defaults and validate() in its
-// header alone, docs/extending.md#learner; a name may be declared by several learners, each with
-// its own default and range), or shared rows (the budget learners' in learner.hpp, PA's C, ...)
-// named by its registry entry and gathered by option_table(). The CLI flags (cli/option_flags.cpp), the summary JSON, spec parsing
-// and the bound metadata are all generated from the rows; an option given to a learner that does
-// not take it, a value outside its declared range or a broken rule is an error naming the option
-// as the front end spells it.
+// Learner options: the run context every learner is made with (LearnerOptions) and the
+// declarations of the options each learner declares beside its code, its own `struct Options`
+// (OwnOptions: rows, defaults and validate() in its header alone, docs/extending.md#learner). A
+// name may be declared by several learners, each with its own default and range; those declared
+// alike (budget, seed, C, eta: the helpers in algorithms/learner.hpp) are one row with several
+// owners (bounds/option_owners.hpp). The CLI flags (cli/option_flags.cpp), the summary JSON, spec
+// parsing and the bound metadata are all generated from the rows; an option given to a learner
+// that does not take it, a value outside its declared range or a broken rule is an error naming
+// the option as the front end spells it.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -33,41 +33,11 @@ struct LearnerOptions {
   // learner may then skip what only the bounds read (the running ||f||^2 where it costs more than
   // O(1), delta_norm); its records carry NaN there (docs/learners.md#bookkeeping).
   bool record_norms = true;
-  std::size_t budget = 0;                       // 0 = not given: the budget learners require >= 1
-  double C = 1.0;
-  uint64_t seed = 1;
   // Not an option row: the values of the learner's own Options (OwnOptions), every one present
   // once configured; empty for a learner without them.
   nlohmann::json own = nlohmann::json::object();
 };
-static_assert(std::is_same_v<std::size_t, uint64_t>, "the option rows store counts and seeds alike");
-
-// A learner option: its declaration (default read from LearnerOptions{}) and its field.
-struct OptionInfo : OptionDecl {
-  using Field = std::variant<double LearnerOptions::*, std::size_t LearnerOptions::*, bool LearnerOptions::*,
-                             std::string LearnerOptions::*>;
-  Field field;
-  nlohmann::json get(const LearnerOptions& o) const;
-  // Checks v's type and allowed values (OptionDecl::check_type, the message starting
-  // "<where>: <name>") and sets the field; the range is make_learner's to check.
-  void set(LearnerOptions& o, const nlohmann::json& v, const std::string& where) const;
-};
-
-// A learner's declaration row: the type and the default come from the field.
-template <class T>
-OptionInfo learner_option(const std::string& group, const std::string& name, T LearnerOptions::*field,
-                          const std::string& help, OptionRange range = {}, std::vector<std::string> allowed = {}) {
-  using Ty = OptionDecl::Type;
-  Ty type = Ty::text;
-  if constexpr (std::is_same_v<T, double>) type = Ty::real;
-  if constexpr (std::is_same_v<T, std::size_t>) type = Ty::count;
-  if constexpr (std::is_same_v<T, bool>) type = Ty::flag;
-  OptionInfo o;
-  static_cast<OptionDecl&>(o) = declare("learner", group, name, type, nlohmann::json(LearnerOptions{}.*field), {},
-                                        help, range, std::move(allowed));
-  o.field = field;
-  return o;
-}
+static_assert(std::is_same_v<std::size_t, uint64_t>, "a count option (a budget, a seed) is held as std::size_t");
 
 // How a front end writes an option, by its key: "--learning-rate" (plab run), "learning_rate" (a
 // spec key, a Python keyword). The rules of validate() name options through it.
@@ -150,28 +120,14 @@ OwnOptions own_options(const std::string& group) {
   return own;
 }
 
-// Every learner option, grouped by the header that declares it (algorithms/registry.cpp gathers
-// the groups); OptionDecl::owners is empty here (declared_options() fills it from the registry).
-const std::vector<OptionInfo>& option_table();
-// nullptr when unknown.
-const OptionInfo* find_option(const std::string& name);
-// Option names, comma separated (for error messages and help).
-std::string option_names();
-
-// {name: value} of the named options (a learner's registry list), in table order (a learner's
-// own: LearnerInfo::options_json).
-nlohmann::json options_to_json(const LearnerOptions& o, const std::vector<std::string>& names);
-// Applies {name: value}; throws std::invalid_argument "<where>: unknown option 'x' (did you mean
-// 'y'?)" on names not in the table nor in `own` (a learner's own rows, stored in o.own),
-// "<where>: <name> must be ..." on a value of the wrong type or not allowed (ranges: check_options).
+// Applies {name: value} to o.own; throws std::invalid_argument "<where>: unknown option 'x' (did
+// you mean 'y'?)" on names not in `own` (a learner's own rows), "<where>: <name> must be ..." on a
+// value of the wrong type or not allowed (ranges: check_learner_options, algorithms/registry.hpp).
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
                        const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options
 // that lack one were made by the rule before it, which this sets among the learner's own rows
 // (cap: BOGD and BOGD++ had no cap, 0).
 void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j, const std::vector<OptionDecl>& own);
-// Checks the named options' values in `o` against their declared ranges (a default out of range,
-// e.g. budget 0, included); throws std::invalid_argument "<flag> must be ... for <who>, got ...".
-void check_options(const LearnerOptions& o, const std::vector<std::string>& names, const std::string& who = "");
 
 }  // namespace plab

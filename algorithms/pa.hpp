@@ -1,6 +1,6 @@
 // PA-I (Crammer, Dekel, Keshet, Shalev-Shwartz, Singer, JMLR 7, 2006, Sec. 3 / Fig. 1, as the
 // JMLR Projectron baseline): on a hinge loss l = 1 - y s > 0 add x_t with coefficient
-//   y tau,  tau = min(l / k(x_t,x_t), C)     (C = LearnerOptions::C, > 0)
+//   y tau,  tau = min(l / k(x_t,x_t), C)     (C: its option, > 0)
 // eta_convention == dogma mimics DOGMA (docs/conventions.md#paper-vs-dogma): the test is y s <= 1,
 // so a round with y s == 1 exactly adds x_t with coefficient 0 (the support set grows, f does not
 // change). k(x,x) == 0 (a zero input, linear kernel) gives tau = C (0 when l = 0) on a zero term.
@@ -12,25 +12,20 @@
 
 namespace plab {
 
-// PA-I's option (the multiclass PA-I takes it too), checked by make_learner; default in LearnerOptions.
-inline const std::vector<OptionInfo>& pa_options() {
-  static const std::vector<OptionInfo> v = {
-      learner_option("PA-I options", "C", &LearnerOptions::C, "PA-I aggressiveness C", above(0)),
-  };
-  return v;
-}
-
 class PassiveAggressive1 final : public ExpansionLearner {
  public:
-  // Its own option (with the shared C of pa_options()): the reading of its update test, dogma =
-  // DOGMA's update at margin 1.
+  // Its options: the aggressiveness C and the reading of its update test, dogma = DOGMA's update
+  // at margin 1.
   struct Options {
+    double C = 1.0;
     std::string eta_convention = "paper";
-    static std::vector<OptionMember<Options>> rows() { return {eta_convention_option<Options>(&Options::eta_convention)}; }
+    static std::vector<OptionMember<Options>> rows() {
+      return {C_option<Options>(&Options::C), eta_convention_option<Options>(&Options::eta_convention)};
+    }
   };
   PassiveAggressive1(const LearnerOptions& o, const Options& own)
-      : ExpansionLearner(o), C_(o.C), dogma_(eta_convention_of(own.eta_convention) == EtaConvention::dogma) {}
-  // Its option from o.own (what make_learner hands it; absent: its default).
+      : ExpansionLearner(o), C_(own.C), dogma_(eta_convention_of(own.eta_convention) == EtaConvention::dogma) {}
+  // Its options from o.own (what make_learner hands it; absent: their defaults).
   explicit PassiveAggressive1(const LearnerOptions& o) : PassiveAggressive1(o, options_from<Options>(o.own)) {}
 
   RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }

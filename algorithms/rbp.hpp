@@ -1,7 +1,7 @@
 // Randomized Budget Perceptron (Cavallanti, Cesa-Bianchi, Gentile; COLT 2006 / MLJ 69, 2007;
 // docs/learners.md#rbp; DOGMA k_perceptron_train.m): kernel Perceptron; on a mistake with |S| = B
 // delete a support chosen uniformly at random from the B old ones, then add x_t with alpha_t = y_t.
-// The eviction stream is plab::Rng(LearnerOptions::seed), drawn only on evictions.
+// The eviction stream is plab::Rng(seed), its option, drawn only on evictions.
 #pragma once
 #include <stdexcept>
 
@@ -12,8 +12,17 @@ namespace plab {
 
 class RandomizedBudgetPerceptron final : public ExpansionLearner {
  public:
-  explicit RandomizedBudgetPerceptron(const LearnerOptions& o)
-      : ExpansionLearner(o), B_(o.budget), rng_(o.seed) { drop_norm(); }
+  // Its options: the budget B and the seed of its evictions.
+  struct Options {
+    std::size_t budget = 0, seed = 1;
+    static std::vector<OptionMember<Options>> rows() {
+      return {budget_option<Options>(&Options::budget), seed_option<Options>(&Options::seed)};
+    }
+  };
+  RandomizedBudgetPerceptron(const LearnerOptions& o, const Options& own)
+      : ExpansionLearner(o), B_(own.budget), rng_(own.seed) { drop_norm(); }
+  // Its options from o.own (what make_learner hands it; absent: their defaults).
+  explicit RandomizedBudgetPerceptron(const LearnerOptions& o) : RandomizedBudgetPerceptron(o, options_from<Options>(o.own)) {}
 
   // The eviction stream's state (core/random.hpp) beside the expansion.
   void save_state(StateWriter& w) const override {

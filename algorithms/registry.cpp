@@ -53,99 +53,101 @@ constexpr TraceRows kNogdRows = {mask({UK::add, UK::update}), mask({UK::none, UK
 
 // Built-in learners, in the order of the CLI help and the docs.
 std::vector<LearnerInfo> builtin() {
-  // Locals, not namespace-scope constants: a test may register a learner during static
-  // initialisation, before this file's constants would exist.
-  const std::vector<std::string> kBudget = {"budget"}, kRandomBudget = {"budget", "seed"}, kBudgetPA = {"budget", "C"};
   return {
-      {.name = "perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
+      {.name = "perceptron", .bounds = {BF::perceptron}, .color = "#000000",
        .summary = "primal linear Perceptron (Rosenblatt 1958); kernel-perceptron for other kernels",
        .make = maker_of<PrimalPerceptron>(), .kernels = {Kernel::Type::linear}},
-      {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
+      {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .color = "#000000",
        .summary = "kernel Perceptron, one support per mistake", .make = maker_of<KernelPerceptron>()},
-      {.name = "projectron", .bounds = {BF::projectron}, .options = {}, .color = "#0072b2",
+      {.name = "projectron", .bounds = {BF::projectron}, .color = "#0072b2",
        .summary = "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
        .make = own_maker_of<Projectron>(), .own = own_options<Projectron::Options>("Projectron(++) options")},
-      {.name = "projectron++", .bounds = {BF::projectron_pp}, .options = {}, .color = "#d55e00",
+      {.name = "projectron++", .bounds = {BF::projectron_pp}, .color = "#d55e00",
        .summary = "Projectron++: Projectron plus projected margin updates", .make = own_maker_of<ProjectronPP>(),
        .own = own_options<ProjectronPP::Options>("Projectron(++) options")},
-      {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget, .color = "#009e73",
-       .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = maker_of<Forgetron>()},
-      {.name = "forgetron-basic", .bounds = {BF::perceptron_prefix, BF::forgetron}, .options = kBudget,
+      {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .color = "#009e73",
+       .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = own_maker_of<Forgetron>(),
+       .own = own_options<Forgetron::Options>("Budget options")},
+      {.name = "forgetron-basic", .bounds = {BF::perceptron_prefix, BF::forgetron},
        .color = "#56b4e9", .summary = "basic Forgetron: fixed shrinking U = (1/4) sqrt((B+1)/ln(B+1))",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
-         return std::make_unique<Forgetron>(o, Forgetron::Rule::basic);
-       }},
-      {.name = "rbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
+         return std::make_unique<Forgetron>(o, options_from<Forgetron::Options>(o.own), Forgetron::Rule::basic);
+       }, .own = own_options<Forgetron::Options>("Budget options")},
+      {.name = "rbp", .bounds = {BF::perceptron_prefix}, .color = "#cc79a7",
        .summary = "Randomized Budget Perceptron: evict a uniformly random support (Cavallanti et al.)",
-       .make = maker_of<RandomizedBudgetPerceptron>()},
-      {.name = "stoptron", .bounds = {BF::perceptron_prefix}, .options = kBudget, .color = "#8c564b",
-       .summary = "Stoptron: a kernel Perceptron that stops adding at B supports", .make = maker_of<Stoptron>()},
-      {.name = "cks", .bounds = {BF::perceptron_prefix}, .options = {"budget"}, .color = "#7f7f7f",
+       .make = own_maker_of<RandomizedBudgetPerceptron>(),
+       .own = own_options<RandomizedBudgetPerceptron::Options>("Budget options")},
+      {.name = "stoptron", .bounds = {BF::perceptron_prefix}, .color = "#8c564b",
+       .summary = "Stoptron: a kernel Perceptron that stops adding at B supports", .make = own_maker_of<Stoptron>(),
+       .own = own_options<Stoptron::Options>("Budget options")},
+      {.name = "cks", .bounds = {BF::perceptron_prefix}, .color = "#7f7f7f",
        .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
        .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options")},
-      {.name = "pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
+      {.name = "pa1", .bounds = {}, .color = "#9467bd",
        .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
                   "bound is evaluated",
        .make = own_maker_of<PassiveAggressive1>(), .own = own_options<PassiveAggressive1::Options>("PA-I options")},
-      {.name = "averaged-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#bcbd22",
+      {.name = "averaged-perceptron", .bounds = {BF::perceptron}, .color = "#bcbd22",
        .summary = "kernel Perceptron predicting with the average of its hypotheses (Freund-Schapire)",
        .make = maker_of<VotedPerceptron>()},
-      {.name = "voted-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#e377c2",
+      {.name = "voted-perceptron", .bounds = {BF::perceptron}, .color = "#e377c2",
        .summary = "kernel Perceptron predicting with the vote of its hypotheses (Freund-Schapire)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<VotedPerceptron>(o, true);
        }},
-      {.name = "norma", .bounds = {BF::norma}, .options = {}, .color = "#17becf",
+      {.name = "norma", .bounds = {BF::norma}, .color = "#17becf",
        .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)",
        .make = own_maker_of<Norma>(), .own = own_options<Norma::Options>("NORMA options")},
       // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
       // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
       // not the kernel's RKHS, so none applies to it.
-      {.name = "bpa-s", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#8dd3c7",
+      {.name = "bpa-s", .bounds = {BF::budget_gradient}, .color = "#8dd3c7",
        .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
                   "2010)",
-       .make = maker_of<BudgetPassiveAggressive>(), .trace = kBudgetPARows},
-      {.name = "bpa-nn", .bounds = {BF::budget_gradient}, .options = kBudgetPA, .color = "#bc80bd",
+       .make = own_maker_of<BudgetPassiveAggressive>(), .own = own_options<BudgetPassiveAggressive::Options>("BPA options"),
+       .trace = kBudgetPARows},
+      {.name = "bpa-nn", .bounds = {BF::budget_gradient}, .color = "#bc80bd",
        .summary = "Budgeted Passive-Aggressive, nearest-neighbour variant: the removal projected on x_t and the "
                   "removed support's nearest neighbour (Wang-Vucetic 2010)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
-         return std::make_unique<BudgetPassiveAggressive>(o, BudgetPassiveAggressive::Span::nearest);
-       }, .trace = kBudgetPARows},
-      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = kRandomBudget, .color = "#fb8072",
+         return std::make_unique<BudgetPassiveAggressive>(o, options_from<BudgetPassiveAggressive::Options>(o.own),
+                                                          BudgetPassiveAggressive::Span::nearest);
+       }, .own = own_options<BudgetPassiveAggressive::Options>("BPA options"), .trace = kBudgetPARows},
+      {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
        .make = own_maker_of<BoundedOnlineGradientDescent>(), .own = own_options<BOGD::Options>("BOGD options"),
        .trace = kBogdRows},
-      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .options = kRandomBudget, .color = "#b3de69",
+      {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BOGD>(o, options_from<BOGD::Options>(o.own), BOGD::Removal::weighted);
        }, .own = own_options<BOGD::Options>("BOGD options"), .trace = kBogdRows},
       // Its bounds hold in the random-feature space, against the comparator mapped there.
-      {.name = "fogd", .bounds = {BF::budget_gradient}, .options = {"seed"}, .color = "#fdb462",
+      {.name = "fogd", .bounds = {BF::budget_gradient}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
        .make = own_maker_of<FourierOnlineGradientDescent>(),
        .own = own_options<FourierOnlineGradientDescent::Options>("FOGD options"), .kernels = {Kernel::Type::rbf},
        .fourier_features = true, .trace = kFogdRows},
-      {.name = "nogd", .bounds = {BF::budget_gradient}, .options = kBudget, .color = "#80b1d3",
+      {.name = "nogd", .bounds = {BF::budget_gradient}, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",
        .make = own_maker_of<NystromOnlineGradientDescent>(),
        .own = own_options<NystromOnlineGradientDescent::Options>("NOGD options"), .trace = kNogdRows},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
-      {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .options = {}, .color = "#000000",
+      {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .color = "#000000",
        .summary = "multiclass kernel Perceptron, max-score or uniform update (Crammer-Singer 2003)",
        .make = own_maker_of<MulticlassPerceptron>(),
        .own = own_options<MulticlassPerceptron::Options>("Multiclass Perceptron options"), .multiclass = true},
-      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .options = kRandomBudget, .color = "#cc79a7",
+      {.name = "mrbp", .bounds = {BF::perceptron_prefix}, .color = "#cc79a7",
        .summary = "Multiclass Random Budget Perceptron: evict a uniformly random old support (Orabona et al. 2009)",
        .make = own_maker_of<MulticlassRandomBudgetPerceptron>(),
        .own = own_options<MulticlassRandomBudgetPerceptron::Options>("MRBP options"), .multiclass = true},
-      {.name = "multiclass-pa1", .bounds = {}, .options = {"C"}, .color = "#9467bd",
+      {.name = "multiclass-pa1", .bounds = {}, .color = "#9467bd",
        .summary = "multiclass Passive-Aggressive PA-I, max-loss update (Crammer et al. 2006); no mistake bound is "
                   "evaluated",
-       .make = maker_of<MulticlassPA1>(), .multiclass = true},
-      {.name = "multiclass-projectron++", .bounds = {BF::projectron_pp}, .options = {}, .color = "#d55e00",
+       .make = own_maker_of<MulticlassPA1>(), .own = own_options<MulticlassPA1::Options>("PA-I options"), .multiclass = true},
+      {.name = "multiclass-projectron++", .bounds = {BF::projectron_pp}, .color = "#d55e00",
        .summary = "multiclass Projectron++: one Gram factor per class (Orabona et al. 2009, Sec. 5)",
        .make = own_maker_of<MulticlassProjectronPP>(),
        .own = own_options<MulticlassProjectronPP::Options>("Projectron(++) options"), .multiclass = true},
@@ -158,15 +160,12 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
   if (info.name.empty()) throw std::invalid_argument("register_learner: empty name");
   for (const auto& l : t)
     if (l.name == info.name) throw std::invalid_argument(at + "the name exists");
-  for (const auto& o : info.options)
-    if (!find_option(o)) throw std::invalid_argument(at + "option '" + o + "' is not declared (option_table())");
   // An own option's key is its flag and spec key too: another learner's option of that name (the
   // online gradient learners' eta beside the Projectron's) must be of its type, for one flag to read
   // both; an earlier name (alias) is no option's name, and names the same option wherever declared.
   for (const auto& r : info.own.rows) {
     if (r.kind != "learner") throw std::invalid_argument(at + "own option '" + r.name + "' is not a learner option");
     std::vector<OptionDecl> others;
-    for (const auto& o : option_table()) others.push_back(o);
     for (const auto& l : t) others.insert(others.end(), l.own.rows.begin(), l.own.rows.end());
     for (const auto& o : others) {
       if (o.name == r.name && o.type != r.type)
@@ -205,7 +204,7 @@ std::mutex& table_mutex() {
 }  // namespace
 
 bool LearnerInfo::uses(const std::string& option) const {
-  return std::find(options.begin(), options.end(), option) != options.end() || own_row(option) != nullptr;
+  return own_row(option) != nullptr;
 }
 
 const OptionDecl* LearnerInfo::own_row(const std::string& key) const {
@@ -215,17 +214,12 @@ const OptionDecl* LearnerInfo::own_row(const std::string& key) const {
 }
 
 nlohmann::json LearnerInfo::options_json(const LearnerOptions& o) const {
-  nlohmann::json j = options_to_json(o, options);
+  nlohmann::json j = nlohmann::json::object();
   for (const auto& r : own.rows) j[r.name] = o.own.value(r.name, r.default_value);
   return j;
 }
 
-std::vector<OptionDecl> LearnerInfo::option_rows() const {
-  std::vector<OptionDecl> rows;
-  for (const auto& n : options) rows.push_back(*find_option(n));
-  rows.insert(rows.end(), own.rows.begin(), own.rows.end());
-  return rows;
-}
+std::vector<OptionDecl> LearnerInfo::option_rows() const { return own.rows; }
 
 bool LearnerInfo::takes(const Kernel& k) const {
   return kernels.empty() || std::find(kernels.begin(), kernels.end(), k.type) != kernels.end();
@@ -279,21 +273,6 @@ std::vector<std::string> learners_taking(const std::string& option) {
   return v;
 }
 
-// The learner headers' option groups, in the order of the CLI help; a name declared twice is a bug.
-const std::vector<OptionInfo>& option_table() {
-  static const std::vector<OptionInfo> table = [] {
-    std::vector<OptionInfo> t;
-    for (const auto* group : {&budget_options(), &pa_options()})
-      for (const OptionInfo& o : *group) {
-        for (const OptionInfo& seen : t)
-          if (seen.name == o.name) throw std::logic_error("option '" + o.name + "' is declared twice");
-        t.push_back(o);
-      }
-    return t;
-  }();
-  return table;
-}
-
 LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o) {
   for (const auto& r : info.own.rows)
     if (!o.own.contains(r.name)) o.own[r.name] = r.default_value;
@@ -305,7 +284,7 @@ void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, con
   const std::vector<OptionDecl> rows = info.option_rows();
   for (const auto& g : given) {
     if (info.uses(g)) continue;
-    if (!find_option(g) && learners_taking(g).empty()) throw std::invalid_argument(label(g) + ": unknown option");
+    if (learners_taking(g).empty()) throw std::invalid_argument(label(g) + ": unknown option");
     std::string takes;
     for (const auto& r : rows) takes += (takes.empty() ? "" : ", ") + spell(r.name);
     throw std::invalid_argument(label(g) + " is not an option of " + info.name + " (" +
@@ -313,8 +292,7 @@ void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, con
                                 "); it is an option of " + join_and(learners_taking(g)));
   }
   for (const auto& r : rows) {  // declared ranges, the defaults' included (a budget of 0)
-    const OptionInfo* shared = info.own_row(r.name) ? nullptr : find_option(r.name);
-    const nlohmann::json v = shared ? shared->get(o) : o.own.value(r.name, r.default_value);
+    const nlohmann::json v = o.own.value(r.name, r.default_value);
     const bool was_given = std::find(given.begin(), given.end(), r.name) != given.end();
     r.check(v, was_given ? label(r.name) : spell(r.name), info.name);
   }

@@ -1,5 +1,5 @@
 // The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp;
-// the one source of a learner's identity (name, options taken, bound families, colour). Everything
+// the one source of a learner's identity (name, options it declares, bound families, colour). Everything
 // that needs to know about learners reads it: the factory, the CLI help, the bounds that apply
 // (bounds/bounds.cpp), plot colours (experiments/report/plot.cpp), spec validation and the contract tests.
 // Built-in and run-time registrations pass the same checks (register_learner).
@@ -49,12 +49,11 @@ struct TraceRows {
 struct LearnerInfo {
   std::string name;                  // command-line and spec name: "projectron++"
   std::vector<BoundFamily> bounds;   // empty: no proven bound is evaluated (stated in the docs)
-  std::vector<std::string> options;  // shared options it takes (option_table(), algorithms/options.hpp)
   std::string color;                 // plot colour "#rrggbb"
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
-  // Options it declares itself (its header's struct Options: own_options<O>()) and the rules that
-  // tie its options together (validate), checked with the ranges by check_learner_options.
+  // The options it takes, declared in its header (its struct Options: own_options<O>()), and the
+  // rules that tie them together (validate), checked with the ranges by check_learner_options.
   OwnOptions own = {};
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
@@ -62,13 +61,12 @@ struct LearnerInfo {
   // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
   bool fourier_features = false;
   TraceRows trace = {};
-  bool uses(const std::string& option) const;  // a shared option it names or one of its own (or an alias)
-  // Its own row named `key` (by name or alias), nullptr when none: an own row comes before a shared
-  // option of the same name.
+  bool uses(const std::string& option) const;  // an option it declares (by name or alias)
+  // Its own row named `key` (by name or alias), nullptr when none.
   const OptionDecl* own_row(const std::string& key) const;
-  // The declarations of every option it takes: the shared rows (owners empty), then its own.
+  // The declarations of every option it takes (own.rows, owners empty).
   std::vector<OptionDecl> option_rows() const;
-  // {name: value} of every option it takes, its own included (summary, model header, trace metadata).
+  // {name: value} of every option it takes (summary, model header, trace metadata).
   nlohmann::json options_json(const LearnerOptions& o) const;
   bool takes(const Kernel& k) const;
   std::string kernel_names() const;  // "rbf", "linear, poly"; "every kernel" when kernels is empty
@@ -87,6 +85,15 @@ LearnerMaker own_maker_of() {
   return [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
     return std::make_unique<L>(o, options_from<typename L::Options>(o.own));
   };
+}
+
+// For code that serves any learner (bounds, trace checks, model loading): the value of the option
+// `name` that `info` declares, as configured in o.own (its declared default when absent), or `none`
+// when the learner does not take it. A learner reads its own through its Options (options_from).
+template <class T>
+T own_value(const LearnerInfo& info, const LearnerOptions& o, const std::string& name, T none) {
+  const OptionDecl* d = info.own_row(name);
+  return d ? o.own.value(d->name, d->default_value).template get<T>() : none;
 }
 
 // Every registered learner, in registration order.

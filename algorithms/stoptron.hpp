@@ -9,7 +9,11 @@ namespace plab {
 
 class Stoptron final : public ExpansionLearner {
  public:
-  explicit Stoptron(const LearnerOptions& o) : ExpansionLearner(o), B_(o.budget) {}
+  // Its one option, the budget B.
+  using Options = BudgetOptions;
+  Stoptron(const LearnerOptions& o, const Options& own) : ExpansionLearner(o), B_(own.budget) {}
+  // Its option from o.own (what make_learner hands it; absent: its default).
+  explicit Stoptron(const LearnerOptions& o) : Stoptron(o, options_from<Options>(o.own)) {}
   bool frozen() const { return f_.size() >= B_; }
 
   RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }

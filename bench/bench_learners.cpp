@@ -36,9 +36,9 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   o.kernel = algo == "perceptron" ? Kernel::linear() : Kernel::rbf(0.04);
   o.own["eta"] = 0.1;
   o.own["eta_convention"] = EtaConvention::dogma;
-  o.budget = budget;
+  o.own["budget"] = budget;
   o.record_norms = false;
-  o.C = 1.0;
+  o.own["C"] = 1.0;
   if (algo == "norma") {  // hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept (its own options)
     o.own["rho"] = 1.0;
     o.own["lambda"] = 0.01;

@@ -40,8 +40,8 @@ LearnerOptions r4_options(const Dataset& d) {
   o.kernel = r4_kernel();
   o.own["eta"] = 0.1;
   o.own["eta_convention"] = EtaConvention::dogma;
-  o.budget = 2000;
-  o.C = 1.0;
+  o.own["budget"] = 2000;
+  o.own["C"] = 1.0;
   return o;
 }
 

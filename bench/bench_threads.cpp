@@ -83,7 +83,7 @@ void BM_ThreadsPassMnist(benchmark::State& st) {
   o.dim = d->dim;
   o.classes = d->classes.size();
   o.kernel = Kernel::poly(0.006, 0.5, 7);
-  o.C = 1.0;
+  o.own["C"] = 1.0;
   const auto order = make_order(d->size(), std::nullopt);
   ThreadPool pool(static_cast<unsigned>(st.range(0) - 1));
   PoolScope scope(&pool);

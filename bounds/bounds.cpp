@@ -513,9 +513,11 @@ void forgetron_bounds(Ctx& c, const Rounds&) {
   BoundResult b = make(c, "forgetron", "c");
   b.hard = false;
   const MarginProfile PT(c.d.m_all);
-  if (c.f.options.budget < 83) return not_applicable(c, b, "needs budget B >= 83 (B = " + std::to_string(c.f.options.budget) + ")");
+  const LearnerInfo* learner = find_learner(c.f.algo);
+  const std::size_t budget = learner ? own_value<std::size_t>(*learner, c.f.options, "budget", 0) : 0;
+  if (budget < 83) return not_applicable(c, b, "needs budget B >= 83 (B = " + std::to_string(budget) + ")");
   if (c.d.r2 > 1.0 + 1e-9) return not_applicable(c, b, "needs k(x,x) <= 1");
-  const double U = bounds::forgetron_U(static_cast<double>(c.f.options.budget));
+  const double U = bounds::forgetron_U(static_cast<double>(budget));
   b.note = "[M] recalled, report only; U(B)=" + fmt(U);
   predictive(c, b, [&](double s, Sum h) { return bounds::forgetron_bound(s, PT.l1(s, h)); }, PT.breakpoints(), U);
 }

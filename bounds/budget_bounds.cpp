@@ -43,6 +43,11 @@ double own_real(const RunFacts& f, const char* name) {
   const nlohmann::json& own = f.options.own;
   return learner && learner->own_row(name) && own.contains(name) ? own.at(name).get<double>() : 0.0;
 }
+// The run's budget B; 0 where the learner takes none.
+std::size_t own_budget(const RunFacts& f) {
+  const LearnerInfo* learner = find_learner(f.algo);
+  return learner ? own_value<std::size_t>(*learner, f.options, "budget", 0) : 0;
+}
 
 StepFacts collect_steps(const Records& R, const RunFacts& f, double lambda) {
   StepFacts s;
@@ -154,11 +159,11 @@ void budget_gradient_rows(Out& out, const Records& R, const RunFacts& f) {
 }
 
 void unbiased_removal_rows(Out& out, const Records& R, const RunFacts& f) {
-  const LearnerOptions& o = f.options;
   const double eta = own_real(f, "eta"), lambda = own_real(f, "lambda");
   const StepFacts s = collect_steps(R, f, lambda);
   BoundResult b = make_row("bogd_expectation", f, s);
-  if (o.budget < 2) return set_not_applicable(out, b, "needs budget B >= 2 (with B = 1 the removal is not unbiased)");
+  const std::size_t budget = own_budget(f);
+  if (budget < 2) return set_not_applicable(out, b, "needs budget B >= 2 (with B = 1 the removal is not unbiased)");
   if (own_real(f, "cap") > 0.0)  // the cap's factor depends on the support drawn: E[f_{t+1}] is no longer the unbudgeted step
     return set_not_applicable(out, b, "the coefficient cap (cap > 0) makes the removal biased (cap 0 for this bound)");
   const MarginProfile PT(s.m_all);

@@ -12,17 +12,9 @@ namespace plab {
 
 std::vector<OptionDecl> declared_options() {
   std::vector<OptionDecl> rows;
-  const std::vector<LearnerInfo> all = learners();
-  for (const OptionInfo& o : option_table()) {
-    rows.push_back(o);
-    for (const LearnerInfo& l : all)  // the learners that name the shared row (an own row of its name is another)
-      if (!l.own_row(o.name) && l.uses(o.name)) rows.back().owners.push_back(l.name);
-  }
-  const std::size_t shared = rows.size();
-  for (const LearnerInfo& l : all)  // the options learners declare themselves; one row for those declared alike
+  for (const LearnerInfo& l : learners())  // the options learners declare; one row for those declared alike
     for (OptionDecl d : l.own.rows) {
-      const auto same = std::find_if(rows.begin() + static_cast<std::ptrdiff_t>(shared), rows.end(),
-                                     [&](const OptionDecl& r) { return r.same_as(d); });
+      const auto same = std::find_if(rows.begin(), rows.end(), [&](const OptionDecl& r) { return r.same_as(d); });
       if (same != rows.end()) {
         same->owners.push_back(l.name);
         continue;

@@ -74,7 +74,7 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
     } else if (d.type == T::count) {  // a null default: none until given
       if (!def.is_null()) h.count = def.get<uint64_t>();
       o = app->add_option(d.flag(), h.count, help(d));
-      if (!def.is_null() && !has_no_default(d)) o->default_str(def.dump());  // shown as a shared count's
+      if (!def.is_null() && !has_no_default(d)) o->default_str(def.dump());  // none shown for a default out of range (--budget)
       value = [&h] { return h.count ? nlohmann::json(*h.count) : nlohmann::json(); };
     } else {
       if (!def.is_null()) h.text = def.get<std::string>();
@@ -87,7 +87,7 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
 }
 
 void OptionFlags::add_learner_options(CLI::App* app) {
-  std::vector<OptionDecl> rows;  // declared_options()'s learner rows: shared first, then the learners' own
+  std::vector<OptionDecl> rows;  // declared_options()'s learner rows
   for (const OptionDecl& d : declared_options())
     if (d.kind == "learner") rows.push_back(d);
   // One flag a name: several rows of a name (the Projectron's eta, the online gradient learners')
@@ -119,33 +119,12 @@ void OptionFlags::add_learner_options(CLI::App* app) {
       d.min.reset();
       d.max.reset();
     }
-    const OptionInfo* shared = find_option(row.name);
-    if (!shared) {
-      if (!more.empty()) d.default_value = nullptr;  // each learner's default is in the help
-      own.push_back(std::move(d));
-      continue;
-    }
-    const std::string flag = d.flag();
-    CLI::Option* o = std::visit([&](auto p) -> CLI::Option* {
-      using T = std::remove_reference_t<decltype(opt_.*p)>;
-      if constexpr (std::is_same_v<T, bool>) {
-        return app->add_flag(flag, opt_.*p, help(d));
-      } else if (has_no_default(d) || !more.empty()) {
-        return app->add_option(flag, opt_.*p, help(d));
-      } else {
-        return app->add_option(flag, opt_.*p, help(d))->capture_default_str();
-      }
-    }, shared->field);
-    flags_.push_back({d, checked(d, o), {}});  // values: configure_learner checks them
+    if (!more.empty()) d.default_value = nullptr;  // each learner's default is in the help
+    own.push_back(std::move(d));
   }
   for (OptionDecl& a : aliases) a.owners = learners_taking(a.name);
   add(app, own);
   add(app, aliases);
-}
-
-LearnerOptions OptionFlags::options() const {
-  LearnerOptions o = opt_;
-  return o;
 }
 
 nlohmann::json OptionFlags::value(const std::string& kind, const std::string& name) const {
@@ -162,10 +141,8 @@ GivenOptions OptionFlags::given(const std::string& no_comparator) const {
     return v.empty() ? flag : flag + " " + v;
   };
   g.no_comparator = no_comparator;
-  const LearnerOptions o = options();
   for (const auto& f : flags_)
-    if (f.decl.kind != "reader" && f.option->count() > 0)
-      g.add(option_key(f.decl), f.value ? f.value() : find_option(f.decl.name)->get(o), "", f.decl.flag());
+    if (f.decl.kind != "reader" && f.option->count() > 0) g.add(option_key(f.decl), f.value(), "", f.decl.flag());
   return g;
 }
 

@@ -1,5 +1,5 @@
-// Command-line flags generated from the option declarations (core/option_decl.hpp): the learner
-// options of option_table() and the kernel, comparator and reader options. Each flag's help,
+// Command-line flags generated from the option declarations (core/option_decl.hpp): the options
+// learners declare (bounds/option_owners.hpp) and the kernel, comparator and reader options. Each flag's help,
 // default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
 // come from its declaration. After parsing, given() hands the learner, kernel and comparator
 // flags given to the one configuration step (config/run_config.hpp); check() does the
@@ -20,14 +20,11 @@ namespace plab {
 
 class OptionFlags {
  public:
-  // Adds every learner option of option_table() to `app`, bound to options(), and the options
-  // learners declare themselves (held like the kernel's); call once.
+  // Adds one flag for each name of the options learners declare (held like the kernel's); call once.
   void add_learner_options(CLI::App* app);
   // Adds the flags of kernel, comparator or reader declarations, each holding its declared
   // default until given (value()).
   void add(CLI::App* app, const std::vector<OptionDecl>& decls);
-  // The learner options after parsing (enum values converted).
-  LearnerOptions options() const;
   // The value of a kernel, comparator or reader option: as given, else its declared default.
   nlohmann::json value(const std::string& kind, const std::string& name) const;
   // The learner, kernel and comparator options given, for configure, spelt as flags;
@@ -56,7 +53,6 @@ class OptionFlags {
   };
   static std::string help(const OptionDecl& d);
   static CLI::Option* checked(const OptionDecl& d, CLI::Option* o);
-  LearnerOptions opt_;
   std::deque<Held> held_;                         // stable addresses: CLI11 writes into them
   std::vector<Flag> flags_;
 };

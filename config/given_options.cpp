@@ -111,7 +111,7 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
   std::string at;                 // where they came from, for an error of the learner's rules
   std::map<std::string, std::string> spelt_as;  // an own option given by its earlier name: that key
   for (const auto& [key, g] : given.values) {
-    if (!find_option(key) && learners_taking(key).empty()) continue;  // kernel, comparator
+    if (learners_taking(key).empty()) continue;  // kernel, comparator
     const OptionDecl* own = info.own_row(key);
     const std::string name = own ? own->name : key;
     if (name != key) {
@@ -122,11 +122,9 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
     }
     keys.push_back(name);
     if (at.empty()) at = g.at;
-    if (own) {  // an own row first: its name may also be a shared option's
+    if (own) {
       own->check_type(g.value, g.label());
       o.own[name] = own->typed(g.value);
-    } else if (info.uses(key)) {
-      find_option(key)->set(o, g.value, g.label());
     }  // else not taken: check_learner_options names it
   }
   const auto given_key = [&](const std::string& k) { return spelt_as.count(k) ? spelt_as.at(k) : k; };

@@ -311,8 +311,9 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
       throw ModelError("array " + names + (extra.size() > 8 ? ", ..." : "") + " is not part of " + m.header.algo +
                        "'s state (a model of another learner?)");
     }
-    if (find_learner(m.header.algo)->uses("budget") && l->support_size() > o.budget)
-      throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(o.budget) +
+    const LearnerInfo& info = learner_info(m.header.algo);
+    if (const std::size_t budget = own_value<std::size_t>(info, o, "budget", 0); info.uses("budget") && l->support_size() > budget)
+      throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(budget) +
                        " of options.budget");
     return l;
   } catch (const std::bad_alloc&) {

@@ -102,7 +102,7 @@ TEST(BlockScores, AppendingLearnersLearnBlockEqualsLearn) {
       LearnerOptions o;
       o.kernel = k;
       o.dim = d.dim;
-      o.budget = 2300;  // the Stoptron freezes past a tile boundary
+      o.own["budget"] = 2300;  // the Stoptron freezes past a tile boundary
       auto one = make_learner(algo, o), blk = make_learner(algo, o);
       const std::vector<RoundRecord> a = test_util::records(*one, d);
       std::vector<RoundRecord> b(d.size());

@@ -22,8 +22,8 @@ LearnerOptions budget_options(const std::string& algo, std::size_t B, uint64_t s
   LearnerOptions o;
   o.kernel = Kernel::rbf(0.3);
   o.dim = 6;
-  o.budget = B;
-  o.seed = seed;
+  o.own["budget"] = B;
+  o.own["seed"] = seed;
   if (algo == "fogd") o.own["features"] = 40;
   if (algo == "nogd") o.own["rank"] = 5;
   return o;
@@ -37,7 +37,10 @@ TEST(Bookkeeping, SameRoundsWithoutTheNorms) {
     for (const std::size_t B : {1u, 2u, 25u}) {
       LearnerOptions on = budget_options(algo, B, seed), off = on;
       off.record_norms = false;
-      if (!find_learner(algo)->uses("budget")) on.budget = off.budget = 0;
+      if (!find_learner(algo)->uses("budget")) {
+        on.own.erase("budget");
+        off.own.erase("budget");
+      }
       const auto a = make_learner(algo, on), b = make_learner(algo, off);
       bool skips = false;
       for (std::size_t t = 0; t < data.size(); ++t) {

@@ -85,7 +85,7 @@ LearnerRun run_learner(const std::string& algo, const Dataset& d) {
   LearnerRun r;
   r.f.algo = algo;
   r.f.options.dim = d.dim;
-  r.f.options.budget = 100;  // the budget learners' (Forgetron rows apply from B = 83)
+  r.f.options.own["budget"] = 100;  // the budget learners' (Forgetron rows apply from B = 83)
   if (!find_learner(algo)->takes(r.f.options.kernel)) r.f.options.kernel = Kernel::rbf(1.0);  // fogd: rbf only
   r.f.comparator = "fixed";
   r.f.g_norm = 1.0;

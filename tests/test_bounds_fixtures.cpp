@@ -437,7 +437,7 @@ TEST(Metadata, FromMeta) {
   EXPECT_EQ(f.algo, "projectron");
   EXPECT_EQ(f.options.own.at("eta"), 0.1);  // the Projectron's own options (docs/learners.md#options)
   EXPECT_EQ(f.options.own.at("eta_convention"), "dogma");
-  EXPECT_EQ(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.budget, 793u);
+  EXPECT_EQ(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.own.at("budget"), 793u);
   // The learner's owners and ranges, as for a run's options.
   for (const char* bad : {R"({"algo":"rbp","options":{"budget":793,"eta":0.1}})", R"({"algo":"rbp","options":{"budget":0}})"}) {
     try {

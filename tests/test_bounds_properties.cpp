@@ -361,8 +361,8 @@ RC_GTEST_PROP(BoundProperties, BudgetPrefixPinned, ()) {
   const uint64_t seed = *rc::gen::arbitrary<uint64_t>();
   const Seq s = make_seq(seed, T, d, 0.0, *rc::gen::inRange(0, 30) / 100.0, false, gen_order());
   LearnerOptions o; o.dim = s.data.dim; o.kernel = gen_kernel(false);
-  o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
-  o.seed = seed;
+  o.own["budget"] = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
+  o.own["seed"] = seed;
   const std::string algo = *rc::gen::element<std::string>("stoptron", "forgetron", "rbp", "cks");
   const Pinned p = run_pinned(algo, o, s, seed ^ 0x55);
   for (const auto& b : p.res) {
@@ -453,8 +453,8 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
   const Dataset data = random_multiclass_sequence(T, d, m, noise, rng);
   LearnerOptions o; o.dim = data.dim; o.classes = m; o.kernel = gen_kernel(true);
   const std::string algo = *rc::gen::element<std::string>("multiclass-perceptron", "mrbp", "multiclass-projectron++");
-  o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
-  o.seed = seed;
+  o.own["budget"] = static_cast<std::size_t>(*rc::gen::inRange(1, 12));
+  o.own["seed"] = seed;
   o.own["eta"] = *rc::gen::inRange(0, 150) / 100.0;
   o.own["eta_convention"] = *rc::gen::arbitrary<bool>() ? EtaConvention::dogma : EtaConvention::paper;
   // The comparator's multiclass margins and norm.

@@ -57,7 +57,7 @@ LearnerOptions opts(Kernel k, std::size_t dim, std::size_t B = 0) {
   LearnerOptions o;
   o.kernel = k;
   o.dim = dim;
-  o.budget = B;
+  o.own["budget"] = B;
   return o;
 }
 
@@ -280,7 +280,7 @@ TEST(Budget, RunningNormMatchesExact) {
         if (::testing::Test::HasFailure()) return;  // one report, not thousands
       }
     }
-    CKSPerceptron c(opts(k, 5, 25), {}, /*insert_first=*/true);
+    CKSPerceptron c(opts(k, 5, 25), {.budget = 25}, /*insert_first=*/true);
     for (std::size_t t = 0; t < d.size(); ++t) {
       c.learn(d[t], static_cast<int64_t>(t + 1));
       expect_norm(c, "cks insert-first " + k.describe() + " t=" + std::to_string(t + 1));
@@ -300,11 +300,11 @@ TEST(Budget, Validation) {
   for (const std::string& name : budget_learners())
     EXPECT_NE(msg(name.c_str(), opts(Kernel::rbf(1), 2, 0)).find("--budget"), std::string::npos) << name;
   LearnerOptions o = opts(Kernel::rbf(1), 2, 5);
-  o.C = 0.0;
+  o.own["C"] = 0.0;
   EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);
-  o.C = -1.0;
+  o.own["C"] = -1.0;
   EXPECT_NE(msg("pa1", o).find("--C"), std::string::npos);
-  o.C = 1.0;
+  o.own["C"] = 1.0;
   LearnerOptions c = o;
   c.own["beta"] = -0.1;
   EXPECT_NE(msg("cks", c).find("--beta"), std::string::npos);
@@ -321,7 +321,7 @@ TEST(RBP, SeedDeterminism) {
   const Dataset d = noisy(3000, 4, 13);
   auto trace = [&](uint64_t seed) {
     LearnerOptions o = opts(Kernel::rbf(0.5), 4, 20);
-    o.seed = seed;
+    o.own["seed"] = seed;
     auto L = make_learner("rbp", o);
     std::vector<double> v;
     for (std::size_t t = 0; t < d.size(); ++t) {
@@ -378,7 +378,7 @@ TEST(Stoptron, FreezesAfterBudget) {
 struct CksRow { int t; double s; UpdateKind k; int64_t removed; int64_t n; };
 
 void check_cks(bool insert_first, const std::vector<CksRow>& ref, const std::vector<int64_t>& ids) {
-  CKSPerceptron L(opts(Kernel::rbf(0.5), 1, 3), {.beta = 0.5}, insert_first);
+  CKSPerceptron L(opts(Kernel::rbf(0.5), 1, 3), {.budget = 3, .beta = 0.5}, insert_first);
   const auto rec = run(L, seq1d(kSeqF));
   for (std::size_t i = 0; i < ref.size(); ++i) {
     SCOPED_TRACE(i + 1);
@@ -416,7 +416,7 @@ TEST(CKS, FixtureInsertThenRemove) {  // same script, insert_first = True
 TEST(CKS, IncrementalSupportScores) {  // F_i = f(x_i) kept incrementally vs recomputed
   const Dataset d = noisy(4000, 5, 16);
   for (bool ins : {false, true}) {
-    CKSPerceptron L(opts(Kernel::rbf(0.3), 5, 30), {.beta = 1.0}, ins);
+    CKSPerceptron L(opts(Kernel::rbf(0.3), 5, 30), {.budget = 30, .beta = 1.0}, ins);
     for (std::size_t t = 0; t < d.size(); ++t) {
       const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
       ASSERT_EQ(r.update != UpdateKind::none, d[t].y * r.score <= 1.0);
@@ -444,7 +444,7 @@ TEST(PA1, GaussianFixture) {  // tests/tools/pa_reference.py, C = 0.7
       {0.460746812921448, 0.539253187078552, 9, 1.977864873696588},
       {0.632190080466369, -0.700000000000000, 10, 1.582798761043672}};
   LearnerOptions o = opts(Kernel::rbf(0.5), 1);
-  o.C = 0.7;
+  o.own["C"] = 0.7;
   PassiveAggressive1 L(o);
   const auto rec = run(L, seq1d(kSeqF));
   for (std::size_t i = 0; i < ref.size(); ++i) {
@@ -575,7 +575,7 @@ void expect_run(Learner& L, const std::vector<Round>& want, const std::vector<st
 
 TEST(BudgetPA, SimpleFixture) {  // budget_ogd_reference.py: bpa-s B=2 C=1, then C=0.3
   LearnerOptions o;
-  o.budget = 2;
+  o.own["budget"] = 2;
   auto L = make_1d("bpa-s", o);
   expect_run(*L,
              {{0.0, -1, 1.0}, {0.955997481833100, -1, 0.088005036333800}, {-0.100410793319251, 2, 1.790945101887766},
@@ -584,7 +584,7 @@ TEST(BudgetPA, SimpleFixture) {  // budget_ogd_reference.py: bpa-s B=2 C=1, then
               {1.526913934173676, 6, 0.754182897119008}, {0.429735554621101, 8, 1.493849780036359},
               {0.932356606400526, 7, 0.601227508375946}},
              {{9, 0.922046838027424}, {10, -0.571149592010256}});
-  o.C = 0.3;
+  o.own["C"] = 0.3;
   L = make_1d("bpa-s", o);
   expect_run(*L,
              {{0.0, -1, 0.09}, {0.286799244549930, -1, 0.007920453270042}, {-0.030123237995775, 2, 0.161185059169899},
@@ -728,7 +728,7 @@ TEST(BudgetPANearest, BruteForceRounds) {
       for (double C : {1.0, 0.3}) {
         const std::size_t dim = 3;
         LearnerOptions o = opts(kase == 1 ? Kernel::linear() : Kernel::rbf(0.8), dim, B);
-        o.C = C;
+        o.own["C"] = C;
         auto L = make_learner("bpa-nn", o);
         for (int64_t t = 1; t <= 80; ++t) {
           SCOPED_TRACE("case " + std::to_string(kase) + " B=" + std::to_string(B) + " C=" + std::to_string(C) +
@@ -777,7 +777,7 @@ TEST(BudgetPANearest, IsPaIWithinTheBudget) {
   const Dataset d = noisy(400, 4, 21);
   for (const Kernel& k : {Kernel::rbf(0.5), Kernel::linear()}) {
     LearnerOptions o = opts(k, 4, d.size());
-    o.C = 0.7;
+    o.own["C"] = 0.7;
     auto L = make_learner("bpa-nn", o);
     auto P = make_learner("pa1", o, {"C"});
     for (std::size_t t = 0; t < d.size(); ++t) {
@@ -792,9 +792,9 @@ TEST(BudgetPANearest, IsPaIWithinTheBudget) {
 
 LearnerOptions bogd_options() {
   LearnerOptions o;
-  o.budget = 3;
-  o.own = {{"eta", 0.5}, {"lambda", 0.1}, {"cap", 0.0}};  // budget_ogd_reference.py's rule: no cap (the cap is checked against the authors' code)
-  o.seed = 7;
+  o.own["budget"] = 3;
+  o.own.update(nlohmann::json{{"eta", 0.5}, {"lambda", 0.1}, {"cap", 0.0}});  // budget_ogd_reference.py's rule: no cap (the cap is checked against the authors' code)
+  o.own["seed"] = 7;
   return o;
 }
 
@@ -841,7 +841,7 @@ TEST(Bogd, PackedNormMatchesExactAtEveryBudgetMod4) {
 TEST(Fogd, FourierFeaturesFixture) {  // budget_ogd_reference.py: fogd D=3 eta=0.5 seed=11
   LearnerOptions o;
   o.own["features"] = 3;
-  o.seed = 11;
+  o.own["seed"] = 11;
   auto L = make_1d("fogd", o);
   const double s[] = {0.0, 1.391475021225616, 0.079290240456589, 0.166266686372466, 1.020585600677268,
                       0.759990764229993, 1.502317942683746, 1.884068408889858, 1.296494800244842, -0.648147221100738};
@@ -888,7 +888,7 @@ TEST(Fogd, TheKernelItRefusesIsSpeltByTheFrontEnd) {
 
 TEST(Nogd, NystromFixture) {  // budget_ogd_reference.py: nogd B=3 eta=0.5 k=2
   LearnerOptions o;
-  o.budget = 3;
+  o.own["budget"] = 3;
   o.own["rank"] = 2;
   auto L = make_1d("nogd", o);
   const double s[] = {0.0, 0.477998740916550, -0.050205396659625, 0.090319925809447, 0.629745808991371,
@@ -908,7 +908,7 @@ TEST(BudgetOgd, OptionsAreOwned) {
   LearnerOptions o;
   o.kernel = Kernel::rbf(0.5);
   o.dim = 2;
-  o.budget = 5;
+  o.own["budget"] = 5;
   auto refuses = [&](const std::string& algo, const std::string& opt) {
     try {
       make_learner(algo, o, {opt});
@@ -925,7 +925,7 @@ TEST(BudgetOgd, OptionsAreOwned) {
   refuses("pa1", "rank");
   EXPECT_NO_THROW(make_learner("fogd", o, {"features", "eta", "seed"}));
   EXPECT_NO_THROW(make_learner("nogd", o, {"rank", "budget", "ogd_eta"}));
-  o.own = {{"eta", 20.0}, {"lambda", 0.1}};
+  o.own.update(nlohmann::json{{"eta", 20.0}, {"lambda", 0.1}});
   EXPECT_THROW(make_learner("bogd", o), std::invalid_argument);  // eta lambda >= 1: no shrink
 }
 

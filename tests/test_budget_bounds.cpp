@@ -120,16 +120,16 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   LearnerOptions o;
   o.dim = data.dim;
   o.kernel = gen_kernel();
-  o.budget = static_cast<std::size_t>(*rc::gen::inRange(1, 9));
-  o.seed = rng.bits();
+  o.own["budget"] = static_cast<std::size_t>(*rc::gen::inRange(1, 9));
+  o.own["seed"] = rng.bits();
   const double eta = *rc::gen::inRange(5, 150) / 100.0, lambda = *rc::gen::element(0.0, 0.001, 0.05, 0.3);
   const double cap = *rc::gen::element(0.0, 0.5, 1.0, 2.0, 16.0);  // BOGD's cap: in delta_t, every hard row still holds
-  o.C = *rc::gen::inRange(1, 40) / 10.0;
+  o.own["C"] = *rc::gen::inRange(1, 40) / 10.0;
   const auto rank = static_cast<std::size_t>(*rc::gen::inRange(1, 10));
   RC_PRE(eta * lambda < 1.0);
   const std::string algo = *rc::gen::element<std::string>("bpa-s", "bpa-nn", "bogd", "bogd++", "nogd");
-  if (algo == "bogd" || algo == "bogd++") o.own = {{"eta", eta}, {"lambda", lambda}, {"cap", cap}};
-  if (algo == "nogd") o.own = {{"eta", eta}, {"rank", rank}};
+  if (algo == "bogd" || algo == "bogd++") o.own.update(nlohmann::json{{"eta", eta}, {"lambda", lambda}, {"cap", cap}});
+  if (algo == "nogd") o.own.update(nlohmann::json{{"eta", eta}, {"rank", rank}});
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
   const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 7);
@@ -184,10 +184,10 @@ TEST(BudgetBounds, BogdExpectationHoldsOnTheMeanOverSeeds) {
     LearnerOptions o;
     o.dim = data.dim;
     o.kernel = Kernel::rbf(0.5 + 2.0 * rng.uniform());
-    o.budget = 2 + rng.below(6);
+    o.own["budget"] = 2 + rng.below(6);
     const double eta = 0.2 + rng.uniform();
     const double lambda = c % 3 == 0 ? 0.0 : 0.05 * rng.uniform();
-    o.own = {{"eta", eta}, {"lambda", lambda}, {"cap", 0.0}};  // the cap makes the removal biased: the row is not applicable with it
+    o.own.update(nlohmann::json{{"eta", eta}, {"lambda", lambda}, {"cap", 0.0}});  // the cap makes the removal biased: the row is not applicable with it
     std::vector<std::size_t> order(data.size());
     std::iota(order.begin(), order.end(), 0);
     const Comparator cmp = make_comparator("svm", data, order, o.kernel, 1.0, 11);
@@ -195,7 +195,7 @@ TEST(BudgetBounds, BogdExpectationHoldsOnTheMeanOverSeeds) {
       const int n = 64;
       double sum = 0, sum2 = 0, mean_bound = 0, mean_M = 0;
       for (int k = 0; k < n; ++k) {
-        o.seed = 1000 * static_cast<uint64_t>(c) + static_cast<uint64_t>(k);
+        o.own["seed"] = 1000 * static_cast<uint64_t>(c) + static_cast<uint64_t>(k);
         const BudgetRun r = run(algo, o, data, cmp.scores, cmp.norm, false);
         const BoundResult& b = row(r, "bogd_expectation");
         ASSERT_TRUE(b.applicable) << b.why_not;

@@ -147,10 +147,11 @@ RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
   const auto D = static_cast<std::size_t>(*rc::gen::inRange(1, 40));
   const double eta = *rc::gen::inRange(5, 150) / 100.0;
   o.own = {{"features", D}, {"eta", eta}};
-  o.seed = rng.bits();
+  const uint64_t seed = rng.bits();
+  o.own["seed"] = seed;
   std::vector<std::size_t> order(data.size());
   std::iota(order.begin(), order.end(), 0);
-  const FourierFeatures z(o.kernel.gamma, D, o.seed);
+  const FourierFeatures z(o.kernel.gamma, D, seed);
   const Comparator cmp = make_feature_comparator(*rc::gen::element<std::string>("svm", "multipass"), data, order,
                                                  o.kernel, z, 1.0, 7);
   const auto L = make_learner("fogd", o);

@@ -60,11 +60,11 @@ LearnerOptions options_for(const LearnerInfo& info, const Dataset& d) {
   o.kernel = info.name == "perceptron" ? Kernel::linear() : Kernel::rbf(0.3);
   o.dim = d.dim;
   o.classes = d.classes.size();
-  o.budget = 9;
-  o.seed = 77;
+  o.own["budget"] = 9;
+  o.own["seed"] = 77;
   o.own["eta"] = 0.6;
   if (info.name == "cks") o.own["beta"] = 0.5;  // CKS's own option
-  o.C = 0.7;
+  o.own["C"] = 0.7;
   if (info.name == "norma")  // NORMA's own options
     o.own = {{"lambda", 0.05}, {"learning_rate", 0.5}, {"decay_rate", true}, {"nu", 0.3}, {"bias", true}, {"truncate", 25}};
   return o;

@@ -127,7 +127,7 @@ TEST(MulticlassPerceptron, UniformUpdateSpreadsTheStep) {
 TEST(Mrbp, LargeBudgetIsThePerceptronAndEvictionsFollowInsertionOrder) {
   const Dataset d = classes_data(300, 4, 3, 8, 0.2);
   LearnerOptions o = mc_options(Kernel::rbf(0.5), 4, 3);
-  o.budget = 100000;
+  o.own["budget"] = 100000;
   MulticlassPerceptron p(o);
   MulticlassRandomBudgetPerceptron big(o);
   for (std::size_t t = 0; t < d.size(); ++t) {
@@ -135,8 +135,8 @@ TEST(Mrbp, LargeBudgetIsThePerceptronAndEvictionsFollowInsertionOrder) {
     ASSERT_EQ(a.score, b.score);
     ASSERT_EQ(a.update, b.update);
   }
-  o.budget = 2;
-  o.seed = 77;
+  o.own["budget"] = 2;
+  o.own["seed"] = 77;
   MulticlassRandomBudgetPerceptron small(o);
   Rng draws(77);              // the learner's stream: one below(B) per eviction
   std::vector<int64_t> ids;   // support ids in insertion order, as DOGMA keeps them
@@ -209,7 +209,7 @@ TEST(MulticlassProjectronPP, ProjectionsAndBasesAreConsistent) {
 TEST(MulticlassPA1, StepIsTheClippedLossOverTwiceKxx) {
   const Dataset d = classes_data(100, 3, 3, 13);
   LearnerOptions o = mc_options(Kernel::linear(), 3, 3);
-  o.C = 0.5;
+  o.own["C"] = 0.5;
   MulticlassPA1 pa(o);
   for (std::size_t t = 0; t < d.size(); ++t) {
     const RoundRecord r = pa.learn(d[t], static_cast<int64_t>(t + 1));

@@ -59,9 +59,9 @@ TEST_P(Fixture, RoundByRoundAsDogma) {
   d.dim = opt.dim;
   opt.classes = f.at("classes");
   if (!o.at("update").is_null()) opt.own["update_rule"] = o.at("update");
-  if (!o.at("budget").is_null()) opt.budget = o.at("budget");
+  if (!o.at("budget").is_null()) opt.own["budget"] = o.at("budget");
   if (o.contains("eviction") && !o.at("eviction").is_null()) opt.own["eviction"] = o.at("eviction");
-  if (!o.at("C_float").is_null()) opt.C = o.at("C_float");
+  if (!o.at("C_float").is_null()) opt.own["C"] = o.at("C_float");
   if (!o.at("eta_float").is_null()) opt.own["eta"] = o.at("eta_float");
   if (!o.at("eta_convention").is_null()) opt.own["eta_convention"] = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
   auto learner = make_learner(f.at("learner"), opt);

@@ -63,7 +63,7 @@ TEST(Nogd, ZeroKernelMatrixGoesOn) {
   d.dim = 2;
   LearnerOptions o;
   o.dim = 2;
-  o.budget = 5;
+  o.own["budget"] = 5;
   const auto L = make_learner("nogd", o);
   const auto R = test_util::records(*L, d);
   for (const auto& r : R) {
@@ -80,7 +80,7 @@ TEST(Nogd, ExpansionFormedWhenReadScoresAsTheMap) {
   LearnerOptions o;
   o.dim = 4;
   o.kernel = Kernel::rbf(0.5);
-  o.budget = 80;
+  o.own["budget"] = 80;
   o.own["rank"] = 6;
   const auto L = make_learner("nogd", o);
   test_util::records(*L, d);

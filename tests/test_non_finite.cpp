@@ -39,7 +39,7 @@ std::string run_error(const std::string& algo, const Dataset& d, const Kernel& k
   req.algo = algo;
   req.options.kernel = k;
   const LearnerInfo& info = learner_info(algo);
-  if (info.uses("budget")) req.options.budget = 50;
+  if (info.uses("budget")) req.options.own["budget"] = 50;
   if (info.name == "norma") req.options.own["rho"] = 0.5;  // its own option
   Dataset classes;  // multiclass learners: the ±1 labels as classes 0, 1
   if (info.multiclass) {

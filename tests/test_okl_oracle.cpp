@@ -104,10 +104,9 @@ void check_bogd(const std::string& name) {
   const Dataset data = read_data(fx.data);
   LearnerOptions o;
   o.dim = data.dim;
-  o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
   const double sigma = fx.params.at("sigma");
   o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
-  BoundedOnlineGradientDescent L(o, {.eta = fx.params.at("eta"), .lambda = fx.params.at("lambda"), .cap = fx.params.at("gamma")});
+  BoundedOnlineGradientDescent L(o, {.budget = static_cast<std::size_t>(fx.params.at("Budget")), .eta = fx.params.at("eta"), .lambda = fx.params.at("lambda"), .cap = fx.params.at("gamma")});
   std::vector<int64_t> removals;
   for (const auto& r : fx.rows)
     if (!r.at("removed_id").empty()) removals.push_back(std::stoll(r.at("removed_id")));
@@ -213,11 +212,10 @@ TEST(OklOracle, NogdMatchesTheAuthorsCodeRoundByRound) {
     const Dataset data = read_data(fx.data);
     LearnerOptions o;
     o.dim = data.dim;
-    o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
     const double sigma = fx.params.at("sigma");
     o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
     NystromOnlineGradientDescent L(
-        o, {.eta = fx.params.at("eta_nogd"),
+        o, {.budget = static_cast<std::size_t>(fx.params.at("Budget")), .eta = fx.params.at("eta_nogd"),
             .rank = static_cast<std::size_t>(std::lround(fx.params.at("k") * fx.params.at("Budget")))});
     for (const auto& row : fx.rows) {
       const int64_t t = std::stoll(row.at("t"));
@@ -255,8 +253,8 @@ TEST(OklOracle, BpaSMatchesTheAuthorsCodeRoundByRound) {
     const Dataset data = read_data(fx.data);
     LearnerOptions o;
     o.dim = data.dim;
-    o.budget = static_cast<std::size_t>(fx.params.at("Budget"));
-    o.C = fx.params.at("C_BPAs");
+    o.own["budget"] = static_cast<std::size_t>(fx.params.at("Budget"));
+    o.own["C"] = fx.params.at("C_BPAs");
     const double sigma = fx.params.at("sigma");
     o.kernel = Kernel::rbf(1.0 / (2.0 * sigma * sigma));
     BudgetPassiveAggressive L(o);

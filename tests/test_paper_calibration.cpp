@@ -40,7 +40,7 @@ std::vector<Learn> learners() {
   pp.opt.own["eta"] = 0.04;
   pp.opt.own["eta_convention"] = EtaConvention::dogma;
   pp.opt.own["margin_threshold"] = "2eta";
-  rbp.opt.budget = 50;
+  rbp.opt.own["budget"] = 50;
   return {perc, pp, rbp};
 }
 
@@ -48,7 +48,7 @@ std::vector<Learn> learners() {
 std::vector<double> online_error_curve(const Learn& l, uint64_t draw, uint64_t perm) {
   const Dataset d = make_dekel(kRounds, 0.1, draw);
   LearnerOptions o = l.opt;
-  o.seed = perm;  // RBP's own randomness follows the run
+  o.own["seed"] = perm;  // RBP's own randomness follows the run
   auto learner = make_learner(l.algo, o);
   const auto order = make_order(d.size(), perm);
   std::vector<double> curve;
@@ -135,7 +135,7 @@ TEST(PaperVerdict, calibration_means_of_five) {
   const std::vector<std::size_t> budgets = {10, 25, 50, 100, 200};
   Learn rbp = learners()[2];
   auto group = [&](std::size_t b, uint64_t first) {
-    rbp.opt.budget = b;
+    rbp.opt.own["budget"] = b;
     std::vector<double> v;
     for (uint64_t i = first; i < first + 5; ++i) v.push_back(online_error_curve(rbp, i, i).back());
     return mean_std(v);

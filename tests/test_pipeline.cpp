@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "algorithms/bpa.hpp"
 #include "experiments/cell/cell.hpp"
 #include "experiments/spec/spec.hpp"
 #include "tests/test_util.hpp"
@@ -106,18 +107,19 @@ TEST(Pipeline, OptionValuesAreCheckedAgainstTheTable) {
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("--eta-convention"), std::string::npos) << r.output;
   LearnerOptions o;
-  EXPECT_THROW(options_from_json(o, {{"budget", -3}}, "test"), std::invalid_argument);
-  EXPECT_THROW(options_from_json(o, {{"C", "0.1"}}, "test"), std::invalid_argument);
+  const LearnerInfo& bpa = learner_info("bpa-s");  // budget and C, declared alike by the budget learners and PA-I
+  EXPECT_THROW(options_from_json(o, {{"budget", -3}}, "test", bpa.own.rows), std::invalid_argument);
+  EXPECT_THROW(options_from_json(o, {{"C", "0.1"}}, "test", bpa.own.rows), std::invalid_argument);
   try {
-    options_from_json(o, {{"budgte", 3}}, "spec X");
+    options_from_json(o, {{"budgte", 3}}, "spec X", bpa.own.rows);
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("did you mean \"budget\"?"), std::string::npos) << e.what();
   }
-  options_from_json(o, {{"C", 2.5}, {"budget", 7}}, "test");
-  EXPECT_EQ(o.C, 2.5);
-  EXPECT_EQ(o.budget, 7u);
-  EXPECT_EQ(options_to_json(o, {"budget", "C"}), (json{{"budget", 7}, {"C", 2.5}}));
+  options_from_json(o, {{"C", 2.5}, {"budget", 7}}, "test", bpa.own.rows);
+  EXPECT_EQ(options_from<BudgetPassiveAggressive::Options>(o.own).C, 2.5);
+  EXPECT_EQ(options_from<BudgetPassiveAggressive::Options>(o.own).budget, 7u);
+  EXPECT_EQ(bpa.options_json(o), (json{{"budget", 7}, {"C", 2.5}}));
   // A learner's own rows (the Projectron's eta_convention): read with them, unknown without.
   const std::vector<OptionDecl> own = learner_info("projectron").own.rows;
   options_from_json(o, {{"eta_convention", "dogma"}}, "test", own);

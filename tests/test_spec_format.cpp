@@ -118,7 +118,7 @@ TEST(SpecFormat, EveryLearnerOptionIsAParamOfItsType) {
   const std::map<std::string, std::string> json_type = {
       {"real", "number"}, {"count", "integer"}, {"flag", "boolean"}};
   std::set<std::string> keys;  // one key a name (several learners may declare one) and one an earlier name
-  for (const auto& o : declared_options()) {  // the shared rows and each learner's own
+  for (const auto& o : declared_options()) {  // each learner's rows
     if (o.kind != "learner") continue;
     keys.insert(o.name);
     keys.insert(o.aliases.begin(), o.aliases.end());

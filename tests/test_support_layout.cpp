@@ -259,7 +259,7 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
         o.classes = 2;
       }
       const Dataset& data = info.multiclass ? dc : d;
-      if (info.uses("budget")) o.budget = 25;
+      if (info.uses("budget")) o.own["budget"] = 25;
       if (info.name == "norma") o.own = {{"rho", 0.5}, {"lambda", 0.01}};  // its own options
       if (info.uses("eta")) o.own["eta"] = 0.3;
       std::vector<RunResult> runs;
@@ -380,7 +380,7 @@ TEST(PreparedDots, BlockRecordsEqualRoundByRound) {
     LearnerOptions o;
     o.dim = d.dim;
     o.kernel = Kernel::rbf(0.2);
-    o.budget = 40;
+    o.own["budget"] = 40;
     o.own["rank"] = 8;
     if (algo == "norma") {  // its own options
       o.own["lambda"] = 0.01;

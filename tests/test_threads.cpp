@@ -107,7 +107,7 @@ TEST(Threads, EveryLearnerSameTraceOnOneTwoAndThreeThreads) {
       o.kernel = k;
       o.dim = d.dim;
       o.classes = info.multiclass ? 3 : 0;
-      if (info.uses("budget")) o.budget = 300;  // above 4 tiles of supports: rows that split
+      if (info.uses("budget")) o.own["budget"] = 300;  // above 4 tiles of supports: rows that split
       if (info.name == "norma") o.own = {{"rho", 0.5}, {"lambda", 0.01}};  // its own options
       if (info.uses("eta")) o.own["eta"] = 0.3;
       const std::string one = trace_on(1, info, o, d, order);

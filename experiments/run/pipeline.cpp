@@ -87,10 +87,11 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
   c.kind = kind;
   const LearnerOptions& o = req.options;
   if (learner_info(req.algo).fourier_features) {  // FOGD: g0 mapped into its feature space
-    const std::size_t D = options_from<FourierOnlineGradientDescent::Options>(o.own).features;
-    const std::string key = kind + " in features " + std::to_string(D) + "," + std::to_string(o.seed);
+    const auto fogd = options_from<FourierOnlineGradientDescent::Options>(o.own);
+    const std::size_t D = fogd.features;
+    const std::string key = kind + " in features " + std::to_string(D) + "," + std::to_string(fogd.seed);
     const auto g = memo_comparator<Comparator>(key, req, [&] {
-      const FourierFeatures z(o.kernel.gamma, D, o.seed);
+      const FourierFeatures z(o.kernel.gamma, D, fogd.seed);
       return make_feature_comparator(kind, *req.train, req.order, o.kernel, z, c.svm_C, derive_seed(c.seed, 0xC0));
     });
     return fill_g(req, run, g->name, g->norm, g->scores);
@@ -109,7 +110,8 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
 void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
   if (req.stream || opt.classes == 0) return;
   std::size_t supports = req.order.size();
-  if (learner_info(req.algo).uses("budget") && opt.budget > 0) supports = std::min(supports, opt.budget);
+  if (const std::size_t budget = own_value<std::size_t>(learner_info(req.algo), opt, "budget", 0); budget > 0)
+    supports = std::min(supports, budget);
   const double table = 8.0 * static_cast<double>(supports) * static_cast<double>(opt.classes);
   const double data = data_bytes(*req.train), limit = std::max(kClassTableFloor, 8.0 * data);
   if (table <= limit) return;

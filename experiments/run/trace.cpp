@@ -237,9 +237,9 @@ RowRules row_rules(const LearnerInfo& info, const RunFacts& f) {
   };
   r.eta = own_real("eta");
   r.lambda = own_real("lambda");
-  r.C = f.options.C;
+  r.C = own_value(info, f.options, "C", 1.0);  // PA-I's C: read on the rows of Step::pa, whose learners take it
   r.f_norm2_exact = f.f_norm2_exact;
-  r.budget = static_cast<int64_t>(std::min<std::size_t>(f.options.budget, INT64_MAX));
+  r.budget = static_cast<int64_t>(std::min<std::size_t>(own_value<std::size_t>(info, f.options, "budget", 0), INT64_MAX));
   r.features = info.own_row("features") && own.contains("features") ? static_cast<int64_t>(std::min<uint64_t>(own.at("features").get<uint64_t>(), INT64_MAX)) : 0;
   return r;
 }

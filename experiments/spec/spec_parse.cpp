@@ -118,9 +118,8 @@ bool is_learner_option(const std::string& name) { return find_spec_option(name)-
 // here each value against the range of the learner it reaches: eta 0 is a Projectron's, not BOGD's.
 void check_learner_range(const Node& n, const std::string& key, const LearnerInfo& learner) {
   const OptionDecl* own = learner.own_row(key);
-  const OptionInfo* shared = own ? nullptr : find_option(key);
-  if (!own && !shared) return;
-  const OptionDecl& d = own ? *own : *shared;
+  if (!own) return;
+  const OptionDecl& d = *own;
   const auto& v = n.json();
   if (v.is_object()) return;  // derived: its values are checked when the cell is configured
   for (const auto& e : v.is_array() ? v : nlohmann::json::array({v})) {

@@ -38,7 +38,7 @@ LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_
 nlohmann::json learner_catalog() {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& l : learners()) {
-    std::vector<std::string> names;  // the shared options it takes and its own
+    std::vector<std::string> names;  // the options it takes
     for (const OptionDecl& d : l.option_rows()) names.push_back(d.name);
     out.push_back({{"name", l.name}, {"summary", l.summary}, {"multiclass", l.multiclass},
                    {"options", names}, {"bounds", !l.bounds.empty()}});
