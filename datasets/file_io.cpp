@@ -113,6 +113,10 @@ namespace {
 // cannot be mapped (the stream reads it then, with its own errors).
 const char* map_plain_file(const std::string& path, std::size_t& size) {
   if (ends_with(path, ".gz") || ends_with(path, ".bz2") || ends_with(path, ".xz")) return nullptr;
+  // Only a regular file is opened here: opening a FIFO would wait for its writer, and closing it
+  // again would lose what was written (the stream then opened it a second time).
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode)) return nullptr;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return nullptr;
   struct stat st {};

@@ -554,7 +554,8 @@ TEST(FastDecimal, LibsvmRowsAgreeWithStrtodTokenByToken) {
   const uint64_t seed = test_util::test_seed(20261130);
   std::mt19937_64 rng(seed);
   const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  plab::LabelReader labels(plab::LabelMap{});
+  const plab::LabelMap binary;  // the default binary spellings (the reader keeps a reference to it)
+  plab::LabelReader labels(binary);
   std::vector<uint32_t> idx;
   std::vector<double> val;
   for (int n = 0; n < 20000; ++n) {
