@@ -228,6 +228,29 @@ bool InputFile::finish_line(std::string& line) {
   return true;
 }
 
+bool InputFile::mapped() const { return impl_->map != nullptr; }
+
+bool InputFile::next_view(std::string_view& line) {
+  Impl& m = *impl_;
+  if (!m.map) throw std::logic_error("InputFile::next_view on a file that is not mapped");
+  if (m.pos >= m.size) return false;
+  const char* b = m.map + m.pos;
+  for (std::size_t ahead : {std::size_t{2048}, std::size_t{6144}})  // as getline_mapped
+    if (m.pos + ahead < m.size) __builtin_prefetch(b + ahead);
+  const auto* nl = static_cast<const char*>(std::memchr(b, '\n', m.size - m.pos));
+  const std::size_t len = nl ? static_cast<std::size_t>(nl - b) : m.size - m.pos;
+  if (len > kMaxLineBytes)
+    throw DataError(path_ + ":" + std::to_string(lineno_ + 1) + ": the line is longer than " +
+                    std::to_string(kMaxLineBytes >> 20) + " MiB, the longest line read (not a text data file?)");
+  m.pos += len + (nl ? 1 : 0);
+  unterminated_ = !nl;
+  line = std::string_view(b, len);
+  ++lineno_;  // as finish_line
+  if (lineno_ == 1 && line.substr(0, 3) == "\xEF\xBB\xBF") line.remove_prefix(3);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return true;
+}
+
 bool InputFile::getline_mapped(std::string& line) {
   Impl& m = *impl_;
   if (m.pos >= m.size) return false;

@@ -118,14 +118,12 @@ void parse_features(const std::string& line, std::size_t p, const WhereCol& wher
 }
 
 // The common case of parse_features in one pass: tokens INDEX:VALUE separated by blanks, decimal
-// indices 1..2^32-1 strictly ascending, values that fast_decimal takes. Returns false, with idx and
-// val in any state, on anything else (comments, junk, a value needing from_chars, an error), and
-// parse_features then reads the line again and decides: the same result, or its error.
-bool fast_features(const std::string& line, std::size_t p, std::vector<uint32_t>& idx, std::vector<double>& val) {
-  idx.clear();
-  val.clear();
-  const char* c = line.data() + p;
-  const char* const end = line.data() + line.size();
+// indices 1..2^32-1 strictly ascending, values that fast_decimal takes, over [c, end), appended to
+// idx and val. Returns false, with some of them appended, on anything else (comments, junk, a value
+// needing from_chars, an error), and parse_features then reads the line again and decides: the
+// same result, or its error.
+template <class IdxVec, class ValVec>
+bool fast_features(const char* c, const char* const end, IdxVec& idx, ValVec& val) {
   int64_t prev = 0;
   for (;;) {
     while (c != end && (*c == ' ' || *c == '\t')) ++c;
@@ -159,31 +157,13 @@ bool parse_libsvm_line(const std::string& line, const std::string& path, std::si
   if (label_tok.find(':') != std::string::npos)
     throw DataError(where(b) + ": missing label (line starts with " + detail::quote(label_tok) + ")");
   y = labels.apply(label_tok, [&] { return where(b); });
-  if (!fast_features(line, p, idx, val)) parse_features(line, p, where, idx, val);
+  idx.clear();
+  val.clear();
+  if (!fast_features(line.data() + p, line.data() + line.size(), idx, val)) parse_features(line, p, where, idx, val);
   double sq = 0.0;
   for (double v : val) sq += v * v;
   if (!row_sqnorm_ok(sq, !val.empty())) check_row_sqnorm(sq, path + ":" + std::to_string(lineno), !val.empty());
   return true;
-}
-
-std::string read_libsvm(const std::string& path, const LabelMap& labels,
-                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink,
-                        std::size_t* text_bytes) {
-  InputFile in(path);
-  LabelReader label_reader(labels);
-  std::string line;
-  std::vector<uint32_t> idx;
-  std::vector<double> val;
-  std::size_t rows = 0;
-  double y = 0.0;
-  while (in.getline(line)) {
-    if (text_bytes) *text_bytes += line.size() + 1;
-    if (!parse_libsvm_line(line, path, in.lineno(), label_reader, idx, val, y)) continue;
-    sink(idx, val, y);
-    ++rows;
-  }
-  if (rows == 0) throw DataError(path + ": empty file (no examples)");
-  return in.sha256();
 }
 
 namespace {
@@ -199,6 +179,55 @@ std::size_t plain_file_bytes(const std::string& path) {
 }
 }  // namespace
 
+namespace {
+// A label token read the strict way and its value: the same token gives the same value (and
+// LabelReader nothing new to check), so later rows with it skip the reader.
+struct SeenLabel {
+  std::string tok;
+  double y;
+};
+constexpr std::size_t kSeenLabels = 8;  // a binary file has 2; a regression file misses and is read strictly
+
+std::string_view label_token(std::string_view line) {
+  std::size_t b = 0;
+  while (b < line.size() && (line[b] == ' ' || line[b] == '\t')) ++b;
+  std::size_t e = b;
+  while (e < line.size() && line[e] != ' ' && line[e] != '\t') ++e;
+  return line.substr(b, e - b);
+}
+
+// A row of the common shape appended to d in place: a label token seen before, then features
+// fast_features takes, with a squared norm row_sqnorm_ok accepts. False, with d as it was, on
+// anything else (a blank or comment line too): the caller reads the line strictly
+// (parse_libsvm_line), which gives the same row or the error. In place, the row skips the line's
+// copy, the staging vectors and Dataset::push_back's second pass over it.
+bool fast_row(std::string_view line, const std::vector<SeenLabel>& seen, Dataset& d) {
+  const std::string_view tok = label_token(line);
+  const SeenLabel* label = nullptr;
+  for (const SeenLabel& l : seen)
+    if (l.tok == tok) label = &l;
+  if (tok.empty() || !label) return false;
+  auto& idx = d.idx.owned();
+  auto& val = d.val.owned();
+  const std::size_t nnz = idx.size();
+  const auto undo = [&] {
+    idx.resize(nnz);
+    val.resize(nnz);
+    return false;
+  };
+  if (!fast_features(tok.data() + tok.size(), line.data() + line.size(), idx, val)) return undo();
+  double s = 0.0;  // in index order, as parse_libsvm_line and Dataset::push_back sum it
+  for (std::size_t k = nnz; k < val.size(); ++k) s += val[k] * val[k];
+  const bool nonzero = val.size() > nnz;  // explicit zeros were dropped
+  if (!row_sqnorm_ok(s, nonzero)) return undo();
+  if (nonzero && idx.back() + std::size_t{1} > d.dim) d.dim = idx.back() + std::size_t{1};
+  d.rowptr.push_back(idx.size());
+  d.y.push_back(label->y);
+  d.sqnorm.push_back(s);
+  return true;
+}
+}  // namespace
+
 Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
   Dataset d;
   d.path = path;
@@ -209,15 +238,50 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
   const std::size_t file_bytes = plain_file_bytes(path);
   warm_heap(3 * file_bytes);  // the arrays take up to ~3 bytes a byte of text (a9a: "j:1 " per value)
   constexpr std::size_t kSample = 512;
-  std::size_t text = 0;
+  std::size_t text = 0;  // bytes of the lines read so far, newlines included
+  const auto added = [&] {
+    if (file_bytes == 0 || d.size() != kSample || text == 0) return;
+    const double rows = 1.1 * static_cast<double>(kSample) * static_cast<double>(file_bytes) / static_cast<double>(text);
+    const double nnz = rows * static_cast<double>(d.idx.size()) / static_cast<double>(kSample);
+    d.reserve(static_cast<std::size_t>(rows), static_cast<std::size_t>(nnz));
+  };
   try {
-    d.sha256 = read_libsvm(path, labels, [&](auto i, auto v, double y) {
-      d.push_back(i, v, y);
-      if (file_bytes == 0 || d.size() != kSample || text == 0) return;
-      const double rows = 1.1 * static_cast<double>(kSample) * static_cast<double>(file_bytes) / static_cast<double>(text);
-      const double nnz = rows * static_cast<double>(d.idx.size()) / static_cast<double>(kSample);
-      d.reserve(static_cast<std::size_t>(rows), static_cast<std::size_t>(nnz));
-    }, &text);
+    InputFile in(path);
+    LabelReader label_reader(labels);
+    std::vector<SeenLabel> seen;
+    std::string line;
+    std::vector<uint32_t> idx;
+    std::vector<double> val;
+    // One line the strict way (the only way for a stream or a compressed file).
+    const auto strict = [&] {
+      double y = 0.0;
+      if (!parse_libsvm_line(line, path, in.lineno(), label_reader, idx, val, y)) return;
+      d.push_back(idx, val, y);
+      const std::string_view tok = label_token(line);
+      bool known = false;
+      for (const SeenLabel& l : seen) known = known || l.tok == tok;
+      if (!known && seen.size() < kSeenLabels) seen.push_back({std::string(tok), y});
+      added();
+    };
+    if (in.mapped()) {
+      std::string_view v;
+      while (in.next_view(v)) {
+        text += v.size() + 1;
+        if (fast_row(v, seen, d)) {
+          added();
+          continue;
+        }
+        line.assign(v);
+        strict();
+      }
+    } else {
+      while (in.getline(line)) {
+        text += line.size() + 1;
+        strict();
+      }
+    }
+    if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
+    d.sha256 = in.sha256();
   } catch (const std::bad_alloc&) {
     throw out_of_memory(d, path);
   }

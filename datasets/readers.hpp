@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -83,6 +84,11 @@ class InputFile {
   ~InputFile();
   // The next line without its newline; false at the end. A line over kMaxLineBytes is a DataError.
   bool getline(std::string& line);
+  // A plain file is mapped: its lines can be viewed in place (next_view) rather than copied.
+  bool mapped() const;
+  // getline without the copy, for a mapped file only: the next line as a view into the mapping
+  // (valid while this InputFile lives), counted, its BOM and final CR dropped as getline drops them.
+  bool next_view(std::string_view& line);
   static constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
   std::size_t lineno() const { return lineno_; }  // of the last line returned
   // The last line returned ended the input without a newline (on a stream: possibly cut mid-line).
@@ -114,12 +120,8 @@ DataError out_of_memory(const Dataset& d, const std::string& path);
 // Opens a file for reading, decompressing by its extension; throws DataError if unreadable.
 std::unique_ptr<std::istream> open_input(const std::string& path);
 
-// Streaming LIBSVM reader: calls `sink` per example; strict (see tests/test_readers.cpp).
-// Returns the SHA-256 of the file as stored (hashed while reading). `text_bytes`, when given,
-// holds the decoded bytes of the lines read so far (newlines included) whenever sink is called.
-std::string read_libsvm(const std::string& path, const LabelMap& labels,
-                        const std::function<void(std::span<const uint32_t>, std::span<const double>, double)>& sink,
-                        std::size_t* text_bytes = nullptr);
+// A LIBSVM file, strict (see tests/test_readers.cpp), its SHA-256 (of the bytes as stored) hashed
+// while it is read.
 Dataset load_libsvm(const std::string& path, const LabelMap& labels = {});
 // One LIBSVM line (the file reader's and the stream's, datasets/row_stream.hpp): false for a blank
 // or comment line, else its features and label y; throws DataError "path:lineno:col: what".

@@ -243,6 +243,73 @@ TEST_F(Readers, CompressedFilesReadTransparently) {
   }
 }
 
+// A plain file is read from its mapping, each row stored in place when it has the common shape
+// (a label seen before, then INDEX:VALUE tokens fast_decimal takes); a compressed file is read
+// line by line the strict way only. On random files mixing such rows with every other shape
+// (comments, blank lines, CRLF, a BOM, values only from_chars takes, explicit zeros, new label
+// spellings), both give the same arrays bit for bit, and on a file with one bad line the same
+// message.
+TEST_F(Readers, InPlaceRowsEqualStrictReading) {
+  const uint64_t seed = test_util::test_seed(20261129);
+  std::mt19937_64 rng(seed);
+  const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+  const auto same_bits = [](const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (std::bit_cast<uint64_t>(a[i]) != std::bit_cast<uint64_t>(b[i])) return false;
+    return true;
+  };
+  const std::vector<std::string> pos{"+1", "1", "1.0", "+1.0"}, neg{"-1", "-1.0"};
+  const std::vector<std::string> values{"0.5", "-0.731854", "1", "0", "0.0", "1e30", ".5", "5.", "-2.5E-3",
+                                        "123456789012345678901", "3.25e+2", "7"};
+  for (int file = 0; file < 40; ++file) {
+    std::string text = pick(0, 4) == 0 ? "\xEF\xBB\xBF" : "";
+    const int rows = pick(1, 300);
+    for (int r = 0; r < rows; ++r) {
+      switch (pick(0, 19)) {
+        case 0: text += "# a comment\n"; continue;
+        case 1: text += pick(0, 1) ? "\n" : "  \t\n"; continue;
+        default: break;
+      }
+      std::string line = pick(0, 1) ? pos[static_cast<std::size_t>(pick(0, 3))] : neg[static_cast<std::size_t>(pick(0, 1))];
+      uint32_t j = 0;
+      for (int k = pick(0, 8); k > 0; --k) {
+        j += static_cast<uint32_t>(pick(1, 5));
+        const std::string v = pick(0, 3) == 0 ? values[static_cast<std::size_t>(pick(0, 11))] : std::to_string(pick(-999, 999)) + "." + std::to_string(pick(0, 99));
+        line += (pick(0, 8) == 0 ? "\t" : " ") + std::to_string(j) + ":" + v;
+      }
+      if (pick(0, 15) == 0) line += " # trailing";
+      if (pick(0, 10) == 0) line += "\r";
+      text += line + "\n";
+    }
+    const std::string name = "f" + std::to_string(file) + ".svm";
+    const auto plain = write(name, text);
+    ASSERT_EQ(std::system(("gzip -k -f '" + plain + "'").c_str()), 0);
+    const Dataset a = load_libsvm(plain), b = load_libsvm(plain + ".gz");
+    ASSERT_EQ(a.y, b.y) << "file " << file << " (seed " << seed << ")";
+    ASSERT_EQ(a.idx, b.idx) << "file " << file << " (seed " << seed << ")";
+    ASSERT_TRUE(same_bits(std::vector<double>(a.val.begin(), a.val.end()), std::vector<double>(b.val.begin(), b.val.end())))
+        << "file " << file << " (seed " << seed << ")";
+    ASSERT_TRUE(same_bits(a.sqnorm, b.sqnorm)) << "file " << file << " (seed " << seed << ")";
+    ASSERT_EQ(a.rowptr, b.rowptr) << "file " << file << " (seed " << seed << ")";
+    ASSERT_EQ(a.dim, b.dim) << "file " << file << " (seed " << seed << ")";
+    ASSERT_EQ(a.sha256, sha256_file(plain));
+    // One bad line at a random place after rows of the common shape: the same message.
+    std::string bad = text;
+    const std::vector<std::string> faults{"+1 3:1 2:1", "-1 1:nan", "+1 1:1e999", "0 1:1", "+1 x:1", "-1 1:1 1:2", "2 1:1"};
+    bad += faults[static_cast<std::size_t>(pick(0, 6))] + "\n+1 1:1\n";
+    const auto bad_plain = write("bad" + name, bad);
+    ASSERT_EQ(std::system(("gzip -k -f '" + bad_plain + "'").c_str()), 0);
+    std::string ma, mb;
+    try { load_libsvm(bad_plain); } catch (const DataError& e) { ma = e.what(); }
+    try { load_libsvm(bad_plain + ".gz"); } catch (const DataError& e) { mb = e.what(); }
+    ASSERT_FALSE(ma.empty()) << bad.substr(bad.size() - 30);
+    ASSERT_NE(mb.find(".gz"), std::string::npos) << mb;
+    for (std::size_t at; (at = mb.find(".svm.gz")) != std::string::npos;) mb.erase(at + 4, 3);  // the path as the plain file's
+    EXPECT_EQ(ma, mb) << "(seed " << seed << ")";
+  }
+}
+
 // ---- CSV / TSV ----
 
 TEST_F(Readers, CsvLastColumnLabel) {
