@@ -20,8 +20,16 @@
 #include "core/random.hpp"
 #include "datasets/dataset.hpp"
 #include "numerics/fast_trig.hpp"
+#include "numerics/simd.hpp"
 
 namespace plab {
+
+namespace detail {
+// map_rows' chains on the AVX-512 path (numerics/fourier_chains.cpp), blocks of 64 from i = 0:
+// d[r D + i] = u_i.x_r for every row r; returns where it stopped (the rest is map_rows').
+std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const Example* xs,
+                                  std::size_t n, std::size_t D, double* d);
+}  // namespace detail
 
 class FourierFeatures {
  public:
@@ -57,7 +65,9 @@ class FourierFeatures {
     }
     d_.resize(n * D_);
     constexpr std::size_t kBlock = 32;
-    std::size_t i0 = 0;
+    std::size_t i0 = simd_path() == Simd::avx512
+                         ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, d_.data())
+                         : 0;
     for (; i0 + kBlock <= D_; i0 += kBlock)
       for (std::size_t r = 0; r < n; ++r) chains<kBlock / 4>(i0, r, xs[r].val.data());
     for (; i0 + 4 <= D_; i0 += 4)
