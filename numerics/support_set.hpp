@@ -151,6 +151,15 @@ class SupportSet {
     else v = merge_dot(x, i);
     return v;
   }
+  // out[k] = dot_one(x, slots[k]) for k < m, the same bits: in the dense layout eight slots' chains
+  // advance together (one chain at a time waited on each fma: the slots a budget learner replaced
+  // within a block of rounds were a tenth of a BOGD pass).
+  void dots_of(const Example& x, const uint32_t* slots, std::size_t m, double* out) const {
+    std::size_t k = 0;
+    if (dense_)
+      for (; k + 8 <= m; k += 8) slot_chains<8>(x, slots + k, out + k);
+    for (; k < m; ++k) out[k] = dot_one(x, slots[k]);
+  }
   // Whether the dot products of xs[0..m) with the supports cost less together than one row at a
   // time: the dense layout's panels load each support value once for a pair of rounds (the
   // binary rounds' popcounts and the sparse layout's lists do not share).
@@ -425,6 +434,19 @@ class SupportSet {
     }
     for (std::size_t i = 0; i < N; ++i) o[i] = acc[i] + 0.0;  // -0 (an underflow) reads +0 on every path
   }
+  // o[k] = <s_{slots[k]}, x> for k < N: dots_tile's chain for slots anywhere (dense).
+  template <std::size_t N>
+  void slot_chains(const Example& x, const uint32_t* slots, double* __restrict o) const {
+    double acc[N] = {};
+    for (std::size_t q = 0; q < x.idx.size(); ++q) {
+      const uint32_t j = x.idx[q];
+      if (j >= dim_) break;
+      const double v = x.val[q];
+      const double* c = &cols_[j * ld_];
+      for (std::size_t k = 0; k < N; ++k) acc[k] = std::fma(v, c[slots[k]], acc[k]);
+    }
+    for (std::size_t k = 0; k < N; ++k) o[k] = acc[k] + 0.0;  // as dots_tile
+  }
   // o[i - b] = <s_i, x> for b <= i < e (sparse): x's features in order, each one's list of supports.
   void sparse_dots(const Example& x, std::size_t b, std::size_t e, double* __restrict o) const {
     std::fill(o, o + (e - b), 0.0);
@@ -620,9 +642,13 @@ class KernelExpansion {
     prep_next_ = l + 1;
     const std::size_t n = sv.size(), kept = std::min(n, prep_n_);
     std::copy_n(prep_dots_.data() + l * prep_n_, kept, row_.data());
+    redo_.clear();
     for (const uint32_t i : prep_changed_)
-      if (i < n) row_[i] = sv.dot_one(x, i);
-    for (std::size_t i = kept; i < n; ++i) row_[i] = sv.dot_one(x, i);
+      if (i < n) redo_.push_back(i);
+    for (std::size_t i = kept; i < n; ++i) redo_.push_back(static_cast<uint32_t>(i));
+    redone_.resize(redo_.size());
+    sv.dots_of(x, redo_.data(), redo_.size(), redone_.data());
+    for (std::size_t k = 0; k < redo_.size(); ++k) row_[redo_[k]] = redone_[k];
     sv.map_dots(kernel, x, row_.data());
     return true;
   }
@@ -636,6 +662,8 @@ class KernelExpansion {
   std::vector<double> prep_dots_;
   std::vector<char> prep_dirty_;
   std::vector<uint32_t> prep_changed_;
+  mutable std::vector<uint32_t> redo_;  // prepared_row's slots to compute anew, and their products
+  mutable std::vector<double> redone_;
   mutable std::vector<double> tile_;  // scores(): a tile's kernel rows, lane-major
   std::vector<double> wsum_;
   bool averaging_valid_ = true;
