@@ -7,22 +7,24 @@ namespace plab {
 namespace {
 
 // The four lane sums a_r . b_s (r, s in {0, 1}) in one pass: each a and each b row is loaded once
-// for two products, so a pass loads 4 vectors for 8 products where lane_dot2 loads 3 for 4. Each
-// sum's lanes and finish are lane_dot's: the same bits.
-[[gnu::always_inline]] inline void dots2x2(const double* a0, const double* a1, const double* b0, const double* b1,
-                                           std::size_t n, double* d) {
-  using V4 = double __attribute__((vector_size(32)));
-  V4 s00[4] = {}, s01[4] = {}, s10[4] = {}, s11[4] = {};
+// for two products, so a pass loads 4 vectors for 8 products where lane_dot2 loads 3 for 4.
+// The 16 lanes of each sum in two 8-lane vectors: lane l adds the same terms in the same order as
+// lane_dot's (the same bits). 8 accumulators and 4 loads a step fit AVX-512's 32 registers (not
+// AVX2's 16, whose path takes lane_dot2 twice).
+__attribute__((target("avx512f,avx512vl"))) void dots2x2_avx512(const double* a0, const double* a1, const double* b0,
+                                                               const double* b1, std::size_t n, double* d) {
+  using V8 = double __attribute__((vector_size(64)));
+  static_assert(kSumLanes == 16, "two 8-lane vectors a sum");
+  V8 s00[2] = {}, s01[2] = {}, s10[2] = {}, s11[2] = {};
   std::size_t i = 0;
   for (; i + kSumLanes <= n; i += kSumLanes)
-    for (int q = 0; q < 4; ++q) {
-      V4 x0, x1, y0, y1;
-      __builtin_memcpy(&x0, a0 + i + 4 * q, sizeof x0);
-      __builtin_memcpy(&x1, a1 + i + 4 * q, sizeof x1);
-      __builtin_memcpy(&y0, b0 + i + 4 * q, sizeof y0);
-      __builtin_memcpy(&y1, b1 + i + 4 * q, sizeof y1);
-      // Held in registers: left to itself GCC folded a load into every multiply, 8 loads for 4 products.
-      asm("" : "+v"(x0), "+v"(x1), "+v"(y0), "+v"(y1));
+    for (int q = 0; q < 2; ++q) {
+      V8 x0, x1, y0, y1;
+      __builtin_memcpy(&x0, a0 + i + 8 * q, sizeof x0);
+      __builtin_memcpy(&x1, a1 + i + 8 * q, sizeof x1);
+      __builtin_memcpy(&y0, b0 + i + 8 * q, sizeof y0);
+      __builtin_memcpy(&y1, b1 + i + 8 * q, sizeof y1);
+      asm("" : "+v"(x0), "+v"(x1), "+v"(y0), "+v"(y1));  // as dots2x2: one load a row
       s00[q] += x0 * y0;
       s01[q] += x0 * y1;
       s10[q] += x1 * y0;
@@ -40,12 +42,6 @@ namespace {
     s[3].add_term(i, a1[i], b1[i]);
   }
   for (int k = 0; k < 4; ++k) d[k] = s[k].total();
-}
-
-// 16 accumulators and 4 loads want more than AVX2's 16 vector registers: AVX-512's 32 hold them.
-__attribute__((target("avx512f,avx512vl"))) void dots2x2_avx512(const double* a0, const double* a1, const double* b0,
-                                                               const double* b1, std::size_t n, double* d) {
-  dots2x2(a0, a1, b0, b1, n, d);
 }
 
 }  // namespace
