@@ -56,26 +56,10 @@ nlohmann::json kernel_json_given(const Kernel& k) {
   return j;
 }
 
-void GivenOptions::add(const std::string& key, nlohmann::json v, const std::string& at, const std::string& spelt) {
-  values[key] = {std::move(v), at, spelt.empty() ? key : spelt};
-}
-
-std::string GivenOptions::spelling(const std::string& key, const std::string& value) const {
-  if (spell) return spell(key, value);
-  return value.empty() ? key : key + " " + value;
-}
-
 std::string option_key(const OptionDecl& d) {
   std::string k = d.flag().substr(2);
   std::replace(k.begin(), k.end(), '-', '_');
   return k;
-}
-
-GivenOptions given_from_json(const nlohmann::json& j, const std::string& at) {
-  if (!j.is_object()) throw std::invalid_argument((at.empty() ? "options" : at) + ": must be an object of options");
-  GivenOptions g;
-  for (const auto& [k, v] : j.items()) g.add(k, v, at);
-  return g;
 }
 
 Kernel configure_kernel(const GivenOptions& given) {
