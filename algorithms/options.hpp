@@ -57,7 +57,8 @@ struct GivenOption {
 };
 
 // The options a source gave, by key (absent = not given): the configuration step reads a run's
-// (config/given_options.hpp: the learner's, the kernel's, the comparator's).
+// (config/given_options.hpp: the learner's, the kernel's, the comparator's), a model header's and
+// a trace's learner options are read as such too (configure_learner_options).
 struct GivenOptions {
   std::map<std::string, GivenOption> values;
   // How this source writes an option (value "") or a setting of it: "--kernel linear",
@@ -152,7 +153,7 @@ OwnOptions own_options(const std::string& group) {
 
 // Applies {name: value} to o.own; throws std::invalid_argument "<where>: unknown option 'x' (did
 // you mean 'y'?)" on names not in `own` (a learner's own rows), "<where>: <name> must be ..." on a
-// value of the wrong type or not allowed (ranges: check_learner_options, algorithms/registry.hpp).
+// value of the wrong type or not allowed (ranges: configure_learner_options, algorithms/registry.hpp).
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
                        const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options

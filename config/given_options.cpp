@@ -90,33 +90,11 @@ LearnerOptions configure_learner(const std::string& algo, const GivenOptions& gi
                                  const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  LearnerOptions o = with_own_defaults(info, {});
-  std::vector<std::string> keys;  // the learner options given, taken or not
-  std::string at;                 // where they came from, for an error of the learner's rules
-  std::map<std::string, std::string> spelt_as;  // an own option given by its earlier name: that key
-  for (const auto& [key, g] : given.values) {
-    if (learners_taking(key).empty()) continue;  // kernel, comparator
-    const OptionDecl* own = info.own_row(key);
-    const std::string name = own ? own->name : key;
-    if (name != key) {
-      if (given.has(name))
-        throw std::invalid_argument(g.label() + " and " + given.values.at(name).label() + " name the same option of " +
-                                    algo + " (" + key + " is its earlier name)");
-      spelt_as[name] = key;
-    }
-    keys.push_back(name);
-    if (at.empty()) at = g.at;
-    if (own) {
-      own->check_type(g.value, g.label());
-      o.own[name] = own->typed(g.value);
-    }  // else not taken: check_learner_options names it
-  }
-  const auto given_key = [&](const std::string& k) { return spelt_as.count(k) ? spelt_as.at(k) : k; };
-  check_learner_options(
-      info, o, keys,
-      [&](const std::string& k) { return given.has(given_key(k)) ? given.values.at(given_key(k)).label() : given.spelling(k); },
-      [&](const std::string& k) { return given.spelling(k); }, at);
-  if (names) names->insert(names->end(), keys.begin(), keys.end());
+  GivenOptions learner = given;  // its learner options: the kernel's are read below, the comparator's by configure
+  std::erase_if(learner.values, [](const auto& kv) { return learners_taking(kv.first).empty(); });
+  LearnerOptions o = configure_learner_options(info, learner);
+  if (names)
+    for (const auto& [key, g] : learner.values) names->push_back(info.own_row(key) ? info.own_row(key)->name : key);
   o.kernel = configure_kernel(given);
   if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
     throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +

@@ -23,9 +23,11 @@ nlohmann::json kernel_json_given(const Kernel& k);
 
 // The kernel of `given` (defaults: Kernel{}); a parameter of another kernel type is an error.
 Kernel configure_kernel(const GivenOptions& given);
-// The options of learner `algo` (kernel included): a key no declaration of `kinds` has, or a
-// learner option `algo` does not take, is an error, and every value it takes is checked against
-// its declared range. `names`: the learner options given.
+// The options of learner `algo` (kernel included): a key no declaration of `kinds` has is an
+// error naming the nearest, the learner options go through configure_learner_options (owners,
+// declared ranges, the learner's rules: algorithms/registry.hpp), and a kernel the learner is not
+// defined for is an error.
+// `names`: the learner options given.
 LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given,
                                  std::vector<std::string>* names = nullptr,
                                  const std::vector<std::string>& kinds = {"learner", "kernel"});

@@ -276,18 +276,13 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
   LearnerOptions o;
   try {
-    // The header's options as given options: owners first, in the model file's spelling.
-    std::vector<std::string> keys;
-    for (const auto& [k, v] : h.options.items()) keys.push_back(k);
-    const auto quoted = [](const std::string& k) { return "option '" + k + "'"; };
-    for (const auto& k : keys)
-      if (!info->uses(k)) check_learner_options(*info, o, {k}, quoted, [](const std::string& n) { return n; });
-    options_from_json(o, h.options, m.path, info->own.rows);
+    // The header's options as given options, each named "option 'k'" (the path prefixes the error).
+    GivenOptions given;
+    for (const auto& [k, v] : h.options.items()) given.add(k, v, "", "option '" + k + "'");
     options_absent_as_before(o, h.options, info->own.rows);
-    o = with_own_defaults(*info, o);
-    check_learner_options(*info, o, keys, quoted, quoted);
+    o = configure_learner_options(*info, given, o);
   } catch (const std::invalid_argument& e) {
-    throw ModelError(std::string(e.what()).find(m.path) == 0 ? e.what() : m.path + ": " + e.what());
+    throw ModelError(m.path + ": " + e.what());
   }
   o.kernel = h.kernel;
   o.classes = h.classes.size();
