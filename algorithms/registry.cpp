@@ -342,16 +342,9 @@ LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOpt
   return o;
 }
 
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& given_options,
-                                      const std::vector<std::string>& given) {
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt) {
   const LearnerInfo& info = learner_info(name);
-  const LearnerOptions opt = with_own_defaults(info, given_options);
-  check_learner_options(info, opt, given, flag_spelling, flag_spelling, "");
-  // The front ends refuse such a kernel first, in their spelling (configure_learner).
-  if (!info.takes(opt.kernel))
-    throw std::invalid_argument("kernel " + opt.kernel.type_name() + " is not a kernel of " + name + " (it takes " +
-                                info.kernel_names() + ")");
-  return info.make(opt);
+  return info.make(with_own_defaults(info, opt));
 }
 
 }  // namespace plab

@@ -126,10 +126,10 @@ LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o);
 // its declared default. The kernel is left to the caller.
 LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOptions& given, LearnerOptions base = {});
 
-// Constructs a learner. `given` lists the options the user set explicitly (CLI flags given, spec
-// params): one the learner does not take is an error naming the flag and the learners that take
-// it. The options are checked as by configure_learner_options, spelt as plab run's flags.
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
-                                      const std::vector<std::string>& given = {});
+// Constructs a learner from options that passed configure_learner_options (configure_learner,
+// the configuration step, a model's or a trace's reading; code that builds them by hand keeps to
+// the declarations) and a kernel it takes: it does not check them again. An own option absent
+// from o.own takes its declared default.
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt);
 
 }  // namespace plab

@@ -86,15 +86,12 @@ Kernel configure_kernel(const GivenOptions& given) {
   return k;
 }
 
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, std::vector<std::string>* names,
-                                 const std::vector<std::string>& kinds) {
+LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
   GivenOptions learner = given;  // its learner options: the kernel's are read below, the comparator's by configure
   std::erase_if(learner.values, [](const auto& kv) { return learners_taking(kv.first).empty(); });
   LearnerOptions o = configure_learner_options(info, learner);
-  if (names)
-    for (const auto& [key, g] : learner.values) names->push_back(info.own_row(key) ? info.own_row(key)->name : key);
   o.kernel = configure_kernel(given);
   if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
     throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +

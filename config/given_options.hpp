@@ -27,9 +27,7 @@ Kernel configure_kernel(const GivenOptions& given);
 // error naming the nearest, the learner options go through configure_learner_options (owners,
 // declared ranges, the learner's rules: algorithms/registry.hpp), and a kernel the learner is not
 // defined for is an error.
-// `names`: the learner options given.
 LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given,
-                                 std::vector<std::string>* names = nullptr,
                                  const std::vector<std::string>& kinds = {"learner", "kernel"});
 // The comparator of `given` over `c` (whose kind is the default when none is given). With data,
 // "auto" is resolved first: an option of the SVM given where auto picks the truth is an error.

@@ -295,6 +295,10 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
   o.record_norms = record_norms;
   try {
     check_finite_state(m.arrays);
+    const LearnerInfo& info = learner_info(m.header.algo);
+    if (!info.takes(o.kernel))  // the header's kernel: make_learner takes one its learner is defined for
+      throw std::invalid_argument("kernel " + o.kernel.type_name() + " is not a kernel of " + info.name + " (it takes " +
+                                  info.kernel_names() + ")");
     std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
     const StateReader arrays(m.arrays);
     l->load_state(arrays);
@@ -306,7 +310,6 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
       throw ModelError("array " + names + (extra.size() > 8 ? ", ..." : "") + " is not part of " + m.header.algo +
                        "'s state (a model of another learner?)");
     }
-    const LearnerInfo& info = learner_info(m.header.algo);
     if (const std::size_t budget = own_value<std::size_t>(info, o, "budget", 0); info.uses("budget") && l->support_size() > budget)
       throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(budget) +
                        " of options.budget");
