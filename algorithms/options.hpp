@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <type_traits>
@@ -44,6 +45,36 @@ static_assert(std::is_same_v<std::size_t, uint64_t>, "a count option (a budget, 
 using SpellOption = std::function<std::string(const std::string& key)>;
 // plab run's spelling: "--" + key, '_' read as '-'.
 std::string flag_spelling(const std::string& key);
+
+// One option as a source read it: a front end (a flag, a spec key, a Python keyword), a model
+// file's header or a trace's metadata.
+struct GivenOption {
+  nlohmann::json value;
+  std::string at;     // where it came from, or "" when the spelling says it: "<file>: <JSON pointer>"
+  std::string spelt;  // the option as written there: "--gamma" (flag), "gamma" (keyword, spec key)
+  // What an error names: "--gamma", "T1.json: /datasets/0/kernel/gamma: gamma".
+  std::string label() const { return at.empty() ? spelt : at + ": " + spelt; }
+};
+
+// The options a source gave, by key (absent = not given): the configuration step reads a run's
+// (config/given_options.hpp: the learner's, the kernel's, the comparator's), a model header's and
+// a trace's learner options are read as such too (configure_learner_options).
+struct GivenOptions {
+  std::map<std::string, GivenOption> values;
+  // How this source writes an option (value "") or a setting of it: "--kernel linear",
+  // "kernel='linear'"; unset: "kernel linear".
+  std::function<std::string(const std::string& key, const std::string& value)> spell;
+  // Why there is no comparator when the bounds are off: "--no-bounds", "bounds=False".
+  std::string no_comparator = "no bounds";
+
+  bool has(const std::string& key) const { return values.count(key) > 0; }
+  // Adds `key` = v as written at `at` (spelt `spelt`, or the key).
+  void add(const std::string& key, nlohmann::json v, const std::string& at = "", const std::string& spelt = "");
+  std::string spelling(const std::string& key, const std::string& value = "") const;
+};
+
+// {key: value} as GivenOptions at `at` (each spelt as its key): a keyword dict, a spec object.
+GivenOptions given_from_json(const nlohmann::json& j, const std::string& at = "");
 
 // The options a learner declares in its own header (docs/extending.md#learner) and the rules that
 // tie its options together: `rows` (kind "learner", defaults from its Options' initialisers) and
@@ -122,7 +153,7 @@ OwnOptions own_options(const std::string& group) {
 
 // Applies {name: value} to o.own; throws std::invalid_argument "<where>: unknown option 'x' (did
 // you mean 'y'?)" on names not in `own` (a learner's own rows), "<where>: <name> must be ..." on a
-// value of the wrong type or not allowed (ranges: check_learner_options, algorithms/registry.hpp).
+// value of the wrong type or not allowed (ranges: configure_learner_options, algorithms/registry.hpp).
 void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
                        const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options

@@ -53,7 +53,7 @@ struct LearnerInfo {
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
   // The options it takes, declared in its header (its struct Options: own_options<O>()), and the
-  // rules that tie them together (validate), checked with the ranges by check_learner_options.
+  // rules that tie them together (validate), checked with the ranges by configure_learner_options.
   OwnOptions own = {};
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
@@ -111,20 +111,25 @@ const LearnerInfo& register_learner(LearnerInfo info);
 // Learner names that take `option`, in registration order.
 std::vector<std::string> learners_taking(const std::string& option);
 
-// The one check of a learner's options, for every front end: each name in `given` is an option
-// `info` takes (else "<label> is not an option of <learner> (its options: ...); it is an option of
-// ..."), every value it takes lies in its declared range (its defaults' too: a budget of 0), and its
-// rules hold (own.validate; such an error is prefixed with `at` when not empty). `label` writes a
-// given option as the front end read it, `spell` any option as the front end writes it.
-void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, const std::vector<std::string>& given,
-                           const SpellOption& label, const SpellOption& spell, const std::string& at = "");
 // `o` with every own option of `info` that it lacks set to its declared default.
 LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o);
 
-// Constructs a learner. `given` lists the options the user set explicitly (CLI flags given, spec
-// params): one the learner does not take is an error naming the flag and the learners that take
-// it. The options are checked by check_learner_options, spelt as plab run's flags.
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt,
-                                      const std::vector<std::string>& given = {});
+// The learner options of `given` for `info`, checked: the one check of a learner's options, for
+// every source (a run's options through configure_learner, config/given_options.hpp; a model
+// file's header, models/model_file.cpp; a trace's metadata, bounds/bounds.cpp). Every key of
+// `given` is an option `info` takes (else "<label> is not an option of <learner> (its options:
+// ...); it is an option of ...", or "<label>: unknown option"), of its declared type; every value
+// lies in its declared range (its defaults' too: a budget of 0), and its rules hold (own.validate;
+// such an error is prefixed with where the options came from, when they say it). Errors name a
+// given option by its label(), any other as `given` spells it. An option not given takes its
+// value in `base` (a record written before the option existed: options_absent_as_before), else
+// its declared default. The kernel is left to the caller.
+LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOptions& given, LearnerOptions base = {});
+
+// Constructs a learner from options that passed configure_learner_options (configure_learner,
+// the configuration step, a model's or a trace's reading; code that builds them by hand keeps to
+// the declarations) and a kernel it takes: it does not check them again. An own option absent
+// from o.own takes its declared default.
+std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt);
 
 }  // namespace plab

@@ -52,19 +52,18 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + json_excerpt(meta));
   if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
   if (const auto* v = typed(meta, "options", "", T::object)) {
-    // A registered learner's options go through its one check: owners, ranges, rules.
+    // A registered learner's options as given options: its one check (owners, types, ranges,
+    // rules); an error says where they came from.
     const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
-    const auto spelt = [](const std::string& k) { return "trace metadata: options: " + k; };
-    if (info)  // owners first: another learner's option is named as such, not as unknown
-      for (const auto& [k, x] : v->items())
-        if (!info->uses(k)) check_learner_options(*info, f.options, {k}, spelt, [](const std::string& n) { return n; });
-    options_from_json(f.options, *v, "trace metadata: options", info ? info->own.rows : std::vector<OptionDecl>{});
-    options_absent_as_before(f.options, *v, info ? info->own.rows : std::vector<OptionDecl>{});
-    if (info) {
-      std::vector<std::string> keys;
-      for (const auto& [k, x] : v->items()) keys.push_back(k);
-      f.options = with_own_defaults(*info, f.options);
-      check_learner_options(*info, f.options, keys, spelt, [](const std::string& k) { return k; });
+    if (!info) {
+      options_from_json(f.options, *v, "trace metadata: options");  // a learner not ours takes none
+    } else {
+      try {
+        options_absent_as_before(f.options, *v, info->own.rows);
+        f.options = configure_learner_options(*info, given_from_json(*v), f.options);
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(std::string("trace metadata: options: ") + e.what());
+      }
     }
   }
   if (const auto* cmp = typed(meta, "comparator", "", T::object)) {

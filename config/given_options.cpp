@@ -56,26 +56,10 @@ nlohmann::json kernel_json_given(const Kernel& k) {
   return j;
 }
 
-void GivenOptions::add(const std::string& key, nlohmann::json v, const std::string& at, const std::string& spelt) {
-  values[key] = {std::move(v), at, spelt.empty() ? key : spelt};
-}
-
-std::string GivenOptions::spelling(const std::string& key, const std::string& value) const {
-  if (spell) return spell(key, value);
-  return value.empty() ? key : key + " " + value;
-}
-
 std::string option_key(const OptionDecl& d) {
   std::string k = d.flag().substr(2);
   std::replace(k.begin(), k.end(), '-', '_');
   return k;
-}
-
-GivenOptions given_from_json(const nlohmann::json& j, const std::string& at) {
-  if (!j.is_object()) throw std::invalid_argument((at.empty() ? "options" : at) + ": must be an object of options");
-  GivenOptions g;
-  for (const auto& [k, v] : j.items()) g.add(k, v, at);
-  return g;
 }
 
 Kernel configure_kernel(const GivenOptions& given) {
@@ -102,37 +86,12 @@ Kernel configure_kernel(const GivenOptions& given) {
   return k;
 }
 
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, std::vector<std::string>* names,
-                                 const std::vector<std::string>& kinds) {
+LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
   const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  LearnerOptions o = with_own_defaults(info, {});
-  std::vector<std::string> keys;  // the learner options given, taken or not
-  std::string at;                 // where they came from, for an error of the learner's rules
-  std::map<std::string, std::string> spelt_as;  // an own option given by its earlier name: that key
-  for (const auto& [key, g] : given.values) {
-    if (learners_taking(key).empty()) continue;  // kernel, comparator
-    const OptionDecl* own = info.own_row(key);
-    const std::string name = own ? own->name : key;
-    if (name != key) {
-      if (given.has(name))
-        throw std::invalid_argument(g.label() + " and " + given.values.at(name).label() + " name the same option of " +
-                                    algo + " (" + key + " is its earlier name)");
-      spelt_as[name] = key;
-    }
-    keys.push_back(name);
-    if (at.empty()) at = g.at;
-    if (own) {
-      own->check_type(g.value, g.label());
-      o.own[name] = own->typed(g.value);
-    }  // else not taken: check_learner_options names it
-  }
-  const auto given_key = [&](const std::string& k) { return spelt_as.count(k) ? spelt_as.at(k) : k; };
-  check_learner_options(
-      info, o, keys,
-      [&](const std::string& k) { return given.has(given_key(k)) ? given.values.at(given_key(k)).label() : given.spelling(k); },
-      [&](const std::string& k) { return given.spelling(k); }, at);
-  if (names) names->insert(names->end(), keys.begin(), keys.end());
+  GivenOptions learner = given;  // its learner options: the kernel's are read below, the comparator's by configure
+  std::erase_if(learner.values, [](const auto& kv) { return learners_taking(kv.first).empty(); });
+  LearnerOptions o = configure_learner_options(info, learner);
   o.kernel = configure_kernel(given);
   if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
     throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +

@@ -42,7 +42,7 @@ LearnerOptions model_under_given(const ModelFile& m, const GivenOptions& given) 
   for (const auto& [k, v] : m.header.options.items()) both.add(k, v, m.path);
   for (const auto& [k, v] : kernel.items()) both.add(k, v, m.path);
   for (const auto& [key, g] : given.values) both.values[key] = g;
-  const LearnerOptions mine = configure_learner(m.header.algo, both, nullptr, kRunKinds);  // as for a fresh run
+  const LearnerOptions mine = configure_learner(m.header.algo, both, kRunKinds);  // as for a fresh run
   const LearnerInfo& info = learner_info(m.header.algo);
   const nlohmann::json theirs = info.options_json(model), ours = info.options_json(mine);
   const nlohmann::json my_kernel = kernel_json_given(mine.kernel);
@@ -65,7 +65,7 @@ RunConfig configure(const GivenOptions& given, const RunContext& ctx) {
     c.options_ = model_under_given(*ctx.init, given);
   } else {
     c.algo_ = ctx.algo;
-    c.options_ = configure_learner(ctx.algo, given, &c.given_, kRunKinds);
+    c.options_ = configure_learner(ctx.algo, given, kRunKinds);
   }
   configure_comparator_for(c.comparator_, c.bounds_, given, ctx.data, c.options_.kernel);
   return c;

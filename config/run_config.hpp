@@ -36,7 +36,6 @@ class RunConfig {
  public:
   const std::string& algo() const { return algo_; }
   const LearnerOptions& options() const { return options_; }     // the learner's, kernel included
-  const std::vector<std::string>& given() const { return given_; }  // the learner options given
   const ComparatorRequest& comparator() const { return comparator_; }
   bool bounds() const { return bounds_; }
   // This configuration on the data now read: "auto" resolved to the comparator it picks there and
@@ -48,7 +47,6 @@ class RunConfig {
   RunConfig() = default;
   std::string algo_;
   LearnerOptions options_;
-  std::vector<std::string> given_;
   ComparatorRequest comparator_;
   bool bounds_ = true;
 };

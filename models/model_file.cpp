@@ -276,18 +276,13 @@ LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
   if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
   LearnerOptions o;
   try {
-    // The header's options as given options: owners first, in the model file's spelling.
-    std::vector<std::string> keys;
-    for (const auto& [k, v] : h.options.items()) keys.push_back(k);
-    const auto quoted = [](const std::string& k) { return "option '" + k + "'"; };
-    for (const auto& k : keys)
-      if (!info->uses(k)) check_learner_options(*info, o, {k}, quoted, [](const std::string& n) { return n; });
-    options_from_json(o, h.options, m.path, info->own.rows);
+    // The header's options as given options, each named "option 'k'" (the path prefixes the error).
+    GivenOptions given;
+    for (const auto& [k, v] : h.options.items()) given.add(k, v, "", "option '" + k + "'");
     options_absent_as_before(o, h.options, info->own.rows);
-    o = with_own_defaults(*info, o);
-    check_learner_options(*info, o, keys, quoted, quoted);
+    o = configure_learner_options(*info, given, o);
   } catch (const std::invalid_argument& e) {
-    throw ModelError(std::string(e.what()).find(m.path) == 0 ? e.what() : m.path + ": " + e.what());
+    throw ModelError(m.path + ": " + e.what());
   }
   o.kernel = h.kernel;
   o.classes = h.classes.size();
@@ -300,6 +295,10 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
   o.record_norms = record_norms;
   try {
     check_finite_state(m.arrays);
+    const LearnerInfo& info = learner_info(m.header.algo);
+    if (!info.takes(o.kernel))  // the header's kernel: make_learner takes one its learner is defined for
+      throw std::invalid_argument("kernel " + o.kernel.type_name() + " is not a kernel of " + info.name + " (it takes " +
+                                  info.kernel_names() + ")");
     std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
     const StateReader arrays(m.arrays);
     l->load_state(arrays);
@@ -311,7 +310,6 @@ std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bo
       throw ModelError("array " + names + (extra.size() > 8 ? ", ..." : "") + " is not part of " + m.header.algo +
                        "'s state (a model of another learner?)");
     }
-    const LearnerInfo& info = learner_info(m.header.algo);
     if (const std::size_t budget = own_value<std::size_t>(info, o, "budget", 0); info.uses("budget") && l->support_size() > budget)
       throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(budget) +
                        " of options.budget");

@@ -291,7 +291,7 @@ TEST(Budget, RunningNormMatchesExact) {
 TEST(Budget, Validation) {
   auto msg = [](const char* name, LearnerOptions o) -> std::string {
     try {
-      make_learner(name, o);
+      test_util::configured_learner(name, o);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
@@ -779,7 +779,7 @@ TEST(BudgetPANearest, IsPaIWithinTheBudget) {
     LearnerOptions o = opts(k, 4, d.size());
     o.own["C"] = 0.7;
     auto L = make_learner("bpa-nn", o);
-    auto P = make_learner("pa1", o, {"C"});
+    auto P = make_learner("pa1", o);
     for (std::size_t t = 0; t < d.size(); ++t) {
       const RoundRecord a = L->learn(d[t], static_cast<int64_t>(t + 1)), b = P->learn(d[t], static_cast<int64_t>(t + 1));
       ASSERT_TRUE(test_util::same_bits(a.score, b.score)) << "t=" << t + 1;
@@ -852,12 +852,10 @@ TEST(Fogd, FourierFeaturesFixture) {  // budget_ogd_reference.py: fogd D=3 eta=0
   EXPECT_EQ(L->expansion(), nullptr);
 }
 
+// The kernels a learner takes are its registry entry's; the configuration step refuses another.
 TEST(Fogd, RefusesOtherKernels) {
-  LearnerOptions o;
-  o.kernel = Kernel::linear();
-  o.dim = 2;
   try {
-    make_learner("fogd", o);
+    configure_learner("fogd", given_from_json({{"kernel", "linear"}}));
     FAIL() << "accepted a linear kernel";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "kernel linear is not a kernel of fogd (it takes rbf)");
@@ -911,7 +909,7 @@ TEST(BudgetOgd, OptionsAreOwned) {
   o.own["budget"] = 5;
   auto refuses = [&](const std::string& algo, const std::string& opt) {
     try {
-      make_learner(algo, o, {opt});
+      test_util::configured_learner(algo, o, {opt});
       ADD_FAILURE() << algo << " took " << opt;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("is not an option of " + algo), std::string::npos) << e.what();
@@ -923,10 +921,10 @@ TEST(BudgetOgd, OptionsAreOwned) {
   refuses("fogd", "budget");
   refuses("nogd", "seed");
   refuses("pa1", "rank");
-  EXPECT_NO_THROW(make_learner("fogd", o, {"features", "eta", "seed"}));
-  EXPECT_NO_THROW(make_learner("nogd", o, {"rank", "budget", "ogd_eta"}));
+  EXPECT_NO_THROW(test_util::configured_learner("fogd", o, {"features", "eta", "seed"}));
+  EXPECT_NO_THROW(test_util::configured_learner("nogd", o, {"rank", "budget", "ogd_eta"}));
   o.own.update(nlohmann::json{{"eta", 20.0}, {"lambda", 0.1}});
-  EXPECT_THROW(make_learner("bogd", o), std::invalid_argument);  // eta lambda >= 1: no shrink
+  EXPECT_THROW(test_util::configured_learner("bogd", o), std::invalid_argument);  // eta lambda >= 1: no shrink
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include <iterator>
 #include <regex>
 
+#include "tests/test_util.hpp"
 #include "algorithms/perceptron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
@@ -337,7 +338,7 @@ TEST(Registry, DeclaredRangesAreChecked) {
     o.dim = 2;
     o.classes = 3;
     try {
-      make_learner(algo, o);
+      test_util::configured_learner(algo, o);
     } catch (const std::invalid_argument& e) {
       return e.what();
     }
@@ -386,11 +387,11 @@ TEST(OwnOptions, ScratchLearnerTakesItsOwnOptionsThroughEveryDoor) {
   EXPECT_EQ(error("kernel-perceptron", {{"scratch_margin", 0.5}}),
             "scratch_margin is not an option of kernel-perceptron (it takes no learner options); it is an option of "
             "scratch-margin");
-  // make_learner, in plab run's spelling, for code that builds options by hand.
+  // Options built by hand pass the same check before make_learner (here spelt as plab run's flags).
   LearnerOptions by_hand;
   by_hand.own = {{"scratch_warmup", 3}};
   try {
-    make_learner("scratch-margin", by_hand);
+    test_util::configured_learner("scratch-margin", by_hand);
     ADD_FAILURE() << "the rule was not checked";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "--scratch-warmup needs --scratch-margin > 0");

@@ -111,7 +111,6 @@ TEST(MulticlassPerceptron, UniformUpdateSpreadsTheStep) {
   RunRequest req;
   req.algo = "multiclass-perceptron";
   req.options = o;
-  req.given = {"update_rule"};
   req.train = &d;
   req.order = make_order(d.size(), 3);
   const RunReport rep = run_pipeline(req);

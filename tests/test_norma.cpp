@@ -384,7 +384,7 @@ TEST(Norma, RunningNormMatchesExactNorm) {
 TEST(Norma, BadOptionsThrowNamingTheOption) {
   auto expect_throw = [](LearnerOptions o, const std::string& opt) {
     try {
-      make_learner("norma", o);  // ranges: the declarations (Norma::Options::rows()); the rest: validate()
+      test_util::configured_learner("norma", o);  // ranges: the declarations (Norma::Options::rows()); the rest: validate()
       ADD_FAILURE() << "no throw for " << opt;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find(opt), std::string::npos) << e.what();

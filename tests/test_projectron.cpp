@@ -356,16 +356,16 @@ TEST(ProjectronParams, Validation) {
   for (const char* name : {"projectron", "projectron++"}) {
     LearnerOptions o = fixture_opts(-0.1);
     try {
-      make_learner(name, o);
+      test_util::configured_learner(name, o);
       ADD_FAILURE() << name << ": negative eta accepted";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("--eta"), std::string::npos) << e.what();
     }
     o = fixture_opts(std::nan(""));
-    EXPECT_THROW(make_learner(name, o), std::invalid_argument);
+    EXPECT_THROW(test_util::configured_learner(name, o), std::invalid_argument);
     o = fixture_opts(0.1, EtaConvention::paper, -1.0);
     try {
-      make_learner(name, o);
+      test_util::configured_learner(name, o);
       ADD_FAILURE() << name << ": negative U accepted";
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("--U"), std::string::npos) << e.what();

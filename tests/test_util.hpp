@@ -20,6 +20,8 @@
 #include <nlohmann/json.hpp>
 
 #include "algorithms/learner.hpp"
+#include "algorithms/registry.hpp"
+#include "config/given_options.hpp"
 #include "core/random.hpp"
 #include "datasets/dataset.hpp"
 
@@ -60,6 +62,25 @@ inline Dataset noisy_sequence(Rng& rng, int T, int d, double noise) {
   }
   data.dim = static_cast<std::size_t>(d);
   return data;
+}
+
+// make_learner after the configuration step, for a test that builds options by hand and expects
+// their refusal: the own options of `o` the learner takes, the names in `given` (another learner's
+// too) and the kernel go through configure_learner as plab run's flags would give them.
+inline std::unique_ptr<Learner> configured_learner(const std::string& algo, LearnerOptions o,
+                                                   const std::vector<std::string>& given = {}) {
+  const LearnerInfo& info = learner_info(algo);
+  const auto named = [&](const std::string& k) { return std::find(given.begin(), given.end(), k) != given.end(); };
+  GivenOptions g;
+  g.spell = [](const std::string& k, const std::string& v) { return flag_spelling(k) + (v.empty() ? "" : " " + v); };
+  for (const auto& [k, v] : o.own.items())
+    if (info.uses(k) || named(k)) g.add(k, v, "", flag_spelling(k));
+  for (const auto& k : given)
+    if (!g.has(k) && !info.uses(k)) g.add(k, nullptr, "", flag_spelling(k));
+  const nlohmann::json kernel = kernel_json_given(o.kernel);
+  for (const auto& [k, v] : kernel.items()) g.add(k, v, "", flag_spelling(k));
+  o.own = configure_learner(algo, g).own;
+  return make_learner(algo, o);
 }
 
 // Feeds every example in order (t = 1..T) and returns the round records.

@@ -154,7 +154,7 @@ RunReport run_pipeline(const RunRequest& req) {
   check_class_cost(req, opt);
   opt.record_norms = req.bounds && !req.stream;  // nothing only a bound reads is kept without them
   RunReport rep;
-  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt, req.given);
+  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt);
   const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
   rep.run = req.stream ? run_stream(*rep.learner, *req.stream, req.stream_limit, req.observe, first)
                        : run_online(*rep.learner, *req.train, req.order, req.observe, first, req.keep_rounds || req.bounds);
@@ -191,7 +191,6 @@ RunReport run_pipeline(const RunRequest& req) {
 void RunRequest::take(const RunConfig& c) {
   algo = c.algo();
   options = c.options();
-  given = c.given();
   comparator = c.comparator();
   bounds = c.bounds();
 }

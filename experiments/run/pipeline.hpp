@@ -1,8 +1,8 @@
 // The one run pipeline: `plab run` and every reproduce cell call run_pipeline, so the same
 // configuration gives the same records, results and bound rows by either path (tested).
 // Represents: one online pass of one learner over one ordered data set, then its test errors and
-// the bounds that apply against a comparator. Requires: a valid registry name and options the
-// learner uses (`given`); throws std::invalid_argument naming the option otherwise.
+// the bounds that apply against a comparator. Requires: a valid registry name and checked options
+// (RunRequest::take of a configuration, or a model to continue).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -24,7 +24,6 @@ namespace plab {
 struct RunRequest {
   std::string algo;
   LearnerOptions options;           // kernel included; dim is set from the data
-  std::vector<std::string> given;   // options set explicitly: each must be one the learner uses
   const Dataset* train = nullptr;
   const Dataset* test = nullptr;    // optional
   std::vector<std::size_t> order;   // rows of train in round order
@@ -39,7 +38,7 @@ struct RunRequest {
   // kept (RunResult::count rounds, observe sees each) and the bound rows are n/a (kStreamNoBounds).
   RowStream* stream = nullptr;
   std::size_t stream_limit = 0;
-  // Takes a checked configuration (config/run_config.hpp): algo, options, given, comparator, bounds.
+  // Takes a checked configuration (config/run_config.hpp): algo, options, comparator, bounds.
   void take(const RunConfig& c);
 };
 

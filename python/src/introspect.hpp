@@ -31,7 +31,7 @@ nlohmann::json option_catalog(const std::string& algo);
 // True for learners that read class indices (Dataset::classes).
 bool is_multiclass(const std::string& algo);
 // The one configuration step (config/run_config.hpp) on the keywords of `spec`: sets req.algo,
-// req.options (kernel included), req.given and req.comparator (its seed's default from `shuffle`;
+// req.options (kernel included) and req.comparator (its seed's default from `shuffle`;
 // req.train, req.bounds set by the caller). Throws std::invalid_argument naming the keyword: an unknown one (and the
 // nearest), one whose owner does not take it, a value out of range.
 void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle);
