@@ -26,7 +26,7 @@ std::string simd_name(Simd s) {
 Simd simd_path() {
   static const Simd path = [] {
     Simd s = simd_best();
-    if (const char* env = std::getenv("PLAB_SIMD")) {
+    if (const char* env = std::getenv("PLAB_SIMD"); env && *env) {  // set but empty: as unset
       const Simd want = simd_parse(env);
       if (want < s) s = want;  // only ever a lower path than the CPU has
     }

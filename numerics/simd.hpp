@@ -9,7 +9,8 @@ namespace plab {
 enum class Simd { scalar = 0, avx2 = 1, avx512 = 2 };
 
 // The best path the CPU supports, unless the environment variable PLAB_SIMD names a lower one
-// ("scalar", "avx2", "avx512"; an unknown name throws std::invalid_argument). Decided once.
+// ("scalar", "avx2", "avx512"; empty is as unset; an unknown name throws std::invalid_argument).
+// Decided once.
 Simd simd_path();
 // The best path the CPU supports.
 Simd simd_best();

@@ -176,12 +176,13 @@ TEST(FastTrig, FourierMapIsSincosOfTheChains) {
   }
 }
 
-// Whole FOGD runs (an odd D: every path has a tail) write byte-identical traces on every vector path.
+// Whole FOGD runs (an odd D: every path has a tail) write byte-identical traces on every vector path
+// (PLAB_SIMD set but empty: the CPU's best path, as unset).
 TEST(FastTrig, FogdRunsAreIdenticalOnEveryPath) {
   const test_util::TempDir dir("fogd_simd");
   std::string first;
-  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
-    const std::string trace = (dir.p / (isa + ".csv")).string();
+  for (const std::string isa : {"scalar", "avx2", "avx512", ""}) {
+    const std::string trace = (dir.p / ((isa.empty() ? "empty" : isa) + ".csv")).string();
     const auto r = test_util::run_shell("PLAB_SIMD=" + isa + " " + test_util::plab_bin() +
                                         " run --algo fogd --data synthetic:dekel:n=1500 --kernel rbf --gamma 1"
                                         " --features 203 --no-bounds --trace " + trace + " 2>&1");
