@@ -235,7 +235,8 @@ bool InputFile::next_view(std::string_view& line) {
   if (!m.map) throw std::logic_error("InputFile::next_view on a file that is not mapped");
   if (m.pos >= m.size) return false;
   const char* b = m.map + m.pos;
-  for (std::size_t ahead : {std::size_t{2048}, std::size_t{6144}})  // as getline_mapped
+  // The mapping's next pages, ahead of the reader: the hardware prefetcher stops at each 4 KB page.
+  for (std::size_t ahead : {std::size_t{2048}, std::size_t{6144}})
     if (m.pos + ahead < m.size) __builtin_prefetch(b + ahead);
   const auto* nl = static_cast<const char*>(std::memchr(b, '\n', m.size - m.pos));
   const std::size_t len = nl ? static_cast<std::size_t>(nl - b) : m.size - m.pos;
@@ -252,21 +253,10 @@ bool InputFile::next_view(std::string_view& line) {
 }
 
 bool InputFile::getline_mapped(std::string& line) {
-  Impl& m = *impl_;
-  if (m.pos >= m.size) return false;
-  const char* b = m.map + m.pos;
-  // The mapping's next pages, ahead of the reader: the hardware prefetcher stops at each 4 KB page.
-  for (std::size_t ahead : {std::size_t{2048}, std::size_t{6144}})
-    if (m.pos + ahead < m.size) __builtin_prefetch(b + ahead);
-  const auto* nl = static_cast<const char*>(std::memchr(b, '\n', m.size - m.pos));
-  const std::size_t len = nl ? static_cast<std::size_t>(nl - b) : m.size - m.pos;
-  if (len > kMaxLineBytes)
-    throw DataError(path_ + ":" + std::to_string(lineno_ + 1) + ": the line is longer than " +
-                    std::to_string(kMaxLineBytes >> 20) + " MiB, the longest line read (not a text data file?)");
-  line.assign(b, len);
-  m.pos += len + (nl ? 1 : 0);
-  unterminated_ = !nl;
-  return finish_line(line);
+  std::string_view v;
+  if (!next_view(v)) return false;
+  line.assign(v);
+  return true;
 }
 
 std::string InputFile::sha256() {
