@@ -11,6 +11,7 @@
 #include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
 #include "cli/run_stream.hpp"
+#include "datasets/background_load.hpp"
 #include "core/thread_pool.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
@@ -51,8 +52,9 @@ void check_readers(const RunArgs& a) {
 
 void print_start(const RunArgs& a, const RunRequest& req) {
   if (a.quiet) return;
-  if (req.stream) {
-    std::cerr << fmt::format("plab run: {} on standard input (rows learned as they arrive, kernel {})\n", a.algo,
+  if (req.stream || req.loading) {
+    std::cerr << fmt::format("plab run: {} on {} (rows learned as they {}, kernel {})\n", a.algo,
+                             req.stream ? "standard input" : a.data, req.stream ? "arrive" : "are read, in file order",
                              req.options.kernel.describe());
     return;
   }
@@ -161,6 +163,10 @@ RunReport run_or_explain(const RunRequest& req) {
   try {
     return run_pipeline(req);
   } catch (const std::bad_alloc&) {
+    if (req.loading) {  // the file's own error first
+      const Dataset& d = req.loading->finish();
+      throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, d.name, memory_estimate(d)));
+    }
     if (req.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
       throw DataError(fmt::format("out of memory running {} on {} after {} rows (dimension {}: one support stored "
                                   "densely takes {:.1f} MiB)", req.algo, req.train->name, req.stream->rows(),
@@ -227,9 +233,13 @@ void run(RunArgs& a) {
   const Preprocess pre = Preprocess::parse(a.preprocess);
   StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
   Dataset data;
+  std::optional<BackgroundLoad> loading;  // docs/inputs.md#read-while-learning
   if (in.rows) {
     data.name = kStdinName;
     data.path = "-";
+  } else if (!a.shuffle && pre.none() && !init && !load.labels.classes && !learner_info(a.algo).multiclass &&
+             data_reader(a.data, load.format) == "libsvm") {
+    loading.emplace(a.data, load);
   } else {
     data = load_dataset(a.data, load);
     print_source(a, a.data, data);
@@ -243,10 +253,13 @@ void run(RunArgs& a) {
     apply_preprocess(*test, pre);
   }
   req.train = &data;
-  req.take(config.on_data(given, data));  // "auto" resolved to the comparator it picks on the data
+  // "auto" resolved to the comparator it picks on the data (a LIBSVM file read while learning: as on
+  // any file, whose rows have no generating hyperplane)
+  req.take(config.on_data(given, data));
   req.test = test ? &*test : nullptr;
   req.order = make_order(data.size(), a.shuffle, a.limit);
   req.stream = in.rows.get();
+  req.loading = loading ? &*loading : nullptr;
   req.stream_limit = a.limit;
   req.observe = in.observer(a.trace, progress(a));
   req.keep_rounds = !a.trace.empty();  // the trace is the one reader of the records besides the bounds
@@ -258,6 +271,13 @@ void run(RunArgs& a) {
                              "on with {} (the same results)\n", pool.own() + 1, threads, pool.own() + 1);
   PoolScope scope(&pool);
   const RunReport rep = run_or_explain(req);
+  if (loading) {  // the whole file, now read, and the rounds it gave
+    data = std::move(loading->finish());
+    print_source(a, a.data, data);
+    req.train = &data;
+    req.loading = nullptr;
+    req.order = make_order(data.size(), std::nullopt, a.limit);
+  }
   in.describe(data);
   if (const std::size_t cut = req.stream ? req.stream->unterminated_line() : 0)  // said even with --quiet
     std::cerr << fmt::format("plab run: note: the stream's last line ({}:{}) has no newline: if its writer was cut off "

@@ -230,6 +230,11 @@ bool InputFile::finish_line(std::string& line) {
 
 bool InputFile::mapped() const { return impl_->map != nullptr; }
 
+std::string_view InputFile::mapping() const {
+  if (!impl_->map) throw std::logic_error("InputFile::mapping on a file that is not mapped");
+  return {impl_->map, impl_->size};
+}
+
 bool InputFile::next_view(std::string_view& line) {
   Impl& m = *impl_;
   if (!m.map) throw std::logic_error("InputFile::next_view on a file that is not mapped");

@@ -1,13 +1,18 @@
 // Strict streaming LIBSVM reader and the shared label mapping.
 #include <filesystem>
 #include <cerrno>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <utility>
 #include <vector>
+
+#include <immintrin.h>
 
 #include "core/huge_pages.hpp"
 #include "datasets/readers.hpp"
+#include "datasets/row_arrivals.hpp"
 #include "datasets/text_parse.hpp"
 
 namespace plab {
@@ -228,7 +233,27 @@ bool fast_row(std::string_view line, const std::vector<SeenLabel>& seen, Dataset
 }
 }  // namespace
 
-Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
+namespace {
+// 1 + the newlines of `text`, and its ':' bytes: upper bounds of the rows and values it holds.
+std::pair<std::size_t, std::size_t> count_lines_and_colons(std::string_view text) {
+  std::size_t lines = 1, colons = 0, i = 0;
+#ifdef __AVX2__
+  const __m256i nl = _mm256_set1_epi8('\n'), colon = _mm256_set1_epi8(':');
+  for (; i + 32 <= text.size(); i += 32) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(text.data() + i));
+    lines += static_cast<std::size_t>(std::popcount(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, nl)))));
+    colons += static_cast<std::size_t>(std::popcount(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, colon)))));
+  }
+#endif
+  for (; i < text.size(); ++i) {
+    lines += text[i] == '\n';
+    colons += text[i] == ':';
+  }
+  return {lines, colons};
+}
+}  // namespace
+
+Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals* arrivals) {
   Dataset d;
   d.path = path;
   // After the first rows the arrays are reserved for the rows the file's size implies (10% to
@@ -239,7 +264,13 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
   warm_heap(3 * file_bytes);  // the arrays take up to ~3 bytes a byte of text (a9a: "j:1 " per value)
   constexpr std::size_t kSample = 512;
   std::size_t text = 0;  // bytes of the lines read so far, newlines included
+  if (labels.classes) arrivals = nullptr;  // load_dataset rewrites every label at the end
+  constexpr std::size_t kPublish = 32;     // rows between two publishes (a block is 96)
   const auto added = [&] {
+    if (arrivals) {  // reserved whole: never grown while a learner reads the rows
+      if (d.size() % kPublish == 0) arrivals->publish(d);
+      return;
+    }
     if (file_bytes == 0 || d.size() != kSample || text == 0) return;
     const double rows = 1.1 * static_cast<double>(kSample) * static_cast<double>(file_bytes) / static_cast<double>(text);
     const double nnz = rows * static_cast<double>(d.idx.size()) / static_cast<double>(kSample);
@@ -263,6 +294,12 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
       if (!known && seen.size() < kSeenLabels) seen.push_back({std::string(tok), y});
       added();
     };
+    if (!in.mapped()) arrivals = nullptr;  // published whole, at the end
+    if (arrivals) {  // every row ends at a newline or the end, every stored value has its ':'
+      const auto [lines, colons] = count_lines_and_colons(in.mapping());
+      d.reserve(lines, colons);
+      arrivals->expected = lines;
+    }
     if (in.mapped()) {
       std::string_view v;
       while (in.next_view(v)) {
@@ -280,6 +317,7 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels) {
         strict();
       }
     }
+    if (arrivals && d.size() > 0) arrivals->publish(d);
     if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
     d.sha256 = in.sha256();
   } catch (const std::bad_alloc&) {

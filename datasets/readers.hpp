@@ -18,6 +18,7 @@
 namespace plab {
 
 struct OptionDecl;  // core/option_decl.hpp
+class RowArrivals;  // datasets/row_arrivals.hpp
 
 // The reader options (datasets/reader_options.cpp): "format" (auto | libsvm | csv | tsv | usps)
 // for data files, "header" and "label_column" for the csv and tsv readers (DelimitedLayout). A
@@ -89,6 +90,8 @@ class InputFile {
   // getline without the copy, for a mapped file only: the next line as a view into the mapping
   // (valid while this InputFile lives), counted, its BOM and final CR dropped as getline drops them.
   bool next_view(std::string_view& line);
+  // The whole mapped file, for a mapped file only.
+  std::string_view mapping() const;
   static constexpr std::size_t kMaxLineBytes = std::size_t{64} << 20;
   std::size_t lineno() const { return lineno_; }  // of the last line returned
   // The last line returned ended the input without a newline (on a stream: possibly cut mid-line).
@@ -122,7 +125,9 @@ std::unique_ptr<std::istream> open_input(const std::string& path);
 
 // A LIBSVM file, strict (see tests/test_readers.cpp), its SHA-256 (of the bytes as stored) hashed
 // while it is read.
-Dataset load_libsvm(const std::string& path, const LabelMap& labels = {});
+// `arrivals` (not with labels.classes): the rows are published as they are stored when the file is
+// mapped, its arrays first reserved for every line and every ':' of the file (datasets/row_arrivals.hpp).
+Dataset load_libsvm(const std::string& path, const LabelMap& labels = {}, RowArrivals* arrivals = nullptr);
 // One LIBSVM line (the file reader's and the stream's, datasets/row_stream.hpp): false for a blank
 // or comment line, else its features and label y; throws DataError "path:lineno:col: what".
 bool parse_libsvm_line(const std::string& line, const std::string& path, std::size_t lineno, LabelReader& labels,

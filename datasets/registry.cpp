@@ -266,7 +266,7 @@ DatasetStatus dataset_status(const DatasetInfo& info, bool verify) {
 }
 
 namespace {
-Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
+Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels, RowArrivals* arrivals) {
   const std::string root = locate_dataset(info, data_search_path());
   std::vector<std::string> paths;
   // The text readers hash the file as they read it: one file of theirs is checked after the read
@@ -288,7 +288,7 @@ Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
   }
   Dataset d;
   try {
-    if (info.format == "libsvm") d = load_libsvm(paths[0], labels);
+    if (info.format == "libsvm") d = load_libsvm(paths[0], labels, arrivals);
     else if (info.format == "csv") d = load_delimited(paths[0], ',', info.label_column, info.header, labels);
     else if (info.format == "tsv") d = load_delimited(paths[0], '\t', info.label_column, info.header, labels);
     else if (info.format == "idx") d = load_idx(paths[0], paths[1], labels);
@@ -353,7 +353,7 @@ Dataset load_file(const std::string& spec, const LoadOptions& opt) {
   Dataset d;
   if (delimited) d = load_delimited(spec, format == "csv" ? ',' : '\t', opt.layout.value_or(DelimitedLayout{}), opt.labels);
   else if (format == "usps") d = load_usps(spec, opt.labels);
-  else if (format == "libsvm") d = load_libsvm(spec, opt.labels);
+  else if (format == "libsvm") d = load_libsvm(spec, opt.labels, opt.arrivals);
   else throw DataError(spec + ": unknown --format '" + format + "' (auto, libsvm, csv, tsv)");
   d.name = fs::path(spec).filename().string();
   d.path = spec;  // d.sha256 was computed while reading (a FIFO is read once)
@@ -378,7 +378,7 @@ Dataset load_unindexed(const std::string& spec, const LoadOptions& opt) {
     if (opt.layout || opt.format != "auto")
       throw DataError(spec + ": --format, --header and --label-column apply to files, not to the registered data set '" +
                       info->name + "' (its layout is fixed in the registry)");
-    return load_registered(*info, opt.labels);
+    return load_registered(*info, opt.labels, opt.arrivals);
   }
   return load_file(spec, opt);
 }

@@ -13,6 +13,7 @@
 #include "core/format.hpp"
 #include "core/random.hpp"
 #include "core/sha256.hpp"
+#include "datasets/background_load.hpp"
 #include "datasets/readers.hpp"
 #include "datasets/registry.hpp"
 #include "algorithms/fogd.hpp"
@@ -131,33 +132,9 @@ Comparator run_comparator(const ComparatorRequest& c, const Dataset& data, const
   return make_comparator(kind, data, order, k, c.svm_C, derive_seed(c.seed, 0xC0));
 }
 
-RunReport run_pipeline(const RunRequest& req) {
-  if (!req.train) throw std::invalid_argument("run_pipeline: no training data");
-  LearnerOptions opt = req.options;
-  opt.dim = std::max(req.train->dim, req.test ? req.test->dim : std::size_t{0});
-  const bool multiclass = learner_info(req.algo).multiclass;
-  if (multiclass != req.train->multiclass())
-    throw std::invalid_argument(multiclass ? req.algo + " is a multiclass learner: load the data with --labels classes"
-                                           : req.algo + " is a binary learner and the data has class labels: map them "
-                                                        "to +1/-1 with --labels (e.g. 3:+1,*:-1)");
-  opt.classes = req.train->classes.size();
-  Dataset test_indexed;  // a multiclass test set indexed by the training set's classes
-  const Dataset* test = req.test;
-  if (test && multiclass) {
-    if (!req.test->multiclass()) throw std::invalid_argument("--test: the test set has no class labels (load it with --labels classes)");
-    test_indexed = *req.test;
-    test_indexed.y.clear();
-    for (std::size_t i = 0; i < req.test->size(); ++i) test_indexed.y.push_back(req.test->classes.at(static_cast<std::size_t>(req.test->y[i])));
-    index_classes(test_indexed, req.train->classes);
-    test = &test_indexed;
-  }
-  check_class_cost(req, opt);
-  opt.record_norms = req.bounds && !req.stream;  // nothing only a bound reads is kept without them
-  RunReport rep;
-  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt);
-  const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
-  rep.run = req.stream ? run_stream(*rep.learner, *req.stream, req.stream_limit, req.observe, first)
-                       : run_online(*rep.learner, *req.train, req.order, req.observe, first, req.keep_rounds || req.bounds);
+namespace {
+// After the rounds: ||f_T||^2 when read, the test errors, the comparator and the bound rows.
+RunReport finish_run(const RunRequest& req, RunReport rep, LearnerOptions& opt, const Dataset* test) {
   if (req.stream) opt.dim = std::max(opt.dim, req.stream->dim());  // the model file's dim, as from the file
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
   const bool exact = req.exact_norm || (req.bounds && !req.stream && !learner_info(req.algo).bounds.empty());
@@ -186,6 +163,63 @@ RunReport run_pipeline(const RunRequest& req) {
   rep.facts.g_norm = rep.comparator["norm"];
   rep.bounds = evaluate_bounds(rep.run.rounds, rep.facts);
   return rep;
+}
+}  // namespace
+
+RunReport run_pipeline(const RunRequest& req) {
+  BackgroundLoad* const loading = req.loading;
+  if (!req.train && !loading) throw std::invalid_argument("run_pipeline: no training data");
+  if (loading && (req.stream || req.init || !req.order.empty() || learner_info(req.algo).multiclass))
+    throw std::invalid_argument("run_pipeline: rows read while learning are learned in file order by a new binary learner");
+  LearnerOptions opt = req.options;
+  // Rows read while learning: the learner's dimension grows with them, as a stream's (docs/inputs.md#streams).
+  opt.dim = std::max(loading ? 0 : req.train->dim, req.test ? req.test->dim : std::size_t{0});
+  const bool multiclass = learner_info(req.algo).multiclass;
+  if (!loading && multiclass != req.train->multiclass())
+    throw std::invalid_argument(multiclass ? req.algo + " is a multiclass learner: load the data with --labels classes"
+                                           : req.algo + " is a binary learner and the data has class labels: map them "
+                                                        "to +1/-1 with --labels (e.g. 3:+1,*:-1)");
+  opt.classes = multiclass ? req.train->classes.size() : 0;
+  Dataset test_indexed;  // a multiclass test set indexed by the training set's classes
+  const Dataset* test = req.test;
+  if (test && multiclass) {
+    if (!req.test->multiclass()) throw std::invalid_argument("--test: the test set has no class labels (load it with --labels classes)");
+    test_indexed = *req.test;
+    test_indexed.y.clear();
+    for (std::size_t i = 0; i < req.test->size(); ++i) test_indexed.y.push_back(req.test->classes.at(static_cast<std::size_t>(req.test->y[i])));
+    index_classes(test_indexed, req.train->classes);
+    test = &test_indexed;
+  }
+  check_class_cost(req, opt);
+  opt.record_norms = req.bounds && !req.stream;  // nothing only a bound reads is kept without them
+  RunReport rep;
+  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt);
+  const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
+  const bool keep = req.keep_rounds || req.bounds;
+  if (req.stream) {
+    rep.run = run_stream(*rep.learner, *req.stream, req.stream_limit, req.observe, first);
+  } else if (loading) {
+    try {
+      rep.run = run_arriving(*rep.learner, loading->arrivals(), req.stream_limit, req.observe, first, keep, [&] {
+        const Dataset& d = loading->finish();
+        return d.path.empty() ? d.name : d.path;
+      });
+    } catch (...) {
+      loading->finish();  // an error of the file's comes first, as when it is read before learning
+      throw;
+    }
+  } else {
+    rep.run = run_online(*rep.learner, *req.train, req.order, req.observe, first, keep);
+  }
+  RunRequest whole;  // rows read while learning: the same request over the whole data set, now read
+  if (loading) {
+    whole = req;
+    whole.loading = nullptr;
+    whole.train = &loading->finish();
+    whole.order = make_order(whole.train->size(), std::nullopt, req.stream_limit);
+    opt.dim = std::max(opt.dim, whole.train->dim);
+  }
+  return finish_run(loading ? whole : req, std::move(rep), opt, test);
 }
 
 void RunRequest::take(const RunConfig& c) {

@@ -21,6 +21,8 @@
 
 namespace plab {
 
+class BackgroundLoad;  // datasets/background_load.hpp
+
 struct RunRequest {
   std::string algo;
   LearnerOptions options;           // kernel included; dim is set from the data
@@ -37,7 +39,11 @@ struct RunRequest {
   // most stream_limit (0 = all); train describes the stream (name, path, no rows). No record is
   // kept (RunResult::count rounds, observe sees each) and the bound rows are n/a (kStreamNoBounds).
   RowStream* stream = nullptr;
-  std::size_t stream_limit = 0;
+  std::size_t stream_limit = 0;     // also the limit of rows read while learning
+  // Rows of a file learned as they are read (docs/inputs.md#read-while-learning) instead of
+  // train[order]: train and order are left empty (the whole data set and its file order once read);
+  // a new binary learner only, as with file order and no preprocessing.
+  BackgroundLoad* loading = nullptr;
   // Takes a checked configuration (config/run_config.hpp): algo, options, comparator, bounds.
   void take(const RunConfig& c);
 };

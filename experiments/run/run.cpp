@@ -9,6 +9,7 @@
 
 #include "core/huge_pages.hpp"
 #include "core/random.hpp"
+#include "datasets/row_arrivals.hpp"
 #include "datasets/row_stream.hpp"
 
 namespace plab {
@@ -56,13 +57,13 @@ constexpr std::size_t kBlock = 96;  // rounds handed to learn_block at once (any
 // the records are kept when `keep` (a stream keeps none: memory bounded by the model).
 void learn_rounds(Learner& learner, const std::vector<Example>& xs, const std::size_t* rows, int64_t first_round,
                   std::vector<RoundRecord>& recs, RunResult& res, const RoundObserver& observe, bool keep,
-                  const std::string& source) {
+                  const RowSource& source) {
   const std::size_t n = xs.size();
   const auto t0 = std::chrono::steady_clock::now();
   try {
     learner.learn_block(xs.data(), n, first_round, recs.data());
   } catch (const FeatureIndexError& e) {  // name the row: SOURCE: row R (round t): feature index ...
-    throw DataError(fmt::format("{}: row {} (round {}): {}", source, rows[e.t - first_round] + 1, e.t, e.what()));
+    throw DataError(fmt::format("{}: row {} (round {}): {}", source(), rows[e.t - first_round] + 1, e.t, e.what()));
   }
   res.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (std::size_t i = 0; i < n; ++i) {
@@ -93,7 +94,7 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
     xs.clear();
     for (std::size_t k = k0; k < k0 + n; ++k) xs.push_back(data[order[k]]);
     learn_rounds(learner, xs, order.data() + k0, first_round + static_cast<int64_t>(k0), recs, res, observe, keep,
-                 data.path.empty() ? data.name : data.path);
+                 [&] { return data.path.empty() ? data.name : data.path; });
   }
   res.support_size = learner.support_size();
   return res;
@@ -119,7 +120,33 @@ RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const
     for (std::size_t i = 0; i < chunk.size(); ++i) xs.push_back(chunk[i]);
     if (!xs.empty())
       learn_rounds(learner, xs, index.data(), first_round + static_cast<int64_t>(res.count), recs, res, observe, false,
-                   rows.name());
+                   [&] { return rows.name(); });
+  }
+  res.support_size = learner.support_size();
+  return res;
+}
+
+RunResult run_arriving(Learner& learner, const RowArrivals& rows, std::size_t limit, const RoundObserver& observe,
+                       int64_t first_round, bool keep, const RowSource& source) {
+  RunResult res;
+  std::vector<Example> xs;
+  std::vector<std::size_t> index(kBlock);
+  std::vector<RoundRecord> recs(kBlock);
+  for (std::size_t k0 = 0; limit == 0 || k0 < limit;) {
+    const std::size_t arrived = rows.wait(k0 + kBlock);  // a whole block, unless the file ends first
+    if (arrived == k0) break;
+    if (keep && k0 == 0) {  // every line of the file may be a row
+      res.rounds.reserve(limit > 0 ? std::min(limit, rows.expected) : rows.expected);
+      advise_huge_pages(res.rounds.data(), res.rounds.capacity() * sizeof(RoundRecord));
+    }
+    const std::size_t n = std::min({kBlock, arrived - k0, limit > 0 ? limit - k0 : kBlock});
+    xs.clear();
+    for (std::size_t k = 0; k < n; ++k) {
+      xs.push_back(rows[k0 + k]);
+      index[k] = k0 + k;
+    }
+    learn_rounds(learner, xs, index.data(), first_round + static_cast<int64_t>(k0), recs, res, observe, keep, source);
+    k0 += n;
   }
   res.support_size = learner.support_size();
   return res;

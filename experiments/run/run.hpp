@@ -42,6 +42,9 @@ void check_finite(const RoundRecord& r, bool norm_kept = true);
 std::vector<std::size_t> make_order(std::size_t n, std::optional<uint64_t> shuffle_seed,
                                     std::size_t limit = 0);
 
+// The name of the rows' source in an error message, asked for only then.
+using RowSource = std::function<std::string()>;
+
 // Called with each record; used for progress lines (at 1, 2, 4, 8, ... rounds). Records arrive
 // after their block of rounds (learn_block), so an observer reads the record, not the learner.
 using RoundObserver = std::function<void(const RoundRecord&, const RunResult&)>;
@@ -60,6 +63,13 @@ RunResult run_online(Learner& learner, const Dataset& data, const std::vector<st
 class RowStream;
 RunResult run_stream(Learner& learner, RowStream& rows, std::size_t limit, const RoundObserver& observe,
                      int64_t first_round = 1);
+
+// The same rounds over the rows of a file as a background load stores them (datasets/background_load.hpp),
+// in file order, at most `limit` when > 0: the records equal run_online's over the whole file in file
+// order (tested). `keep` as run_online's; `source` names the file in an error.
+class RowArrivals;
+RunResult run_arriving(Learner& learner, const RowArrivals& rows, std::size_t limit, const RoundObserver& observe,
+                       int64_t first_round, bool keep, const RowSource& source);
 
 // Fraction of test examples on which hypothesis `which` errs (y * score <= 0, the training
 // convention: a zero score is an error; a non-finite score is one too, and counted in *no_score).
