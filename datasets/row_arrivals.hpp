@@ -20,20 +20,24 @@ class RowArrivals {
     const Where w{d.rowptr.data(), d.idx.data(), d.val.data(), d.y.data(), d.sqnorm.data()};
     if (state_.load(std::memory_order_relaxed) == 0) where_ = w;  // before the first release
     else if (!(w == where_)) throw std::logic_error("RowArrivals: the reader's arrays moved after a publish");
-    state_.store(d.size(), std::memory_order_release);
-    state_.notify_all();
+    state_.store(d.size());
+    wake();
   }
   // The reader is done (all rows stored, or it failed): waiters return what arrived.
   void close() {
-    state_.fetch_or(kClosed, std::memory_order_release);
-    state_.notify_all();
+    state_.fetch_or(kClosed);
+    wake();
   }
   // Blocks until at least `want` rows arrived or the reader closed; the rows arrived.
   std::size_t wait(std::size_t want) const {
     for (;;) {
-      const uint64_t s = state_.load(std::memory_order_acquire);
+      const uint64_t s = state_.load();
       if ((s & ~kClosed) >= want || (s & kClosed)) return static_cast<std::size_t>(s & ~kClosed);
-      state_.wait(s, std::memory_order_acquire);
+      // Counted before the state is read again, so that a publish after that read sees a waiter
+      // (both sequentially consistent); wait() itself returns at once if the state moved meanwhile.
+      waiters_.fetch_add(1);
+      if (const uint64_t again = state_.load(); again == s) state_.wait(s);
+      waiters_.fetch_sub(1);
     }
   }
   // Row t, arrived (t < wait(t + 1)).
@@ -51,8 +55,13 @@ class RowArrivals {
     const double *val = nullptr, *y = nullptr, *sqnorm = nullptr;
     bool operator==(const Where&) const = default;
   };
+  // A publish wakes only a learner that waits: a system call each 32 rows would cost more than they.
+  void wake() {
+    if (waiters_.load() > 0) state_.notify_all();
+  }
   static constexpr uint64_t kClosed = uint64_t{1} << 63;
   std::atomic<uint64_t> state_{0};
+  mutable std::atomic<int> waiters_{0};
   Where where_;
 };
 
