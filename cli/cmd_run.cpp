@@ -238,7 +238,7 @@ void run(RunArgs& a) {
     data.name = kStdinName;
     data.path = "-";
   } else if (!a.shuffle && pre.none() && !init && !load.labels.classes && !learner_info(a.algo).multiclass &&
-             data_reader(a.data, load.format) == "libsvm") {
+             config.options().kernel.type != Kernel::Type::linear && data_reader(a.data, load.format) == "libsvm") {
     loading.emplace(a.data, load);
   } else {
     data = load_dataset(a.data, load);

@@ -9,6 +9,7 @@ BackgroundLoad::BackgroundLoad(std::string spec, LoadOptions opt) {
   reader_ = std::thread([this, spec = std::move(spec), opt = std::move(opt)] {
     try {
       data_ = load_dataset(spec, opt);  // the arrays keep their memory through the move
+      arrivals_.publish(data_);         // every row (those a reader did not publish as it went)
     } catch (...) {
       error_ = std::current_exception();
     }

@@ -251,6 +251,20 @@ std::pair<std::size_t, std::size_t> count_lines_and_colons(std::string_view text
   }
   return {lines, colons};
 }
+
+// Room for every row and value `text` can hold, so that the arrays never move while a learner
+// reads them: a row takes at least 2 bytes ("1\n"), a value at least 4 (" 1:1"). Reserving touches
+// no page; where the system refuses that much address space, the newlines and ':' are counted
+// (a pass over the text before the first row).
+void reserve_every_row(Dataset& d, std::string_view text) {
+  try {
+    d.reserve(text.size() / 2 + 1, text.size() / 4 + 1);
+    return;
+  } catch (const std::bad_alloc&) {
+  }
+  const auto [lines, colons] = count_lines_and_colons(text);
+  d.reserve(lines, colons);
+}
 }  // namespace
 
 Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals* arrivals) {
@@ -261,14 +275,19 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals
   // ijcnn1 on a VM where a page fault is dear. Reserving touches no page; a short guess only
   // means one more growth.
   const std::size_t file_bytes = plain_file_bytes(path);
-  warm_heap(3 * file_bytes);  // the arrays take up to ~3 bytes a byte of text (a9a: "j:1 " per value)
+  if (labels.classes) arrivals = nullptr;  // load_dataset rewrites every label at the end
+  // The arrays take up to ~3 bytes a byte of text (a9a: "j:1 " per value). A learner that takes
+  // the rows as they come does not wait for this: the arrays' pages are faulted in behind it.
+  if (!arrivals) warm_heap(3 * file_bytes);
   constexpr std::size_t kSample = 512;
   std::size_t text = 0;  // bytes of the lines read so far, newlines included
-  if (labels.classes) arrivals = nullptr;  // load_dataset rewrites every label at the end
-  constexpr std::size_t kPublish = 32;     // rows between two publishes (a block is 96)
+  constexpr std::size_t kPublish = 32;  // rows between two publishes (a block is 96)
   const auto added = [&] {
     if (arrivals) {  // reserved whole: never grown while a learner reads the rows
-      if (d.size() % kPublish == 0) arrivals->publish(d);
+      if (d.size() % kPublish) return;
+      if (d.size() == kPublish)  // what the learner reserves for its round records
+        arrivals->expected = static_cast<std::size_t>(1.1 * kPublish * static_cast<double>(file_bytes) / static_cast<double>(text));
+      arrivals->publish(d);
       return;
     }
     if (file_bytes == 0 || d.size() != kSample || text == 0) return;
@@ -294,12 +313,8 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals
       if (!known && seen.size() < kSeenLabels) seen.push_back({std::string(tok), y});
       added();
     };
-    if (!in.mapped()) arrivals = nullptr;  // published whole, at the end
-    if (arrivals) {  // every row ends at a newline or the end, every stored value has its ':'
-      const auto [lines, colons] = count_lines_and_colons(in.mapping());
-      d.reserve(lines, colons);
-      arrivals->expected = lines;
-    }
+    if (!in.mapped()) arrivals = nullptr;  // handed over whole when read (BackgroundLoad)
+    if (arrivals) reserve_every_row(d, in.mapping());
     if (in.mapped()) {
       std::string_view v;
       while (in.next_view(v)) {

@@ -126,7 +126,8 @@ std::unique_ptr<std::istream> open_input(const std::string& path);
 // A LIBSVM file, strict (see tests/test_readers.cpp), its SHA-256 (of the bytes as stored) hashed
 // while it is read.
 // `arrivals` (not with labels.classes): the rows are published as they are stored when the file is
-// mapped, its arrays first reserved for every line and every ':' of the file (datasets/row_arrivals.hpp).
+// mapped, its arrays first reserved for as many rows and values as its size allows, and the heap
+// not warmed (datasets/row_arrivals.hpp).
 Dataset load_libsvm(const std::string& path, const LabelMap& labels = {}, RowArrivals* arrivals = nullptr);
 // One LIBSVM line (the file reader's and the stream's, datasets/row_stream.hpp): false for a blank
 // or comment line, else its features and label y; throws DataError "path:lineno:col: what".

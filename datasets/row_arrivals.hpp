@@ -40,12 +40,15 @@ class RowArrivals {
       waiters_.fetch_sub(1);
     }
   }
+  // The rows arrived so far, without waiting.
+  std::size_t arrived() const { return static_cast<std::size_t>(state_.load() & ~kClosed); }
   // Row t, arrived (t < wait(t + 1)).
   Example operator[](std::size_t t) const {
     const std::size_t b = where_.rowptr[t], e = where_.rowptr[t + 1];
     return {{where_.idx + b, e - b}, {where_.val + b, e - b}, where_.sqnorm[t], where_.y[t]};
   }
-  // The most rows the file can hold (its lines), known before the first row; 0 when unknown.
+  // The rows the file is expected to hold (a guess from its first rows, set before their publish),
+  // 0 when unknown: what a learner reserves for its round records.
   std::size_t expected = 0;
 
  private:

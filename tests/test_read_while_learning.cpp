@@ -3,6 +3,7 @@
 // for learners of every kind; and the file's own error comes first, in the words of a whole read.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -107,6 +108,18 @@ TEST(ReadWhileLearning, RecordsAndBoundsEqualTheWholeFile) {
       EXPECT_EQ(arriving.comparator, whole.comparator) << what;
       EXPECT_TRUE(test_util::same_bits(arriving.norm, whole.norm)) << what;
     }
+}
+
+TEST(ReadWhileLearning, ACompressedFileIsHandedOverWhenRead) {
+  test_util::TempDir dir("arriving_gz");
+  const std::string path = (dir.p / "d.libsvm").string();
+  std::ofstream(path) << arriving_rows(1200, 21);
+  ASSERT_EQ(std::system(("gzip -k -f '" + path + "'").c_str()), 0);
+  const nlohmann::json params = {{"algo", "rbp"}, {"budget", 50}, {"kernel", "rbf"}, {"gamma", 0.5}};
+  const Outcome whole = run_file(path, params, false, 0), arriving = run_file(path + ".gz", params, true, 0);
+  EXPECT_EQ(arriving.count, 1200u);
+  EXPECT_EQ(arriving.records, whole.records);
+  EXPECT_EQ(arriving.bounds, whole.bounds);
 }
 
 TEST(ReadWhileLearning, TheFilesErrorComesFirstInTheWordsOfAWholeRead) {

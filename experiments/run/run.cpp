@@ -132,8 +132,18 @@ RunResult run_arriving(Learner& learner, const RowArrivals& rows, std::size_t li
   std::vector<Example> xs;
   std::vector<std::size_t> index(kBlock);
   std::vector<RoundRecord> recs(kBlock);
+  // A learner that has caught up with the reader waits for kCatchUp rows, not for one block: a wait
+  // is a system call and a wake-up, about as dear as a block of a fast learner's rounds.
+  constexpr std::size_t kCatchUp = 16 * kBlock;
+  std::size_t arrived = 0;
   for (std::size_t k0 = 0; limit == 0 || k0 < limit;) {
-    const std::size_t arrived = rows.wait(k0 + kBlock);  // a whole block, unless the file ends first
+    if (arrived < k0 + kBlock) {  // a whole block, unless the file ends first
+      arrived = rows.arrived();
+      if (arrived < k0 + kBlock) {
+        const std::size_t want = k0 == 0 ? kBlock : k0 + kCatchUp;  // the first rounds start at once
+        arrived = rows.wait(limit > 0 ? std::min(want, limit) : want);
+      }
+    }
     if (arrived == k0) break;
     if (keep && k0 == 0) {  // every line of the file may be a row
       res.rounds.reserve(limit > 0 ? std::min(limit, rows.expected) : rows.expected);
