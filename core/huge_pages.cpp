@@ -49,9 +49,6 @@ void enable_heap_warming() {
 #if defined(__linux__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
   mallopt(M_MMAP_THRESHOLD, 256 << 20);  // big blocks from the heap, whose pages warm_heap populates
   mallopt(M_TRIM_THRESHOLD, 512 << 20);  // and freed ones kept there for the next
-#ifdef M_ARENA_MAX
-  mallopt(M_ARENA_MAX, 1);  // one heap for every thread: a data set read on its own thread fills the warmed one
-#endif
   warming = true;
 #endif
 }
