@@ -336,7 +336,12 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals
     if (d.size() == 0) throw DataError(path + ": empty file (no examples)");
     d.sha256 = in.sha256();
   } catch (const std::bad_alloc&) {
-    throw out_of_memory(d, path);
+    const auto e = out_of_memory(d, path);
+    if (arrivals) arrivals->keep(std::move(d));
+    throw e;
+  } catch (...) {
+    if (arrivals) arrivals->keep(std::move(d));  // rows handed over may still be in a learner's hands
+    throw;
   }
   return d;
 }

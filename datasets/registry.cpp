@@ -266,7 +266,7 @@ DatasetStatus dataset_status(const DatasetInfo& info, bool verify) {
 }
 
 namespace {
-Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels, RowArrivals* arrivals) {
+Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels) {
   const std::string root = locate_dataset(info, data_search_path());
   std::vector<std::string> paths;
   // The text readers hash the file as they read it: one file of theirs is checked after the read
@@ -288,7 +288,7 @@ Dataset load_registered(const DatasetInfo& info, const LabelMap& user_labels, Ro
   }
   Dataset d;
   try {
-    if (info.format == "libsvm") d = load_libsvm(paths[0], labels, arrivals);
+    if (info.format == "libsvm") d = load_libsvm(paths[0], labels);
     else if (info.format == "csv") d = load_delimited(paths[0], ',', info.label_column, info.header, labels);
     else if (info.format == "tsv") d = load_delimited(paths[0], '\t', info.label_column, info.header, labels);
     else if (info.format == "idx") d = load_idx(paths[0], paths[1], labels);
@@ -378,7 +378,7 @@ Dataset load_unindexed(const std::string& spec, const LoadOptions& opt) {
     if (opt.layout || opt.format != "auto")
       throw DataError(spec + ": --format, --header and --label-column apply to files, not to the registered data set '" +
                       info->name + "' (its layout is fixed in the registry)");
-    return load_registered(*info, opt.labels, opt.arrivals);
+    return load_registered(*info, opt.labels);  // checked after the read: handed over whole
   }
   return load_file(spec, opt);
 }

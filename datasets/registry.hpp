@@ -73,7 +73,7 @@ struct LoadOptions {
   LabelMap labels;
   std::string format = "auto";            // auto (by extension) | libsvm | csv | tsv | usps
   std::optional<DelimitedLayout> layout;  // CSV/TSV only; unset = header auto, label last
-  RowArrivals* arrivals = nullptr;        // a mapped LIBSVM file publishes its rows there (load_libsvm)
+  RowArrivals* arrivals = nullptr;        // a mapped LIBSVM file given by its path publishes its rows there (load_libsvm)
 };
 Dataset load_dataset(const std::string& spec, const LoadOptions& opt);
 // Where `spec` comes from: "registry", "file" or "generator" (recorded in the summary).

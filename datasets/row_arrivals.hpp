@@ -1,8 +1,9 @@
 // Rows of a data set being read on another thread, handed to a learner as they are stored
 // (docs/inputs.md#read-while-learning). Represents: the reader's count of the rows stored so far and
 // where they lie. Requires: the reader reserved its arrays for every row the file can hold before the
-// first publish (the arrays never move afterwards; publish checks it). Ensures: rows [0, wait(n))
-// are complete and stay where they are until the reader's Dataset is destroyed.
+// first publish (the arrays never move afterwards; publish checks it), and a reader that fails after
+// a publish gives its arrays to keep(). Ensures: rows [0, wait(n)) are complete and stay where they
+// are while the RowArrivals lives (in the reader's Dataset, or kept here).
 #pragma once
 #include <atomic>
 #include <cstddef>
@@ -28,6 +29,8 @@ class RowArrivals {
     state_.fetch_or(kClosed);
     wake();
   }
+  // The reader failed: its arrays stay here, with the rows already handed over, until the arrivals go.
+  void keep(Dataset&& d) { kept_ = std::move(d); }
   // Blocks until at least `want` rows arrived or the reader closed; the rows arrived.
   std::size_t wait(std::size_t want) const {
     for (;;) {
@@ -66,6 +69,7 @@ class RowArrivals {
   std::atomic<uint64_t> state_{0};
   mutable std::atomic<int> waiters_{0};
   Where where_;
+  Dataset kept_;
 };
 
 }  // namespace plab
