@@ -15,7 +15,7 @@
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "config/run_config.hpp"
-#include "experiments/run/pipeline.hpp"
+#include "experiments/run/run_job.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
 #include "models/model_file.hpp"
@@ -157,16 +157,16 @@ void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
 }
 
 // std::bad_alloc during a run says which data set and how large, not just "std::bad_alloc".
-RunReport run_or_explain(const RunRequest& req) {
+JobReport run_or_explain(const RunConfig& config, const RunJob& job) {
   try {
-    return run_pipeline(req);
+    return run_configured(config, job);
   } catch (const std::bad_alloc&) {
-    if (req.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
+    if (job.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
       throw DataError(fmt::format("out of memory running {} on {} after {} rows (dimension {}: one support stored "
-                                  "densely takes {:.1f} MiB)", req.algo, req.train->name, req.stream->rows(),
-                                  req.stream->dim(), 8.0 * static_cast<double>(req.stream->dim()) / 1048576.0));
-    throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, req.train->name,
-                                memory_estimate(*req.train)));
+                                  "densely takes {:.1f} MiB)", config.algo(), job.train->name, job.stream->rows(),
+                                  job.stream->dim(), 8.0 * static_cast<double>(job.stream->dim()) / 1048576.0));
+    throw DataError(fmt::format("out of memory running {} on {}: {}", config.algo(), job.train->name,
+                                memory_estimate(*job.train)));
   }
 }
 
@@ -215,14 +215,12 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
 void run(RunArgs& a) {
   const std::optional<ModelFile> init = init_model(a);
   check_readers(a);
-  RunRequest req;
-  req.init = init ? &*init : nullptr;
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
   // Usage errors, the model's options included, before any data is read; the bounds assume
   // f_0 = 0: a continued run has none.
-  const RunConfig config =
-      configure(given, {.algo = a.algo, .init = req.init, .bounds = !a.no_bounds && !init, .permutation_seed = a.shuffle});
+  const RunConfig config = configure(
+      given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init, .permutation_seed = a.shuffle});
   const LoadOptions load = load_options(a);
   const Preprocess pre = Preprocess::parse(a.preprocess);
   StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
@@ -242,22 +240,18 @@ void run(RunArgs& a) {
     print_source(a, a.test, *test);
     apply_preprocess(*test, pre);
   }
-  req.train = &data;
-  req.take(config.on_data(given, data));  // "auto" resolved to the comparator it picks on the data
-  req.test = test ? &*test : nullptr;
-  req.order = make_order(data.size(), a.shuffle, a.limit);
-  req.stream = in.rows.get();
-  req.stream_limit = a.limit;
-  req.observe = in.observer(a.trace, progress(a));
-  req.keep_rounds = !a.trace.empty();  // the trace is the one reader of the records besides the bounds
-  print_start(a, req);
-  const unsigned threads = resolve_threads(a.threads);
-  ThreadPool pool(threads - 1);  // the kernel rows' helpers; same bits on any count
-  if (pool.own() + 1 < threads)
-    std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run goes "
-                             "on with {} (the same results)\n", pool.own() + 1, threads, pool.own() + 1);
-  PoolScope scope(&pool);
-  const RunReport rep = run_or_explain(req);
+  RunJob job{.train = &data, .test = test ? &*test : nullptr, .shuffle = a.shuffle, .limit = a.limit,
+             .threads = a.threads, .stream = in.rows.get(), .init = init ? &*init : nullptr,
+             .observe = in.observer(a.trace, progress(a)),
+             .keep_rounds = !a.trace.empty()};  // the trace is the one reader of the records besides the bounds
+  job.on_start = [&a](const RunRequest& req, unsigned started) {
+    print_start(a, req);
+    if (const unsigned asked = resolve_threads(a.threads); started < asked)
+      std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run "
+                               "goes on with {} (the same results)\n", started, asked, started);
+  };
+  // "auto" resolved to the comparator it picks on the data
+  const auto [req, rep] = run_or_explain(config.on_data(given, data), job);
   in.describe(data);
   if (const std::size_t cut = req.stream ? req.stream->unterminated_line() : 0)  // said even with --quiet
     std::cerr << fmt::format("plab run: note: the stream's last line ({}:{}) has no newline: if its writer was cut off "

@@ -11,6 +11,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/cell/analyses.hpp"
 #include "experiments/cell/cell_metrics.hpp"
+#include "experiments/run/run_job.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {
@@ -101,29 +102,23 @@ json cell_bounds(const Cell& c, const RunReport& rep) {
   return list;
 }
 
-}  // namespace
-
-// The pipeline request of a cell. The comparator is seeded from the permutation, so every
-// algorithm of a permutation is compared with the same g0.
-RunRequest cell_request(const Cell& c, const CellData& d) {
-  const Dataset& train = *d.train;
-  RunRequest req;
-  req.algo = c.algo;
-  req.train = &train;
-  req.test = d.test.get();
-  const std::optional<uint64_t> shuffle =
-      c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
-  req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
-  req.take(configure(cell_options(c), {.algo = c.algo, .data = &train, .bounds = !c.bounds.is_null(),
-                                       .comparator = "svm",  // a spec's default (docs/specs.md)
-                                       .permutation_seed = c.perm_seed}));
-  return req;
+// The checked configuration of a cell's run. The comparator is seeded from the permutation, so
+// every algorithm of a permutation is compared with the same g0.
+RunConfig cell_config(const Cell& c, const CellData& d) {
+  return configure(cell_options(c), {.algo = c.algo, .data = d.train.get(), .bounds = !c.bounds.is_null(),
+                                     .comparator = "svm",  // a spec's default (docs/specs.md)
+                                     .permutation_seed = c.perm_seed});
 }
+
+}  // namespace
 
 json run_cell(const Cell& c, const CellData& d, double* seconds) {
   if (!c.error.empty()) throw std::runtime_error(c.error);
-  const RunRequest req = cell_request(c, d);
-  RunReport rep = run_pipeline(req);
+  const RunJob job{.train = d.train.get(), .test = d.test.get(),
+                   .shuffle = c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt,
+                   .limit = c.limit,
+                   .reorder = [&](std::vector<std::size_t> order) { return cell_training_order(c, *d.train, std::move(order)); }};
+  const auto [req, rep] = run_configured(cell_config(c, d), job);  // on the worker's pool
   if (seconds) *seconds = rep.run.seconds;
   json r = cell_results(rep, d);
   add_cell_metrics({c, d, rep.facts.options, *rep.learner, rep.run, req.order}, r);  // experiments/cell/cell_metrics.hpp

@@ -62,9 +62,8 @@ nlohmann::json option_catalog(const std::string& algo) {
 
 bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").multiclass; }
 
-void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle) {
-  req.take(plab::configure(keywords(spec),
-                           {.algo = spec.algo, .data = req.train, .bounds = req.bounds, .permutation_seed = shuffle}));
+RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, std::optional<uint64_t> shuffle) {
+  return configure(keywords(spec), {.algo = spec.algo, .data = &data, .bounds = bounds, .permutation_seed = shuffle});
 }
 
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data) {

@@ -1,0 +1,30 @@
+#include "experiments/run/run_job.hpp"
+
+#include <memory>
+
+#include "core/thread_pool.hpp"
+
+namespace plab {
+
+JobReport run_configured(const RunConfig& config, const RunJob& job) {
+  JobReport out;
+  RunRequest& req = out.req;
+  req.train = job.train;
+  req.test = job.test;
+  req.init = job.init;
+  req.take(config);
+  req.order = make_order(job.train->size(), job.shuffle, job.limit);
+  if (job.reorder) req.order = job.reorder(std::move(req.order));
+  req.stream = job.stream;
+  req.stream_limit = job.limit;
+  req.observe = job.observe;
+  req.keep_rounds = job.keep_rounds;
+  std::unique_ptr<ThreadPool> pool;  // the kernel rows' helpers
+  if (job.threads) pool = std::make_unique<ThreadPool>(resolve_threads(*job.threads) - 1);
+  PoolScope scope(pool ? pool.get() : current_pool());
+  if (job.on_start) job.on_start(req, pool ? pool->own() + 1 : 0);
+  out.rep = run_pipeline(req);
+  return out;
+}
+
+}  // namespace plab
