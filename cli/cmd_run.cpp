@@ -1,5 +1,5 @@
 // `plab run`: parses flags (grouped in --help by their owner: run, kernel, comparator, reader, each
-// learner family), calls the one run pipeline (experiments/run/pipeline.hpp) and prints the progress
+// learner family), runs its configuration through run_configured (experiments/run/run_job.hpp) and prints the progress
 // lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
@@ -23,13 +23,10 @@
 namespace plab {
 namespace {
 
-// The learner, kernel, comparator and reader options live in `flags`.
+// The learner, kernel, comparator, reader and run options (--labels, --preprocess, --limit,
+// --shuffle, --threads) live in `flags`; configure checks them.
 struct RunArgs {
-  std::string algo, data, test, labels, trace, summary;
-  std::string preprocess = "none";  // docs/conventions.md#preprocess
-  std::size_t limit = 0;
-  unsigned threads = 0;  // 0: the hardware threads (docs/threads.md)
-  std::optional<uint64_t> shuffle;
+  std::string algo, data, test, trace, summary;
   bool quiet = false, no_bounds = false, strict = false;
   std::string save_model, init_model;  // docs/models.md
   OptionFlags flags;
@@ -49,7 +46,7 @@ void check_readers(const RunArgs& a) {
   }
 }
 
-void print_start(const RunArgs& a, const RunRequest& req) {
+void print_start(const RunArgs& a, const RunOptions& run, const RunRequest& req) {
   if (a.quiet) return;
   if (req.stream) {
     std::cerr << fmt::format("plab run: {} on standard input (rows learned as they arrive, kernel {})\n", a.algo,
@@ -58,7 +55,7 @@ void print_start(const RunArgs& a, const RunRequest& req) {
   }
   std::cerr << fmt::format("plab run: {} on {} ({} rounds, dim {}, kernel {}, shuffle {})\n", a.algo, req.train->name,
                            req.order.size(), req.train->dim, req.options.kernel.describe(),
-                           a.shuffle ? std::to_string(*a.shuffle) : "none (file order)");
+                           run.shuffle ? std::to_string(*run.shuffle) : "none (file order)");
 }
 
 // Progress lines at rounds 1, 2, 4, 8, ...
@@ -112,14 +109,15 @@ void check_norm(const RunReport& rep) {
 }
 
 // `trace`: the writer of a stream's trace (docs/inputs.md#streams), else null.
-void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep, TraceWriter* trace) {
+void write_outputs(const RunArgs& a, const RunOptions& run, const RunRequest& req, const RunReport& rep,
+                   TraceWriter* trace) {
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
-                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
-                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", a.preprocess}};
+                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", run.labels}, {"limit", run.limit},
+                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", run.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   if (req.stream && req.stream->unterminated_line()) meta["data"]["unterminated_last_line"] = req.stream->unterminated_line();
-  meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
+  meta["shuffle_seed"] = run.shuffle ? nlohmann::json(*run.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
   if (trace) trace->finish(meta);
@@ -132,10 +130,11 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
   write_json_atomic(a.summary, s);
 }
 
-LoadOptions load_options(const RunArgs& a) {
+LoadOptions load_options(const RunArgs& a, const RunConfig& config) {
   LoadOptions o;
   // Multiclass learners read class indices: "classes" is their default label map.
-  o.labels = LabelMap::parse(a.labels.empty() && learner_info(a.algo).multiclass ? "classes" : a.labels);
+  const std::string& labels = config.run().labels;
+  o.labels = LabelMap::parse(labels.empty() && learner_info(config.algo()).multiclass ? "classes" : labels);
   o.format = a.reader("format");
   if (a.flags.was_given("reader", "header") || a.flags.was_given("reader", "label_column")) {
     o.layout = DelimitedLayout{};
@@ -170,31 +169,23 @@ JobReport run_or_explain(const RunConfig& config, const RunJob& job) {
   }
 }
 
-// --init-model: the model fixes the learner, its options, the kernel and the label map; flags
-// that would change them are errors (configure compares the options), and so is --algo
-// naming another learner.
+// --init-model: the model fixes the learner, its options, the kernel, the label map and the
+// preprocessing; flags that would change them are errors (configure compares them), and so is
+// --algo naming another learner.
 std::optional<ModelFile> init_model(RunArgs& a) {
   if (a.init_model.empty()) {
     if (a.algo.empty()) throw std::invalid_argument("--algo is required (or --init-model)");
     return std::nullopt;
   }
   ModelFile m = read_model(a.init_model);
-  const std::string labels = m.header.classes.empty() ? m.header.labels : "classes";
   if (!a.algo.empty() && a.algo != m.header.algo)
     throw ModelError(a.init_model + ": a model of " + m.header.algo + ", not of --algo " + a.algo);
-  if (!a.labels.empty() && a.labels != labels)
-    throw ModelError(a.init_model + ": its data was read with --labels '" + labels + "', not '" + a.labels + "'");
-  if (a.preprocess != "none" && a.preprocess != m.header.preprocess)
-    throw ModelError(a.init_model + ": its rows were preprocessed with '" + m.header.preprocess + "', not '" +
-                     a.preprocess + "'");
   a.algo = m.header.algo;
-  a.labels = labels;
-  a.preprocess = m.header.preprocess;
   return m;
 }
 
 // --save-model: the trained learner with what it was trained on, after the model it continued.
-void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
+void save_trained(const RunArgs& a, const RunOptions& run, const RunRequest& req, const RunReport& rep) {
   if (a.save_model.empty()) return;
   ModelHeader h = model_header(req.algo, rep.facts.options);
   if (req.init) {
@@ -202,8 +193,8 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
     h.rounds = req.init->header.rounds;
     h.dim = std::max(h.dim, req.init->header.dim);
   }
-  h.labels = req.train->multiclass() ? "classes" : a.labels;
-  h.preprocess = a.preprocess;
+  h.labels = req.train->multiclass() ? "classes" : run.labels;
+  h.preprocess = run.preprocess;
   h.classes = req.train->classes;
   h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256},
                     {"rows", req.stream ? rep.run.count : req.order.size()}});
@@ -219,11 +210,12 @@ void run(RunArgs& a) {
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
   // Usage errors, the model's options included, before any data is read; the bounds assume
   // f_0 = 0: a continued run has none.
-  const RunConfig config = configure(
-      given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init, .permutation_seed = a.shuffle});
-  const LoadOptions load = load_options(a);
-  const Preprocess pre = Preprocess::parse(a.preprocess);
-  StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
+  const RunConfig config =
+      configure(given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init});
+  const RunOptions& run = config.run();
+  const LoadOptions load = load_options(a, config);
+  const Preprocess pre = Preprocess::parse(run.preprocess);
+  StreamInput in = stream_input(a.data, {run.shuffle.has_value(), !a.test.empty(), run.preprocess, a.algo, &a.flags}, load);
   Dataset data;
   if (in.rows) {
     data.name = kStdinName;
@@ -240,13 +232,12 @@ void run(RunArgs& a) {
     print_source(a, a.test, *test);
     apply_preprocess(*test, pre);
   }
-  RunJob job{.train = &data, .test = test ? &*test : nullptr, .shuffle = a.shuffle, .limit = a.limit,
-             .threads = a.threads, .stream = in.rows.get(), .init = init ? &*init : nullptr,
+  RunJob job{.train = &data, .test = test ? &*test : nullptr, .stream = in.rows.get(), .init = init ? &*init : nullptr,
              .observe = in.observer(a.trace, progress(a)),
              .keep_rounds = !a.trace.empty()};  // the trace is the one reader of the records besides the bounds
-  job.on_start = [&a](const RunRequest& req, unsigned started) {
-    print_start(a, req);
-    if (const unsigned asked = resolve_threads(a.threads); started < asked)
+  job.on_start = [&a, &run](const RunRequest& req, unsigned started) {
+    print_start(a, run, req);
+    if (const unsigned asked = resolve_threads(run.threads); started < asked)
       std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run "
                                "goes on with {} (the same results)\n", started, asked, started);
   };
@@ -260,8 +251,8 @@ void run(RunArgs& a) {
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
-  write_outputs(a, req, rep, in.trace.get());
-  save_trained(a, req, rep);
+  write_outputs(a, run, req, rep, in.trace.get());
+  save_trained(a, run, req, rep);
   if (any_hard_violation(rep.bounds)) {
     std::cerr << "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n";
     if (a.strict) throw BoundViolation("hard bound violated (--strict)");
@@ -284,17 +275,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...], file path, or - for standard input "
                                     "(LIBSVM, or --format csv|tsv; learned as the rows arrive: docs/inputs.md#streams)")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
-  c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
-                                        "(multiclass learners' default) or 'regression'");
-  c->add_option("--preprocess", a->preprocess,
-                "Input preprocessing, applied to training and test rows after loading: none | pm1-to-01 "
-                "((x+1)/2 on every feature) | unit-norm (x/||x||), or a comma-separated list applied left to right "
-                "(docs/conventions.md#preprocess)")->capture_default_str();
-  c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)")->check(CLI::NonNegativeNumber);
-  c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
-  c->add_option("--threads", a->threads,
-                "Threads of this run: the kernel rows are split between them, the results are the same bits "
-                "on any number (0 = the hardware threads; docs/threads.md)")->capture_default_str()->check(CLI::Range(0u, kMaxThreads));
+  a->flags.add(c, run_options());  // --labels, --preprocess, --limit, --shuffle, --threads
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");

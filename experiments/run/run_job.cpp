@@ -13,14 +13,15 @@ JobReport run_configured(const RunConfig& config, const RunJob& job) {
   req.test = job.test;
   req.init = job.init;
   req.take(config);
-  req.order = make_order(job.train->size(), job.shuffle, job.limit);
+  const RunOptions& run = config.run();
+  req.order = make_order(job.train->size(), run.shuffle, run.limit);
   if (job.reorder) req.order = job.reorder(std::move(req.order));
   req.stream = job.stream;
-  req.stream_limit = job.limit;
+  req.stream_limit = run.limit;
   req.observe = job.observe;
   req.keep_rounds = job.keep_rounds;
   std::unique_ptr<ThreadPool> pool;  // the kernel rows' helpers
-  if (job.threads) pool = std::make_unique<ThreadPool>(resolve_threads(*job.threads) - 1);
+  if (!job.caller_pool) pool = std::make_unique<ThreadPool>(resolve_threads(run.threads) - 1);
   PoolScope scope(pool ? pool.get() : current_pool());
   if (job.on_start) job.on_start(req, pool ? pool->own() + 1 : 0);
   out.rep = run_pipeline(req);

@@ -4,7 +4,6 @@
 #pragma once
 #include <cstdint>
 #include <functional>
-#include <optional>
 #include <vector>
 
 #include "config/run_config.hpp"
@@ -16,11 +15,9 @@ namespace plab {
 struct RunJob {
   const Dataset* train = nullptr;   // a stream's description (name, path, no rows) when `stream` is set
   const Dataset* test = nullptr;    // optional
-  std::optional<uint64_t> shuffle{};  // the permutation's seed; none: the file order
-  std::size_t limit = 0;            // the first `limit` rounds (0 = all)
-  // The run's own pool of this many threads (0: the hardware threads); none: the calling thread's
-  // pool, a reproduce cell's, whose worker lends it helpers (core/thread_pool.hpp).
-  std::optional<unsigned> threads{};
+  // true: the calling thread's pool, a reproduce cell's, whose worker lends it helpers
+  // (core/thread_pool.hpp); false: a pool of the configuration's `threads`.
+  bool caller_pool = false;
   RowStream* stream = nullptr;      // rows learned as they arrive (RunRequest::stream)
   const ModelFile* init = nullptr;  // the model continued (RunRequest::init)
   RoundObserver observe{};
@@ -38,7 +35,8 @@ struct JobReport {
   RunReport rep;
 };
 
-// The request of `config` over `job`, run on the job's threads (the same bits on any number).
+// The request of `config` over `job`: the rounds in the configuration's order (its `shuffle`, its
+// `limit`), on its threads (the same bits on any number).
 JobReport run_configured(const RunConfig& config, const RunJob& job);
 
 }  // namespace plab
