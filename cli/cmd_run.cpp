@@ -1,5 +1,5 @@
 // `plab run`: parses flags (grouped in --help by their owner: run, kernel, comparator, reader, each
-// learner family), calls the one run pipeline (experiments/run/pipeline.hpp) and prints the progress
+// learner family), runs its configuration through run_configured (experiments/run/run_job.hpp) and prints the progress
 // lines, the bounds table, the trace and the summary.
 #include <fmt/format.h>
 
@@ -16,7 +16,7 @@
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "config/run_config.hpp"
-#include "experiments/run/pipeline.hpp"
+#include "experiments/run/run_job.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/version.hpp"
 #include "models/model_file.hpp"
@@ -24,13 +24,10 @@
 namespace plab {
 namespace {
 
-// The learner, kernel, comparator and reader options live in `flags`.
+// The learner, kernel, comparator, reader and run options (--labels, --preprocess, --limit,
+// --shuffle, --threads) live in `flags`; configure checks them.
 struct RunArgs {
-  std::string algo, data, test, labels, trace, summary;
-  std::string preprocess = "none";  // docs/conventions.md#preprocess
-  std::size_t limit = 0;
-  unsigned threads = 0;  // 0: the hardware threads (docs/threads.md)
-  std::optional<uint64_t> shuffle;
+  std::string algo, data, test, trace, summary;
   bool quiet = false, no_bounds = false, strict = false;
   std::string save_model, init_model;  // docs/models.md
   OptionFlags flags;
@@ -50,7 +47,7 @@ void check_readers(const RunArgs& a) {
   }
 }
 
-void print_start(const RunArgs& a, const RunRequest& req) {
+void print_start(const RunArgs& a, const RunOptions& run, const RunRequest& req) {
   if (a.quiet) return;
   if (req.stream || req.loading) {
     std::cerr << fmt::format("plab run: {} on {} (rows learned as they {}, kernel {})\n", a.algo,
@@ -60,7 +57,7 @@ void print_start(const RunArgs& a, const RunRequest& req) {
   }
   std::cerr << fmt::format("plab run: {} on {} ({} rounds, dim {}, kernel {}, shuffle {})\n", a.algo, req.train->name,
                            req.order.size(), req.train->dim, req.options.kernel.describe(),
-                           a.shuffle ? std::to_string(*a.shuffle) : "none (file order)");
+                           run.shuffle ? std::to_string(*run.shuffle) : "none (file order)");
 }
 
 // Progress lines at rounds 1, 2, 4, 8, ...
@@ -114,14 +111,15 @@ void check_norm(const RunReport& rep) {
 }
 
 // `trace`: the writer of a stream's trace (docs/inputs.md#streams), else null.
-void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep, TraceWriter* trace) {
+void write_outputs(const RunArgs& a, const RunOptions& run, const RunRequest& req, const RunReport& rep,
+                   TraceWriter* trace) {
   nlohmann::json meta = run_meta(req, rep);
   meta["data"] = {{"name", req.train->name}, {"path", req.train->path}, {"sha256", req.train->sha256},
-                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", a.labels}, {"limit", a.limit},
-                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", a.preprocess}};
+                  {"size", data_rows(req)}, {"dim", req.train->dim}, {"labels", run.labels}, {"limit", run.limit},
+                  {"source", req.stream ? "stream" : dataset_source(a.data)}, {"preprocess", run.preprocess}};
   if (!req.train->header.empty()) meta["data"]["header"] = req.train->header;
   if (req.stream && req.stream->unterminated_line()) meta["data"]["unterminated_last_line"] = req.stream->unterminated_line();
-  meta["shuffle_seed"] = a.shuffle ? nlohmann::json(*a.shuffle) : nlohmann::json();
+  meta["shuffle_seed"] = run.shuffle ? nlohmann::json(*run.shuffle) : nlohmann::json();
   meta["git"] = git_revision();
   if (req.test) meta["test"] = {{"name", req.test->name}, {"path", req.test->path}, {"sha256", req.test->sha256}};
   if (trace) trace->finish(meta);
@@ -134,10 +132,11 @@ void write_outputs(const RunArgs& a, const RunRequest& req, const RunReport& rep
   write_json_atomic(a.summary, s);
 }
 
-LoadOptions load_options(const RunArgs& a) {
+LoadOptions load_options(const RunArgs& a, const RunConfig& config) {
   LoadOptions o;
   // Multiclass learners read class indices: "classes" is their default label map.
-  o.labels = LabelMap::parse(a.labels.empty() && learner_info(a.algo).multiclass ? "classes" : a.labels);
+  const std::string& labels = config.run().labels;
+  o.labels = LabelMap::parse(labels.empty() && learner_info(config.algo()).multiclass ? "classes" : labels);
   o.format = a.reader("format");
   if (a.flags.was_given("reader", "header") || a.flags.was_given("reader", "label_column")) {
     o.layout = DelimitedLayout{};
@@ -159,48 +158,40 @@ void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
 }
 
 // std::bad_alloc during a run says which data set and how large, not just "std::bad_alloc".
-RunReport run_or_explain(const RunRequest& req) {
+JobReport run_or_explain(const RunConfig& config, const RunJob& job) {
   try {
-    return run_pipeline(req);
+    return run_configured(config, job);
   } catch (const std::bad_alloc&) {
-    if (req.loading) {  // the file's own error first
-      const Dataset& d = req.loading->finish();
-      throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, d.name, memory_estimate(d)));
+    if (job.loading) {  // the file's own error first
+      const Dataset& d = job.loading->finish();
+      throw DataError(fmt::format("out of memory running {} on {}: {}", config.algo(), d.name, memory_estimate(d)));
     }
-    if (req.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
+    if (job.stream)  // no rows are held: what the stream gave so far (the model holds the rest)
       throw DataError(fmt::format("out of memory running {} on {} after {} rows (dimension {}: one support stored "
-                                  "densely takes {:.1f} MiB)", req.algo, req.train->name, req.stream->rows(),
-                                  req.stream->dim(), 8.0 * static_cast<double>(req.stream->dim()) / 1048576.0));
-    throw DataError(fmt::format("out of memory running {} on {}: {}", req.algo, req.train->name,
-                                memory_estimate(*req.train)));
+                                  "densely takes {:.1f} MiB)", config.algo(), job.train->name, job.stream->rows(),
+                                  job.stream->dim(), 8.0 * static_cast<double>(job.stream->dim()) / 1048576.0));
+    throw DataError(fmt::format("out of memory running {} on {}: {}", config.algo(), job.train->name,
+                                memory_estimate(*job.train)));
   }
 }
 
-// --init-model: the model fixes the learner, its options, the kernel and the label map; flags
-// that would change them are errors (configure compares the options), and so is --algo
-// naming another learner.
+// --init-model: the model fixes the learner, its options, the kernel, the label map and the
+// preprocessing; flags that would change them are errors (configure compares them), and so is
+// --algo naming another learner.
 std::optional<ModelFile> init_model(RunArgs& a) {
   if (a.init_model.empty()) {
     if (a.algo.empty()) throw std::invalid_argument("--algo is required (or --init-model)");
     return std::nullopt;
   }
   ModelFile m = read_model(a.init_model);
-  const std::string labels = m.header.classes.empty() ? m.header.labels : "classes";
   if (!a.algo.empty() && a.algo != m.header.algo)
     throw ModelError(a.init_model + ": a model of " + m.header.algo + ", not of --algo " + a.algo);
-  if (!a.labels.empty() && a.labels != labels)
-    throw ModelError(a.init_model + ": its data was read with --labels '" + labels + "', not '" + a.labels + "'");
-  if (a.preprocess != "none" && a.preprocess != m.header.preprocess)
-    throw ModelError(a.init_model + ": its rows were preprocessed with '" + m.header.preprocess + "', not '" +
-                     a.preprocess + "'");
   a.algo = m.header.algo;
-  a.labels = labels;
-  a.preprocess = m.header.preprocess;
   return m;
 }
 
 // --save-model: the trained learner with what it was trained on, after the model it continued.
-void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep) {
+void save_trained(const RunArgs& a, const RunOptions& run, const RunRequest& req, const RunReport& rep) {
   if (a.save_model.empty()) return;
   ModelHeader h = model_header(req.algo, rep.facts.options);
   if (req.init) {
@@ -208,8 +199,8 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
     h.rounds = req.init->header.rounds;
     h.dim = std::max(h.dim, req.init->header.dim);
   }
-  h.labels = req.train->multiclass() ? "classes" : a.labels;
-  h.preprocess = a.preprocess;
+  h.labels = req.train->multiclass() ? "classes" : run.labels;
+  h.preprocess = run.preprocess;
   h.classes = req.train->classes;
   h.data.push_back({{"name", req.train->name}, {"sha256", req.train->sha256},
                     {"rows", req.stream ? rep.run.count : req.order.size()}});
@@ -221,23 +212,22 @@ void save_trained(const RunArgs& a, const RunRequest& req, const RunReport& rep)
 void run(RunArgs& a) {
   const std::optional<ModelFile> init = init_model(a);
   check_readers(a);
-  RunRequest req;
-  req.init = init ? &*init : nullptr;
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
   // Usage errors, the model's options included, before any data is read; the bounds assume
   // f_0 = 0: a continued run has none.
   const RunConfig config =
-      configure(given, {.algo = a.algo, .init = req.init, .bounds = !a.no_bounds && !init, .permutation_seed = a.shuffle});
-  const LoadOptions load = load_options(a);
-  const Preprocess pre = Preprocess::parse(a.preprocess);
-  StreamInput in = stream_input(a.data, {a.shuffle.has_value(), !a.test.empty(), a.preprocess, a.algo, &a.flags}, load);
+      configure(given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init});
+  const RunOptions& run = config.run();
+  const LoadOptions load = load_options(a, config);
+  const Preprocess pre = Preprocess::parse(run.preprocess);
+  StreamInput in = stream_input(a.data, {run.shuffle.has_value(), !a.test.empty(), run.preprocess, a.algo, &a.flags}, load);
   Dataset data;
   std::optional<BackgroundLoad> loading;  // docs/inputs.md#read-while-learning
   if (in.rows) {
     data.name = kStdinName;
     data.path = "-";
-  } else if (!a.shuffle && pre.none() && !init && !load.labels.classes && !learner_info(a.algo).multiclass &&
+  } else if (!run.shuffle && pre.none() && !init && !load.labels.classes && !learner_info(a.algo).multiclass &&
              config.options().kernel.type != Kernel::Type::linear && data_reader(a.data, load.format) == "libsvm") {
     loading.emplace(a.data, load);
   } else {
@@ -252,32 +242,20 @@ void run(RunArgs& a) {
     print_source(a, a.test, *test);
     apply_preprocess(*test, pre);
   }
-  req.train = &data;
+  RunJob job{.train = &data, .test = test ? &*test : nullptr, .stream = in.rows.get(),
+             .loading = loading ? &*loading : nullptr, .init = init ? &*init : nullptr,
+             .observe = in.observer(a.trace, progress(a)),
+             .keep_rounds = !a.trace.empty()};  // the trace is the one reader of the records besides the bounds
+  job.on_start = [&a, &run](const RunRequest& req, unsigned started) {
+    print_start(a, run, req);
+    if (const unsigned asked = resolve_threads(run.threads); started < asked)
+      std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run "
+                               "goes on with {} (the same results)\n", started, asked, started);
+  };
   // "auto" resolved to the comparator it picks on the data (a LIBSVM file read while learning: as on
   // any file, whose rows have no generating hyperplane)
-  req.take(config.on_data(given, data));
-  req.test = test ? &*test : nullptr;
-  req.order = make_order(data.size(), a.shuffle, a.limit);
-  req.stream = in.rows.get();
-  req.loading = loading ? &*loading : nullptr;
-  req.stream_limit = a.limit;
-  req.observe = in.observer(a.trace, progress(a));
-  req.keep_rounds = !a.trace.empty();  // the trace is the one reader of the records besides the bounds
-  print_start(a, req);
-  const unsigned threads = resolve_threads(a.threads);
-  ThreadPool pool(threads - 1);  // the kernel rows' helpers; same bits on any count
-  if (pool.own() + 1 < threads)
-    std::cerr << fmt::format("plab run: note: the system started {} of the {} threads asked for (--threads): the run goes "
-                             "on with {} (the same results)\n", pool.own() + 1, threads, pool.own() + 1);
-  PoolScope scope(&pool);
-  const RunReport rep = run_or_explain(req);
-  if (loading) {  // the whole file, now read, and the rounds it gave
-    data = std::move(loading->finish());
-    print_source(a, a.data, data);
-    req.train = &data;
-    req.loading = nullptr;
-    req.order = make_order(data.size(), std::nullopt, a.limit);
-  }
+  const auto [req, rep] = run_or_explain(config.on_data(given, data), job);
+  if (loading) print_source(a, a.data, *req.train);  // the whole file, now read
   in.describe(data);
   if (const std::size_t cut = req.stream ? req.stream->unterminated_line() : 0)  // said even with --quiet
     std::cerr << fmt::format("plab run: note: the stream's last line ({}:{}) has no newline: if its writer was cut off "
@@ -286,8 +264,8 @@ void run(RunArgs& a) {
   print_done(a, rep);
   check_norm(rep);
   if (!a.quiet && req.bounds) print_bounds_table(std::cerr, rep.bounds);
-  write_outputs(a, req, rep, in.trace.get());
-  save_trained(a, req, rep);
+  write_outputs(a, run, req, rep, in.trace.get());
+  save_trained(a, run, req, rep);
   if (any_hard_violation(rep.bounds)) {
     std::cerr << "plab run: A PROVEN MISTAKE BOUND IS VIOLATED on this run (see the table): this is a bug.\n";
     if (a.strict) throw BoundViolation("hard bound violated (--strict)");
@@ -310,17 +288,7 @@ void register_run_command(CLI::App& app) {
   c->add_option("--data", a->data, "Registry name, synthetic:NAME[:k=v,...], file path, or - for standard input "
                                     "(LIBSVM, or --format csv|tsv; learned as the rows arrive: docs/inputs.md#streams)")->required();
   c->add_option("--test", a->test, "Test set (registry name or file): reports the test error of each hypothesis");
-  c->add_option("--labels", a->labels, "Label map, e.g. '3:+1,*:-1' (digit 3 against the rest), 'classes' "
-                                        "(multiclass learners' default) or 'regression'");
-  c->add_option("--preprocess", a->preprocess,
-                "Input preprocessing, applied to training and test rows after loading: none | pm1-to-01 "
-                "((x+1)/2 on every feature) | unit-norm (x/||x||), or a comma-separated list applied left to right "
-                "(docs/conventions.md#preprocess)")->capture_default_str();
-  c->add_option("--limit", a->limit, "Use only the first N rounds (0 = all)")->check(CLI::NonNegativeNumber);
-  c->add_option("--shuffle", a->shuffle, "Permute the rounds with this seed (default: file order)")->check(CLI::NonNegativeNumber);
-  c->add_option("--threads", a->threads,
-                "Threads of this run: the kernel rows are split between them, the results are the same bits "
-                "on any number (0 = the hardware threads; docs/threads.md)")->capture_default_str()->check(CLI::Range(0u, kMaxThreads));
+  a->flags.add(c, run_options());  // --labels, --preprocess, --limit, --shuffle, --threads
   c->add_option("--trace", a->trace, "Write the per-round trace CSV here");
   c->add_option("--summary", a->summary, "Write the summary JSON here");
   c->add_flag("--quiet", a->quiet, "No progress lines");

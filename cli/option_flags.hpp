@@ -1,7 +1,7 @@
 // Command-line flags generated from the option declarations (core/option_decl.hpp): the options
-// learners declare (bounds/option_owners.hpp) and the kernel, comparator and reader options. Each flag's help,
+// learners declare (bounds/option_owners.hpp) and the kernel, comparator, reader and run options. Each flag's help,
 // default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
-// come from its declaration. After parsing, given() hands the learner, kernel and comparator
+// come from its declaration. After parsing, given() hands the learner, kernel, comparator and run
 // flags given to the one configuration step (config/run_config.hpp); check() does the
 // same owner and range checks for the readers.
 #pragma once
@@ -22,12 +22,12 @@ class OptionFlags {
  public:
   // Adds one flag for each name of the options learners declare (held like the kernel's); call once.
   void add_learner_options(CLI::App* app);
-  // Adds the flags of kernel, comparator or reader declarations, each holding its declared
+  // Adds the flags of kernel, comparator, reader or run declarations, each holding its declared
   // default until given (value()).
   void add(CLI::App* app, const std::vector<OptionDecl>& decls);
   // The value of a kernel, comparator or reader option: as given, else its declared default.
   nlohmann::json value(const std::string& kind, const std::string& name) const;
-  // The learner, kernel and comparator options given, for configure, spelt as flags;
+  // The learner, kernel, comparator and run options given, for configure, spelt as flags;
   // `no_comparator` says why a run has no comparator ("--no-bounds").
   GivenOptions given(const std::string& no_comparator) const;
   // Whether the declared option `name` of `kind` was given.

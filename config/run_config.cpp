@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
+#include "datasets/readers.hpp"
 
 namespace plab {
 namespace {
@@ -53,13 +54,58 @@ LearnerOptions model_under_given(const ModelFile& m, const GivenOptions& given) 
   return model;
 }
 
+// The value of the run option `name`: as given (checked), else its declared default.
+nlohmann::json run_value(const GivenOptions& given, const std::string& name) {
+  for (const OptionDecl& d : run_options()) {
+    if (d.name != name) continue;
+    if (!given.has(option_key(d))) return d.default_value;
+    const GivenOption& g = given.values.at(option_key(d));
+    d.check(g.value, g.label());
+    return d.typed(g.value);
+  }
+  throw std::logic_error("no run option " + name);
+}
+
+RunOptions configure_run(const GivenOptions& given) {
+  RunOptions r;
+  if (const nlohmann::json labels = run_value(given, "labels"); !labels.is_null()) r.labels = labels.get<std::string>();
+  r.preprocess = run_value(given, "preprocess").get<std::string>();
+  r.limit = run_value(given, "limit").get<std::size_t>();
+  if (const nlohmann::json seed = run_value(given, "shuffle"); !seed.is_null()) r.shuffle = seed.get<uint64_t>();
+  r.threads = run_value(given, "threads").get<unsigned>();
+  return r;
+}
+
+// A continued run reads its data as the model's was read: a label map or a preprocessing given
+// that differs is an error (docs/models.md#continue).
+void model_run_options(RunOptions& r, const GivenOptions& given, const ModelFile& m) {
+  const std::string labels = m.header.classes.empty() ? m.header.labels : "classes";
+  if (!r.labels.empty() && r.labels != labels)
+    throw ModelError(m.path + ": its data was read with " + given.values.at("labels").label() + " '" + labels +
+                     "', not '" + r.labels + "'");
+  if (r.preprocess != "none" && r.preprocess != m.header.preprocess)
+    throw ModelError(m.path + ": its rows were preprocessed with '" + m.header.preprocess + "', not '" + r.preprocess +
+                     "'");
+  r.labels = labels;
+  r.preprocess = m.header.preprocess;
+}
+
+// `given` without the run's own options: the learner's, the kernel's and the comparator's.
+GivenOptions without_run_options(GivenOptions given) {
+  for (const OptionDecl& d : run_options()) given.values.erase(option_key(d));
+  return given;
+}
+
 }  // namespace
 
-RunConfig configure(const GivenOptions& given, const RunContext& ctx) {
+RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
   RunConfig c;
+  c.run_ = configure_run(all);
+  if (ctx.init) model_run_options(c.run_, all, *ctx.init);
+  const GivenOptions given = without_run_options(all);
   c.bounds_ = ctx.bounds;
   c.comparator_.kind = ctx.comparator;
-  c.comparator_.seed = default_comparator_seed(ctx.permutation_seed);
+  c.comparator_.seed = default_comparator_seed(ctx.permutation_seed ? ctx.permutation_seed : c.run_.shuffle);
   if (ctx.init) {
     c.algo_ = ctx.init->header.algo;
     c.options_ = model_under_given(*ctx.init, given);

@@ -1,6 +1,7 @@
 // The one configuration step of a run (docs/architecture.md#configuration): the options a user
 // gave, by name (absent = not given, each with where it came from), and the run's context (the
-// learner, the data, a model to continue) in; a checked, immutable RunConfig out. It resolves each
+// learner, the data, a model to continue) in; a checked, immutable RunConfig out: the learner's
+// options, the kernel, the comparator and the run's own options (RunOptions). It resolves each
 // option's owner (the learner, the kernel type, the comparator kind, "auto" first resolved to the
 // comparator it picks on the data), refuses an option its owner does not take, a value outside the
 // declared range and a broken rule of the learner, naming the option as the user wrote it and
@@ -18,6 +19,16 @@
 
 namespace plab {
 
+// The run's own options (run_options(), datasets/readers.hpp), checked; a continued run's label
+// map and preprocessing are its model's.
+struct RunOptions {
+  std::string labels;               // "" = none given: the binary spellings, "classes" for a multiclass learner
+  std::string preprocess = "none";  // Preprocess::parse's text
+  std::size_t limit = 0;            // the first `limit` rounds (0 = all)
+  std::optional<uint64_t> shuffle;  // the permutation's seed; none: the file order
+  unsigned threads = 0;             // 0: the hardware threads
+};
+
 // What the configuration reads besides the given options.
 struct RunContext {
   std::string algo;                           // the learner (a model's own with init)
@@ -25,7 +36,9 @@ struct RunContext {
   const Dataset* data = nullptr;              // null before the data is read: "auto" stays unresolved
   bool bounds = true;                         // false: no comparator, and its options are errors
   std::string comparator = kDefaultComparator;  // the front end's default kind (a spec's: "svm")
-  std::optional<uint64_t> permutation_seed;   // the run's permutation: comparator_seed's default
+  // comparator_seed's default: the seed of the run's permutation when it is not the given
+  // `shuffle` (a cell's, which seeds its comparator in file order too); none: `shuffle`'s.
+  std::optional<uint64_t> permutation_seed{};
 };
 
 class RunConfig;
@@ -37,6 +50,7 @@ class RunConfig {
   const std::string& algo() const { return algo_; }
   const LearnerOptions& options() const { return options_; }     // the learner's, kernel included
   const ComparatorRequest& comparator() const { return comparator_; }
+  const RunOptions& run() const { return run_; }
   bool bounds() const { return bounds_; }
   // This configuration on the data now read: "auto" resolved to the comparator it picks there and
   // the SVM's options checked against it (for a front end that configured before reading).
@@ -48,6 +62,7 @@ class RunConfig {
   std::string algo_;
   LearnerOptions options_;
   ComparatorRequest comparator_;
+  RunOptions run_;
   bool bounds_ = true;
 };
 

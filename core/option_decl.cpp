@@ -54,8 +54,10 @@ void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) cons
   if (type == T::integer && !v.is_number_integer()) throw std::invalid_argument(at + " must be an integer, got " + json_excerpt(v));
   if (type == T::flag && !v.is_boolean()) throw std::invalid_argument(at + " must be true or false, got " + json_excerpt(v));
   if (type == T::text && !v.is_string()) throw std::invalid_argument(at + " must be a string, got " + json_excerpt(v));
-  if (type != T::text || allowed.empty()) return;
+  if (type != T::text) return;
   const std::string s = v.get<std::string>();
+  if (parse) parse(s, at);
+  if (allowed.empty()) return;
   if (std::find(allowed.begin(), allowed.end(), s) != allowed.end()) return;
   std::string list;
   for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;

@@ -3,6 +3,7 @@
 // by declared_options() (bounds/option_owners.hpp). The CLI flags, their grouped --help, the range
 // checks and "does not apply" errors, the summary JSON and the spec format all read these rows.
 #pragma once
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -19,7 +20,7 @@ struct OptionDecl {
   bool min_open = false, max_open = false;  // true: the bound itself is excluded (> 0, not >= 0)
   std::vector<std::string> allowed;  // text options: the accepted values
   std::string help;
-  std::string kind;                  // whose option: "learner" | "kernel" | "comparator" | "reader"
+  std::string kind;                  // whose option: "learner" | "kernel" | "comparator" | "reader" | "run"
   std::string group;                 // --help heading: "Projectron(++) options", "Kernel options"
   // Who takes it: learner names, kernel types, comparator kinds or readers. Empty: it selects the
   // owner (--kernel, --comparator, --format) and always applies.
@@ -28,6 +29,9 @@ struct OptionDecl {
   // Earlier names still read (model files, trace metadata and specs written before a rename, the
   // old flag): "ogd_eta" for the online gradient learners' eta (docs/learners.md#options).
   std::vector<std::string> aliases;
+  // A text option read by a parser of its own (--preprocess, --labels): check_type calls it with
+  // the value and `at`; it throws std::invalid_argument, its message the parser's.
+  std::function<void(const std::string& value, const std::string& at)> parse = {};
 
   std::string flag() const;          // "--learning-rate"
   std::string type_name() const;     // "real" | "count" | "integer" | "flag" | "text"
@@ -37,7 +41,7 @@ struct OptionDecl {
   // The same option as `other` but for its owners: name, type, default, range, values and help.
   bool same_as(const OptionDecl& other) const;
   // Throws std::invalid_argument "<at> must be ..., got <v>" on a wrong type, a negative count or
-  // a text outside `allowed` (what a spec or a trace's metadata is checked for when read).
+  // a text outside `allowed` (or refused by `parse`) (what a spec or a trace's metadata is checked for when read).
   void check_type(const nlohmann::json& v, const std::string& at) const;
   // A value check_type accepts as the declared type holds it (a real 1 as 1.0, a count as an
   // unsigned integer), as a typed field would keep it: summaries, model headers and trace metadata

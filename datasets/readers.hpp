@@ -25,6 +25,11 @@ class RowArrivals;  // datasets/row_arrivals.hpp
 // generator (synthetic:...) and a registered data set (layout fixed in the registry) take none.
 // Owners are the readers of data_reader() (datasets/registry.hpp).
 const std::vector<OptionDecl>& reader_options();
+// The run's own options (datasets/reader_options.cpp), taken by every run: "labels" (the label
+// map, LabelMap::parse), "preprocess" (Preprocess::parse), "limit", "shuffle" (the permutation's
+// seed, none by default) and "threads" (0 = the hardware threads, at most kMaxThreads). The one
+// configuration step checks them (RunOptions, config/run_config.hpp).
+const std::vector<OptionDecl>& run_options();
 
 // Names a place in a file ("path:line:col") for a message: a string, or a callable that builds it
 // only when a message needs it (building it for every row was a tenth of loading a file).

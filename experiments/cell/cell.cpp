@@ -11,6 +11,7 @@
 #include "datasets/registry.hpp"
 #include "experiments/cell/analyses.hpp"
 #include "experiments/cell/cell_metrics.hpp"
+#include "experiments/run/run_job.hpp"
 #include "experiments/version.hpp"
 
 namespace plab {
@@ -19,8 +20,9 @@ using nlohmann::json;
 
 namespace {
 
-// The options the cell's spec gives its run: the algorithm's params, its data set's kernel and
-// the bounds' comparator, as the one configuration step reads them (config/run_config.hpp).
+// The options the cell's spec gives its run: the algorithm's params, its data set's kernel, the
+// bounds' comparator, its permutation and its limit, as the one configuration step reads them
+// (config/run_config.hpp).
 GivenOptions cell_options(const Cell& c) {
   const std::string at = "spec " + c.figure + " algorithm " + c.algo_id;
   GivenOptions g = given_from_json(learner_params(c), at);
@@ -28,6 +30,8 @@ GivenOptions cell_options(const Cell& c) {
     for (const auto& [k, v] : c.kernel.items()) g.add(k == "type" ? "kernel" : k, v, at + " kernel", k);
   for (const char* k : {"comparator", "svm_C"})
     if (c.bounds.is_object() && c.bounds.contains(k)) g.add(k, c.bounds.at(k), at + " bounds");
+  if (c.order == "shuffle") g.add("shuffle", c.perm_seed, at + " permutation");
+  g.add("limit", c.limit, at);
   return g;
 }
 
@@ -101,29 +105,21 @@ json cell_bounds(const Cell& c, const RunReport& rep) {
   return list;
 }
 
-}  // namespace
-
-// The pipeline request of a cell. The comparator is seeded from the permutation, so every
-// algorithm of a permutation is compared with the same g0.
-RunRequest cell_request(const Cell& c, const CellData& d) {
-  const Dataset& train = *d.train;
-  RunRequest req;
-  req.algo = c.algo;
-  req.train = &train;
-  req.test = d.test.get();
-  const std::optional<uint64_t> shuffle =
-      c.order == "shuffle" ? std::optional<uint64_t>(c.perm_seed) : std::nullopt;
-  req.order = cell_training_order(c, train, make_order(train.size(), shuffle, c.limit));
-  req.take(configure(cell_options(c), {.algo = c.algo, .data = &train, .bounds = !c.bounds.is_null(),
-                                       .comparator = "svm",  // a spec's default (docs/specs.md)
-                                       .permutation_seed = c.perm_seed}));
-  return req;
+// The checked configuration of a cell's run. The comparator is seeded from the permutation, so
+// every algorithm of a permutation is compared with the same g0.
+RunConfig cell_config(const Cell& c, const CellData& d) {
+  return configure(cell_options(c), {.algo = c.algo, .data = d.train.get(), .bounds = !c.bounds.is_null(),
+                                     .comparator = "svm",  // a spec's default (docs/specs.md)
+                                     .permutation_seed = c.perm_seed});
 }
+
+}  // namespace
 
 json run_cell(const Cell& c, const CellData& d, double* seconds) {
   if (!c.error.empty()) throw std::runtime_error(c.error);
-  const RunRequest req = cell_request(c, d);
-  RunReport rep = run_pipeline(req);
+  const RunJob job{.train = d.train.get(), .test = d.test.get(), .caller_pool = true,  // the worker's pool
+                   .reorder = [&](std::vector<std::size_t> order) { return cell_training_order(c, *d.train, std::move(order)); }};
+  const auto [req, rep] = run_configured(cell_config(c, d), job);
   if (seconds) *seconds = rep.run.seconds;
   json r = cell_results(rep, d);
   add_cell_metrics({c, d, rep.facts.options, *rep.learner, rep.run, req.order}, r);  // experiments/cell/cell_metrics.hpp

@@ -25,8 +25,6 @@ nlohmann::json run_cell(const Cell& c, const CellData& d, double* seconds);
 
 // The cell's learner options without its metric switches (params named metric_*).
 nlohmann::json learner_params(const Cell& c);
-// The run-pipeline request of a cell (experiments/run/pipeline.hpp).
-RunRequest cell_request(const Cell& c, const CellData& d);
 
 std::string cell_key(const Cell& c, const CellData& d);
 

@@ -6,6 +6,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
 #include "config/run_config.hpp"
+#include "datasets/readers.hpp"
 
 namespace plab::py {
 namespace {
@@ -62,9 +63,17 @@ nlohmann::json option_catalog(const std::string& algo) {
 
 bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").multiclass; }
 
-void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle) {
-  req.take(plab::configure(keywords(spec),
-                           {.algo = spec.algo, .data = req.train, .bounds = req.bounds, .permutation_seed = shuffle}));
+RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, std::optional<uint64_t> shuffle,
+                     unsigned threads) {
+  GivenOptions g = keywords(spec);
+  // The arrays are the data as given: no label map, preprocessing or limit applies to them.
+  for (const OptionDecl& d : run_options())
+    if (g.has(option_key(d)))
+      throw std::invalid_argument(g.values.at(option_key(d)).label() +
+                                  ": unknown option (an option of plab run; perceptron_lab.run takes shuffle and threads)");
+  if (shuffle) g.add("shuffle", *shuffle);
+  g.add("threads", threads);
+  return configure(g, {.algo = spec.algo, .data = &data, .bounds = bounds});
 }
 
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data) {

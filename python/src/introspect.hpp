@@ -30,11 +30,12 @@ nlohmann::json learner_catalog();
 nlohmann::json option_catalog(const std::string& algo);
 // True for learners that read class indices (Dataset::classes).
 bool is_multiclass(const std::string& algo);
-// The one configuration step (config/run_config.hpp) on the keywords of `spec`: sets req.algo,
-// req.options (kernel included) and req.comparator (its seed's default from `shuffle`;
-// req.train, req.bounds set by the caller). Throws std::invalid_argument naming the keyword: an unknown one (and the
-// nearest), one whose owner does not take it, a value out of range.
-void configure(RunRequest& req, const LearnerSpec& spec, std::optional<uint64_t> shuffle);
+// The one configuration step (config/run_config.hpp) on the keywords of `spec`, `shuffle` and
+// `threads` for a run over `data` (with bounds or not). Throws std::invalid_argument naming the
+// keyword: an unknown one (and the nearest), one whose owner does not take it, a value out of
+// range, a run option of plab run that perceptron_lab.run does not take.
+RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, std::optional<uint64_t> shuffle,
+                     unsigned threads);
 // The kernel and the comparator of `spec` on `data` (perceptron_lab.bounds), checked the same way.
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
 // The spec of a model's learner: its options and its kernel as keywords.

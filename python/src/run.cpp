@@ -6,6 +6,7 @@
 #include "arrays.hpp"
 #include "core/json_text.hpp"
 #include "core/thread_pool.hpp"
+#include "experiments/run/run_job.hpp"
 #include "bounds/prefix_bounds.hpp"
 #include "experiments/run/trace.hpp"
 #include "record.hpp"
@@ -21,22 +22,17 @@ void check_interrupt() {
 std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const RunArgs& a) {
   auto out = std::make_shared<RunOutcome>();
   out->data = std::move(data);
-  RunRequest& req = out->req;
-  req.train = out->data.get();
-  req.order = make_order(out->data->size(), a.shuffle);
-  req.bounds = a.bounds;
-  configure(req, a.spec, a.shuffle);
-  req.observe = [](const RoundRecord& r, const RunResult&) {
-    if (r.t % 4096 == 0) check_interrupt();
-  };
-  if (a.threads > kMaxThreads)
+  if (a.threads > kMaxThreads)  // in Python's words, before the declaration's check
     throw std::invalid_argument(fmt::format("threads = {}: at most {} (as plab run --threads)", a.threads, kMaxThreads));
+  const RunConfig config = run_config(a.spec, *out->data, a.bounds, a.shuffle, a.threads);
+  const RunJob job{.train = out->data.get(),
+                   .observe = [](const RoundRecord& r, const RunResult&) {
+                     if (r.t % 4096 == 0) check_interrupt();
+                   }};
   const ReadOnlyWhile frozen(*out->data);
-  out->rep = without_gil([&] {
-    ThreadPool pool(resolve_threads(a.threads) - 1);  // same bits on any number of threads
-    PoolScope scope(&pool);
-    return run_pipeline(req);
-  });
+  auto [req, rep] = without_gil([&] { return run_configured(config, job); });
+  out->req = std::move(req);
+  out->rep = std::move(rep);
   return out;
 }
 

@@ -1,0 +1,77 @@
+// The run's own options through the one configuration step (config/run_config.hpp) and the one
+// orchestration of a configured run (experiments/run/run_job.hpp).
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "config/run_config.hpp"
+#include "core/thread_pool.hpp"
+#include "datasets/registry.hpp"
+#include "experiments/run/run_job.hpp"
+
+namespace plab {
+namespace {
+
+std::string run_job_error(const nlohmann::json& given) {
+  try {
+    configure(given_from_json(given), {.algo = "kernel-perceptron", .bounds = false});
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(RunOptions, DefaultsComeFromTheDeclarations) {
+  const RunOptions r = configure(given_from_json(nlohmann::json::object()), {.algo = "kernel-perceptron"}).run();
+  EXPECT_EQ(r.labels, "");
+  EXPECT_EQ(r.preprocess, "none");
+  EXPECT_EQ(r.limit, 0u);
+  EXPECT_FALSE(r.shuffle.has_value());
+  EXPECT_EQ(r.threads, 0u);
+}
+
+TEST(RunOptions, GivenAreCheckedAndSeedTheComparator) {
+  const RunConfig c = configure(given_from_json({{"shuffle", 7}, {"limit", 3}, {"threads", 2}, {"labels", "1:+1,*:-1"},
+                                                 {"preprocess", "unit-norm"}}),
+                                {.algo = "kernel-perceptron"});
+  EXPECT_EQ(c.run().shuffle, std::optional<uint64_t>(7));
+  EXPECT_EQ(c.run().limit, 3u);
+  EXPECT_EQ(c.run().threads, 2u);
+  EXPECT_EQ(c.run().labels, "1:+1,*:-1");
+  EXPECT_EQ(c.run().preprocess, "unit-norm");
+  EXPECT_EQ(c.comparator().seed, default_comparator_seed(7));
+  // A context's own permutation (a cell's) seeds the comparator over the given shuffle.
+  const RunConfig cell = configure(given_from_json({{"shuffle", 7}}), {.algo = "kernel-perceptron", .permutation_seed = 9});
+  EXPECT_EQ(cell.comparator().seed, default_comparator_seed(9));
+}
+
+TEST(RunOptions, RefusedValuesNameTheOption) {
+  EXPECT_EQ(run_job_error({{"threads", kMaxThreads + 1}}).rfind("threads must be <= 1024, got 1025", 0), 0u);
+  EXPECT_EQ(run_job_error({{"limit", -1}}).rfind("limit must be a non-negative integer, got -1", 0), 0u);
+  EXPECT_EQ(run_job_error({{"preprocess", "unit_norm"}}).rfind("preprocess: unknown preprocessing 'unit_norm'", 0), 0u);
+  EXPECT_EQ(run_job_error({{"labels", "3:+2"}}).rfind("--labels: bad item '3:+2'", 0), 0u);
+}
+
+// run_configured is run_pipeline on the request a front end would build by hand: the same bits.
+TEST(RunJob, RunsTheConfiguredOrder) {
+  const Dataset d = load_dataset("synthetic:dekel:n=80,seed=3");
+  const RunConfig c = configure(given_from_json({{"shuffle", 5}, {"limit", 50}, {"threads", 2}}),
+                                {.algo = "kernel-perceptron", .data = &d});
+  const JobReport job = run_configured(c, {.train = &d});
+  RunRequest req;
+  req.train = &d;
+  req.take(c);
+  req.order = make_order(d.size(), 5, 50);
+  const RunReport rep = run_pipeline(req);
+  EXPECT_EQ(job.req.order, req.order);
+  ASSERT_EQ(job.rep.run.rounds.size(), 50u);
+  EXPECT_EQ(job.rep.run.mistakes, rep.run.mistakes);
+  for (std::size_t t = 0; t < rep.run.rounds.size(); ++t) EXPECT_EQ(job.rep.run.rounds[t].score, rep.run.rounds[t].score);
+  ASSERT_EQ(job.rep.bounds.size(), rep.bounds.size());
+  for (std::size_t i = 0; i < rep.bounds.size(); ++i) EXPECT_EQ(to_json(job.rep.bounds[i]), to_json(rep.bounds[i]));
+}
+
+}  // namespace
+}  // namespace plab
