@@ -10,6 +10,7 @@
 #include "bounds/option_owners.hpp"
 #include "core/file_io.hpp"
 #include "core/json_text.hpp"
+#include "datasets/readers.hpp"
 #include "experiments/report/report_summary.hpp"
 
 namespace plab {
@@ -50,7 +51,7 @@ std::string values_text(const OptionDecl& d) {
 }
 
 std::string owners_text(const OptionDecl& d) {
-  if (d.owners.empty()) return "every run (selects the " + d.kind + ")";
+  if (d.owners.empty()) return d.kind == "run" ? "every run" : "every run (selects the " + d.kind + ")";
   std::string s;
   for (const auto& o : d.owners) s += (s.empty() ? "" : ", ") + code(o);
   if (d.kind == "kernel") return "kernels " + s;
@@ -80,14 +81,19 @@ std::string learner_table_markdown(const std::string& learners_doc) {
   return s;
 }
 
-std::string option_table_markdown(const std::vector<std::string>& kinds) {
+std::string option_rows_markdown(const std::vector<OptionDecl>& rows) {
   std::string s = "| option | type | default | range or values | taken by | what it sets |\n|---|---|---|---|---|---|\n";
-  for (const OptionDecl& d : declared_options()) {
-    if (std::find(kinds.begin(), kinds.end(), d.kind) == kinds.end()) continue;
+  for (const OptionDecl& d : rows)
     s += "| " + code(d.flag()) + " | " + d.type_name() + " | " + cell(default_text(d)) + " | " + cell(values_text(d)) +
          " | " + cell(owners_text(d)) + " | " + cell(d.help + aliases_text(d)) + " |\n";
-  }
   return s;
+}
+
+std::string option_table_markdown(const std::vector<std::string>& kinds) {
+  std::vector<OptionDecl> rows;
+  for (const OptionDecl& d : declared_options())
+    if (std::find(kinds.begin(), kinds.end(), d.kind) != kinds.end()) rows.push_back(d);
+  return option_rows_markdown(rows);
 }
 
 std::string figure_ids_markdown(const std::string& spec_dir) {
@@ -113,6 +119,7 @@ std::vector<DocBlock> doc_blocks(const std::string& root) {
       {"docs/learners.md", "kernel options", "\n" + option_table_markdown({"kernel"})},
       {"docs/learners.md", "comparator options", "\n" + option_table_markdown({"comparator"})},
       {"docs/learners.md", "reader options", "\n" + option_table_markdown({"reader"})},
+      {"docs/learners.md", "run options", "\n" + option_rows_markdown(run_options())},
   };
 }
 

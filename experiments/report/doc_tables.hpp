@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "core/option_decl.hpp"
+
 namespace plab {
 
 // One generated block: the file (relative to the source tree), the marker name and the text
@@ -29,6 +31,8 @@ std::string learner_table_markdown(const std::string& learners_doc);
 // Every option of the given kinds ("learner", "kernel", "comparator", "reader"), in declaration
 // order: type, default, range or values, owners, help.
 std::string option_table_markdown(const std::vector<std::string>& kinds);
+// The same table of `rows` (the run's own options, which no owner selects).
+std::string option_rows_markdown(const std::vector<OptionDecl>& rows);
 // "R1, R1B, R2, ..., B1": the figure ids of the specs in `spec_dir`, in report order.
 std::string figure_ids_markdown(const std::string& spec_dir);
 
