@@ -57,24 +57,34 @@ double exp_scalar(double x) {
   return (p * pow2_scalar(t1)) * pow2_scalar(t2);
 }
 
+// The vector exp on U vectors at once, step by step across them: each element gets the scalar's
+// sequence of operations, and the U Horner chains interleave (one chain alone waits on the fma
+// latency: 14 dependent fmas, which left the AVX2 path at 40% of its throughput).
 #define PLAB_EXP_VEC(NAME, TARGET, VEC, VI, SET1, MAX, MIN, FMA, SUB, ADD, MUL, CAST_I, CAST_D, SUB64, ADD64, \
                      SET64, SLL)                                                                            \
-  __attribute__((target(TARGET))) inline VEC NAME(VEC x) {                                                  \
-    x = MIN(SET1(kExpHi), MAX(SET1(kExpLo), x)); /* min/max return the second operand on NaN: x */               \
+  template <int U>                                                                                          \
+  __attribute__((target(TARGET), always_inline)) inline void NAME(VEC* x) {                                 \
     const VEC shift = SET1(kShift);                                                                         \
-    const VEC t = FMA(x, SET1(kLog2e), shift), k = SUB(t, shift);                                           \
-    const VEC mk = SUB(SET1(0.0), k);                                                                       \
-    const VEC r = FMA(mk, SET1(kLn2Lo), FMA(mk, SET1(kLn2Hi), x));                                          \
-    VEC p = SET1(kC[0]);                                                                                    \
-    for (int i = 1; i < 12; ++i) p = FMA(p, r, SET1(kC[i]));                                                \
-    p = FMA(p, r, SET1(1.0));                                                                               \
-    p = FMA(p, r, SET1(1.0));                                                                               \
-    const VEC t1 = FMA(k, SET1(0.5), shift), k1 = SUB(t1, shift);                                           \
-    const VEC t2 = ADD(SUB(k, k1), shift);                                                                  \
-    const VI bias = SET64(1023 - kShiftBits);                                                               \
-    const VEC s1 = CAST_D(SLL(ADD64(CAST_I(t1), bias), 52));                                                \
-    const VEC s2 = CAST_D(SLL(ADD64(CAST_I(t2), bias), 52));                                                \
-    return MUL(MUL(p, s1), s2);                                                                             \
+    VEC k[U], r[U], p[U];                                                                                   \
+    for (int j = 0; j < U; ++j) {                                                                           \
+      x[j] = MIN(SET1(kExpHi), MAX(SET1(kExpLo), x[j])); /* min/max return the second operand on NaN: x */  \
+      k[j] = SUB(FMA(x[j], SET1(kLog2e), shift), shift);                                                    \
+      const VEC mk = SUB(SET1(0.0), k[j]);                                                                  \
+      r[j] = FMA(mk, SET1(kLn2Lo), FMA(mk, SET1(kLn2Hi), x[j]));                                            \
+      p[j] = SET1(kC[0]);                                                                                   \
+    }                                                                                                       \
+    for (int i = 1; i < 12; ++i)                                                                            \
+      for (int j = 0; j < U; ++j) p[j] = FMA(p[j], r[j], SET1(kC[i]));                                      \
+    for (int j = 0; j < U; ++j) p[j] = FMA(p[j], r[j], SET1(1.0));                                          \
+    for (int j = 0; j < U; ++j) p[j] = FMA(p[j], r[j], SET1(1.0));                                          \
+    for (int j = 0; j < U; ++j) {                                                                           \
+      const VEC t1 = FMA(k[j], SET1(0.5), shift), k1 = SUB(t1, shift);                                      \
+      const VEC t2 = ADD(SUB(k[j], k1), shift);                                                             \
+      const VI bias = SET64(1023 - kShiftBits);                                                             \
+      const VEC s1 = CAST_D(SLL(ADD64(CAST_I(t1), bias), 52));                                              \
+      const VEC s2 = CAST_D(SLL(ADD64(CAST_I(t2), bias), 52));                                              \
+      x[j] = MUL(MUL(p[j], s1), s2);                                                                        \
+    }                                                                                                       \
   }
 
 PLAB_EXP_VEC(exp4, "avx2,fma", __m256d, __m256i, _mm256_set1_pd, _mm256_max_pd, _mm256_min_pd, _mm256_fmadd_pd,
@@ -84,6 +94,10 @@ PLAB_EXP_VEC(exp8, "avx512f", __m512d, __m512i, _mm512_set1_pd, _mm512_max_pd, _
              _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, _mm512_castpd_si512, _mm512_castsi512_pd,
              _mm512_sub_epi64, _mm512_add_epi64, _mm512_set1_epi64, _mm512_slli_epi64)
 #undef PLAB_EXP_VEC
+
+// Vectors a block of rbf_avx2 / rbf_avx512 (4 and 2 measured 1.30 / 1.53 ns a value on AVX2, 0.81 /
+// 0.90 on AVX-512, against 1.75 / 0.93 one vector at a time; AMD EPYC Zen 4).
+constexpr int kExpU = 4;
 
 // The argument of the Gaussian: -gamma * max(0, (sq + xs) - 2 dot) (max clamps round-off).
 inline double rbf_arg(double neg_gamma, double xs, double sq, double dot) {
@@ -98,24 +112,46 @@ void rbf_scalar(double gamma, double xs, const double* sq, double* out, std::siz
 __attribute__((target("avx2,fma"))) void rbf_avx2(double gamma, double xs, const double* sq, double* out,
                                                   std::size_t n) {
   const __m256d g = _mm256_set1_pd(-gamma), x = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0);
+#define arg(i)                                                                                     \
+  _mm256_mul_pd(g, _mm256_max_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + (i)), x),       \
+                                               _mm256_mul_pd(two, _mm256_loadu_pd(out + (i)))), \
+                                 _mm256_setzero_pd()))
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d d2 = _mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + i), x),
-                                     _mm256_mul_pd(two, _mm256_loadu_pd(out + i)));
-    _mm256_storeu_pd(out + i, exp4(_mm256_mul_pd(g, _mm256_max_pd(d2, _mm256_setzero_pd()))));
+  for (; i + 4 * kExpU <= n; i += 4 * kExpU) {
+    __m256d v[kExpU];
+    for (int j = 0; j < kExpU; ++j) v[j] = arg(i + 4 * j);
+    exp4<kExpU>(v);
+    for (int j = 0; j < kExpU; ++j) _mm256_storeu_pd(out + i + 4 * j, v[j]);
   }
+  for (; i + 4 <= n; i += 4) {
+    __m256d v[1] = {arg(i)};
+    exp4<1>(v);
+    _mm256_storeu_pd(out + i, v[0]);
+  }
+#undef arg
   rbf_scalar(gamma, xs, sq + i, out + i, n - i);
 }
 
 __attribute__((target("avx512f"))) void rbf_avx512(double gamma, double xs, const double* sq, double* out,
                                                    std::size_t n) {
   const __m512d g = _mm512_set1_pd(-gamma), x = _mm512_set1_pd(xs), two = _mm512_set1_pd(2.0);
+#define arg(i)                                                                                     \
+  _mm512_mul_pd(g, _mm512_max_pd(_mm512_sub_pd(_mm512_add_pd(_mm512_loadu_pd(sq + (i)), x),       \
+                                               _mm512_mul_pd(two, _mm512_loadu_pd(out + (i)))), \
+                                 _mm512_setzero_pd()))
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m512d d2 = _mm512_sub_pd(_mm512_add_pd(_mm512_loadu_pd(sq + i), x),
-                                     _mm512_mul_pd(two, _mm512_loadu_pd(out + i)));
-    _mm512_storeu_pd(out + i, exp8(_mm512_mul_pd(g, _mm512_max_pd(d2, _mm512_setzero_pd()))));
+  for (; i + 8 * kExpU <= n; i += 8 * kExpU) {
+    __m512d v[kExpU];
+    for (int j = 0; j < kExpU; ++j) v[j] = arg(i + 8 * j);
+    exp8<kExpU>(v);
+    for (int j = 0; j < kExpU; ++j) _mm512_storeu_pd(out + i + 8 * j, v[j]);
   }
+  for (; i + 8 <= n; i += 8) {
+    __m512d v[1] = {arg(i)};
+    exp8<1>(v);
+    _mm512_storeu_pd(out + i, v[0]);
+  }
+#undef arg
   rbf_scalar(gamma, xs, sq + i, out + i, n - i);
 }
 
@@ -126,12 +162,20 @@ double exp_fixed(double x) { return exp_scalar(x); }
 namespace {
 __attribute__((target("avx2,fma"))) void exp_avx2(const double* x, double* out, std::size_t n) {
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, exp4(_mm256_loadu_pd(x + i)));
+  for (; i + 4 <= n; i += 4) {
+    __m256d v[1] = {_mm256_loadu_pd(x + i)};
+    exp4<1>(v);
+    _mm256_storeu_pd(out + i, v[0]);
+  }
   for (; i < n; ++i) out[i] = exp_scalar(x[i]);
 }
 __attribute__((target("avx512f"))) void exp_avx512(const double* x, double* out, std::size_t n) {
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) _mm512_storeu_pd(out + i, exp8(_mm512_loadu_pd(x + i)));
+  for (; i + 8 <= n; i += 8) {
+    __m512d v[1] = {_mm512_loadu_pd(x + i)};
+    exp8<1>(v);
+    _mm512_storeu_pd(out + i, v[0]);
+  }
   for (; i < n; ++i) out[i] = exp_scalar(x[i]);
 }
 }  // namespace
@@ -147,13 +191,24 @@ void exp_fixed_on(const std::string& isa, const double* x, double* out, std::siz
   }
 }
 
-void rbf_from_dots(double gamma, double xs, const double* __restrict sq, double* __restrict out,
-                   std::size_t n) {
-  switch (simd_path()) {
+namespace {
+void rbf_on(Simd path, double gamma, double xs, const double* __restrict sq, double* __restrict out, std::size_t n) {
+  switch (path) {
     case Simd::avx512: return rbf_avx512(gamma, xs, sq, out, n);
     case Simd::avx2: return rbf_avx2(gamma, xs, sq, out, n);
     default: return rbf_scalar(gamma, xs, sq, out, n);
   }
+}
+}  // namespace
+
+void rbf_from_dots(double gamma, double xs, const double* __restrict sq, double* __restrict out, std::size_t n) {
+  rbf_on(simd_path(), gamma, xs, sq, out, n);
+}
+
+void rbf_from_dots_on(const std::string& isa, double gamma, double xs, const double* sq, double* out, std::size_t n) {
+  const Simd want = simd_parse(isa);
+  if (want > simd_best()) throw std::invalid_argument("rbf path '" + isa + "' is not available here");
+  rbf_on(want, gamma, xs, sq, out, n);
 }
 
 }  // namespace plab

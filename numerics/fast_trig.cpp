@@ -79,26 +79,38 @@ void sincos_scalar(double x, double& c, double& s) {
   }
 }
 
-// The arithmetic above on a vector: t (its low bits: k mod 4), sr = sin r, cr = cos r.
-#define PLAB_SINCOS_CORE(VEC, SET1, FMA, SUB, ADD, MUL, x, t, sr, cr)       \
-  const VEC t = FMA(x, SET1(kTwoOverPi), SET1(kShift));                          \
-  VEC sr, cr;                                                                    \
-  {                                                                              \
-    const VEC k = SUB(t, SET1(kShift)), mk = SUB(SET1(0.0), k);                  \
-    const VEC r1 = FMA(mk, SET1(kP1), x);                                        \
-    const VEC ph = MUL(k, SET1(kP2)), mph = SUB(SET1(0.0), ph), pl = FMA(k, SET1(kP2), mph); \
-    const VEC r = SUB(r1, ph), b = SUB(r, r1);                                   \
-    const VEC rl = FMA(mk, SET1(kP3), SUB(ADD(SUB(r1, SUB(r, b)), SUB(mph, b)), pl)); \
-    const VEC z = MUL(r, r);                                                     \
-    VEC ps = SET1(kS[0]);                                                        \
-    for (int i = 1; i < 8; ++i) ps = FMA(ps, z, SET1(kS[i]));                    \
-    const VEC hz = MUL(SET1(0.5), z), zlo = FMA(r, r, SUB(SET1(0.0), z)), rz = MUL(r, z); \
-    const VEC rz_lo = FMA(r, zlo, FMA(r, z, SUB(SET1(0.0), rz)));               \
-    sr = ADD(r, FMA(rz, ps, FMA(rz_lo, ps, FMA(SUB(SET1(0.0), hz), rl, rl))));  \
-    VEC pc = SET1(kC[0]);                                                        \
-    for (int i = 1; i < 7; ++i) pc = FMA(pc, z, SET1(kC[i]));                    \
-    const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);            \
-    cr = ADD(h, FMA(MUL(z, z), pc, FMA(SUB(SET1(0.0), r), rl, SUB(e, MUL(SET1(0.5), zlo))))); \
+// The arithmetic above on U vectors x[0..U), step by step across them (each element gets the
+// scalar's sequence of operations; the U chains interleave, where one alone waits on the fma
+// latency): t[j] (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r.
+#define PLAB_SINCOS_CORE(VEC, SET1, FMA, SUB, ADD, MUL, U, x, t, sr, cr)                          \
+  VEC t[U], sr[U], cr[U];                                                                           \
+  {                                                                                                 \
+    VEC r[U], rl[U], z[U], ps[U], pc[U];                                                            \
+    for (int j = 0; j < U; ++j) {                                                                   \
+      t[j] = FMA(x[j], SET1(kTwoOverPi), SET1(kShift));                                            \
+      const VEC k = SUB(t[j], SET1(kShift)), mk = SUB(SET1(0.0), k);                                \
+      const VEC r1 = FMA(mk, SET1(kP1), x[j]);                                                      \
+      const VEC ph = MUL(k, SET1(kP2)), mph = SUB(SET1(0.0), ph), pl = FMA(k, SET1(kP2), mph);      \
+      r[j] = SUB(r1, ph);                                                                           \
+      const VEC b = SUB(r[j], r1);                                                                  \
+      rl[j] = FMA(mk, SET1(kP3), SUB(ADD(SUB(r1, SUB(r[j], b)), SUB(mph, b)), pl));                 \
+      z[j] = MUL(r[j], r[j]);                                                                       \
+      ps[j] = SET1(kS[0]);                                                                          \
+      pc[j] = SET1(kC[0]);                                                                          \
+    }                                                                                               \
+    for (int i = 1; i < 8; ++i)                                                                     \
+      for (int j = 0; j < U; ++j) {                                                                 \
+        ps[j] = FMA(ps[j], z[j], SET1(kS[i]));                                                      \
+        if (i < 7) pc[j] = FMA(pc[j], z[j], SET1(kC[i]));                                           \
+      }                                                                                             \
+    for (int j = 0; j < U; ++j) {                                                                   \
+      const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMA(r[j], r[j], SUB(SET1(0.0), z[j]));             \
+      const VEC rz = MUL(r[j], z[j]);                                                               \
+      const VEC rz_lo = FMA(r[j], zlo, FMA(r[j], z[j], SUB(SET1(0.0), rz)));                        \
+      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FMA(SUB(SET1(0.0), hz), rl[j], rl[j]))));  \
+      const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);                             \
+      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FMA(SUB(SET1(0.0), r[j]), rl[j], SUB(e, MUL(SET1(0.5), zlo))))); \
+    }                                                                                               \
   }
 
 // The lanes of x[0..w) marked in bad (bit i: lane i) by the fallback.
@@ -107,46 +119,67 @@ inline void redo(unsigned bad, const double* x, double* c, double* s) {
     if (bad & 1) sincos_scalar(x[i], c[i], s[i]);
 }
 
+// Blocks of kU2 (AVX2) or kU8 (AVX-512) vectors, then single vectors, then the scalar tail. Two
+// measured best on both (ns a value, AVX2 / AVX-512, AMD EPYC Zen 4: one 2.05 / 1.02, two 1.87 /
+// 0.87, four 2.48 / 1.04: AVX2's 16 registers spill).
+constexpr int kU2 = 2, kU8 = 2;
+
 __attribute__((target("avx2,fma"))) void sincos_avx2(const double* x, std::size_t n, double* c, double* s) {
   const __m256d sign = _mm256_set1_pd(-0.0);
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4) {
-    const __m256d v = _mm256_loadu_pd(x + i), a = _mm256_andnot_pd(sign, v);
-    const unsigned bad = static_cast<unsigned>(_mm256_movemask_pd(_mm256_or_pd(
-        _mm256_cmp_pd(a, _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ), _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ))));
-    PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_sub_pd, _mm256_add_pd,
-                     _mm256_mul_pd, v, t, sr, cr)
-    const __m256i q = _mm256_castpd_si256(t);
-    const __m256d odd = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));  // sign bit: q & 1
-    const __m256d sflip = _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(q, 62)));
-    const __m256d cflip =
-        _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), 62)));
-    _mm256_storeu_pd(s + i, _mm256_xor_pd(_mm256_blendv_pd(sr, cr, odd), sflip));
-    _mm256_storeu_pd(c + i, _mm256_xor_pd(_mm256_blendv_pd(cr, sr, odd), cflip));
-    if (bad) redo(bad, x + i, c + i, s + i);
-  }
+  const auto block = [&]<int U>() __attribute__((target("avx2,fma"))) {
+    __m256d v[U];
+    unsigned bad[U];
+    for (int j = 0; j < U; ++j) {
+      v[j] = _mm256_loadu_pd(x + i + 4 * j);
+      const __m256d a = _mm256_andnot_pd(sign, v[j]);
+      bad[j] = static_cast<unsigned>(_mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd(a, _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ),
+                                                                     _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ))));
+    }
+    PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, U, v, t, sr, cr)
+    for (int j = 0; j < U; ++j) {
+      const __m256i q = _mm256_castpd_si256(t[j]);
+      const __m256d odd = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));  // sign bit: q & 1
+      const __m256d sflip = _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(q, 62)));
+      const __m256d cflip =
+          _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), 62)));
+      _mm256_storeu_pd(s + i + 4 * j, _mm256_xor_pd(_mm256_blendv_pd(sr[j], cr[j], odd), sflip));
+      _mm256_storeu_pd(c + i + 4 * j, _mm256_xor_pd(_mm256_blendv_pd(cr[j], sr[j], odd), cflip));
+      if (bad[j]) redo(bad[j], x + i + 4 * j, c + i + 4 * j, s + i + 4 * j);
+    }
+  };
+  for (; i + 4 * kU2 <= n; i += 4 * kU2) block.template operator()<kU2>();
+  for (; i + 4 <= n; i += 4) block.template operator()<1>();
   for (; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
 }
 
 __attribute__((target("avx512f"))) void sincos_avx512(const double* x, std::size_t n, double* c, double* s) {
   const __m512i sign = _mm512_set1_epi64(std::bit_cast<int64_t>(-0.0)), one = _mm512_set1_epi64(1);
   std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m512d v = _mm512_loadu_pd(x + i), a = _mm512_abs_pd(v);
-    const unsigned bad = static_cast<unsigned>(_mm512_cmp_pd_mask(a, _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) |
-                                               _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ));
-    PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_sub_pd, _mm512_add_pd,
-                     _mm512_mul_pd, v, t, sr, cr)
-    const __m512i q = _mm512_castpd_si512(t);
-    const __mmask8 odd = _mm512_test_epi64_mask(q, one);
-    const __m512i sflip = _mm512_and_si512(sign, _mm512_slli_epi64(q, 62));
-    const __m512i cflip = _mm512_and_si512(sign, _mm512_slli_epi64(_mm512_add_epi64(q, one), 62));
-    const __m512i sv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, sr, cr));
-    const __m512i cv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, cr, sr));
-    _mm512_storeu_pd(s + i, _mm512_castsi512_pd(_mm512_xor_si512(sv, sflip)));
-    _mm512_storeu_pd(c + i, _mm512_castsi512_pd(_mm512_xor_si512(cv, cflip)));
-    if (bad) redo(bad, x + i, c + i, s + i);
-  }
+  const auto block = [&]<int U>() __attribute__((target("avx512f"))) {
+    __m512d v[U];
+    unsigned bad[U];
+    for (int j = 0; j < U; ++j) {
+      v[j] = _mm512_loadu_pd(x + i + 8 * j);
+      const __m512d a = _mm512_abs_pd(v[j]);
+      bad[j] = static_cast<unsigned>(_mm512_cmp_pd_mask(a, _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) |
+                                     _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ));
+    }
+    PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, U, v, t, sr, cr)
+    for (int j = 0; j < U; ++j) {
+      const __m512i q = _mm512_castpd_si512(t[j]);
+      const __mmask8 odd = _mm512_test_epi64_mask(q, one);
+      const __m512i sflip = _mm512_and_si512(sign, _mm512_slli_epi64(q, 62));
+      const __m512i cflip = _mm512_and_si512(sign, _mm512_slli_epi64(_mm512_add_epi64(q, one), 62));
+      const __m512i sv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, sr[j], cr[j]));
+      const __m512i cv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, cr[j], sr[j]));
+      _mm512_storeu_pd(s + i + 8 * j, _mm512_castsi512_pd(_mm512_xor_si512(sv, sflip)));
+      _mm512_storeu_pd(c + i + 8 * j, _mm512_castsi512_pd(_mm512_xor_si512(cv, cflip)));
+      if (bad[j]) redo(bad[j], x + i + 8 * j, c + i + 8 * j, s + i + 8 * j);
+    }
+  };
+  for (; i + 8 * kU8 <= n; i += 8 * kU8) block.template operator()<kU8>();
+  for (; i + 8 <= n; i += 8) block.template operator()<1>();
   for (; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
 }
 #undef PLAB_SINCOS_CORE

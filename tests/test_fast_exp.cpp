@@ -19,6 +19,7 @@
 #include "tests/test_util.hpp"
 #include "datasets/registry.hpp"
 #include "numerics/fast_exp.hpp"
+#include "numerics/simd.hpp"
 #include "core/random.hpp"
 
 using namespace plab;
@@ -132,6 +133,30 @@ TEST(FastExp, GaussianRowIsExpOfItsArgument) {
   for (std::size_t i = 0; i < n; ++i) {
     const double d2 = (sq[i] + xs) - 2.0 * dot[i];
     EXPECT_EQ(out[i], exp_fixed(-gamma * (d2 > 0.0 ? d2 : 0.0))) << i;
+  }
+}
+
+// Every path and every length across its blocks of vectors (AVX2: 4 vectors of 4, AVX-512: 4 of 8)
+// and its tail: each element is exp_fixed of its argument, bit for bit, wherever it sits.
+TEST(FastExp, GaussianRowOnEveryPathAndLength) {
+  Rng rng(test_util::test_seed(29));
+  const double gamma = 1.7, xs = 2.5;
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    if (simd_parse(isa) > simd_best()) continue;
+    for (std::size_t n = 0; n <= 70; ++n) {
+      std::vector<double> sq(n), dot(n), out(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        sq[i] = 3.0 * rng.uniform();
+        dot[i] = (rng.uniform() - 0.2) * 2.0;
+      }
+      out = dot;
+      rbf_from_dots_on(isa, gamma, xs, sq.data(), out.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        const double d2 = (sq[i] + xs) - 2.0 * dot[i];
+        const double want = exp_fixed(-gamma * (d2 > 0.0 ? d2 : 0.0));
+        ASSERT_EQ(0, std::memcmp(&out[i], &want, sizeof want)) << isa << " n = " << n << " i = " << i;
+      }
+    }
   }
 }
 
