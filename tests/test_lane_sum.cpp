@@ -50,25 +50,28 @@ TEST(LaneSum, DotAndPairOfDotsFollowTheRule) {
   }
 }
 
-// Two rows against two rows (NOGD's block maps): each of the four sums is the rule's, on the path
-// this process runs (the AVX-512 one-pass kernel where the CPU has it; PLAB_SIMD=avx2 the other).
+// Two rows against two rows (NOGD's block maps): each of the four sums is the rule's, on every path
+// the CPU has (AVX-512 one pass, AVX2 two passes of 8 lanes, scalar lane_dot2).
 TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
   const uint64_t seed = 20261201;
-  SCOPED_TRACE("seed " + std::to_string(seed) + ", path " + simd_name(simd_path()));
-  Rng rng(seed);
-  for (std::size_t n = 0; n < 140; ++n) {
-    std::vector<double> a0(n), a1(n), b0(n), b1(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      a0[i] = rng.normal() * static_cast<double>(1u << (i % 23));
-      a1[i] = rng.normal() / static_cast<double>(1u << (i % 17));
-      b0[i] = rng.normal();
-      b1[i] = rng.normal() * static_cast<double>(1u << (i % 11));
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    if (simd_parse(isa) > simd_best()) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", path " + isa);
+    Rng rng(seed);
+    for (std::size_t n = 0; n < 140; ++n) {
+      std::vector<double> a0(n), a1(n), b0(n), b1(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        a0[i] = rng.normal() * static_cast<double>(1u << (i % 23));
+        a1[i] = rng.normal() / static_cast<double>(1u << (i % 17));
+        b0[i] = rng.normal();
+        b1[i] = rng.normal() * static_cast<double>(1u << (i % 11));
+      }
+      double d[4] = {-1.0, -1.0, -1.0, -1.0};
+      lane_dot2x2_on(isa, a0.data(), a1.data(), b0.data(), b1.data(), n, d);
+      EXPECT_EQ(bits(d[0]), bits(rule(a0, b0, n))) << "n=" << n;
+      EXPECT_EQ(bits(d[1]), bits(rule(a0, b1, n))) << "n=" << n;
+      EXPECT_EQ(bits(d[2]), bits(rule(a1, b0, n))) << "n=" << n;
+      EXPECT_EQ(bits(d[3]), bits(rule(a1, b1, n))) << "n=" << n;
     }
-    double d[4] = {-1.0, -1.0, -1.0, -1.0};
-    lane_dot2x2(a0.data(), a1.data(), b0.data(), b1.data(), n, d);
-    EXPECT_EQ(bits(d[0]), bits(rule(a0, b0, n))) << "n=" << n;
-    EXPECT_EQ(bits(d[1]), bits(rule(a0, b1, n))) << "n=" << n;
-    EXPECT_EQ(bits(d[2]), bits(rule(a1, b0, n))) << "n=" << n;
-    EXPECT_EQ(bits(d[3]), bits(rule(a1, b1, n))) << "n=" << n;
   }
 }
