@@ -25,10 +25,13 @@
 namespace plab {
 
 namespace detail {
-// map_rows' chains on the AVX-512 path (numerics/fourier_chains.cpp), blocks of 64 from i = 0:
-// d[r D + i] = u_i.x_r for every row r; returns where it stopped (the rest is map_rows').
+// map_rows' chains on the AVX-512 and AVX2 paths (numerics/fourier_chains.cpp), from i = 0 in
+// vectors of 8 or 4 chains: d[r D + i] = u_i.x_r for every row r; returns where it stopped (the
+// last D mod 8 or D mod 4 chains are map_rows').
 std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const Example* xs,
                                   std::size_t n, std::size_t D, double* d);
+std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const Example* xs,
+                                std::size_t n, std::size_t D, double* d);
 }  // namespace detail
 
 class FourierFeatures {
@@ -64,10 +67,11 @@ class FourierFeatures {
       starts_.push_back(cols_.size());
     }
     d_.resize(n * D_);
+    const Simd path = simd_path();
+    std::size_t i0 = path == Simd::avx512 ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, d_.data())
+                     : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), xs, n, D_, d_.data())
+                                          : 0;
     constexpr std::size_t kBlock = 32;
-    std::size_t i0 = simd_path() == Simd::avx512
-                         ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, d_.data())
-                         : 0;
     for (; i0 + kBlock <= D_; i0 += kBlock)
       for (std::size_t r = 0; r < n; ++r) chains<kBlock / 4>(i0, r, xs[r].val.data());
     for (; i0 + 4 <= D_; i0 += 4)
