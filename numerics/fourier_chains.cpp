@@ -1,8 +1,9 @@
 // The vector part of FourierFeatures::map_rows (numerics/fourier_features.hpp): the chains u_i.x,
-// W vectors of LANES chains in registers at a time (8 on AVX-512's 32 registers and AVX2's 16),
-// every row of the block before the next block of chains (the columns' block stays in L1). Each
+// W vectors of LANES chains in registers at a time, every row of the block before the next block
+// of chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
+// chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
-// every path. The last chains (D mod 8 LANES) take as many vectors as are left: one vector alone
+// every path. The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
 // an AVX2 FOGD pass on ijcnn1.
@@ -38,10 +39,10 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
             _mm512_add_pd, _mm512_mul_pd)
 #undef PLAB_CHAINS
 
-// Blocks of 8 vectors, then one block of the vectors left (1 to 7); returns where it stopped.
-#define PLAB_CHAINS_ALL(FN, LANES)                                                               \
+// Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
+#define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \
   std::size_t i0 = 0;                                                                            \
-  for (; i0 + 8 * LANES <= D; i0 += 8 * LANES) FN<8>(cols, starts, xs, n, D, i0, d);             \
+  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, xs, n, D, i0, d);             \
   switch ((D - i0) / LANES) {                                                                    \
     case 7: FN<7>(cols, starts, xs, n, D, i0, d); break;                                         \
     case 6: FN<6>(cols, starts, xs, n, D, i0, d); break;                                         \
@@ -59,13 +60,13 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
 __attribute__((target("avx2"))) std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts,
                                                                  const Example* xs, std::size_t n, std::size_t D,
                                                                  double* d) {
-  PLAB_CHAINS_ALL(chains4, 4)
+  PLAB_CHAINS_ALL(chains4, 4, 8)
 }
 
 __attribute__((target("avx512f"))) std::size_t fourier_chains_avx512(const double* const* cols,
                                                                      const std::size_t* starts, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* d) {
-  PLAB_CHAINS_ALL(chains8, 8)
+  PLAB_CHAINS_ALL(chains8, 8, 4)
 }
 #undef PLAB_CHAINS_ALL
 

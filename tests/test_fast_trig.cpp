@@ -179,7 +179,7 @@ TEST(FastTrig, FourierMapIsSincosOfTheChains) {
 
 // Whole FOGD runs write byte-identical traces on every vector path (PLAB_SIMD set but empty: the
 // CPU's best path, as unset). Odd D, so every path has a scalar tail, and remainders of 1 to 7
-// vectors past the blocks of 8 (203, 117, 61: AVX-512 1, 6, 7 vectors; AVX2 2, 5, 7).
+// vectors past the blocks of 32 chains (203, 117, 61: AVX-512 1, 2, 3 vectors; AVX2 2, 5, 7).
 TEST(FastTrig, FogdRunsAreIdenticalOnEveryPath) {
   const test_util::TempDir dir("fogd_simd");
   for (const int D : {203, 117, 61}) {
