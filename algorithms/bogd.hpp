@@ -135,6 +135,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       const std::size_t j = draw(p);
       const double aj = f_.alpha[j];
       const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
+      if (!p.empty()) weighted_factors(p, c);  // BOGD++'s own factors, g_ in slot order
       cap = cap_factor(j, p, gu, a);
       double fj = 0.0, kjj = 0.0;  // f(x_j), k(x_j,x_j) before the removal (the norm's update)
       if (!norm_dropped_) {
@@ -145,7 +146,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
-      for (std::size_t i = 0; i < f_.size(); ++i) f_.bump(i, (factor(i, p, gu) - 1.0) * f_.alpha[i], t);
+      if (p.empty()) f_.scale(gu, t);
+      else f_.scale_each(g_.data(), t);  // g_ moved with the slots
       s = norm_dropped_ ? 0.0 : f_.dot_alpha(row.data());  // only the norm reads it
       if (!norm_dropped_) update_norm_after_removal(n, gu, aj, fj, kjj);
     } else if (f_.size() > 0) {
@@ -204,6 +206,41 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     for (; i < n; ++i) m = std::max(m, std::abs(a[i] + g * a[i]));
     return m;
   }
+  // max(m, max_i |a_i + (g_i - 1) a_i|), i < n, four lanes at a time: BOGD++'s factors g.
+  static double max_abs_scaled_each(const double* a, const double* g, std::size_t n, double m) {
+    using V4 = double __attribute__((vector_size(32)));
+    const V4 one = {1.0, 1.0, 1.0, 1.0};
+    V4 mv = {m, m, m, m};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      V4 x, gv;
+      std::memcpy(&x, a + i, sizeof x);
+      std::memcpy(&gv, g + i, sizeof gv);
+      V4 y = x + (gv - one) * x;
+      y = y < 0.0 ? -y : y;
+      mv = mv > y ? mv : y;
+    }
+    for (std::size_t l = 0; l < 4; ++l) m = std::max(m, mv[l]);
+    for (; i < n; ++i) m = std::max(m, std::abs(a[i] + (g[i] - 1.0) * a[i]));
+    return m;
+  }
+  // g_ = BOGD++'s factors c / (1 - p_i) (factor()'s bits) of the probabilities p, slot order; four
+  // lanes at a time (division is exact-rounded lane by lane; the scalar divisions, three a slot and
+  // removal, were a third of an a9a BOGD++ pass).
+  void weighted_factors(const std::vector<double>& p, double c) {
+    using V4 = double __attribute__((vector_size(32)));
+    const std::size_t n = p.size();
+    g_.resize(n);
+    const V4 cv = {c, c, c, c}, one = {1.0, 1.0, 1.0, 1.0};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      V4 x;
+      std::memcpy(&x, p.data() + i, sizeof x);
+      const V4 y = cv / (one - x);
+      std::memcpy(g_.data() + i, &y, sizeof y);
+    }
+    for (; i < n; ++i) g_[i] = c / (1.0 - p[i]);
+  }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
   double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a) const {
@@ -213,6 +250,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     for (const auto& [b, e] : {std::pair{std::size_t{0}, j}, std::pair{j + 1, f_.size()}}) {
       std::size_t i = b;
       if (removal_ == Removal::uniform) m = max_abs_scaled(al + b, e - b, gu - 1.0, m), i = e;
+      else if (!p.empty()) m = max_abs_scaled_each(al + b, g_.data() + b, e - b, m), i = e;
       for (; i < e; ++i) {  // p in slot order before the removal, as alpha
         const double ai = al[i];
         m = std::max(m, std::abs(ai + (factor(i, p, gu) - 1.0) * ai));
@@ -283,9 +321,25 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     const std::size_t n = f_.size();
     double sum = 0.0;
     p.resize(n);
-    for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
-    for (std::size_t i = 0; i < n; ++i)  // all-zero weights: uniform
-      p[i] = sum > 0.0 ? (1.0 - p[i] / sum) / static_cast<double>(n - 1) : 1.0 / static_cast<double>(n);
+    if (f_.kernel.unit_diagonal())  // k(x,x) = 1 exactly (Kernel::self): |a_i| sqrt(1) is |a_i|
+      for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]);
+    else
+      for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
+    if (!(sum > 0.0)) {  // all-zero weights: uniform
+      p.assign(n, 1.0 / static_cast<double>(n));
+      return;
+    }
+    using V4 = double __attribute__((vector_size(32)));  // four lanes at a time, each the scalar's bits
+    const double d = static_cast<double>(n - 1);
+    const V4 sv = {sum, sum, sum, sum}, dv = {d, d, d, d}, one = {1.0, 1.0, 1.0, 1.0};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      V4 x;
+      std::memcpy(&x, p.data() + i, sizeof x);
+      x = (one - x / sv) / dv;
+      std::memcpy(p.data() + i, &x, sizeof x);
+    }
+    for (; i < n; ++i) p[i] = (1.0 - p[i] / sum) / d;
   }
 
   // k(x_i, x_i): the Gram matrix's diagonal, the same bits (both are Kernel::self of the row's sqnorm).
@@ -357,6 +411,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     if (!p.empty()) {
       p[j] = p[last];
       p.pop_back();
+      g_[j] = g_[last];
+      g_.pop_back();
     }
     f_.remove(j);
   }
@@ -373,6 +429,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double eta_, lambda_, cap_;
   Removal removal_;
   Rng rng_;
+  std::vector<double> g_;  // scratch: BOGD++'s factors of a removal
   static constexpr double kNoNorm = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows (kept with the norm)
   std::size_t since_exact_ = 0;  // BOGD: removals since ||f||^2 was last recomputed

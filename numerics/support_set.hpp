@@ -574,6 +574,18 @@ class KernelExpansion {
   void scale(double c, int64_t t) {
     for (std::size_t i = 0; i < alpha.size(); ++i) bump(i, (c - 1.0) * alpha[i], t);
   }
+  // Each coefficient times its own factor g[i] (size() values), as bump(i, (g[i] - 1) alpha_i, t):
+  // the same bits, in one loop the compiler vectorises (the arrays cannot overlap).
+  void scale_each(const double* __restrict g, int64_t t) {
+    double* __restrict a = alpha.data();
+    double* __restrict w = wsum_.data();
+    const double tt = static_cast<double>(t);
+    for (std::size_t i = 0, n = alpha.size(); i < n; ++i) {
+      const double d = (g[i] - 1.0) * a[i];
+      a[i] += d;
+      w[i] += d * tt;
+    }
+  }
   // Removing a support breaks the averaged hypothesis (its past contribution is lost).
   void remove(std::size_t i) {
     changed(i);
