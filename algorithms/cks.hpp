@@ -12,6 +12,9 @@
 // Cost: F_i = f(x_i) is kept for every support and updated with kernel rows, O(|S|) per update
 // beyond the one extra kernel row of the removed example (no O(|S|^2) recomputation).
 #pragma once
+#include <cstdint>
+#include <cstring>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -62,14 +65,43 @@ class CKSPerceptron final : public ExpansionLearner {
   }
 
  private:
+  // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id: one order over the
+  // candidates (ids are unique), so four lanes scan it at once and their winners meet by the same
+  // rule (the scalar loop's branches were a third of an a9a CKS pass).
   std::size_t argmax() const {
-    std::size_t best = 0;
-    double bv = 0.0;
-    for (std::size_t i = 0; i < F_.size(); ++i) {
-      const double a = f_.alpha[i];
-      const double v = (a >= 0.0 ? 1.0 : -1.0) * (F_[i] - a * f_.self(i));  // alpha_i = y_i
-      if (i == 0 || v > bv || (v == bv && f_.sv.id(i) < f_.sv.id(best))) { best = i; bv = v; }
+    const std::size_t n = F_.size();
+    v_.resize(n);
+    const double* a = f_.alpha.data();
+    if (f_.kernel.unit_diagonal())  // k_ii = 1 exactly (KernelExpansion::self)
+      for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * 1.0);
+    else
+      for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * f_.self(i));  // alpha_i = y_i
+    const int64_t* id = f_.sv.ids();
+    const auto better = [](double v, int64_t i, double bv, int64_t bi) { return v > bv || (v == bv && i < bi); };
+    using V4 = double __attribute__((vector_size(32)));
+    using I4 = int64_t __attribute__((vector_size(32)));
+    const double inf = std::numeric_limits<double>::infinity();
+    V4 bv = {-inf, -inf, -inf, -inf};
+    I4 bid = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}, bslot = {0, 0, 0, 0}, slot = {0, 1, 2, 3};
+    const I4 four = {4, 4, 4, 4};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4, slot += four) {
+      V4 v;
+      I4 ii;
+      std::memcpy(&v, v_.data() + i, sizeof v);
+      std::memcpy(&ii, id + i, sizeof ii);
+      const I4 take = (v > bv) | ((v == bv) & (ii < bid));
+      bv = take ? v : bv;
+      bid = take ? ii : bid;
+      bslot = take ? slot : bslot;
     }
+    double best_v = -inf;
+    int64_t best_id = INT64_MAX;
+    std::size_t best = 0;
+    for (int l = 0; l < 4; ++l)
+      if (better(bv[l], bid[l], best_v, best_id)) best_v = bv[l], best_id = bid[l], best = static_cast<std::size_t>(bslot[l]);
+    for (; i < n; ++i)
+      if (better(v_[i], id[i], best_v, best_id)) best_v = v_[i], best_id = id[i], best = i;
     return best;
   }
   // f <- f - a_j k(x_j,.): F_i -= a_j k(x_i,x_j), ||f||^2 -= 2 a_j f(x_j) - a_j^2 k_jj; slot j
@@ -92,6 +124,7 @@ class CKSPerceptron final : public ExpansionLearner {
   double beta_;
   bool insert_first_;
   std::vector<double> F_, kt_, buf_;
+  mutable std::vector<double> v_;  // scratch: argmax's candidates
 };
 
 }  // namespace plab

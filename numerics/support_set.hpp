@@ -62,6 +62,7 @@ class SupportSet {
   std::size_t size() const { return n_; }
   std::size_t dim() const { return dim_; }
   int64_t id(std::size_t i) const { return ids_[i]; }
+  const int64_t* ids() const { return ids_.data(); }  // id(i) of every slot
   double sqnorm(std::size_t i) const { return sq_[i]; }
   Example row(std::size_t i) const {
     return {rows_idx_[i], rows_val_[i], sq_[i], 0.0};
@@ -608,7 +609,9 @@ class KernelExpansion {
     for (std::size_t i = 0; i < row_.size(); ++i) f += (T1 * alpha[i] - wsum_[i]) * row_[i];
     return T > 0 ? f / static_cast<double>(T) : 0.0;
   }
-  double self(std::size_t i) const { return kernel.self(sv.sqnorm(i)); }
+  // k(x_i, x_i); 1 for a unit-diagonal kernel, exactly what Kernel::self gives there (exp(-gamma 0)),
+  // without a call to exp per support (CKS's and BPA's searches read it for every slot).
+  double self(std::size_t i) const { return kernel.unit_diagonal() ? 1.0 : kernel.self(sv.sqnorm(i)); }
   // ||f||^2 = alpha^T K alpha = sum_i alpha_i f(s_i), recomputed from scratch with one kernel
   // row per support (O(n^2 nnz), vectorised like scoring).
   double norm2_exact() const {
