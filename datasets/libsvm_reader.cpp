@@ -54,7 +54,7 @@ double LabelReader::apply(const std::string& tok, const Where& where) {
   return y;
 }
 
-LabelMap LabelMap::parse(const std::string& spec) {
+LabelMap LabelMap::parse(const std::string& spec, const std::string& option) {
   LabelMap m;
   if (spec.empty()) return m;
   if (spec == "regression") { m.regression = true; return m; }
@@ -67,7 +67,8 @@ LabelMap LabelMap::parse(const std::string& spec) {
     double v;
     if (colon == std::string::npos || colon == 0 || !parse_double(item.substr(colon + 1), v) ||
         (v != 1.0 && v != -1.0))
-      throw std::invalid_argument("--labels: bad item '" + item + "' (expected TOKEN:+1 or TOKEN:-1, '*' for the rest)");
+      throw std::invalid_argument((option.empty() ? "" : option + ": ") + "bad item '" + item +
+                                  "' (expected TOKEN:+1 or TOKEN:-1, '*' for the rest)");
     const std::string key = item.substr(0, colon);
     if (key == "*") m.others = v; else m.map[key] = v;
     pos = comma + 1;

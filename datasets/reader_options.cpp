@@ -43,7 +43,7 @@ const std::vector<OptionDecl>& run_options() {
                 "number (0 = the hardware threads; docs/threads.md)",
                 at_most(kMaxThreads)),
     };
-    rows[0].parse = [](const std::string& s, const std::string&) { LabelMap::parse(s); };
+    rows[0].parse = [](const std::string& s, const std::string& at) { LabelMap::parse(s, at); };
     rows[1].parse = [](const std::string& s, const std::string& at) { Preprocess::parse(s, at); };
     return rows;
   }();

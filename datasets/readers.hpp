@@ -59,8 +59,9 @@ struct LabelMap {
   // distinct values, in ascending order, to class indices 0..m-1 (Dataset::classes keeps them).
   bool classes = false;
   double apply(const std::string& tok, const Where& where) const;
-  // Parses "3:+1,*:-1" style specs, "regression" and "classes" (the CLI's --labels option).
-  static LabelMap parse(const std::string& spec);
+  // Parses "3:+1,*:-1" style specs, "regression" and "classes"; `option` (if not empty) starts the
+  // error message, spelled by the front end that reports it (--labels, labels=, header: labels).
+  static LabelMap parse(const std::string& spec, const std::string& option = "--labels");
   // Digit d against the rest.
   static LabelMap one_vs_rest(const std::string& positive);
 };

@@ -107,11 +107,9 @@ ModelHeader header_from_json(const nlohmann::json& j) {
   h.preprocess = field<std::string>(j, "preprocess", "a string");
   // The header's own spellings, checked here: a bad one is the file's fault, not a flag's.
   try {
-    (void)LabelMap::parse(h.labels);
+    (void)LabelMap::parse(h.labels, "header: labels");
   } catch (const std::invalid_argument& e) {
-    std::string why = e.what();
-    if (why.rfind("--labels: ", 0) == 0) why.erase(0, 10);
-    throw ModelError("header: labels: " + why);
+    throw ModelError(e.what());
   }
   (void)Preprocess::parse(h.preprocess, "header: preprocess");
   h.classes = field<std::vector<double>>(j, "classes", "a list of numbers");

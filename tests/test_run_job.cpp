@@ -51,7 +51,7 @@ TEST(RunOptions, RefusedValuesNameTheOption) {
   EXPECT_EQ(run_job_error({{"threads", kMaxThreads + 1}}).rfind("threads must be <= 1024, got 1025", 0), 0u);
   EXPECT_EQ(run_job_error({{"limit", -1}}).rfind("limit must be a non-negative integer, got -1", 0), 0u);
   EXPECT_EQ(run_job_error({{"preprocess", "unit_norm"}}).rfind("preprocess: unknown preprocessing 'unit_norm'", 0), 0u);
-  EXPECT_EQ(run_job_error({{"labels", "3:+2"}}).rfind("--labels: bad item '3:+2'", 0), 0u);
+  EXPECT_EQ(run_job_error({{"labels", "3:+2"}}).rfind("labels: bad item '3:+2'", 0), 0u);  // spelled as given, as preprocess
 }
 
 // run_configured is run_pipeline on the request a front end would build by hand: the same bits.

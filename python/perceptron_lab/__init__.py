@@ -294,9 +294,7 @@ def run(algo: str, X, y, *, kernel: str | None = None, gamma: float | None = Non
                                  svm_C=svm_C, comparator_seed=comparator_seed))
     args.shuffle = None if shuffle is None else _whole("shuffle", shuffle)
     args.bounds = bool(bounds)
-    if _whole("threads", threads) < 0:
-        raise ValueError(f"threads must be >= 0 (0 = the hardware threads), got {threads}")
-    args.threads = _whole("threads", threads)
+    args.threads = _whole("threads", threads)  # its range is checked where it is declared (plab run --threads)
     outcome = _core.run(data, args)
     meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}

@@ -64,7 +64,7 @@ nlohmann::json option_catalog(const std::string& algo) {
 bool is_multiclass(const std::string& algo) { return learner_info(algo, "algo").multiclass; }
 
 RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, std::optional<uint64_t> shuffle,
-                     unsigned threads) {
+                     int64_t threads) {
   GivenOptions g = keywords(spec);
   // The arrays are the data as given: no label map, preprocessing or limit applies to them.
   for (const OptionDecl& d : run_options())

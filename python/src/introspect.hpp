@@ -35,7 +35,7 @@ bool is_multiclass(const std::string& algo);
 // keyword: an unknown one (and the nearest), one whose owner does not take it, a value out of
 // range, a run option of plab run that perceptron_lab.run does not take.
 RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, std::optional<uint64_t> shuffle,
-                     unsigned threads);
+                     int64_t threads);
 // The kernel and the comparator of `spec` on `data` (perceptron_lab.bounds), checked the same way.
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
 // The spec of a model's learner: its options and its kernel as keywords.

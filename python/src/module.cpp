@@ -37,7 +37,7 @@ pyb::tuple load(const std::string& spec, const std::string& labels) {
   Dataset d;
   {
     pyb::gil_scoped_release nogil;
-    d = load_dataset(spec, LabelMap::parse(map));
+    d = load_dataset(spec, LabelMap::parse(map, "labels"));
   }
   std::vector<int32_t> ix(d.idx.begin(), d.idx.end());
   std::vector<int64_t> ptr(d.rowptr.begin(), d.rowptr.end());

@@ -22,8 +22,6 @@ void check_interrupt() {
 std::shared_ptr<RunOutcome> run_on(std::shared_ptr<const Dataset> data, const RunArgs& a) {
   auto out = std::make_shared<RunOutcome>();
   out->data = std::move(data);
-  if (a.threads > kMaxThreads)  // in Python's words, before the declaration's check
-    throw std::invalid_argument(fmt::format("threads = {}: at most {} (as plab run --threads)", a.threads, kMaxThreads));
   const RunConfig config = run_config(a.spec, *out->data, a.bounds, a.shuffle, a.threads);
   const RunJob job{.train = out->data.get(),
                    .observe = [](const RoundRecord& r, const RunResult&) {

@@ -17,7 +17,7 @@ struct RunArgs {
   LearnerSpec spec;
   std::optional<uint64_t> shuffle;
   bool bounds = true;
-  unsigned threads = 0;  // 0: the hardware threads (core/thread_pool.hpp)
+  int64_t threads = 0;  // 0: the hardware threads (core/thread_pool.hpp); its range is the declaration's
 };
 
 // A finished run: its data (the request points into it), request and report.

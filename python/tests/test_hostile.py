@@ -167,3 +167,9 @@ def test_every_declared_integer_option_reads_a_whole_float_as_its_integer():
 def test_a_kernel_the_learner_does_not_take_is_named_as_python_writes_it():
     with pytest.raises(ValueError, match=r"kernel='linear' is not a kernel of fogd \(it takes rbf\)"):
         pl.Learner("fogd", kernel="linear")
+
+
+def test_a_bad_label_map_is_named_as_python_spells_it():
+    # The keyword, not the command line's --labels: the front end spells the option it was given.
+    with pytest.raises(ValueError, match=r"^labels: bad item '3:\+2'"):
+        pl.load("synthetic:dekel:n=20", labels="3:+2")
