@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/lane_min.hpp"
 
 namespace plab {
 
@@ -136,28 +137,29 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Onto::pair;
     return !(ktt > 0.0) && kjj > 0.0 ? Onto::neighbour : Onto::self;
   }
-  // The candidate of least q_r, the first of equals. BPA-S's q_r are formed in one branch-free
-  // loop (the same expression as removal_cost's, so the same bits), which vectorises: the
-  // candidates' loop with its switch was a seventh of an ijcnn1 pass.
+  // The candidate of least q_r, the first of equals (first_min). BPA-S's q_r are formed in one
+  // branch-free loop (the same expression as removal_cost's, so the same bits), which vectorises:
+  // the candidates' loop with its switch was a seventh of an ijcnn1 pass. With k_tt = 1 (the
+  // Gaussian) k_rt^2 / k_tt is k_rt^2 exactly, so that loop has no division.
   std::size_t cheapest_removal(const std::vector<double>& row, double ktt) const {
     const std::size_t n = f_.size();
     q_.resize(n);
+    double* __restrict q = q_.data();
     if (nearest_) {
-      for (std::size_t i = 0; i < n; ++i) q_[i] = removal_cost(i, row, ktt);
+      for (std::size_t i = 0; i < n; ++i) q[i] = removal_cost(i, row, ktt);
     } else {
-      const double* a = f_.alpha.data();
-      const double* krr = self_.data();
-      const double* krt = row.data();
-      for (std::size_t i = 0; i < n; ++i) {
-        const double proj = ktt > 0.0 ? krt[i] * krt[i] / ktt : 0.0;
-        q_[i] = a[i] * a[i] * (krr[i] - proj);
-      }
+      const double* __restrict a = f_.alpha.data();
+      const double* __restrict krr = self_.data();
+      const double* __restrict krt = row.data();
+      if (ktt == 1.0)
+        for (std::size_t i = 0; i < n; ++i) q[i] = a[i] * a[i] * (krr[i] - krt[i] * krt[i]);
+      else
+        for (std::size_t i = 0; i < n; ++i) {
+          const double proj = ktt > 0.0 ? krt[i] * krt[i] / ktt : 0.0;
+          q[i] = a[i] * a[i] * (krr[i] - proj);
+        }
     }
-    std::size_t best = 0;
-    double q_best = std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < n; ++i)
-      if (q_[i] < q_best) { q_best = q_[i]; best = i; }
-    return best;
+    return first_min(q, n);
   }
   // q_r alone (one division: the candidates' loop).
   double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {

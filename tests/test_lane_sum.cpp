@@ -2,12 +2,16 @@
 // plainly: term i into lane i mod 16, each lane in term order, then halved pairwise.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "core/random.hpp"
+#include "tests/test_util.hpp"
 #include "numerics/lane_dots.hpp"
+#include "numerics/lane_min.hpp"
 #include "numerics/lane_sum.hpp"
 #include "numerics/simd.hpp"
 
@@ -73,5 +77,26 @@ TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
       EXPECT_EQ(bits(d[2]), bits(rule(a1, b0, n))) << "n=" << n;
       EXPECT_EQ(bits(d[3]), bits(rule(a1, b1, n))) << "n=" << n;
     }
+  }
+}
+
+// first_min against the serial scan it stands for, on values drawn from a few (ties in every
+// lane), with +-inf and NaN among them.
+TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
+  const uint64_t seed = test_seed(20261130);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+  const double pool[] = {-1.5, 0.0, -0.0, 2.0, 3.25, inf, -inf, nan};
+  for (int trial = 0; trial < 4000; ++trial) {
+    const std::size_t n = static_cast<std::size_t>(trial % 41);
+    const std::size_t kinds = 1 + static_cast<std::size_t>(rng.uniform() * 8.0);  // how much of the pool
+    std::vector<double> v(n);
+    for (double& x : v) x = pool[std::min<std::size_t>(7, static_cast<std::size_t>(rng.uniform() * kinds))];
+    std::size_t best = 0;
+    double m = inf;
+    for (std::size_t i = 0; i < n; ++i)
+      if (v[i] < m) m = v[i], best = i;
+    ASSERT_EQ(first_min(v.data(), n), best) << "n " << n << " trial " << trial;
   }
 }
