@@ -41,7 +41,9 @@ class MulticlassProjectronPP final : public MulticlassLearner {
     static std::vector<OptionMember<Options>> rows() { return threshold_rows<Options>(false); }
   };
   MulticlassProjectronPP(const LearnerOptions& o, const Options& own)
-      : MulticlassLearner(o), eta_(own.eta), dogma_(own.convention() == EtaConvention::dogma), chol_(m_), basis_(m_) {}
+      : MulticlassLearner(o), eta_(own.eta), dogma_(own.convention() == EtaConvention::dogma), chol_(m_), basis_(m_) {
+    for (GramCholesky& L : chol_) L.keep_columns();  // one right-hand side a solve (forward)
+  }
   // Its options from o.own (what make_learner hands it; absent ones at their defaults).
   explicit MulticlassProjectronPP(const LearnerOptions& o) : MulticlassProjectronPP(o, options_from<Options>(o.own)) {}
   // Squared distances delta_y, delta_competitor of the last mistake or margin error (tests).
@@ -85,33 +87,38 @@ class MulticlassProjectronPP final : public MulticlassLearner {
  private:
   struct Projection {
     std::size_t cls = 0;
-    std::vector<double> z, d;  // L_c^{-1} k_c and K_c^{-1} k_c
+    std::vector<double> z, d;  // L_c^{-1} k_c and K_c^{-1} k_c (d formed by the first projected step)
+    bool has_d = false;
     double delta = 0.0;        // squared distance of k(x,.) to span(S_c)
   };
 
-  // Projection of k(x,.) onto span(S_c) into proj_[slot].
+  // Projection of k(x,.) onto span(S_c) into proj_[slot]: z and delta (d only when a step needs it).
   void project(int slot, std::size_t c, const double* row, double kxx) {
     Projection& p = proj_[slot];
     const std::vector<std::size_t>& S = basis_[c];
     p.cls = c;
     p.z.resize(S.size());
     for (std::size_t j = 0; j < S.size(); ++j) p.z[j] = row[S[j]];
-    forward_panel(chol_[c].packed(), 0, S.size(), p.z.data(), 1);
+    chol_[c].forward(p.z.data());
     p.delta = std::max(kxx - fixed_dot(p.z.data(), p.z.data(), S.size()), 0.0);
-    std::vector<double> tmp = p.z;
-    p.d.resize(S.size());
-    chol_[c].backward(tmp.data(), p.d.data());
+    p.has_d = false;
   }
 
   // coef(S_c, c) += a d_c: the projected step of one class.
-  void projected_step(const Projection& p, double a) {
+  void projected_step(Projection& p, double a) {
     const std::vector<std::size_t>& S = basis_[p.cls];
+    if (!p.has_d) {
+      tmp_.assign(p.z.begin(), p.z.end());
+      p.d.resize(S.size());
+      chol_[p.cls].backward(tmp_.data(), p.d.data());
+      p.has_d = true;
+    }
     for (std::size_t j = 0; j < S.size(); ++j) coef_[S[j] * m_ + p.cls] += a * p.d[j];
   }
 
   void mistake_step(const Example& x, int64_t t, RoundRecord& r, double delta) {
     r.tau = 1.0;
-    const Projection &py = proj_[0], &pc = proj_[1];
+    Projection &py = proj_[0], &pc = proj_[1];
     bool proj_y, proj_c;
     if (dogma_) {
       const bool small = py.delta <= eta_ && pc.delta <= eta_;
@@ -181,6 +188,7 @@ class MulticlassProjectronPP final : public MulticlassLearner {
   std::vector<GramCholesky> chol_;
   std::vector<std::vector<std::size_t>> basis_;  // S_c as support slots, in the order they entered
   std::array<Projection, 2> proj_;
+  std::vector<double> tmp_;  // backward's scratch
 };
 
 }  // namespace plab

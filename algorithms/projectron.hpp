@@ -72,6 +72,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/column_solve.hpp"
 #include "numerics/panel_solve.hpp"
 
 namespace plab {
@@ -146,7 +147,19 @@ class GramCholesky {
     if (need > p_.capacity()) p_.reserve(std::max<std::size_t>(need, 2 * p_.capacity()));
     p_.insert(p_.end(), z, z + n_);
     p_.push_back(diag);
+    if (by_columns_) cols_.append(row(n_));
     ++n_;
+  }
+
+  // Keeps a copy of L by columns from now on, for forward() (solves one right-hand side at a time).
+  void keep_columns() {
+    by_columns_ = true;
+    cols_.assign(p_.data(), n_);
+  }
+  // z <- L^{-1} z: forward_panel's bits with stride 1, across rows when the columns are kept.
+  void forward(double* z) const {
+    if (by_columns_) forward_columns(cols_, z);
+    else forward_panel(p_.data(), 0, n_, z, 1);
   }
 
   // Model files: the packed triangle as it is (rebuilding it from the supports would not give
@@ -157,6 +170,7 @@ class GramCholesky {
   void load(const StateReader& r, const std::string& name, std::size_t n) {
     p_ = r.get<double>(name, n * (n + 1) / 2);
     n_ = n;
+    if (by_columns_) cols_.assign(p_.data(), n_);
   }
 
   // Row-major dense n x n copies (tests): L, and K^{-1} = L^{-T} L^{-1} formed from L.
@@ -185,6 +199,8 @@ class GramCholesky {
 
   std::size_t n_ = 0;
   std::vector<double> p_;  // packed lower triangle
+  bool by_columns_ = false;
+  FactorColumns cols_;     // L by columns (keep_columns)
 };
 
 // a . b over n terms in a fixed order (four interleaved fma chains, combined pairwise), so the

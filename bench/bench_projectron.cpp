@@ -17,6 +17,7 @@
 #include "algorithms/learner.hpp"
 #include "algorithms/registry.hpp"
 #include "datasets/dataset.hpp"
+#include "numerics/column_solve.hpp"
 #include "numerics/panel_solve.hpp"
 #include "algorithms/projectron.hpp"
 #include "core/random.hpp"
@@ -86,6 +87,23 @@ void BM_LaneForward(benchmark::State& state) {
   for (auto _ : state) {
     for (std::size_t j = 0; j < n; ++j) z[j] = f.K[j * kPanelLanes];
     forward_panel(f.L.packed(), 0, n, z.data(), 1);
+    benchmark::DoNotOptimize(z.data());
+    benchmark::ClobberMemory();
+  }
+  counters(state, 1.0, static_cast<double>(n));
+}
+
+// One right-hand side by columns (the multiclass Projectron++'s solve): the rows of a block side by
+// side, then the diagonal block's serial recurrence.
+void BM_ColumnForward(benchmark::State& state) {
+  const auto n = static_cast<std::size_t>(state.range(0));
+  const Factor f = make_factor(n);
+  FactorColumns cols;
+  cols.assign(f.L.packed(), n);
+  std::vector<double> z(n);
+  for (auto _ : state) {
+    for (std::size_t j = 0; j < n; ++j) z[j] = f.K[j * kPanelLanes];
+    forward_columns(cols, z.data());
     benchmark::DoNotOptimize(z.data());
     benchmark::ClobberMemory();
   }
@@ -181,4 +199,5 @@ BENCHMARK(BM_FmaPeakAvx512);
 BENCHMARK(BM_ProjectronStep)->Arg(100)->Arg(500)->Arg(2000);
 BENCHMARK(BM_PanelForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
 BENCHMARK(BM_LaneForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
+BENCHMARK(BM_ColumnForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
 BENCHMARK(BM_CholBackward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);

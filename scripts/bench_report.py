@@ -186,7 +186,8 @@ def main():
                "`bench_multiclass`: one pass over the 60000 MNIST training digits (pixels/255) in file order, "
                "polynomial kernel (0.006⟨x,x'⟩ + 1/2)^7, η = 0.1 DOGMA, B = 2000, C = 1; median of 3 passes. "
                "Floor: every round's kernel row, nnz(x_t) |S| fmas ([learners.md#layout](learners.md#layout)); "
-               "`multiclass-projectron++` also solves, which this floor does not count.",
+               "for `multiclass-projectron++` also the forward solves of the rounds that project, "
+               "n_c(n_c + 1)/2 fmas for each of the two classes ([learners.md#floors](learners.md#floors)).",
                "", table(mnist_rows, "kernel rows"), ""]
     else:
         md += ["MNIST was not found on the data search path: no multiclass passes.", ""]

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/test_util.hpp"
+#include "numerics/column_solve.hpp"
 #include "numerics/panel_solve.hpp"
 #include "algorithms/registry.hpp"
 #include "numerics/simd.hpp"
@@ -224,6 +225,38 @@ TEST(BlockSolve, PanelPathsAgreeBitForBit) {
     for (std::size_t j = 0; j < n; ++j) ASSERT_EQ(z[j], ref[j * W + l]) << "lane " << l << " row " << j;
   }
   expect_lane_solves(L, K, ref, n, 3);
+}
+
+// The factor kept by columns solves one right-hand side with forward_panel's bits (stride 1, the
+// recurrence checked above) on every path, at sizes around its blocks of rows (32) and the chunks
+// (64), whether grown row by row or assigned whole.
+TEST(BlockSolve, ColumnSolveHasThePanelsBits) {
+  const uint64_t seed = test_util::test_seed(11);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const std::size_t N = 203;
+  const std::vector<double> L = random_factor(N, rng);
+  FactorColumns grown;
+  for (std::size_t n = 1; n <= N; ++n) {
+    grown.append(L.data() + (n - 1) * n / 2);
+    ASSERT_EQ(grown(n - 1, 0), L[(n - 1) * n / 2]);
+    if (n > 40 && n % 16 > 1 && n % 16 < 15 && n != N) continue;  // the sizes near 16 k, and N
+    FactorColumns whole;
+    whole.assign(L.data(), n);
+    std::vector<double> k(n);
+    for (auto& v : k) v = rng.normal();
+    std::vector<double> ref = k;
+    forward_panel_on("scalar", L.data(), 0, n, ref.data(), 1);
+    for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+      if (simd_parse(isa) > simd_best()) continue;
+      for (const FactorColumns* F : {&grown, &whole}) {
+        std::vector<double> z = k;
+        forward_columns_on(isa, *F, z.data());
+        ASSERT_EQ(0, std::memcmp(z.data(), ref.data(), n * sizeof(double)))
+            << isa << " n " << n << (F == &grown ? " grown" : " assigned");
+      }
+    }
+  }
 }
 
 // kernel_one(x, i) is kernel_row(x)[i] bit for bit at every slot (tails included), for the three

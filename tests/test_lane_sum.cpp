@@ -83,7 +83,7 @@ TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
 // first_min against the serial scan it stands for, on values drawn from a few (ties in every
 // lane), with +-inf and NaN among them.
 TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
-  const uint64_t seed = test_seed(20261130);
+  const uint64_t seed = test_util::test_seed(20261130);
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
