@@ -39,8 +39,9 @@ def learners() -> list[dict]:
 
 
 def options(algo: str) -> list[dict]:
-    """The options `algo` takes (its own, the kernel's, the comparator's), as declared beside their owners:
-    name, scope, type, default, range, allowed, owners, help."""
+    """The options `algo` takes (its own, the kernel's, and perceptron_lab.run's: the comparator's, shuffle
+    and threads), as declared beside their owners: name, scope (learner, kernel or run), type, default,
+    range, allowed, owners, help."""
     return _json.loads(_core.options_json(algo))
 
 

@@ -11,8 +11,13 @@
 namespace plab::py {
 namespace {
 
-// One declared option as perceptron_lab.options() lists it. scope: learner | kernel | run (the
-// comparator's); the kernel selector (declared as "type", flag --kernel) is the keyword "kernel".
+// The run options (run_options()) that perceptron_lab.run takes as keywords; the others (labels,
+// preprocess, limit) belong to perceptron_lab.load or to files, not to arrays.
+bool python_run_keyword(const std::string& name) { return name == "shuffle" || name == "threads"; }
+
+// One declared option as perceptron_lab.options() lists it. scope: learner | kernel | run (a keyword
+// of perceptron_lab.run: the comparator's, shuffle and threads); the kernel selector (declared as
+// "type", flag --kernel) is the keyword "kernel".
 nlohmann::json row(const OptionDecl& d, const std::string& scope) {
   const std::string name = d.flag() == "--kernel" ? "kernel" : d.name;
   return {{"name", name}, {"scope", scope}, {"type", d.type_name()}, {"default", d.default_value},
@@ -58,6 +63,8 @@ nlohmann::json option_catalog(const std::string& algo) {
     if (d.kind == "kernel") out.push_back(row(d, "kernel"));
     if (d.kind == "comparator") out.push_back(row(d, "run"));
   }
+  for (const OptionDecl& d : run_options())
+    if (python_run_keyword(d.name)) out.push_back(row(d, "run"));
   return out;
 }
 

@@ -28,6 +28,9 @@ def test_catalogues():
     assert {"linear", "poly", "rbf"} <= set(opts["kernel"]["allowed"]) and opts["comparator"]["scope"] == "run"
     assert opts["gamma"]["range"] == "> 0" and opts["eta"]["range"] == ">= 0"
     assert "budget" not in opts
+    # run's own keywords, with their declared ranges; the options of files (labels, limit) are not run's
+    assert opts["threads"]["scope"] == "run" and opts["threads"]["range"] == "<= 1024"
+    assert opts["shuffle"]["type"] == "count" and "limit" not in opts and "labels" not in opts
     assert pl._core.record_columns() == pl._core.trace_columns()  # learn_one's dict keys = the CSV's columns
 
 
