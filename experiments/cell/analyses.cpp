@@ -28,8 +28,8 @@ json o2b_analysis(const O2BSpec& a, const RunResult& res, const CellData& d, con
 // MR (4)/(8) at each rho of a grid (docs/bounds.md#mr4_all_t, docs/bounds.md#mr8_i, docs/bounds.md#ordering: the two are not ordered at a fixed rho).
 json rho_profile(const Cell& c, const RhoProfileSpec& a, const RunResult& res, const CellData& d,
                  const std::vector<std::size_t>& order, const LearnerOptions& o, json& results) {
-  const Comparator g = make_comparator(a.comparator, *d.train, order, o.kernel, a.svm_C,
-                                       derive_seed(c.perm_seed, 0xC0));
+  const Comparator g = make_comparator(resolve_comparator(a.comparator, *d.train, o.kernel), *d.train, order, o.kernel,
+                                       a.svm_C, derive_seed(c.perm_seed, 0xC0));  // "auto" as a run resolves it
   if (!(g.norm > 0)) throw std::invalid_argument("rho_profile: comparator has norm 0");
   std::vector<double> m_all, m_mist;
   double r2 = 0.0, r2I = 0.0;

@@ -2,9 +2,13 @@
 // The value kinds whose accepted values are declared elsewhere are in spec_kinds.cpp.
 #include "experiments/spec/spec_format.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include "bounds/comparator.hpp"
+#include "datasets/readers.hpp"
 #include "experiments/spec/spec.hpp"
+#include "numerics/kernel.hpp"
 
 namespace plab::spec_format {
 
@@ -86,16 +90,43 @@ std::vector<Field> join(std::vector<Field> a, const More&... more) {
   return a;
 }
 
+// The field of an option declared beside its owner (core/option_decl.hpp): its values and range
+// as the configuration step checks them; `noun` names an unknown value of a text option.
+Field declared(const std::vector<OptionDecl>& decls, const std::string& name, const std::string& help,
+               const std::string& noun = "") {
+  const auto d = std::find_if(decls.begin(), decls.end(), [&](const OptionDecl& o) { return o.name == name; });
+  if (d == decls.end()) throw std::logic_error("spec format: no declared option " + name);
+  using T = OptionDecl::Type;
+  Type t;
+  if (d->type == T::text) {
+    t = d->allowed.empty() ? text() : choice(noun, d->allowed);
+  } else if (d->type == T::real) {
+    t = number();
+    if ((d->min && !d->min_open) || (d->max && !d->max_open))
+      throw std::logic_error("spec format: " + name + ": a closed range has no spec type");
+    t.above = d->min;
+    t.below = d->max;
+  } else if (d->type == T::count || d->type == T::integer) {
+    if (d->max || (d->type == T::integer && !d->min)) throw std::logic_error("spec format: " + name + ": no spec type for its range");
+    t = integer(d->min ? static_cast<int64_t>(*d->min) + (d->min_open ? 1 : 0) : 0);
+  } else {
+    t = flag();
+  }
+  return {name, t, help};
+}
+
 // Fields that appear in more than one object, declared once.
 const Field kPermutations{"permutations", integer(1), "cells per (data set, algorithm, grid point): the permutations"};
-const Field kLimit{"limit", integer(0), "rounds per cell (0 = all)"};
+Field limit_field() { return declared(run_options(), "limit", "rounds per cell (0 = all)"); }
+Field comparator_field() {
+  return declared(comparator_options(), "comparator", "the comparator u of the bounds (docs/bounds.md#comparators)",
+                  "comparator");
+}
+Field svm_C_field() { return declared(comparator_options(), "svm_C", "C of the SVM comparator"); }
 const Field kCurvePoints{"curve_points", integer(2), "curve samples stored per cell"};
 const Field kDatasets{"datasets", array(ref("dataset")), "the data sets"};
 const Field kClaims{"claims", array(ref("claim")), "claims checked on the results"};
 const Field kPublished{"published", array(ref("published")), "the paper's numbers beside ours"};
-const Field kComparator{"comparator", choice("comparator", {"svm", "multipass", "truth", "zero"}),
-                        "the comparator u of the bounds (docs/bounds.md#comparators)"};
-const Field kSvmC{"svm_C", number(), "C of the SVM comparator"};
 const Field kAlgorithmRef{"algorithm", text(), "an algorithm id of this spec (\"*\" = every one where a selector allows it)"};
 const Field kDatasetRef{"dataset", text(), "a data set id of this spec (\"\" = every one)"};
 const Field kPoint{"point", ref("point"), "grid labels every selected group must have, e.g. {\"eta\": 0.1}"};
@@ -132,7 +163,7 @@ std::vector<Definition> objects() {
                {"title", text(), "what the figure shows (report summary, README table; default: figure)"},
                {"description", text(), "longer text for the report"},
                {"seed_name", text(), "the seeds derive from it (default: figure); equal names share cells"},
-               kPermutations, kLimit, kCurvePoints,
+               kPermutations, limit_field(), kCurvePoints,
                need(kDatasets, Need::without, "kind"),
                {"defaults", ref("params"), "params given to every algorithm that uses them"},
                need({"algorithms", array(ref("algorithm")), "the algorithms (series)"}, Need::without, "kind"),
@@ -144,7 +175,7 @@ std::vector<Definition> objects() {
                need({"sources", array(text(), 1), "figures a table aggregates (run with it)"}, Need::with, "kind"),
                {"quick", ref("quick"), "fields replacing the top-level ones under --quick"}})},
       {"quick", "Under --quick (the CI regression check) these replace the top-level fields.",
-       object({kPermutations, kLimit, kCurvePoints, kDatasets,
+       object({kPermutations, limit_field(), kCurvePoints, kDatasets,
                {"algorithm_params", map(ref("params")), "algorithm id -> params patched into that algorithm"},
                kClaims, kPublished})},
       {"dataset", "A data set and its kernel.",
@@ -157,10 +188,10 @@ std::vector<Definition> objects() {
                {"kernel", ref("kernel"), "the kernel (default linear)"},
                {"optional", flag(), "the paper's data we may not have: \"data not available\" when absent"}})},
       {"kernel", "LIBSVM / DOGMA parameterisation.",
-       object({required({"type", choice("kernel type", {"linear", "poly", "polynomial", "rbf", "gaussian"}), "kernel type"}),
-               {"gamma", number(), "gamma (rbf: > 0; default 1)"},
-               {"degree", integer(1), "poly degree (default 2)"},
-               {"coef0", number(), "poly coef0 (default 0)"}})},
+       object({required(declared(kernel_options(), "type", "kernel type", "kernel type")),
+               declared(kernel_options(), "gamma", "gamma (poly and rbf; default 1)"),
+               declared(kernel_options(), "degree", "poly degree (default 2)"),
+               declared(kernel_options(), "coef0", "poly coef0 (default 0)")})},
       {"algorithm", "One algorithm (a series).",
        object({{"id", text(), "series id, unique in the spec (default: algo)"},
                required({"algo", ref("learner"), "the learner"}),
@@ -172,14 +203,14 @@ std::vector<Definition> objects() {
                {"field", ref("metric"), "the source's result (default support_size), rounded to an integer >= 1"},
                {"use", choice("use", {"same_permutation", "mean"}), "the same permutation's value (default) or the mean"}})},
       {"bounds", "Mistake bounds evaluated per cell.",
-       object({kComparator, kSvmC, {"names", array(ref("bound_id")), "bound ids to keep (default: every applicable one)"},
+       object({comparator_field(), svm_C_field(), {"names", array(ref("bound_id")), "bound ids to keep (default: every applicable one)"},
                {"permutations", integer(1), "evaluate them on the first K permutations only (default: all)"}})},
       {"analysis", "Analyses of each cell (experiments/cell/analyses.hpp).",
        object({{"o2b", ref("o2b"), "online-to-batch selection"}, {"rho_profile", ref("rho_profile"), "MR (4)/(8) on a rho grid"}})},
       {"o2b", "The Cesa-Bianchi-Conconi-Gentile selection on a conservative Perceptron run.",
        object({{"delta", between(0, 1), "confidence (default 0.05)"}})},
       {"rho_profile", "The MR bounds as functions of rho.",
-       object({kComparator, kSvmC, {"rho", array(positive()), "the rho grid"}, {"at", positive(), "the rho reported as mr*_at"}})},
+       object({comparator_field(), svm_C_field(), {"rho", array(positive()), "the rho grid"}, {"at", positive(), "the rho reported as mr*_at"}})},
       {"table", "Restricts a table figure.",
        object({{"bounds", array(ref("bound_id")), "bound ids (default: every applicable one)"},
                {"algorithms", array(ref("learner")), "learner names (default: all)"}})},
