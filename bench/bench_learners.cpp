@@ -14,6 +14,7 @@
 #include "algorithms/nogd.hpp"
 #include "algorithms/registry.hpp"
 #include "bench/learner_floors.hpp"
+#include "config/given_options.hpp"
 #include "datasets/registry.hpp"
 #include "experiments/run/run.hpp"
 
@@ -31,20 +32,19 @@ const Dataset* a9a() {
 void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t budget) {
   const Dataset* d = a9a();
   if (!d) { st.SkipWithError("a9a not found on the data search path"); return; }
-  LearnerOptions o;
+  // The options of the header's table that the learner declares, checked as a run's are.
+  nlohmann::json want = {{"budget", budget}, {"C", 1.0}};
+  if (algo == "perceptron") want["kernel"] = "linear";
+  else want.update({{"kernel", "rbf"}, {"gamma", 0.04}});
+  if (algo == "projectron" || algo == "projectron++") want.update({{"eta", 0.1}, {"eta_convention", "dogma"}});
+  if (algo == "norma")  // hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept
+    want.update({{"rho", 1.0}, {"lambda", 0.01}, {"learning_rate", 0.5}, {"truncate", 1000}});
+  GivenOptions given;
+  for (const auto& [k, v] : want.items())
+    if (k == "kernel" || k == "gamma" || learner_info(algo, "algo").uses(k)) given.add(k, v, "bench_learners");
+  LearnerOptions o = configure_learner(algo, given);
   o.dim = d->dim;
-  o.kernel = algo == "perceptron" ? Kernel::linear() : Kernel::rbf(0.04);
-  o.own["eta"] = 0.1;
-  o.own["eta_convention"] = EtaConvention::dogma;
-  o.own["budget"] = budget;
   o.record_norms = false;
-  o.own["C"] = 1.0;
-  if (algo == "norma") {  // hinge at margin 1, lambda = 0.01, Lambda = 0.5, last 1000 terms kept (its own options)
-    o.own["rho"] = 1.0;
-    o.own["lambda"] = 0.01;
-    o.own["learning_rate"] = 0.5;
-    o.own["truncate"] = std::size_t{1000};
-  }
   const auto order = make_order(d->size(), std::nullopt);
   RunResult r;
   std::vector<bench::PassRound> rounds;  // what the floor reads; the records themselves are not kept,

@@ -10,6 +10,7 @@
 
 #include "algorithms/multiclass.hpp"
 #include "algorithms/multiclass_projectron.hpp"
+#include "config/given_options.hpp"
 #include "numerics/poly_pow.hpp"
 #include "algorithms/registry.hpp"
 #include "numerics/simd.hpp"
@@ -34,15 +35,20 @@ const Dataset* mnist() {
 // that the numbers stay comparable; R4 itself uses unit-norm images and <x,x'>^7.
 Kernel r4_kernel() { return Kernel::poly(0.006, 0.5, 7); }
 
-LearnerOptions r4_options(const Dataset& d) {
-  LearnerOptions o;
+// The options below that `algo` declares, with R4's kernel, checked as a run's are.
+LearnerOptions r4_options(const std::string& algo, const Dataset& d) {
+  const Kernel k = r4_kernel();
+  const nlohmann::json want = {{"eta", 0.1}, {"eta_convention", "dogma"}, {"budget", 2000}, {"C", 1.0}};
+  GivenOptions given;
+  for (const auto& [key, v] : want.items())
+    if (learner_info(algo, "algo").uses(key)) given.add(key, v, "bench_multiclass");
+  given.add("kernel", k.type_name(), "bench_multiclass");
+  given.add("gamma", k.gamma, "bench_multiclass");
+  given.add("coef0", k.coef0, "bench_multiclass");
+  given.add("degree", k.degree, "bench_multiclass");
+  LearnerOptions o = configure_learner(algo, given);
   o.dim = d.dim;
   o.classes = d.classes.size();
-  o.kernel = r4_kernel();
-  o.own["eta"] = 0.1;
-  o.own["eta_convention"] = EtaConvention::dogma;
-  o.own["budget"] = 2000;
-  o.own["C"] = 1.0;
   return o;
 }
 
@@ -66,7 +72,7 @@ double solve_fmas(const Dataset& d, const std::vector<std::size_t>& order, const
 void BM_WholePassMnist(benchmark::State& st, const std::string& algo) {
   const Dataset* d = mnist();
   if (!d) { st.SkipWithError("mnist not found on the data search path"); return; }
-  const LearnerOptions o = r4_options(*d);
+  const LearnerOptions o = r4_options(algo, *d);
   const auto order = make_order(d->size(), std::nullopt);
   RunResult r;
   for (auto _ : st) {
