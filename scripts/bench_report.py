@@ -169,8 +169,8 @@ def main():
         "## a9a",
         "",
         "`bench_learners`: one pass over a9a in file order, Gaussian kernel γ = 0.04, budgets B = 793, "
-        "Projectron(++) η = 0.1 in the DOGMA convention, PA-I C = 1, NORMA λ = 0.01, Λ = 0.5, ρ = 1, "
-        "τ = 1000; the primal `perceptron` is linear; `bogd/B1600` is BOGD at B = 1600. The learners run "
+        "Projectron(++) η = 0.1 in the DOGMA convention, PA-I, BPA-S and BPA-NN C = 1, NORMA λ = 0.01, Λ = 0.5, ρ = 1, "
+        "τ = 1000, BOGD(++), FOGD and NOGD at their defaults (η = 0.5, λ = 0.001, D = 400, k = 20); the primal `perceptron` is linear; `bogd/B1600` is BOGD at B = 1600. The learners run "
         "as without bounds ([learners.md#bookkeeping](learners.md#bookkeeping)). Median of 3 repetitions of 3 passes each. "
         "Floor: the operations each learner's rule cannot skip, counted from the pass's records "
         "([learners.md#floors](learners.md#floors)): the kernel row of every score (21 fma and products a "
