@@ -61,6 +61,9 @@ struct LearnerInfo {
   // (numerics/fourier_features.hpp): its comparator is mapped into that space (make_feature_comparator).
   bool fourier_features = false;
   TraceRows trace = {};
+  // A binary learner's multiclass counterpart, which a front end takes for it on more than two
+  // classes (Python's OnlineKernelClassifier; docs/learners.md#multiclass); empty: none.
+  std::string multiclass_counterpart = {};
   bool uses(const std::string& option) const;  // an option it declares (by name or alias)
   // Its own row named `key` (by name or alias), nullptr when none.
   const OptionDecl* own_row(const std::string& key) const;

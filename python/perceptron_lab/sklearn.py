@@ -8,6 +8,7 @@ fit is one online pass over the rows (in the given order, or permuted by `shuffl
 multiclass counterpart of a binary learner (MULTICLASS_OF), or a multiclass learner given as algo.
 """
 # The imports are private (underscored): the module's namespace is __all__.
+import json as _json
 import warnings as _warnings
 
 import numpy as _np
@@ -19,9 +20,10 @@ from . import _check_sparse, _core, _dataset, _spec
 
 __all__ = ["OnlineKernelClassifier", "MULTICLASS_OF"]
 
-# The multiclass learner used for a binary one on more than two classes (docs/learners.md#multiclass).
-MULTICLASS_OF = {"kernel-perceptron": "multiclass-perceptron", "perceptron": "multiclass-perceptron",
-                 "rbp": "mrbp", "pa1": "multiclass-pa1", "projectron++": "multiclass-projectron++"}
+# The multiclass learner used for a binary one on more than two classes, as the registry declares it
+# (docs/learners.md#multiclass).
+MULTICLASS_OF = {l["name"]: l["multiclass_counterpart"] for l in _json.loads(_core.learners_json())
+                 if l["multiclass_counterpart"]}
 
 
 class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):

@@ -47,7 +47,8 @@ nlohmann::json learner_catalog() {
     std::vector<std::string> names;  // the options it takes
     for (const OptionDecl& d : l.option_rows()) names.push_back(d.name);
     out.push_back({{"name", l.name}, {"summary", l.summary}, {"multiclass", l.multiclass},
-                   {"options", names}, {"bounds", !l.bounds.empty()}});
+                   {"options", names}, {"bounds", !l.bounds.empty()},
+                   {"multiclass_counterpart", l.multiclass_counterpart.empty() ? nlohmann::json() : nlohmann::json(l.multiclass_counterpart)}});
   }
   return out;
 }

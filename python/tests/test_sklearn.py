@@ -61,6 +61,15 @@ def test_multiclass_uses_the_multiclass_learner():
         OnlineKernelClassifier("forgetron", budget=10).fit(X, y)
 
 
+def test_multiclass_counterparts_are_the_registrys():
+    # Each binary learner's counterpart is declared beside it in the registry (perceptron_lab.learners()):
+    # a binary learner mapped to a multiclass one, the Perceptron's and the RBP's among them.
+    from perceptron_lab.sklearn import MULTICLASS_OF
+    kinds = {l["name"]: l["multiclass"] for l in pl.learners()}
+    assert MULTICLASS_OF and all(not kinds[b] and kinds[m] for b, m in MULTICLASS_OF.items())
+    assert MULTICLASS_OF["kernel-perceptron"] == "multiclass-perceptron" and MULTICLASS_OF["rbp"] == "mrbp"
+
+
 def test_grid_search():
     X, y = data(300)
     grid = GridSearchCV(OnlineKernelClassifier("forgetron", budget=20),
