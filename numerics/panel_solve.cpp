@@ -106,7 +106,8 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
     }                                                                                            \
   }
 
-// AVX2: 2 rows x 6 vectors of 4 lanes = 12 open accumulators; AVX-512: 4 rows x 3 vectors of 8.
+// AVX2: 2 rows x 6 vectors of 4 lanes = 12 open accumulators (16 registers); AVX-512: 6 rows x 3
+// vectors of 8 = 18 of its 32 (a broadcast of L and the 3 vectors of Z serve more fmas than with 4 rows).
 PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
                  _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, _mm256_sub_pd, _mm256_div_pd)
 PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,
@@ -123,8 +124,10 @@ __attribute__((target("avx2,fma"))) void panel_avx2(const double* p, std::size_t
 __attribute__((target("avx512f,fma"))) void panel_avx512(const double* p, std::size_t b, std::size_t e,
                                                          double* Z) {
   std::size_t i = b;
-  for (; i + 4 <= e; i += 4) rows_avx512<4>(p, i, Z);
-  switch (e - i) {  // 0-3 rows left, still across lanes
+  for (; i + 6 <= e; i += 6) rows_avx512<6>(p, i, Z);
+  switch (e - i) {  // 0-5 rows left, still across lanes
+    case 5: rows_avx512<5>(p, i, Z); break;
+    case 4: rows_avx512<4>(p, i, Z); break;
     case 3: rows_avx512<3>(p, i, Z); break;
     case 2: rows_avx512<2>(p, i, Z); break;
     case 1: rows_avx512<1>(p, i, Z); break;
