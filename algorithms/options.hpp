@@ -151,11 +151,6 @@ OwnOptions own_options(const std::string& group) {
   return own;
 }
 
-// Applies {name: value} to o.own; throws std::invalid_argument "<where>: unknown option 'x' (did
-// you mean 'y'?)" on names not in `own` (a learner's own rows), "<where>: <name> must be ..." on a
-// value of the wrong type or not allowed (ranges: configure_learner_options, algorithms/registry.hpp).
-void options_from_json(LearnerOptions& o, const nlohmann::json& j, const std::string& where,
-                       const std::vector<OptionDecl>& own = {});
 // Options added after records (model headers, trace metadata) were written: a record's options
 // that lack one were made by the rule before it, which this sets among the learner's own rows
 // (cap: BOGD and BOGD++ had no cap, 0).

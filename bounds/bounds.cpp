@@ -55,8 +55,11 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
     // A registered learner's options as given options: its one check (owners, types, ranges,
     // rules); an error says where they came from.
     const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
-    if (!info) {
-      options_from_json(f.options, *v, "trace metadata: options");  // a learner not ours takes none
+    if (!info) {  // a learner not ours takes none
+      if (!v->empty())
+        throw std::invalid_argument("trace metadata: options: " + v->begin().key() + ": unknown option (" +
+                                    (f.algo.empty() ? std::string("no algo given") : "no learner '" + f.algo + "' here") +
+                                    " to take it)");
     } else {
       try {
         options_absent_as_before(f.options, *v, info->own.rows);

@@ -450,6 +450,14 @@ TEST(Metadata, FromMeta) {
   EXPECT_EQ(f.comparator, "svm");
   EXPECT_EQ(f.g_norm, 3.5);
   EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"eta_convention":"x"}})")), std::invalid_argument);
+  // A learner not registered here takes no options: the first is named, and why.
+  try {
+    RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{"beta":1}})"));
+    ADD_FAILURE() << "options of an unknown learner accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()), "trace metadata: options: beta: unknown option (no learner 'theirs' here to take it)");
+  }
+  EXPECT_TRUE(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{}})")).options.own.empty());
   EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"etta":0.1}})")), std::invalid_argument);
 }
 

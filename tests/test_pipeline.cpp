@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "algorithms/bpa.hpp"
+#include "config/given_options.hpp"
 #include "experiments/cell/cell.hpp"
 #include "experiments/spec/spec.hpp"
 #include "tests/test_util.hpp"
@@ -106,26 +107,25 @@ TEST(Pipeline, OptionValuesAreCheckedAgainstTheTable) {
   const auto r = test_util::run_cli("run --algo projectron --data synthetic:dekel:n=50 --eta-convention dogmaa");
   EXPECT_NE(r.status, 0);
   EXPECT_NE(r.output.find("--eta-convention"), std::string::npos) << r.output;
-  LearnerOptions o;
+  // The same through the one configuration step, as a spec, a model header or trace metadata give them.
+  const auto configured = [](const std::string& algo, const json& j) { return configure_learner(algo, given_from_json(j, "test")); };
   const LearnerInfo& bpa = learner_info("bpa-s");  // budget and C, declared alike by the budget learners and PA-I
-  EXPECT_THROW(options_from_json(o, {{"budget", -3}}, "test", bpa.own.rows), std::invalid_argument);
-  EXPECT_THROW(options_from_json(o, {{"C", "0.1"}}, "test", bpa.own.rows), std::invalid_argument);
+  EXPECT_THROW(configured("bpa-s", {{"budget", -3}}), std::invalid_argument);
+  EXPECT_THROW(configured("bpa-s", {{"C", "0.1"}}), std::invalid_argument);
   try {
-    options_from_json(o, {{"budgte", 3}}, "spec X", bpa.own.rows);
+    configured("bpa-s", {{"budgte", 3}});
     FAIL();
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("did you mean \"budget\"?"), std::string::npos) << e.what();
   }
-  options_from_json(o, {{"C", 2.5}, {"budget", 7}}, "test", bpa.own.rows);
+  const LearnerOptions o = configured("bpa-s", {{"C", 2.5}, {"budget", 7}});
   EXPECT_EQ(options_from<BudgetPassiveAggressive::Options>(o.own).C, 2.5);
   EXPECT_EQ(options_from<BudgetPassiveAggressive::Options>(o.own).budget, 7u);
   EXPECT_EQ(bpa.options_json(o), (json{{"budget", 7}, {"C", 2.5}}));
-  // A learner's own rows (the Projectron's eta_convention): read with them, unknown without.
-  const std::vector<OptionDecl> own = learner_info("projectron").own.rows;
-  options_from_json(o, {{"eta_convention", "dogma"}}, "test", own);
-  EXPECT_EQ(o.own.at("eta_convention"), "dogma");
-  EXPECT_THROW(options_from_json(o, {{"eta_convention", "dogma"}}, "test"), std::invalid_argument);
-  EXPECT_THROW(options_from_json(o, {{"eta_convention", "dogmaa"}}, "test", own), std::invalid_argument);
+  // A learner's own option (the Projectron's eta_convention): taken by it, refused by another.
+  EXPECT_EQ(configured("projectron", {{"eta_convention", "dogma"}}).own.at("eta_convention"), "dogma");
+  EXPECT_THROW(configured("bpa-s", {{"eta_convention", "dogma"}}), std::invalid_argument);
+  EXPECT_THROW(configured("projectron", {{"eta_convention", "dogmaa"}}), std::invalid_argument);
 }
 
 }  // namespace
