@@ -1,7 +1,8 @@
 // A data set read on a thread of its own while a learner takes its rows as they are stored
 // (docs/inputs.md#read-while-learning). Represents: one load_dataset call in progress. A LIBSVM file
 // that is mapped publishes its rows as it goes; any other source publishes them all at its end.
-// Ensures: finish() gives the very Dataset load_dataset gives, or throws its error.
+// Ensures: finish() gives the very Dataset load_dataset gives, or throws its error. Where the system
+// cannot start the thread (no memory or threads left), the constructor reads the data itself.
 #pragma once
 #include <exception>
 #include <string>
@@ -23,6 +24,9 @@ class BackgroundLoad {
   Dataset& finish();
 
  private:
+  void load();  // the reader's work: data_ or error_, then every row published and the arrivals closed
+  std::string spec_;
+  LoadOptions opt_;
   RowArrivals arrivals_;
   Dataset data_;
   std::exception_ptr error_;

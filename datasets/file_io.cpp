@@ -10,6 +10,7 @@
 #include <boost/iostreams/filter/lzma.hpp>
 #include <boost/iostreams/filtering_stream.hpp>
 #include <fstream>
+#include <system_error>
 #include <thread>
 
 #include <fcntl.h>
@@ -91,14 +92,17 @@ struct InputFile::Impl {
   std::thread hasher;
   std::string digest;
   void hash_in_background() {
-    hasher = std::thread([this] {
-      try {
-        Sha256 d;
-        d.feed(map, size);
-        digest = d.hex();
-      } catch (...) {  // digest stays empty: sha256() hashes on the caller's thread and reports
-      }
-    });
+    try {
+      hasher = std::thread([this] {
+        try {
+          Sha256 d;
+          d.feed(map, size);
+          digest = d.hex();
+        } catch (...) {  // digest stays empty: sha256() hashes on the caller's thread and reports
+        }
+      });
+    } catch (const std::system_error&) {  // no thread to be had: sha256() hashes on the caller's
+    }
   }
   void unmap() {
     if (hasher.joinable()) hasher.join();
