@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
+#include <utility>
 
 namespace plab {
 namespace {
@@ -57,14 +58,15 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
   }
 }
 
-// R rows x 24 lanes in V vectors of W lanes each: one open-chunk accumulator per (row, vector)
-// in registers, the chunk totals beside it (touched once per kPanelChunk columns). The chains over
-// j < i run in j order for every lane, then the R x R diagonal block in j order (the recurrence of
-// the header), so any R gives the same bits as the scalar path.
+// R rows x V vectors of W lanes, lanes o .. o + V W of the 24: one open-chunk accumulator per
+// (row, vector) in registers, the chunk totals beside it (touched once per kPanelChunk columns).
+// The chains over j < i run in j order for every lane, then the R x R diagonal block in j order
+// (the recurrence of the header), so any R, V or o gives the same bits as the scalar path.
 #define PLAB_ROWS_KERNEL(NAME, TARGET, VEC, W, ZERO, LOAD, STORE, SET1, FMA, ADD, SUB, DIV)        \
-  template <std::size_t R>                                                                       \
-  __attribute__((target(TARGET))) inline void NAME(const double* p, std::size_t i, double* Z) {   \
-    constexpr std::size_t S = kPanelLanes, V = S / (W);                                         \
+  template <std::size_t R, std::size_t V>                                                        \
+  __attribute__((target(TARGET))) inline void NAME(const double* p, std::size_t i, double* Z,     \
+                                                   std::size_t o) {                              \
+    constexpr std::size_t S = kPanelLanes;                                                       \
     const double* r[R];                                                                          \
     VEC a[R][V], acc[R][V];                                                                      \
     for (std::size_t m = 0; m < R; ++m) {                                                        \
@@ -75,7 +77,7 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
       const std::size_t je = std::min(i, jb + kPanelChunk);                                      \
       for (std::size_t j = jb; j < je; ++j) {                                                    \
         VEC z[V];                                                                                \
-        for (std::size_t v = 0; v < V; ++v) z[v] = LOAD(Z + j * S + (W) * v);                   \
+        for (std::size_t v = 0; v < V; ++v) z[v] = LOAD(Z + j * S + o + (W) * v);                   \
         for (std::size_t m = 0; m < R; ++m) {                                                    \
           const VEC l = SET1(r[m][j]);                                                           \
           for (std::size_t v = 0; v < V; ++v) a[m][v] = FMA(l, z[v], a[m][v]);                   \
@@ -91,7 +93,7 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
     for (std::size_t m = 0; m < R; ++m) {                                                        \
       for (std::size_t c = 0; c < m; ++c) {                                                      \
         for (std::size_t v = 0; v < V; ++v)                                                      \
-          a[m][v] = FMA(SET1(r[m][i + c]), LOAD(Z + (i + c) * S + (W) * v), a[m][v]);            \
+          a[m][v] = FMA(SET1(r[m][i + c]), LOAD(Z + (i + c) * S + o + (W) * v), a[m][v]);            \
         if ((i + c + 1) % kPanelChunk == 0)                                                      \
           for (std::size_t v = 0; v < V; ++v) {                                                  \
             acc[m][v] = ADD(acc[m][v], a[m][v]);                                                 \
@@ -100,39 +102,47 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
       }                                                                                          \
       const VEC d = SET1(r[m][i + m]);                                                           \
       for (std::size_t v = 0; v < V; ++v) {                                                      \
-        double* z = Z + (i + m) * S + (W) * v;                                                   \
+        double* z = Z + (i + m) * S + o + (W) * v;                                                 \
         STORE(z, DIV(SUB(LOAD(z), ADD(acc[m][v], a[m][v])), d));                                 \
       }                                                                                          \
     }                                                                                            \
   }
 
-// AVX2: 2 rows x 6 vectors of 4 lanes = 12 open accumulators (16 registers); AVX-512: 6 rows x 3
-// vectors of 8 = 18 of its 32 (a broadcast of L and the 3 vectors of Z serve more fmas than with 4 rows).
+// AVX2: 4 rows x 3 vectors of 4 = 12 open accumulators, the 3 vectors of Z and L's broadcast (16
+// registers), over lanes 0-11 and then 12-23: Z's rows are loaded for 4 rows of L, not 2 (2 rows
+// x 6 vectors read 16 bytes of Z an fma from L2; now 8). AVX-512: 6 rows x 3 vectors of 8 = 18 of
+// its 32 registers (a broadcast of L and the 3 vectors of Z serve more fmas than with 4 rows).
 PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
                  _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, _mm256_sub_pd, _mm256_div_pd)
 PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,
                  _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, _mm512_sub_pd, _mm512_div_pd)
 #undef PLAB_ROWS_KERNEL
 
+constexpr std::size_t kRowsAvx2 = 4, kRowsAvx512 = 6;  // 8 rows on AVX-512: no faster (BM_PanelForward/800)
+
+// Rows [b, e) in passes of R rows, then one pass of the rows left (fewer than R).
+template <std::size_t R, typename Rows>
+inline void rows_in_passes(std::size_t b, std::size_t e, Rows rows) {
+  std::size_t i = b;
+  for (; i + R <= e; i += R) rows.template operator()<R>(i);
+  [&]<std::size_t... k>(std::index_sequence<k...>) {
+    ((e - i == k + 1 ? rows.template operator()<k + 1>(i) : void()), ...);
+  }(std::make_index_sequence<R - 1>{});
+}
+
 __attribute__((target("avx2,fma"))) void panel_avx2(const double* p, std::size_t b, std::size_t e,
                                                     double* Z) {
-  std::size_t i = b;
-  for (; i + 2 <= e; i += 2) rows_avx2<2>(p, i, Z);
-  if (i < e) rows_avx2<1>(p, i, Z);  // the odd row, still across lanes (an added support's row)
+  for (std::size_t o = 0; o < kPanelLanes; o += 12)
+    rows_in_passes<kRowsAvx2>(b, e, [&]<std::size_t R>(std::size_t i) __attribute__((target("avx2,fma"))) {
+      rows_avx2<R, 3>(p, i, Z, o);
+    });
 }
 
 __attribute__((target("avx512f,fma"))) void panel_avx512(const double* p, std::size_t b, std::size_t e,
                                                          double* Z) {
-  std::size_t i = b;
-  for (; i + 6 <= e; i += 6) rows_avx512<6>(p, i, Z);
-  switch (e - i) {  // 0-5 rows left, still across lanes
-    case 5: rows_avx512<5>(p, i, Z); break;
-    case 4: rows_avx512<4>(p, i, Z); break;
-    case 3: rows_avx512<3>(p, i, Z); break;
-    case 2: rows_avx512<2>(p, i, Z); break;
-    case 1: rows_avx512<1>(p, i, Z); break;
-    default: break;
-  }
+  rows_in_passes<kRowsAvx512>(b, e, [&]<std::size_t R>(std::size_t i) __attribute__((target("avx512f,fma"))) {
+    rows_avx512<R, 3>(p, i, Z, 0);
+  });
 }
 
 }  // namespace
