@@ -14,7 +14,8 @@
 #include <string>
 
 // cos(x) and sin(x) by one fixed sequence of IEEE operations on every path (every fma written as
-// one), so the random Fourier map has the same bits whatever the machine or the vector width
+// one; a negated operand is a sign flip, so fma(-a, b, c) is one FNMADD and fma(a, b, -c) one
+// FMSUB), so the random Fourier map has the same bits whatever the machine or the vector width
 // (docs/learners.md#fogd):
 //   k = rne(x 2/pi) by the 1.5 * 2^52 shifter;  P1 + P2 + P3 = pi/2 to 2^-160 (P1 the double nearest);
 //   r1 = x - k P1 (one fma, exact);  r + rl = r1 - k P2 - k P3, r = r1 - k P2 rounded, rl its error
@@ -47,23 +48,23 @@ inline bool fallback(double x) { return !(std::fabs(x) <= kTrigReducedMax) || x 
 
 // The reduction and polynomials, whatever x (the caller replaces the fallback's elements).
 inline void sincos_core(double x, double& c, double& s) {
-  const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift, mk = 0.0 - k;
-  const double r1 = std::fma(mk, kP1, x);
-  const double ph = k * kP2, pl = std::fma(k, kP2, 0.0 - ph);
+  const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift;
+  const double r1 = std::fma(-k, kP1, x);
+  const double ph = k * kP2, pl = std::fma(k, kP2, -ph);
   const double r = r1 - ph, b = r - r1;
-  const double rl = std::fma(mk, kP3, ((r1 - (r - b)) + ((0.0 - ph) - b)) - pl);
+  const double rl = std::fma(-k, kP3, ((r1 - (r - b)) - (ph + b)) - pl);
   const double z = r * r;
   double ps = kS[0];
 #pragma GCC unroll 8
   for (int i = 1; i < 8; ++i) ps = std::fma(ps, z, kS[i]);
-  const double hz = 0.5 * z, zlo = std::fma(r, r, 0.0 - z), rz = r * z;
-  const double rz_lo = std::fma(r, zlo, std::fma(r, z, 0.0 - rz));  // r^3 - rz
-  const double sr = r + std::fma(rz, ps, std::fma(rz_lo, ps, std::fma(0.0 - hz, rl, rl)));
+  const double hz = 0.5 * z, zlo = std::fma(r, r, -z), rz = r * z;
+  const double rz_lo = std::fma(r, zlo, std::fma(r, z, -rz));  // r^3 - rz
+  const double sr = r + std::fma(rz, ps, std::fma(rz_lo, ps, std::fma(-hz, rl, rl)));
   double pc = kC[0];
 #pragma GCC unroll 8
   for (int i = 1; i < 7; ++i) pc = std::fma(pc, z, kC[i]);
   const double h = 1.0 - hz, e = (1.0 - h) - hz;
-  const double cr = h + std::fma(z * z, pc, std::fma(0.0 - r, rl, e - 0.5 * zlo));
+  const double cr = h + std::fma(z * z, pc, std::fma(-r, rl, e - 0.5 * zlo));
   const uint64_t q = std::bit_cast<uint64_t>(t);
   const double sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
   s = (q & 2) ? -sv : sv;
@@ -82,18 +83,18 @@ void sincos_scalar(double x, double& c, double& s) {
 // The arithmetic above on U vectors x[0..U), step by step across them (each element gets the
 // scalar's sequence of operations; the U chains interleave, where one alone waits on the fma
 // latency): t[j] (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r.
-#define PLAB_SINCOS_CORE(VEC, SET1, FMA, SUB, ADD, MUL, U, x, t, sr, cr)                          \
+#define PLAB_SINCOS_CORE(VEC, SET1, FMA, FNMA, FMS, SUB, ADD, MUL, U, x, t, sr, cr)                   \
   VEC t[U], sr[U], cr[U];                                                                           \
   {                                                                                                 \
     VEC r[U], rl[U], z[U], ps[U], pc[U];                                                            \
     for (int j = 0; j < U; ++j) {                                                                   \
       t[j] = FMA(x[j], SET1(kTwoOverPi), SET1(kShift));                                            \
-      const VEC k = SUB(t[j], SET1(kShift)), mk = SUB(SET1(0.0), k);                                \
-      const VEC r1 = FMA(mk, SET1(kP1), x[j]);                                                      \
-      const VEC ph = MUL(k, SET1(kP2)), mph = SUB(SET1(0.0), ph), pl = FMA(k, SET1(kP2), mph);      \
+      const VEC k = SUB(t[j], SET1(kShift));                                                        \
+      const VEC r1 = FNMA(k, SET1(kP1), x[j]);                                                      \
+      const VEC ph = MUL(k, SET1(kP2)), pl = FMS(k, SET1(kP2), ph);                                 \
       r[j] = SUB(r1, ph);                                                                           \
       const VEC b = SUB(r[j], r1);                                                                  \
-      rl[j] = FMA(mk, SET1(kP3), SUB(ADD(SUB(r1, SUB(r[j], b)), SUB(mph, b)), pl));                 \
+      rl[j] = FNMA(k, SET1(kP3), SUB(SUB(SUB(r1, SUB(r[j], b)), ADD(ph, b)), pl));                  \
       z[j] = MUL(r[j], r[j]);                                                                       \
       ps[j] = SET1(kS[0]);                                                                          \
       pc[j] = SET1(kC[0]);                                                                          \
@@ -104,12 +105,12 @@ void sincos_scalar(double x, double& c, double& s) {
         if (i < 7) pc[j] = FMA(pc[j], z[j], SET1(kC[i]));                                           \
       }                                                                                             \
     for (int j = 0; j < U; ++j) {                                                                   \
-      const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMA(r[j], r[j], SUB(SET1(0.0), z[j]));             \
+      const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMS(r[j], r[j], z[j]);                             \
       const VEC rz = MUL(r[j], z[j]);                                                               \
-      const VEC rz_lo = FMA(r[j], zlo, FMA(r[j], z[j], SUB(SET1(0.0), rz)));                        \
-      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FMA(SUB(SET1(0.0), hz), rl[j], rl[j]))));  \
+      const VEC rz_lo = FMA(r[j], zlo, FMS(r[j], z[j], rz));                                        \
+      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FNMA(hz, rl[j], rl[j]))));                 \
       const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);                             \
-      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FMA(SUB(SET1(0.0), r[j]), rl[j], SUB(e, MUL(SET1(0.5), zlo))))); \
+      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FNMA(r[j], rl[j], SUB(e, MUL(SET1(0.5), zlo)))));  \
     }                                                                                               \
   }
 
@@ -136,15 +137,16 @@ __attribute__((target("avx2,fma"))) void sincos_avx2(const double* x, std::size_
       bad[j] = static_cast<unsigned>(_mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd(a, _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ),
                                                                      _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ))));
     }
-    PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, U, v, t, sr, cr)
+    PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, U, v, t, sr, cr)
     for (int j = 0; j < U; ++j) {
+      // Sign bits: q1 = bit 1 of q (sin's flip), q0 = bit 0 (the swap); cos flips on q1 ^ q0.
       const __m256i q = _mm256_castpd_si256(t[j]);
-      const __m256d odd = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63));  // sign bit: q & 1
-      const __m256d sflip = _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(q, 62)));
-      const __m256d cflip =
-          _mm256_and_pd(sign, _mm256_castsi256_pd(_mm256_slli_epi64(_mm256_add_epi64(q, _mm256_set1_epi64x(1)), 62)));
-      _mm256_storeu_pd(s + i + 4 * j, _mm256_xor_pd(_mm256_blendv_pd(sr[j], cr[j], odd), sflip));
-      _mm256_storeu_pd(c + i + 4 * j, _mm256_xor_pd(_mm256_blendv_pd(cr[j], sr[j], odd), cflip));
+      const __m256d q0 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63)), q1 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 62));
+      const __m256d swap = _mm256_and_pd(_mm256_xor_pd(sr[j], cr[j]),  // (sr ^ cr) where q is odd, else 0
+                                         _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(q0))));
+      const __m256d sflip = _mm256_and_pd(sign, q1), cflip = _mm256_and_pd(sign, _mm256_xor_pd(q1, q0));
+      _mm256_storeu_pd(s + i + 4 * j, _mm256_xor_pd(_mm256_xor_pd(sr[j], swap), sflip));
+      _mm256_storeu_pd(c + i + 4 * j, _mm256_xor_pd(_mm256_xor_pd(cr[j], swap), cflip));
       if (bad[j]) redo(bad[j], x + i + 4 * j, c + i + 4 * j, s + i + 4 * j);
     }
   };
@@ -165,16 +167,17 @@ __attribute__((target("avx512f"))) void sincos_avx512(const double* x, std::size
       bad[j] = static_cast<unsigned>(_mm512_cmp_pd_mask(a, _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) |
                                      _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ));
     }
-    PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, U, v, t, sr, cr)
+    PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, U, v, t, sr, cr)
     for (int j = 0; j < U; ++j) {
+      // Sign bits as the AVX2 path's: sin flips on bit 1 of q, cos on bit 1 ^ bit 0; a ^ (b & c) is
+      // ternary-logic 0x78.
       const __m512i q = _mm512_castpd_si512(t[j]);
       const __mmask8 odd = _mm512_test_epi64_mask(q, one);
-      const __m512i sflip = _mm512_and_si512(sign, _mm512_slli_epi64(q, 62));
-      const __m512i cflip = _mm512_and_si512(sign, _mm512_slli_epi64(_mm512_add_epi64(q, one), 62));
+      const __m512i q1 = _mm512_slli_epi64(q, 62), q10 = _mm512_xor_si512(q1, _mm512_slli_epi64(q, 63));
       const __m512i sv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, sr[j], cr[j]));
       const __m512i cv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, cr[j], sr[j]));
-      _mm512_storeu_pd(s + i + 8 * j, _mm512_castsi512_pd(_mm512_xor_si512(sv, sflip)));
-      _mm512_storeu_pd(c + i + 8 * j, _mm512_castsi512_pd(_mm512_xor_si512(cv, cflip)));
+      _mm512_storeu_pd(s + i + 8 * j, _mm512_castsi512_pd(_mm512_ternarylogic_epi64(sv, sign, q1, 0x78)));
+      _mm512_storeu_pd(c + i + 8 * j, _mm512_castsi512_pd(_mm512_ternarylogic_epi64(cv, sign, q10, 0x78)));
       if (bad[j]) redo(bad[j], x + i + 8 * j, c + i + 8 * j, s + i + 8 * j);
     }
   };
