@@ -104,16 +104,16 @@ inline double rbf_arg(double neg_gamma, double xs, double sq, double dot) {
   return neg_gamma * (d2 > 0.0 ? d2 : 0.0);  // as the vector max(d2, 0)
 }
 
-void rbf_scalar(double gamma, double xs, const double* sq, double* out, std::size_t n) {
-  for (std::size_t i = 0; i < n; ++i) out[i] = exp_scalar(rbf_arg(-gamma, xs, sq[i], out[i]));
+void rbf_scalar(double gamma, double xs, const double* sq, const double* dots, double* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = exp_scalar(rbf_arg(-gamma, xs, sq[i], dots[i]));
 }
 
-__attribute__((target("avx2,fma"))) void rbf_avx2(double gamma, double xs, const double* sq, double* out,
+__attribute__((target("avx2,fma"))) void rbf_avx2(double gamma, double xs, const double* sq, const double* dots, double* out,
                                                   std::size_t n) {
   const __m256d g = _mm256_set1_pd(-gamma), x = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0);
 #define arg(i)                                                                                     \
   _mm256_mul_pd(g, _mm256_max_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + (i)), x),       \
-                                               _mm256_mul_pd(two, _mm256_loadu_pd(out + (i)))), \
+                                               _mm256_mul_pd(two, _mm256_loadu_pd(dots + (i)))), \
                                  _mm256_setzero_pd()))
   std::size_t i = 0;
   for (; i + 4 * kExpU <= n; i += 4 * kExpU) {
@@ -128,15 +128,15 @@ __attribute__((target("avx2,fma"))) void rbf_avx2(double gamma, double xs, const
     _mm256_storeu_pd(out + i, v[0]);
   }
 #undef arg
-  rbf_scalar(gamma, xs, sq + i, out + i, n - i);
+  rbf_scalar(gamma, xs, sq + i, dots + i, out + i, n - i);
 }
 
-__attribute__((target("avx512f"))) void rbf_avx512(double gamma, double xs, const double* sq, double* out,
+__attribute__((target("avx512f"))) void rbf_avx512(double gamma, double xs, const double* sq, const double* dots, double* out,
                                                    std::size_t n) {
   const __m512d g = _mm512_set1_pd(-gamma), x = _mm512_set1_pd(xs), two = _mm512_set1_pd(2.0);
 #define arg(i)                                                                                     \
   _mm512_mul_pd(g, _mm512_max_pd(_mm512_sub_pd(_mm512_add_pd(_mm512_loadu_pd(sq + (i)), x),       \
-                                               _mm512_mul_pd(two, _mm512_loadu_pd(out + (i)))), \
+                                               _mm512_mul_pd(two, _mm512_loadu_pd(dots + (i)))), \
                                  _mm512_setzero_pd()))
   std::size_t i = 0;
   for (; i + 8 * kExpU <= n; i += 8 * kExpU) {
@@ -151,7 +151,7 @@ __attribute__((target("avx512f"))) void rbf_avx512(double gamma, double xs, cons
     _mm512_storeu_pd(out + i, v[0]);
   }
 #undef arg
-  rbf_scalar(gamma, xs, sq + i, out + i, n - i);
+  rbf_scalar(gamma, xs, sq + i, dots + i, out + i, n - i);
 }
 
 }  // namespace
@@ -191,23 +191,27 @@ void exp_fixed_on(const std::string& isa, const double* x, double* out, std::siz
 }
 
 namespace {
-void rbf_on(Simd path, double gamma, double xs, const double* __restrict sq, double* __restrict out, std::size_t n) {
+void rbf_on(Simd path, double gamma, double xs, const double* sq, const double* dots, double* out, std::size_t n) {
   switch (path) {
-    case Simd::avx512: return rbf_avx512(gamma, xs, sq, out, n);
-    case Simd::avx2: return rbf_avx2(gamma, xs, sq, out, n);
-    default: return rbf_scalar(gamma, xs, sq, out, n);
+    case Simd::avx512: return rbf_avx512(gamma, xs, sq, dots, out, n);
+    case Simd::avx2: return rbf_avx2(gamma, xs, sq, dots, out, n);
+    default: return rbf_scalar(gamma, xs, sq, dots, out, n);
   }
 }
 }  // namespace
 
-void rbf_from_dots(double gamma, double xs, const double* __restrict sq, double* __restrict out, std::size_t n) {
-  rbf_on(simd_path(), gamma, xs, sq, out, n);
+void rbf_from_dots(double gamma, double xs, const double* sq, double* out, std::size_t n) {
+  rbf_on(simd_path(), gamma, xs, sq, out, out, n);
+}
+
+void rbf_from_dots(double gamma, double xs, const double* sq, const double* dots, double* out, std::size_t n) {
+  rbf_on(simd_path(), gamma, xs, sq, dots, out, n);
 }
 
 void rbf_from_dots_on(const std::string& isa, double gamma, double xs, const double* sq, double* out, std::size_t n) {
   const Simd want = simd_parse(isa);
   if (want > simd_best()) throw std::invalid_argument("rbf path '" + isa + "' is not available here");
-  rbf_on(want, gamma, xs, sq, out, n);
+  rbf_on(want, gamma, xs, sq, out, out, n);
 }
 
 }  // namespace plab

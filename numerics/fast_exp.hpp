@@ -9,6 +9,8 @@
 namespace plab {
 // out[i] = exp(-gamma * max(0, (sq[i] + xs) - 2 out[i])): the Gaussian kernel from dot products.
 void rbf_from_dots(double gamma, double xs, const double* sq, double* out, std::size_t n);
+// The same from dots[i] in place of out[i] (the same bits; dots may be out).
+void rbf_from_dots(double gamma, double xs, const double* sq, const double* dots, double* out, std::size_t n);
 // rbf_from_dots on a named path ("scalar", "avx2", "avx512"; tests). Throws
 // std::invalid_argument when the CPU lacks it.
 void rbf_from_dots_on(const std::string& isa, double gamma, double xs, const double* sq, double* out, std::size_t n);

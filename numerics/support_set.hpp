@@ -178,6 +178,10 @@ class SupportSet {
   }
   // out[i] = k(s_i, x) from out[i] = <s_i, x>, for every support (kernel_row's map).
   void map_dots(const Kernel& k, const Example& x, double* out) const { from_dots(k, x, 0, n_, out); }
+  // out[i - b] = k(s_i, x) from dots[i - b] = <s_i, x> for b <= i < e (dots may be out).
+  void map_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, const double* dots, double* out) const {
+    from_dots(k, x, b, e, dots, out);
+  }
   // out[i - b] = k(s_i, x) for supports b <= i < e.
   void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
     kernel_rows_range(k, &x, 1, b, e, out, 0);
@@ -480,6 +484,14 @@ class SupportSet {
   }
   // out[i - b]: <s_i, x> -> k(s_i, x) for b <= i < e.
   void from_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
+    from_dots(k, x, b, e, out, out);
+  }
+  // The same from dots[i - b] (the same bits; dots may be out): the Gaussian reads them where they
+  // are, the others map a copy.
+  void from_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, const double* dots, double* out) const {
+    if (k.type == Kernel::Type::rbf && !binary_rounds(&x, 1))
+      return rbf_from_dots(k.gamma, x.sqnorm, sq_.data() + b, dots, out, e - b);
+    if (dots != out) std::copy_n(dots, e - b, out);
     if (binary_rounds(&x, 1) && kernel_from_counts(k, x.sqnorm, sq_.data() + b, max_count_, out, e - b)) return;
     switch (k.type) {
       case Kernel::Type::linear: break;
@@ -669,15 +681,22 @@ class KernelExpansion {
     if (l == prep_m_) return false;
     prep_next_ = l + 1;
     const std::size_t n = sv.size(), kept = std::min(n, prep_n_);
-    std::copy_n(prep_dots_.data() + l * prep_n_, kept, row_.data());
     redo_.clear();
     for (const uint32_t i : prep_changed_)
-      if (i < n) redo_.push_back(i);
-    for (std::size_t i = kept; i < n; ++i) redo_.push_back(static_cast<uint32_t>(i));
+      if (i < kept) redo_.push_back(i);
     redone_.resize(redo_.size());
     sv.dots_of(x, redo_.data(), redo_.size(), redone_.data());
-    for (std::size_t k = 0; k < redo_.size(); ++k) row_[redo_[k]] = redone_[k];
-    sv.map_dots(kernel, x, row_.data());
+    // The prepared products of this row, then the slots changed since in place, map to the kernel
+    // row straight from where they are (a copy of the row first was 4% of a BOGD pass on ijcnn1).
+    double* dots = prep_dots_.data() + l * prep_n_;
+    for (std::size_t k = 0; k < redo_.size(); ++k) dots[redo_[k]] = redone_[k];
+    sv.map_dots(kernel, x, 0, kept, dots, row_.data());
+    if (kept < n) {  // slots appended since
+      redo_.clear();
+      for (std::size_t i = kept; i < n; ++i) redo_.push_back(static_cast<uint32_t>(i));
+      sv.dots_of(x, redo_.data(), redo_.size(), row_.data() + kept);
+      sv.map_dots(kernel, x, kept, n, row_.data() + kept, row_.data() + kept);
+    }
     return true;
   }
 
@@ -687,7 +706,7 @@ class KernelExpansion {
   const Example* prep_xs_ = nullptr;
   std::size_t prep_m_ = 0, prep_n_ = 0;
   mutable std::size_t prep_next_ = 0;
-  std::vector<double> prep_dots_;
+  mutable std::vector<double> prep_dots_;  // a row's changed slots are written in when it is scored
   std::vector<char> prep_dirty_;
   std::vector<uint32_t> prep_changed_;
   mutable std::vector<uint32_t> redo_;  // prepared_row's slots to compute anew, and their products
