@@ -101,9 +101,12 @@ __attribute__((target("avx2"), always_inline)) inline void counts_avx2(const uin
 
 // The whole-number sums (below 2^52) as doubles, exactly: bits(2^52) | c read as a double is
 // 2^52 + c, minus 2^52 is c (+0 for 0, as the scalar path's conversion).
-__attribute__((target("avx2"), always_inline)) inline void store_counts_avx2(double* o, __m256i c) {
+__attribute__((target("avx2"), always_inline)) inline __m256d counts_as_doubles(__m256i c) {
   const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);  // the bits of 2^52
-  _mm256_storeu_pd(o, _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(c, magic)), _mm256_set1_pd(0x1p52)));
+  return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(c, magic)), _mm256_set1_pd(0x1p52));
+}
+__attribute__((target("avx2"), always_inline)) inline void store_counts_avx2(double* o, __m256i c) {
+  _mm256_storeu_pd(o, counts_as_doubles(c));
 }
 
 // T tiles of 4 supports from support i: x's words in groups of 31.
@@ -195,11 +198,9 @@ __attribute__((target("avx2"))) inline __m256 pick_avx2(const __m256* t, __m256i
   }
 }
 
+// Table entries 8 R .. as their low and high 32-bit halves, R registers of 8 each.
 template <std::size_t R>
-__attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, double xs, const double* sq,
-                                                 double* out, std::size_t n) {
-  const __m256d x = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0), shift = _mm256_set1_pd(0x1p52);
-  __m256 lo[R ? R : 1], hi[R ? R : 1];
+__attribute__((target("avx2"))) inline void table_halves(const double* table, __m256* lo, __m256* hi) {
   for (std::size_t r = 0; r < R; ++r) {
     alignas(32) uint32_t l[8], h[8];
     for (std::size_t j = 0; j < 8; ++j) {
@@ -210,6 +211,26 @@ __attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, 
     lo[r] = _mm256_castsi256_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(l)));
     hi[r] = _mm256_castsi256_ps(_mm256_load_si256(reinterpret_cast<const __m256i*>(h)));
   }
+}
+
+// The entries of 8 whole numbers, given as h + 2^52 (h in the low 32 bits) in a and b (4 each):
+// per 128-bit lane the 8 indices are (a0 a1 b0 b1 | a2 a3 b2 b3), and the picked halves are
+// interleaved back into the entries of a and of b.
+template <std::size_t R>
+__attribute__((target("avx2"))) inline void pick8_avx2(const __m256* lo, const __m256* hi, __m256d a, __m256d b,
+                                                       __m256d& ka, __m256d& kb) {
+  const __m256i idx = _mm256_castps_si256(_mm256_shuffle_ps(_mm256_castpd_ps(a), _mm256_castpd_ps(b), 0x88));
+  const __m256i l = _mm256_castps_si256(pick_avx2<R>(lo, idx)), h = _mm256_castps_si256(pick_avx2<R>(hi, idx));
+  ka = _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, h));  // a0 a1 | a2 a3
+  kb = _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, h));  // b0 b1 | b2 b3
+}
+
+template <std::size_t R>
+__attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, double xs, const double* sq,
+                                                 double* out, std::size_t n) {
+  const __m256d x = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0), shift = _mm256_set1_pd(0x1p52);
+  __m256 lo[R ? R : 1], hi[R ? R : 1];
+  table_halves<R>(table, lo, hi);
   const auto arg = [&](std::size_t i) {
     const __m256d d = _mm256_loadu_pd(out + i);
     return rbf ? _mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + i), x), _mm256_mul_pd(two, d)) : d;
@@ -219,12 +240,10 @@ __attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, 
     for (; i + 4 <= n; i += 4) _mm256_storeu_pd(out + i, _mm256_i32gather_pd(table, _mm256_cvttpd_epi32(arg(i)), 8));
   } else {
     for (; i + 8 <= n; i += 8) {
-      // h + 2^52 holds h in its low 32 bits; per 128-bit lane the 8 indices are (h0 h1 h4 h5 | h2 h3 h6 h7)
-      const __m256 h0 = _mm256_castpd_ps(_mm256_add_pd(arg(i), shift)), h1 = _mm256_castpd_ps(_mm256_add_pd(arg(i + 4), shift));
-      const __m256i idx = _mm256_castps_si256(_mm256_shuffle_ps(h0, h1, 0x88));
-      const __m256i l = _mm256_castps_si256(pick_avx2<R>(lo, idx)), h = _mm256_castps_si256(pick_avx2<R>(hi, idx));
-      _mm256_storeu_pd(out + i, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, h)));      // h0 h1 | h2 h3
-      _mm256_storeu_pd(out + i + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, h)));  // h4 h5 | h6 h7
+      __m256d ka, kb;
+      pick8_avx2<R>(lo, hi, _mm256_add_pd(arg(i), shift), _mm256_add_pd(arg(i + 4), shift), ka, kb);
+      _mm256_storeu_pd(out + i, ka);
+      _mm256_storeu_pd(out + i + 4, kb);
     }
   }
   lookup_scalar(table, rbf, xs, sq + i, out + i, n - i);
@@ -282,16 +301,12 @@ void bit_dots_on(const std::string& isa, const uint64_t* words, std::size_t ld, 
   dots_avx512(words, ld, x, b, e, out);
 }
 
-bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
-                        std::size_t n) {
-  if (k.type == Kernel::Type::linear) return false;
-  const bool rbf = k.type == Kernel::Type::rbf;
-  const auto nx = static_cast<std::size_t>(xs);
-  const std::size_t top = rbf ? nx + max_count : std::min(nx, max_count);  // the largest h or count
-  if (2 * (top + 1) > n) return false;
-  // The table of the last kernel, per thread (rows of one set may run on several), kept from
-  // round to round: entry h is the row function's value at h alone, so a longer table's first
-  // entries are the bits of a shorter one (building it every round was a tenth of an a9a RBP pass).
+namespace {
+// The table of the kernel's values at h = 0 .. top (rbf: the Hamming distance; poly: the count),
+// per thread (rows of one set may run on several), kept from round to round: entry h is the row
+// function's value at h alone, so a longer table's first entries are the bits of a shorter one
+// (building it every round was a tenth of an a9a RBP pass). At least top + 1 entries.
+std::vector<double>& counts_table(const Kernel& k, std::size_t top) {
   struct Cache {
     Kernel kernel;
     std::size_t valid = 0;  // entries computed
@@ -303,7 +318,7 @@ bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_
     c.kernel = k;
     c.valid = top + 1;
     c.table.assign(top + 1, 0.0);
-    if (rbf) {  // table[h] = the row function's value at (h + 0) - 2 * 0 = h
+    if (k.type == Kernel::Type::rbf) {  // table[h] = the row function's value at (h + 0) - 2 * 0 = h
       std::vector<double> arg(top + 1);
       std::iota(arg.begin(), arg.end(), 0.0);
       rbf_from_dots(k.gamma, 0.0, arg.data(), c.table.data(), top + 1);
@@ -312,9 +327,142 @@ bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_
       poly_from_dots(k.gamma, k.coef0, k.degree, c.table.data(), top + 1);
     }
   }
-  std::vector<double>& table = c.table;
-  lookup_for(table, top + 1)(table.data(), rbf, xs, sq, out, n);
+  return c.table;
+}
+
+// The largest h of x (|x| = xs) against supports of at most max_count features.
+std::size_t counts_top(const Kernel& k, double xs, std::size_t max_count) {
+  const auto nx = static_cast<std::size_t>(xs);
+  return k.type == Kernel::Type::rbf ? nx + max_count : std::min(nx, max_count);
+}
+}  // namespace
+
+bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
+                        std::size_t n) {
+  if (k.type == Kernel::Type::linear) return false;
+  const std::size_t top = counts_top(k, xs, max_count);
+  if (2 * (top + 1) > n) return false;
+  std::vector<double>& table = counts_table(k, top);
+  lookup_for(table, top + 1)(table.data(), k.type == Kernel::Type::rbf, xs, sq, out, n);
   return true;
+}
+
+namespace {
+// One support's term, as bit_dots, the lookup and LaneSum::add_term form it.
+inline void score_scalar(const double* table, bool rbf, const uint64_t* words, std::size_t ld, const WordsOf& x,
+                         double xs, const double* sq, const double* alpha, std::size_t i, LaneSum& s) {
+  uint64_t c = 0;
+  for (std::size_t k = 0; k < x.at.size(); ++k) c += static_cast<uint64_t>(std::popcount(words[x.at[k] * ld + i] & x.bits[k]));
+  const auto d = static_cast<double>(c);
+  s.add_term(i, alpha[i], table[static_cast<std::size_t>(rbf ? (sq[i] + xs) - 2.0 * d : d)]);
+}
+
+// Supports i .. in blocks of 16 (i a multiple of 16): lanes 0-7 and 8-15 of s in two registers,
+// each term the lookup's value times alpha, added; returns where it stopped.
+template <std::size_t Q>
+__attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) std::size_t scores_avx512(
+    const double* table, bool rbf, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs,
+    const double* sq, const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
+  __m512d t[Q ? 2 * Q : 1];
+  for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
+  const __m512d xv = _mm512_set1_pd(xs), two = _mm512_set1_pd(2.0), shift = _mm512_set1_pd(0x1p52);
+  __m512d acc0 = _mm512_loadu_pd(s.acc), acc1 = _mm512_loadu_pd(s.acc + 8);  // named: an array stayed in memory
+  const std::size_t nk = x.at.size();
+  const auto term = [&](__m512i c, std::size_t o) __attribute__((target("avx512f,avx512dq"))) {
+    const __m512d d = _mm512_cvtepi64_pd(c);
+    const __m512d h = rbf ? _mm512_sub_pd(_mm512_add_pd(_mm512_loadu_pd(sq + o), xv), _mm512_mul_pd(two, d)) : d;
+    __m512d kv;
+    if constexpr (Q == 0) kv = _mm512_i32gather_pd(_mm512_cvttpd_epi32(h), table, 8);
+    else kv = pick<Q>(t, _mm512_castpd_si512(_mm512_add_pd(h, shift)));
+    return _mm512_mul_pd(_mm512_loadu_pd(alpha + o), kv);
+  };
+  for (; i + 16 <= e; i += 16) {
+    __m512i c0 = _mm512_setzero_si512(), c1 = _mm512_setzero_si512();
+    for (std::size_t k = 0; k < nk; ++k) {
+      const uint64_t* w = words + x.at[k] * ld + i;
+      const __m512i xb = _mm512_set1_epi64(static_cast<long long>(x.bits[k]));
+      c0 = _mm512_add_epi64(c0, _mm512_popcnt_epi64(_mm512_and_si512(_mm512_loadu_si512(w), xb)));
+      c1 = _mm512_add_epi64(c1, _mm512_popcnt_epi64(_mm512_and_si512(_mm512_loadu_si512(w + 8), xb)));
+    }
+    acc0 = _mm512_add_pd(acc0, term(c0, i));
+    acc1 = _mm512_add_pd(acc1, term(c1, i + 8));
+  }
+  _mm512_storeu_pd(s.acc, acc0);
+  _mm512_storeu_pd(s.acc + 8, acc1);
+  return i;
+}
+
+// The same on AVX2: the popcounts as dots_avx2 (x's words in groups of 31), the values as
+// lookup_avx2 picks them, 8 at a time; lanes 0-3, 4-7, 8-11, 12-15 of s in four registers.
+template <std::size_t R>
+__attribute__((target("avx2"))) std::size_t scores_avx2(const double* table, bool rbf, const uint64_t* words,
+                                                       std::size_t ld, const WordsOf& x, double xs, const double* sq,
+                                                       const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
+  const __m256d xv = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0), shift = _mm256_set1_pd(0x1p52);
+  __m256 lo[R ? R : 1], hi[R ? R : 1];
+  table_halves<R>(table, lo, hi);
+  __m256d acc[4];
+  for (std::size_t q = 0; q < 4; ++q) acc[q] = _mm256_loadu_pd(s.acc + 4 * q);
+  for (; i + 16 <= e; i += 16) {
+    __m256i c[4];
+    for (std::size_t q = 0; q < 4; ++q) c[q] = _mm256_setzero_si256();
+    for (std::size_t k0 = 0; k0 < x.at.size(); k0 += 31) counts_avx2<4>(words, ld, x, k0, std::min(x.at.size(), k0 + 31), i, c);
+    __m256d h[4];
+    for (std::size_t q = 0; q < 4; ++q) {
+      const __m256d d = counts_as_doubles(c[q]);
+      h[q] = rbf ? _mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + i + 4 * q), xv), _mm256_mul_pd(two, d)) : d;
+    }
+    __m256d kv[4];
+    for (std::size_t q = 0; q < 4; q += 2) {
+      if constexpr (R == 0) {
+        kv[q] = _mm256_i32gather_pd(table, _mm256_cvttpd_epi32(h[q]), 8);
+        kv[q + 1] = _mm256_i32gather_pd(table, _mm256_cvttpd_epi32(h[q + 1]), 8);
+      } else {
+        pick8_avx2<R>(lo, hi, _mm256_add_pd(h[q], shift), _mm256_add_pd(h[q + 1], shift), kv[q], kv[q + 1]);
+      }
+    }
+    for (std::size_t q = 0; q < 4; ++q) acc[q] = _mm256_add_pd(acc[q], _mm256_mul_pd(_mm256_loadu_pd(alpha + i + 4 * q), kv[q]));
+  }
+  for (std::size_t q = 0; q < 4; ++q) _mm256_storeu_pd(s.acc + 4 * q, acc[q]);
+  return i;
+}
+}  // namespace
+
+bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
+                   double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
+                   LaneSum& s) {
+  if (k.type == Kernel::Type::linear) return false;
+  if ((isa == "avx512" && !has_vpopcnt()) || (isa == "avx2" && !has_avx2()) ||
+      (isa != "avx512" && isa != "avx2" && isa != "scalar"))
+    throw std::invalid_argument("bit_scores path '" + isa + "' is not available here");
+  const bool rbf = k.type == Kernel::Type::rbf;
+  const std::size_t top = counts_top(k, xs, max_count);
+  std::vector<double>& table = counts_table(k, top);
+  std::size_t i = b;
+  for (; i < e && i % kSumLanes != 0; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s);
+  if (isa == "avx512") {
+    const auto pad = [&](std::size_t m) {
+      if (table.size() < m) table.resize(m, 0.0);
+    };
+    if (top + 1 <= 16) { pad(16); i = scores_avx512<1>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
+    else if (top + 1 <= 32) { pad(32); i = scores_avx512<2>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
+    else if (top + 1 <= 64) { pad(64); i = scores_avx512<4>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
+    else i = scores_avx512<0>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s);
+  } else if (isa == "avx2") {
+    const auto pad = [&](std::size_t m) {
+      if (table.size() < m) table.resize(m, 0.0);
+    };
+    if (top + 1 <= 16) { pad(16); i = scores_avx2<2>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
+    else if (top + 1 <= 32) { pad(32); i = scores_avx2<4>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
+    else i = scores_avx2<0>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s);
+  }
+  for (; i < e; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s);
+  return true;
+}
+
+bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
+                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s) {
+  return bit_scores_on(bit_dots_isa(), k, words, ld, x, xs, sq, max_count, alpha, b, e, s);
 }
 
 }  // namespace plab

@@ -18,6 +18,7 @@
 
 #include "datasets/dataset.hpp"
 #include "numerics/kernel.hpp"
+#include "numerics/lane_sum.hpp"
 
 namespace plab {
 
@@ -53,5 +54,17 @@ std::string bit_dots_isa();
 // functions are as fast).
 bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
                         std::size_t n);
+
+// The score's terms fused: s.add_term(i, alpha[i], k(s_i, x)) for b <= i < e, k(s_i, x) from the
+// popcount by the kernel's table (x binary with |x| = xs, support i binary with sq[i] = |s_i| <=
+// max_count, words as bit_dots reads them): the same bits as bit_dots, then kernel_from_counts (or
+// the direct row function: the table holds its bits), then LaneSum::add, without the row in
+// memory. Returns false, doing nothing, for the linear kernel.
+bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
+                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s);
+// The same on a named path ("scalar", "avx2", "avx512" as bit_dots_on; tests).
+bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
+                   double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
+                   LaneSum& s);
 
 }  // namespace plab

@@ -34,7 +34,7 @@ void KernelExpansion::scores(const Example* xs, std::size_t m, LaneSum* s) const
   if (m > kPanelLanes) throw std::invalid_argument("KernelExpansion::scores: more rounds than kPanelLanes");
   for (std::size_t l = 0; l < m; ++l) s[l] = LaneSum{};
   const std::size_t n = size(), T = kScoreTile;
-  if (m == 0 || n == 0) return;
+  if (m == 0 || n == 0 || sv.binary_scores(kernel, xs, m, alpha.data(), s)) return;
   tile_.resize(m * T);
   for (std::size_t b = 0; b < n; b += T) {
     const std::size_t e = std::min(n, b + T);

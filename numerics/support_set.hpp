@@ -182,6 +182,21 @@ class SupportSet {
   void map_dots(const Kernel& k, const Example& x, std::size_t b, std::size_t e, const double* dots, double* out) const {
     from_dots(k, x, b, e, dots, out);
   }
+  // s[l].add_term(i, alpha[i], k(s_i, xs[l])) for every support and l < m, fused where the rows are
+  // popcounts (bit_scores: the same bits as kernel_rows and then LaneSum::add, without the rows in
+  // memory), the rounds split between the pool's threads. False, doing nothing, where they are not
+  // (or the kernel is linear).
+  bool binary_scores(const Kernel& k, const Example* xs, std::size_t m, const double* alpha, LaneSum* s) const {
+    if (k.type == Kernel::Type::linear || n_ == 0 || !binary_rounds(xs, m)) return false;
+    parallel_for(0, m, 1, rows_work(xs, m, n_), [&](std::size_t lb, std::size_t le) {
+      thread_local WordsOf w;
+      for (std::size_t l = lb; l < le; ++l) {
+        w.set(xs[l], bwords_);
+        bit_scores(k, bits_.data(), bld_, w, xs[l].sqnorm, sq_.data(), max_count_, alpha, 0, n_, s[l]);
+      }
+    });
+    return true;
+  }
   // out[i - b] = k(s_i, x) for supports b <= i < e.
   void kernel_range(const Kernel& k, const Example& x, std::size_t b, std::size_t e, double* out) const {
     kernel_rows_range(k, &x, 1, b, e, out, 0);

@@ -17,6 +17,8 @@
 #include "algorithms/registry.hpp"
 #include "datasets/registry.hpp"
 #include "numerics/bit_dots.hpp"
+#include "numerics/fast_exp.hpp"
+#include "numerics/poly_pow.hpp"
 #include "numerics/support_set.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
@@ -215,6 +217,71 @@ TEST(SupportLayout, BitDotsPathsAgree) {
     }
   }
   if (ran == 0) GTEST_SKIP() << "no vector popcount path here";
+}
+
+// The fused score terms (bit_scores_on) against the row they replace: the scalar popcounts, the
+// kernel's row function itself (not its table) and LaneSum::add, lane for lane, on every path the
+// CPU has; supports dense enough for every table size (16, 32, 64 entries and the gather), ranges
+// that start and end off a vector and sums that continue from earlier terms.
+TEST(SupportLayout, BitScoresAreTheRowsLaneSums) {
+  Rng rng(test_util::test_seed(32));
+  const std::size_t ld = 93, nw = 2;
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    try {
+      LaneSum probe;
+      bit_scores_on(isa, Kernel{}, nullptr, ld, WordsOf{}, 0.0, nullptr, 0, nullptr, 0, 0, probe);
+      if (isa != "scalar") bit_dots_on(isa, nullptr, ld, WordsOf{}, 0, 0, nullptr);
+    } catch (const std::invalid_argument&) {
+      continue;  // the CPU lacks this path
+    }
+    for (const double density : {0.02, 0.1, 0.2, 0.5}) {
+      std::vector<uint64_t> w(nw * ld, 0);
+      for (auto& v : w)
+        for (int bit = 0; bit < 64; ++bit) v |= uint64_t{rng.uniform() < density} << bit;
+      std::vector<double> sq(ld), alpha(ld);
+      std::size_t max_count = 0;
+      for (std::size_t i = 0; i < ld; ++i) {
+        std::size_t c = 0;
+        for (std::size_t k = 0; k < nw; ++k) c += static_cast<std::size_t>(std::popcount(w[k * ld + i]));
+        sq[i] = static_cast<double>(c);
+        max_count = std::max(max_count, c);
+        alpha[i] = rng.normal();
+      }
+      WordsOf x;
+      double xs = 0.0;
+      for (std::size_t k = 0; k < nw; ++k) {
+        uint64_t bits = 0;
+        for (int bit = 0; bit < 64; ++bit) bits |= uint64_t{rng.uniform() < density} << bit;
+        if (bits == 0) continue;
+        x.at.push_back(static_cast<uint32_t>(k));
+        x.bits.push_back(bits);
+        xs += std::popcount(bits);
+      }
+      Kernel poly;
+      poly.type = Kernel::Type::poly;
+      poly.gamma = 0.25;
+      poly.coef0 = 1.0;
+      poly.degree = 3;
+      Kernel rbf;
+      rbf.type = Kernel::Type::rbf;
+      rbf.gamma = 0.04;
+      for (const Kernel& k : {rbf, poly}) {
+        for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 93}, {3, 80}, {16, 48}, {17, 18}, {5, 5}}) {
+          SCOPED_TRACE(isa + ", density " + std::to_string(density) + ", " + k.type_name() + ", " + std::to_string(b) +
+                       ".." + std::to_string(e));
+          LaneSum want, got;
+          for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
+          std::vector<double> row(e - b + 1);
+          bit_dots_on("scalar", w.data(), ld, x, b, e, row.data());
+          if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, xs, sq.data() + b, row.data(), e - b);
+          else poly_from_dots_on("scalar", k.gamma, k.coef0, k.degree, row.data(), e - b);
+          want.add(alpha.data() + b, row.data(), e - b, b);
+          ASSERT_TRUE(bit_scores_on(isa, k, w.data(), ld, x, xs, sq.data(), max_count, alpha.data(), b, e, got));
+          for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+        }
+      }
+    }
+  }
 }
 
 TEST(SupportLayout, SameBitsOnHighDimensionalRows) { exercise(make_sparse(300, 5000, 60, 0.0, 2), 5000); }
