@@ -82,7 +82,7 @@ class Forgetron final : public ExpansionLearner {
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+    RoundRecord r = begin_without_row(x, t);
     r.Q = Q_;
     if (!r.mistake) return finish(r);
     ++M_;
@@ -100,7 +100,7 @@ class Forgetron final : public ExpansionLearner {
     const Example xr = f_.sv.row(slot);
     const double yr = f_.alpha[slot] >= 0.0 ? 1.0 : -1.0;  // alpha_i = sigma_i y_i, sigma_i > 0
     const double sigma = std::abs(f_.alpha[slot]);
-    const double fr = f_.score(xr);
+    const double fr = f_.score_only(xr);
     double phi;
     if (rule_ == Rule::self_tuned) {
       phi = forgetron_phi(sigma, yr * fr, Q_, static_cast<double>(M_));  // docs/learners.md#forgetron-self-tuned

@@ -168,6 +168,8 @@ class ExpansionLearner : public Learner {
  protected:
   // Starts a round record: t, y, k(x,x) and the score f_{t-1}(x) (fills f_.row()).
   RoundRecord begin(const Example& x, int64_t t) { return begin(x, t, f_.score(x)); }
+  // The same for a learner that does not read f_.row() afterwards (KernelExpansion::score_only).
+  RoundRecord begin_without_row(const Example& x, int64_t t) { return begin(x, t, f_.score_only(x)); }
   // The same with the score computed by the caller (bit for bit f_.score(x)).
   RoundRecord begin(const Example& x, int64_t t, double score) {
     rounds_ = t;

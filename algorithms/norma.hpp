@@ -138,7 +138,7 @@ class Norma final : public ExpansionLearner {
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);                  // r.score = h(x) without the bias
+    RoundRecord r = begin_without_row(x, t);      // r.score = h(x) without the bias
     const double h = r.score;                     // RKHS part h_{t-1}(x_t)
     const double s = h + b_;
     r.score = s;

@@ -35,18 +35,18 @@ class RandomizedBudgetPerceptron final : public ExpansionLearner {
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+    RoundRecord r = begin_without_row(x, t);
     if (!r.mistake) return finish(r);
     double s = r.score;  // f(x_t) of the hypothesis the new term is added to
     r.update = UpdateKind::add;
     if (f_.size() >= B_) {
       const std::size_t j = static_cast<std::size_t>(rng_.below(f_.size()));
-      const double aj = f_.alpha[j], kjt = f_.row()[j];
-      if (!norm_dropped_) {  // f(x_j): one more kernel row, for the norm only
-        const double fj = f_.score(f_.sv.row(j));
+      const double aj = f_.alpha[j];
+      if (!norm_dropped_) {  // f(x_j) and k(x_j, x_t): for the norm only
+        const double fj = f_.score_only(f_.sv.row(j));
         norm2_ += -2.0 * aj * fj + aj * aj * f_.self(j);  // ||f - a_j k_j||^2
+        s -= aj * f_.sv.kernel_one(f_.kernel, x, j);
       }
-      s -= aj * kjt;
       r.removed = f_.sv.id(j);
       f_.remove(j);
       r.update = UpdateKind::evict;

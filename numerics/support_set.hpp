@@ -550,6 +550,14 @@ class KernelExpansion {
     if (!prepared_row(x)) sv.kernel_row(kernel, x, row_.data());
     return dot_alpha(row_.data());
   }
+  // f(x) alone, bit for bit score(x): where x and the supports are binary its terms are formed in
+  // registers (SupportSet::binary_scores) and row() is left as it was; otherwise score(x), which
+  // fills row().
+  double score_only(const Example& x) const {
+    LaneSum s;
+    if (sv.binary_scores(kernel, &x, 1, alpha.data(), &s)) return s.total();
+    return score(x);
+  }
   // Rounds known in advance (ExpansionLearner::learn_block): the dot products of xs[0..m) with
   // the current supports, computed together where that shares loads (SupportSet::shares_dots).
   // Until unprepare(), score() of one of those rows (the same data row, in order) takes its
