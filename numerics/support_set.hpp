@@ -613,10 +613,16 @@ class KernelExpansion {
   }
   // alpha <- c alpha for all i (Forgetron shrink, NORMA decay), as bump(i, (c - 1) alpha_i, t):
   // the same bits, in one loop the compiler vectorises (the arrays cannot overlap).
+  // Once a removal has ended the averaging (averaging_valid() false) the sums are no longer kept:
+  // nothing reads them (a BOGD round at its budget scaled both, a tenth of its pass on ijcnn1).
   void scale(double c, int64_t t) {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();
     const double tt = static_cast<double>(t), c1 = c - 1.0;
+    if (!averaging_valid_) {
+      for (std::size_t i = 0, n = alpha.size(); i < n; ++i) a[i] += c1 * a[i];
+      return;
+    }
     for (std::size_t i = 0, n = alpha.size(); i < n; ++i) {
       const double d = c1 * a[i];
       a[i] += d;
@@ -629,6 +635,10 @@ class KernelExpansion {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();
     const double tt = static_cast<double>(t);
+    if (!averaging_valid_) {
+      for (std::size_t i = 0, n = alpha.size(); i < n; ++i) a[i] += (g[i] - 1.0) * a[i];
+      return;
+    }
     for (std::size_t i = 0, n = alpha.size(); i < n; ++i) {
       const double d = (g[i] - 1.0) * a[i];
       a[i] += d;
