@@ -122,7 +122,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       return finish(r);
     }
     std::vector<double>& row = row_;  // k(x_i, x_t)
-    row.assign(f_.row().begin(), f_.row().end());
+    f_.take_row(row);
     double s = r.score;                  // f(x_t) of the function a k(x_t,.) is added to
     r.update = UpdateKind::add;
     r.delta_norm = norm_dropped_ ? kNoNorm : 0.0;

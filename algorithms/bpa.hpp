@@ -86,7 +86,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     r.delta_norm = 0.0;
     std::vector<double>& row = row_;  // k(x_i, x_t) in slot order (the norm update below rescores)
     row.clear();
-    if (nearest_ || f_.size() >= B_) row.assign(f_.row().begin(), f_.row().end());
+    if (nearest_ || f_.size() >= B_) f_.take_row(row);
     if (f_.size() >= B_) {
       const std::size_t best = cheapest_removal(row, ktt);
       const Removal rm = removal(best, row, ktt);

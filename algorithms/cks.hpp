@@ -51,7 +51,7 @@ class CKSPerceptron final : public ExpansionLearner {
     RoundRecord r = begin(x, t);
     if (x.y * r.score > beta_) return finish(r);  // docs/learners.md#cks: update iff y f(x) <= beta
     r.margin_error = !r.mistake;
-    kt_.assign(f_.row().begin(), f_.row().end());
+    f_.take_row(kt_);
     double s = r.score;
     r.update = UpdateKind::add;
     if (!insert_first_ && f_.size() >= N_) evict(argmax(), s, r);

@@ -591,6 +591,8 @@ class KernelExpansion {
   static constexpr std::size_t kScoreTile = 2048;
   // The kernel row of the last score() call.
   const std::vector<double>& row() const { return row_; }
+  // Moves that row into out (no copy; row() then holds out's old values until the next score()).
+  void take_row(std::vector<double>& out) { out.swap(row_); }
 
   // Every coefficient change goes through add/bump/scale/remove so that the averaged
   // hypothesis (1/T) sum_t f_t can be kept exactly: a change delta made on round t appears in
