@@ -28,7 +28,7 @@
 
 namespace plab {
 
-// Lanes of the block path (3 AVX-512 or 6 AVX2 registers per row).
+// Lanes of the block path (3 AVX-512 registers per row; AVX2 runs them in two halves of 3 registers).
 inline constexpr std::size_t kPanelLanes = 24;
 // Columns per partial sum of the chunked recurrence (below); ~sqrt of the supports of interest.
 inline constexpr std::size_t kPanelChunk = 64;
