@@ -86,17 +86,15 @@ Kernel configure_kernel(const GivenOptions& given) {
   return k;
 }
 
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
+LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
-  const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  GivenOptions learner = given;  // its learner options: the kernel's are read below, the comparator's by configure
-  std::erase_if(learner.values, [](const auto& kv) { return learners_taking(kv.first).empty(); });
-  LearnerOptions o = configure_learner_options(info, learner);
-  o.kernel = configure_kernel(given);
-  if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
-    throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +
-                                " (it takes " + info.kernel_names() + ")");
-  return o;
+  GivenOptions learner = given;  // the learner's options and the kernel's: the comparator's are read by configure
+  std::erase_if(learner.values, [](const auto& kv) {
+    const std::vector<OptionDecl>& k = kernel_options();
+    return learners_taking(kv.first).empty() &&
+           std::none_of(k.begin(), k.end(), [&](const OptionDecl& d) { return option_key(d) == kv.first; });
+  });
+  return learner_config(learner_info(algo, given.spelling("algo")), learner, configure_kernel(given));
 }
 
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k) {

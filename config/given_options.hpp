@@ -12,6 +12,7 @@
 
 #include "algorithms/options.hpp"
 #include "bounds/comparator.hpp"
+#include "config/learner_config.hpp"
 
 namespace plab {
 
@@ -24,10 +25,10 @@ nlohmann::json kernel_json_given(const Kernel& k);
 // The kernel of `given` (defaults: Kernel{}); a parameter of another kernel type is an error.
 Kernel configure_kernel(const GivenOptions& given);
 // The options of learner `algo` (kernel included): a key no declaration of `kinds` has is an
-// error naming the nearest, the learner options go through configure_learner_options (owners,
-// declared ranges, the learner's rules: algorithms/registry.hpp), and a kernel the learner is not
-// defined for is an error.
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given,
+// error naming the nearest, the learner options and the kernel go through learner_config (owners,
+// declared ranges, the learner's rules, a kernel the learner is defined for:
+// config/learner_config.hpp).
+LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given,
                                  const std::vector<std::string>& kinds = {"learner", "kernel"});
 // The comparator of `given` over `c` (whose kind is the default when none is given). With data,
 // "auto" is resolved first: an option of the SVM given where auto picks the truth is an error.

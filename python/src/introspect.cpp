@@ -32,11 +32,10 @@ GivenOptions keywords(const LearnerSpec& s) {
   return g;
 }
 
-LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_t classes) {
-  LearnerOptions o = configure_learner(s.algo, keywords(s));
-  o.dim = dim;
-  o.classes = classes;
-  return o;
+LearnerConfig learner_config_of(const LearnerSpec& s, std::size_t dim, std::size_t classes) {
+  LearnerConfig c = configure_learner(s.algo, keywords(s));
+  c.with_data(dim, classes);
+  return c;
 }
 
 }  // namespace
@@ -98,11 +97,11 @@ LearnerSpec model_spec(const ModelHeader& h) {
 }
 
 LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  return learner_options(spec, dim, classes);
+  return learner_config_of(spec, dim, classes).options();
 }
 
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  return make_learner(spec.algo, learner_options(spec, dim, classes));
+  return make_learner(learner_config_of(spec, dim, classes));
 }
 
 }  // namespace plab::py
