@@ -79,6 +79,15 @@ LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOpt
   return o;
 }
 
+void check_given_learner_options(const LearnerInfo& info, const GivenOptions& given) {
+  std::vector<std::string> keys;
+  for (const auto& [key, g] : given.values) keys.push_back(key);
+  const auto label = [&](const std::string& k) { return given.values.at(k).label(); };
+  check_owners(info, keys, label, [&](const std::string& k) { return given.spelling(k); });
+  for (const auto& [key, g] : given.values)
+    if (!g.value.is_null()) info.own_row(key)->check(g.value, g.label(), info.name);
+}
+
 LearnerConfig learner_config(const LearnerInfo& info, const GivenOptions& given, const Kernel& k, LearnerOptions base) {
   GivenOptions learner = given;
   std::erase_if(learner.values, [](const auto& kv) { return is_kernel_key(kv.first); });

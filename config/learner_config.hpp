@@ -21,6 +21,12 @@ namespace plab {
 // left to the caller.
 LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOptions& given, LearnerOptions base = {});
 
+// The owner, type and range of each option `given` alone, as configure_learner_options checks them
+// (what a spec's parameters are checked for when it is read, before a cell's other options are
+// known): neither the defaults nor the learner's rules, which tie options together. A null value
+// is one not known yet (a spec's derived parameter): its owner alone is checked.
+void check_given_learner_options(const LearnerInfo& info, const GivenOptions& given);
+
 // A learner and its options after the one check, kernel included: only the configuration step
 // makes one (learner_config). What a run's data gives (dim, classes) and whether the bounds read the
 // norms are not options: they are set on it freely.

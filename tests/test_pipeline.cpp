@@ -80,7 +80,7 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
     cells_of("perceptron", {{"budget", 5}});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string(ex.what()).find("/algorithms/0/params/budget: --budget is not an option of perceptron"),
+    EXPECT_NE(std::string(ex.what()).find("/algorithms/0/params/budget: budget is not an option of perceptron"),
               std::string::npos) << ex.what();
   }
   Cell c = cells_of("kernel-perceptron", json::object()).at(0);  // and a cell built by hand, when it runs
