@@ -43,7 +43,7 @@ void check_readers(const RunArgs& a) {
                              : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
                                                       "options apply to files"
                                                     : "read as " + reader + ": pass --format csv or --format tsv";
-    a.flags.check("reader", reader, flag + (" " + spec) + " (" + what + ")");
+    check_reader_options(a.flags.readers_given(), reader, flag + (" " + spec) + " (" + what + ")");
   }
 }
 

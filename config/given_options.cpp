@@ -7,6 +7,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/nearest.hpp"
+#include "datasets/readers.hpp"
 
 namespace plab {
 namespace {
@@ -95,6 +96,15 @@ LearnerConfig configure_learner(const std::string& algo, const GivenOptions& giv
            std::none_of(k.begin(), k.end(), [&](const OptionDecl& d) { return option_key(d) == kv.first; });
   });
   return learner_config(learner_info(algo, given.spelling("algo")), learner, configure_kernel(given));
+}
+
+void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected) {
+  for (const OptionDecl& d : reader_options()) {
+    if (!given.has(option_key(d))) continue;
+    const GivenOption& g = given.values.at(option_key(d));
+    if (!d.takes(reader)) refuse(d, g, selected);
+    d.check(g.value, g.label());
+  }
 }
 
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k) {

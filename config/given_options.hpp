@@ -30,6 +30,10 @@ Kernel configure_kernel(const GivenOptions& given);
 // config/learner_config.hpp).
 LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given,
                                  const std::vector<std::string>& kinds = {"learner", "kernel"});
+// The reader options of `given` for the data `reader` reads ("libsvm", "csv", "generator", ...):
+// one that reader does not take is an error "<label> is an option of the csv and tsv readers, not
+// of <selected>"; each one it takes is checked against its declared range.
+void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected);
 // The comparator of `given` over `c` (whose kind is the default when none is given). With data,
 // "auto" is resolved first: an option of the SVM given where auto picks the truth is an error.
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k);
