@@ -136,6 +136,13 @@ void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const
     if (d.name == "svm_C") c.svm_C = g.value.get<double>();
     if (d.name == "comparator_seed") c.seed = g.value.get<uint64_t>();
   }
+  // The truth is the generating hyperplane of a synthetic set: linear, and only where the data has one.
+  if (kind == "truth" && k.type != Kernel::Type::linear)
+    throw std::invalid_argument(selected(given, "comparator", kind) + " needs " + given.spelling("kernel", "linear") +
+                                " (the generating hyperplane is linear)");
+  if (kind == "truth" && data && data->truth.empty())
+    throw std::invalid_argument(selected(given, "comparator", kind) + ": data set '" + data->name +
+                                "' has no generating hyperplane");
 }
 
 }  // namespace plab

@@ -35,6 +35,8 @@ LearnerConfig configure_learner(const std::string& algo, const GivenOptions& giv
 // of <selected>"; each one it takes is checked against its declared range.
 void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected);
 // The comparator of `given` over `c` (whose kind is the default when none is given). With data,
-// "auto" is resolved first: an option of the SVM given where auto picks the truth is an error.
+// "auto" is resolved first: an option of the SVM given where auto picks the truth is an error. The
+// truth needs the linear kernel (so a random-feature learner, whose kernel is Gaussian, never has
+// it) and, with data, data that has one.
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k);
 }  // namespace plab
