@@ -53,7 +53,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
                at_least(0), {}, {"ogd_lambda"}},
               {"cap", &Options::cap,
                "BOGD, BOGD++ coefficient cap: after a removal every coefficient is scaled so that max |a_i| <= eta cap "
-               "(0: no cap; docs/learners.md#bogd-cap)", at_least(0), {}, {"ogd_cap"}}};
+               "(0: no cap; docs/learners.md#bogd-cap)", at_least(0), {}, {"ogd_cap"},
+               0.0}};  // a record from before the cap had none
     }
     // The shrink 1 - eta lambda stays positive.
     void validate(const SpellOption& spell) const {

@@ -30,7 +30,9 @@ GivenOptions given_from_json(const nlohmann::json& j, const std::string& at) {
 void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j, const std::vector<OptionDecl>& own) {
   if (!j.is_object()) return;
   for (const OptionDecl& d : own)
-    if (d.name == "cap" && !j.contains("cap") && !j.contains("ogd_cap")) o.own["cap"] = 0.0;
+    if (!d.absent_before.is_null() && !j.contains(d.name) &&
+        std::none_of(d.aliases.begin(), d.aliases.end(), [&](const std::string& a) { return j.contains(a); }))
+      o.own[d.name] = d.absent_before;
 }
 
 }  // namespace plab

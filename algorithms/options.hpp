@@ -93,8 +93,9 @@ struct OptionMember {
   template <class T, class B>
     requires std::is_base_of_v<B, O>
   OptionMember(std::string key, T B::*member, std::string text, OptionRange r = {}, std::vector<std::string> values = {},
-               std::vector<std::string> old_names = {})
+               std::vector<std::string> old_names = {}, nlohmann::json before = nullptr)
       : name(std::move(key)), help(std::move(text)), range(r), allowed(std::move(values)), aliases(std::move(old_names)),
+        absent_before(std::move(before)),
         get([member](const O& o) { return nlohmann::json(o.*member); }),
         set([member](O& o, const nlohmann::json& v) { o.*member = v.template get<T>(); }) {
     static_assert(std::is_same_v<T, double> || std::is_same_v<T, std::size_t> || std::is_same_v<T, bool> ||
@@ -109,6 +110,7 @@ struct OptionMember {
   OptionRange range;
   std::vector<std::string> allowed;
   std::vector<std::string> aliases;  // earlier names still read (OptionDecl::aliases)
+  nlohmann::json absent_before;      // OptionDecl::absent_before
   OptionDecl::Type type = OptionDecl::Type::real;
   std::function<nlohmann::json(const O&)> get;
   std::function<void(O&, const nlohmann::json&)> set;
@@ -145,6 +147,7 @@ OwnOptions own_options(const std::string& group) {
   for (const OptionMember<O>& r : O::rows()) {
     own.rows.push_back(declare("learner", group, r.name, r.type, r.get(defaults), {}, r.help, r.range, r.allowed));
     own.rows.back().aliases = r.aliases;
+    own.rows.back().absent_before = r.absent_before;
   }
   if constexpr (requires(const O& o, const SpellOption& s) { o.validate(s); })
     own.validate = [](const LearnerOptions& o, const SpellOption& spell) { options_from<O>(o.own).validate(spell); };
@@ -152,8 +155,8 @@ OwnOptions own_options(const std::string& group) {
 }
 
 // Options added after records (model headers, trace metadata) were written: a record's options
-// that lack one were made by the rule before it, which this sets among the learner's own rows
-// (cap: BOGD and BOGD++ had no cap, 0).
+// `j` that lack one (by name and every alias) were made by the rule before it, which this sets
+// from the row's declared absent_before.
 void options_absent_as_before(LearnerOptions& o, const nlohmann::json& j, const std::vector<OptionDecl>& own);
 
 }  // namespace plab

@@ -7,7 +7,6 @@
 #include <cctype>
 #include <deque>
 #include <initializer_list>
-#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -282,73 +281,6 @@ LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o) {
   for (const auto& r : info.own.rows)
     if (!o.own.contains(r.name)) o.own[r.name] = r.default_value;
   return o;
-}
-
-namespace {
-
-// Owners, then declared ranges (the defaults' included), then the learner's rules. `given`: the
-// options given, by name; `label` writes one as its source read it, `spell` any option as the
-// source writes it; `at` prefixes an error of the rules.
-void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, const std::vector<std::string>& given,
-                           const SpellOption& label, const SpellOption& spell, const std::string& at) {
-  const std::vector<OptionDecl> rows = info.option_rows();
-  for (const auto& g : given) {
-    if (info.uses(g)) continue;
-    if (learners_taking(g).empty()) throw std::invalid_argument(label(g) + ": unknown option");
-    std::string takes;
-    for (const auto& r : rows) takes += (takes.empty() ? "" : ", ") + spell(r.name);
-    throw std::invalid_argument(label(g) + " is not an option of " + info.name + " (" +
-                                (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
-                                "); it is an option of " + join_and(learners_taking(g)));
-  }
-  for (const auto& r : rows) {  // declared ranges, the defaults' included (a budget of 0)
-    const nlohmann::json v = o.own.value(r.name, r.default_value);
-    const bool was_given = std::find(given.begin(), given.end(), r.name) != given.end();
-    r.check(v, was_given ? label(r.name) : spell(r.name), info.name);
-  }
-  if (!info.own.validate) return;
-  try {
-    info.own.validate(o, spell);
-  } catch (const std::invalid_argument& e) {
-    if (at.empty()) throw;
-    throw std::invalid_argument(at + ": " + e.what());
-  }
-}
-
-}  // namespace
-
-LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOptions& given, LearnerOptions base) {
-  LearnerOptions o = with_own_defaults(info, std::move(base));
-  std::vector<std::string> keys;  // the options given, by name, taken or not
-  std::string at;                 // where they came from, for an error of the learner's rules
-  std::map<std::string, std::string> spelt_as;  // an own option given by its earlier name: that key
-  for (const auto& [key, g] : given.values) {
-    const OptionDecl* own = info.own_row(key);
-    const std::string name = own ? own->name : key;
-    if (name != key) {
-      if (given.has(name))
-        throw std::invalid_argument(g.label() + " and " + given.values.at(name).label() + " name the same option of " +
-                                    info.name + " (" + key + " is its earlier name)");
-      spelt_as[name] = key;
-    }
-    keys.push_back(name);
-    if (at.empty()) at = g.at;
-    if (own) {
-      own->check_type(g.value, g.label());
-      o.own[name] = own->typed(g.value);
-    }  // else not taken: check_learner_options names it
-  }
-  const auto given_key = [&](const std::string& k) { return spelt_as.count(k) ? spelt_as.at(k) : k; };
-  check_learner_options(
-      info, o, keys,
-      [&](const std::string& k) { return given.has(given_key(k)) ? given.values.at(given_key(k)).label() : given.spelling(k); },
-      [&](const std::string& k) { return given.spelling(k); }, at);
-  return o;
-}
-
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt) {
-  const LearnerInfo& info = learner_info(name);
-  return info.make(with_own_defaults(info, opt));
 }
 
 }  // namespace plab

@@ -1,6 +1,6 @@
 // The learner registry: one descriptor per learner, with its maker, in algorithms/registry.cpp;
 // the one source of a learner's identity (name, options it declares, bound families, colour). Everything
-// that needs to know about learners reads it: the factory, the CLI help, the bounds that apply
+// that needs to know about learners reads it: the factory (make_learner, config/learner_config.hpp), the CLI help, the bounds that apply
 // (bounds/bounds.cpp), plot colours (experiments/report/plot.cpp), spec validation and the contract tests.
 // Built-in and run-time registrations pass the same checks (register_learner).
 #pragma once
@@ -53,7 +53,8 @@ struct LearnerInfo {
   std::string summary;               // one line for `plab run --help` and docs
   LearnerMaker make;
   // The options it takes, declared in its header (its struct Options: own_options<O>()), and the
-  // rules that tie them together (validate), checked with the ranges by configure_learner_options.
+  // rules that tie them together (validate), checked with the ranges by configure_learner_options
+  // (config/learner_config.hpp).
   OwnOptions own = {};
   bool multiclass = false;           // labels are class indices; LearnerOptions::classes must be set
   std::vector<Kernel::Type> kernels = {};  // the kernels it is defined for (empty: every kernel)
@@ -116,23 +117,5 @@ std::vector<std::string> learners_taking(const std::string& option);
 
 // `o` with every own option of `info` that it lacks set to its declared default.
 LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o);
-
-// The learner options of `given` for `info`, checked: the one check of a learner's options, for
-// every source (a run's options through configure_learner, config/given_options.hpp; a model
-// file's header, models/model_file.cpp; a trace's metadata, bounds/bounds.cpp). Every key of
-// `given` is an option `info` takes (else "<label> is not an option of <learner> (its options:
-// ...); it is an option of ...", or "<label>: unknown option"), of its declared type; every value
-// lies in its declared range (its defaults' too: a budget of 0), and its rules hold (own.validate;
-// such an error is prefixed with where the options came from, when they say it). Errors name a
-// given option by its label(), any other as `given` spells it. An option not given takes its
-// value in `base` (a record written before the option existed: options_absent_as_before), else
-// its declared default. The kernel is left to the caller.
-LearnerOptions configure_learner_options(const LearnerInfo& info, const GivenOptions& given, LearnerOptions base = {});
-
-// Constructs a learner from options that passed configure_learner_options (configure_learner,
-// the configuration step, a model's or a trace's reading; code that builds them by hand keeps to
-// the declarations) and a kernel it takes: it does not check them again. An own option absent
-// from o.own takes its declared default.
-std::unique_ptr<Learner> make_learner(const std::string& name, const LearnerOptions& opt);
 
 }  // namespace plab

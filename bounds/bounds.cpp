@@ -51,24 +51,7 @@ RunFacts RunFacts::from_meta(const nlohmann::json& meta) {
   RunFacts f;
   if (!meta.is_object()) throw std::invalid_argument("trace metadata: must be a JSON object, got " + json_excerpt(meta));
   if (const auto* v = typed(meta, "algo", "", T::string)) f.algo = v->get<std::string>();
-  if (const auto* v = typed(meta, "options", "", T::object)) {
-    // A registered learner's options as given options: its one check (owners, types, ranges,
-    // rules); an error says where they came from.
-    const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
-    if (!info) {  // a learner not ours takes none
-      if (!v->empty())
-        throw std::invalid_argument("trace metadata: options: " + v->begin().key() + ": unknown option (" +
-                                    (f.algo.empty() ? std::string("no algo given") : "no learner '" + f.algo + "' here") +
-                                    " to take it)");
-    } else {
-      try {
-        options_absent_as_before(f.options, *v, info->own.rows);
-        f.options = configure_learner_options(*info, given_from_json(*v), f.options);
-      } catch (const std::invalid_argument& e) {
-        throw std::invalid_argument(std::string("trace metadata: options: ") + e.what());
-      }
-    }
-  }
+  typed(meta, "options", "", T::object);  // its values: facts_from_meta (config/recorded_options.hpp)
   if (const auto* cmp = typed(meta, "comparator", "", T::object)) {
     if (const auto* v = typed(*cmp, "name", "comparator.", T::string)) f.comparator = v->get<std::string>();
     if (const auto* v = typed(*cmp, "norm", "comparator.", T::number_float)) f.g_norm = v->get<double>();

@@ -80,6 +80,8 @@ struct RunFacts {
   // = nan"); every row is then n/a with this reason (docs/bounds.md#non-finite).
   std::string bad_input;
 
+  // Every fact but the learner's options, whose JSON type alone it checks: they are read through
+  // the one check of a learner's options by facts_from_meta (config/recorded_options.hpp).
   static RunFacts from_meta(const nlohmann::json& meta);
 };
 

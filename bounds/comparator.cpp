@@ -293,15 +293,15 @@ Comparator make_comparator(const std::string& kind, const Dataset& data, const s
   for (std::size_t i : order)
     if (i >= data.size()) throw std::invalid_argument("make_comparator: order index out of range");
   if (kind == "zero") return {"zero", 0.0, std::vector<double>(order.size(), 0.0)};
+  // The rules of a kind and its options are the configuration step's (configure_comparator): what
+  // is left here are the preconditions of the computation, for a caller that skipped it.
   if (kind == "truth") {
-    if (k.type != Kernel::Type::linear)
-      throw std::invalid_argument("--comparator truth needs --kernel linear (the generating hyperplane is linear)");
-    if (data.truth.empty())
-      throw std::invalid_argument("--comparator truth: data set '" + data.name + "' has no generating hyperplane");
+    if (k.type != Kernel::Type::linear || data.truth.empty())
+      throw std::invalid_argument("make_comparator: truth needs the linear kernel and data with a generating hyperplane");
     return linear_scores("truth", data.truth, data, order, false);
   }
   if (kind == "svm") {
-    if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
+    if (!(C_svm > 0.0)) throw std::invalid_argument("make_comparator: C_svm must be > 0");
     if (k.type != Kernel::Type::linear) return expansion_comparator("svm", kernel_svm(data, order, k, C_svm, seed), data, order);
     return worth_compacting(data) ? linear_svm(compact_features(data), order, C_svm, seed)
                                   : linear_svm(data, order, C_svm, seed);
@@ -309,7 +309,7 @@ Comparator make_comparator(const std::string& kind, const Dataset& data, const s
   if (kind == "multipass")
     return k.type == Kernel::Type::linear && worth_compacting(data) ? multipass(compact_features(data), order, k, 5)
                                                                     : multipass(data, order, k, 5);
-  throw std::invalid_argument("--comparator: unknown kind '" + kind + "' (expected truth, svm, multipass, zero)");
+  throw std::invalid_argument("make_comparator: unknown kind '" + kind + "' (expected truth, svm, multipass, zero)");
 }
 
 Comparator make_feature_comparator(const std::string& kind, const Dataset& data, const std::vector<std::size_t>& order,
@@ -317,11 +317,10 @@ Comparator make_feature_comparator(const std::string& kind, const Dataset& data,
   for (std::size_t i : order)
     if (i >= data.size()) throw std::invalid_argument("make_comparator: order index out of range");
   if (kind == "zero") return {"zero", 0.0, std::vector<double>(order.size(), 0.0)};
-  if (k.type == Kernel::Type::linear || (kind != "svm" && kind != "multipass"))
-    throw std::invalid_argument("--comparator " + kind + ": a random-feature learner takes svm, multipass or zero "
-                                "on its Gaussian kernel");
+  if (k.type == Kernel::Type::linear || (kind != "svm" && kind != "multipass"))  // its learner's kernel is Gaussian
+    throw std::invalid_argument("make_feature_comparator: svm, multipass or zero on a Gaussian kernel, not " + kind);
   if (kind == "svm") {
-    if (!(C_svm > 0.0)) throw std::invalid_argument("--svm-C must be > 0");
+    if (!(C_svm > 0.0)) throw std::invalid_argument("make_feature_comparator: C_svm must be > 0");
     return feature_scores("svm", kernel_svm(data, order, k, C_svm, seed), data, order, z);
   }
   return feature_scores("multipass", multipass_expansion(data, order, k, 5), data, order, z);

@@ -242,7 +242,7 @@ MulticlassSvmFit fit_multiclass_svm(const Dataset& data, const std::vector<std::
                                     std::size_t num_classes, const MulticlassSvmOptions& opt, uint64_t seed) {
   check_input(data, order, num_classes);
   if (!(opt.C > 0.0) || !std::isfinite(opt.C))
-    throw std::invalid_argument("multiclass comparator: C must be finite and > 0 (--svm-C)");
+    throw std::invalid_argument("fit_multiclass_svm: C must be finite and > 0 (svm_C's range, checked by configure)");
   if (!(opt.eps > 0.0)) throw std::invalid_argument("multiclass comparator: eps must be > 0");
   Rng rng(seed);
   MulticlassSvmFit fit;

@@ -7,6 +7,7 @@
 #include "core/file_io.hpp"
 #include "datasets/text_parse.hpp"
 #include "models/libsvm_export.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 
 namespace plab {

@@ -14,6 +14,7 @@
 #include "core/format.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 
 namespace plab {

@@ -43,7 +43,7 @@ void check_readers(const RunArgs& a) {
                              : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
                                                       "options apply to files"
                                                     : "read as " + reader + ": pass --format csv or --format tsv";
-    a.flags.check("reader", reader, flag + (" " + spec) + " (" + what + ")");
+    check_reader_options(a.flags.readers_given(), reader, flag + (" " + spec) + " (" + what + ")");
   }
 }
 
@@ -52,11 +52,11 @@ void print_start(const RunArgs& a, const RunOptions& run, const RunRequest& req)
   if (req.stream || req.loading) {
     std::cerr << fmt::format("plab run: {} on {} (rows learned as they {}, kernel {})\n", a.algo,
                              req.stream ? "standard input" : a.data, req.stream ? "arrive" : "are read, in file order",
-                             req.options.kernel.describe());
+                             req.options().kernel.describe());
     return;
   }
   std::cerr << fmt::format("plab run: {} on {} ({} rounds, dim {}, kernel {}, shuffle {})\n", a.algo, req.train->name,
-                           req.order.size(), req.train->dim, req.options.kernel.describe(),
+                           req.order.size(), req.train->dim, req.options().kernel.describe(),
                            run.shuffle ? std::to_string(*run.shuffle) : "none (file order)");
 }
 
@@ -193,7 +193,7 @@ std::optional<ModelFile> init_model(RunArgs& a) {
 // --save-model: the trained learner with what it was trained on, after the model it continued.
 void save_trained(const RunArgs& a, const RunOptions& run, const RunRequest& req, const RunReport& rep) {
   if (a.save_model.empty()) return;
-  ModelHeader h = model_header(req.algo, rep.facts.options);
+  ModelHeader h = model_header(req.algo(), rep.facts.options);
   if (req.init) {
     h.data = req.init->header.data;
     h.rounds = req.init->header.rounds;

@@ -133,32 +133,32 @@ nlohmann::json OptionFlags::value(const std::string& kind, const std::string& na
   throw std::logic_error("no flag for the declared " + kind + " option " + name);
 }
 
-GivenOptions OptionFlags::given(const std::string& no_comparator) const {
+GivenOptions OptionFlags::given_where(const std::function<bool(const OptionDecl&)>& keep) const {
   GivenOptions g;
   g.spell = [](const std::string& key, const std::string& v) {
     std::string flag = "--" + key;
     std::replace(flag.begin(), flag.end(), '_', '-');
     return v.empty() ? flag : flag + " " + v;
   };
-  g.no_comparator = no_comparator;
   for (const auto& f : flags_)
-    if (f.decl.kind != "reader" && f.option->count() > 0) g.add(option_key(f.decl), f.value(), "", f.decl.flag());
+    if (keep(f.decl) && f.option->count() > 0) g.add(option_key(f.decl), f.value(), "", f.decl.flag());
   return g;
+}
+
+GivenOptions OptionFlags::given(const std::string& no_comparator) const {
+  GivenOptions g = given_where([](const OptionDecl& d) { return d.kind != "reader"; });
+  g.no_comparator = no_comparator;
+  return g;
+}
+
+GivenOptions OptionFlags::readers_given() const {
+  return given_where([](const OptionDecl& d) { return d.kind == "reader"; });
 }
 
 bool OptionFlags::was_given(const std::string& kind, const std::string& name) const {
   for (const auto& f : flags_)
     if (f.decl.kind == kind && f.decl.name == name) return f.option->count() > 0;
   return false;
-}
-
-void OptionFlags::check(const std::string& kind, const std::string& owner, const std::string& selected) const {
-  for (const auto& f : flags_) {
-    if (f.decl.kind != kind) continue;
-    const bool takes = f.decl.owners.empty() || (!owner.empty() && f.decl.takes(owner));
-    if (!takes && f.option->count() > 0) throw std::invalid_argument(f.decl.not_applicable(selected));
-    if (takes && f.value && !f.value().is_null()) f.decl.check(f.value(), f.decl.flag());
-  }
 }
 
 }  // namespace plab

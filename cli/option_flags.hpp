@@ -2,8 +2,8 @@
 // learners declare (bounds/option_owners.hpp) and the kernel, comparator, reader and run options. Each flag's help,
 // default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
 // come from its declaration. After parsing, given() hands the learner, kernel, comparator and run
-// flags given to the one configuration step (config/run_config.hpp); check() does the
-// same owner and range checks for the readers.
+// flags given to the one configuration step (config/run_config.hpp), and readers_given() the
+// reader flags to its check of reader options.
 #pragma once
 #include <CLI/CLI.hpp>
 #include <deque>
@@ -32,10 +32,8 @@ class OptionFlags {
   GivenOptions given(const std::string& no_comparator) const;
   // Whether the declared option `name` of `kind` was given.
   bool was_given(const std::string& kind, const std::string& name) const;
-  // For the flags of `kind`: one given that `owner` does not take is an error "<flag> is an option
-  // of the ..., not of <selected>"; each value `owner` takes is checked against its declared range
-  // (OptionDecl::check). owner "" = none selected (every owned flag given is an error).
-  void check(const std::string& kind, const std::string& owner, const std::string& selected) const;
+  // The reader options given, spelt as flags, for check_reader_options (config/given_options.hpp).
+  GivenOptions readers_given() const;
 
  private:
   // A kernel, comparator or reader flag's value (the member of its type).
@@ -52,6 +50,7 @@ class OptionFlags {
     std::function<nlohmann::json()> value;
   };
   static std::string help(const OptionDecl& d);
+  GivenOptions given_where(const std::function<bool(const OptionDecl&)>& keep) const;  // flags given, spelt as flags
   static CLI::Option* checked(const OptionDecl& d, CLI::Option* o);
   std::deque<Held> held_;                         // stable addresses: CLI11 writes into them
   std::vector<Flag> flags_;

@@ -7,6 +7,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/nearest.hpp"
+#include "datasets/readers.hpp"
 
 namespace plab {
 namespace {
@@ -86,17 +87,24 @@ Kernel configure_kernel(const GivenOptions& given) {
   return k;
 }
 
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
+LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
   check_known(given, algo, kinds);
-  const LearnerInfo& info = learner_info(algo, given.spelling("algo"));
-  GivenOptions learner = given;  // its learner options: the kernel's are read below, the comparator's by configure
-  std::erase_if(learner.values, [](const auto& kv) { return learners_taking(kv.first).empty(); });
-  LearnerOptions o = configure_learner_options(info, learner);
-  o.kernel = configure_kernel(given);
-  if (!info.takes(o.kernel))  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
-    throw std::invalid_argument(selected(given, "kernel", o.kernel.type_name()) + " is not a kernel of " + algo +
-                                " (it takes " + info.kernel_names() + ")");
-  return o;
+  GivenOptions learner = given;  // the learner's options and the kernel's: the comparator's are read by configure
+  std::erase_if(learner.values, [](const auto& kv) {
+    const std::vector<OptionDecl>& k = kernel_options();
+    return learners_taking(kv.first).empty() &&
+           std::none_of(k.begin(), k.end(), [&](const OptionDecl& d) { return option_key(d) == kv.first; });
+  });
+  return learner_config(learner_info(algo, given.spelling("algo")), learner, configure_kernel(given));
+}
+
+void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected) {
+  for (const OptionDecl& d : reader_options()) {
+    if (!given.has(option_key(d))) continue;
+    const GivenOption& g = given.values.at(option_key(d));
+    if (!d.takes(reader)) refuse(d, g, selected);
+    d.check(g.value, g.label());
+  }
 }
 
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k) {
@@ -128,6 +136,13 @@ void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const
     if (d.name == "svm_C") c.svm_C = g.value.get<double>();
     if (d.name == "comparator_seed") c.seed = g.value.get<uint64_t>();
   }
+  // The truth is the generating hyperplane of a synthetic set: linear, and only where the data has one.
+  if (kind == "truth" && k.type != Kernel::Type::linear)
+    throw std::invalid_argument(selected(given, "comparator", kind) + " needs " + given.spelling("kernel", "linear") +
+                                " (the generating hyperplane is linear)");
+  if (kind == "truth" && data && data->truth.empty())
+    throw std::invalid_argument(selected(given, "comparator", kind) + ": data set '" + data->name +
+                                "' has no generating hyperplane");
 }
 
 }  // namespace plab

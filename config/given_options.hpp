@@ -12,6 +12,7 @@
 
 #include "algorithms/options.hpp"
 #include "bounds/comparator.hpp"
+#include "config/learner_config.hpp"
 
 namespace plab {
 
@@ -24,12 +25,18 @@ nlohmann::json kernel_json_given(const Kernel& k);
 // The kernel of `given` (defaults: Kernel{}); a parameter of another kernel type is an error.
 Kernel configure_kernel(const GivenOptions& given);
 // The options of learner `algo` (kernel included): a key no declaration of `kinds` has is an
-// error naming the nearest, the learner options go through configure_learner_options (owners,
-// declared ranges, the learner's rules: algorithms/registry.hpp), and a kernel the learner is not
-// defined for is an error.
-LearnerOptions configure_learner(const std::string& algo, const GivenOptions& given,
+// error naming the nearest, the learner options and the kernel go through learner_config (owners,
+// declared ranges, the learner's rules, a kernel the learner is defined for:
+// config/learner_config.hpp).
+LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given,
                                  const std::vector<std::string>& kinds = {"learner", "kernel"});
+// The reader options of `given` for the data `reader` reads ("libsvm", "csv", "generator", ...):
+// one that reader does not take is an error "<label> is an option of the csv and tsv readers, not
+// of <selected>"; each one it takes is checked against its declared range.
+void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected);
 // The comparator of `given` over `c` (whose kind is the default when none is given). With data,
-// "auto" is resolved first: an option of the SVM given where auto picks the truth is an error.
+// "auto" is resolved first: an option of the SVM given where auto picks the truth is an error. The
+// truth needs the linear kernel (so a random-feature learner, whose kernel is Gaussian, never has
+// it) and, with data, data that has one.
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k);
 }  // namespace plab

@@ -12,19 +12,19 @@ const std::vector<std::string> kRunKinds = {"learner", "kernel", "comparator"}; 
 
 // The comparator of a run with bounds, over `c`; without, any comparator option given is an error.
 void configure_comparator_for(ComparatorRequest& c, bool bounds, const GivenOptions& given, const Dataset* data,
-                              const Kernel& k) {
+                              const LearnerConfig& learner) {
   if (!bounds) {
     for (const OptionDecl& d : comparator_options())
       if (!d.owners.empty() && given.has(option_key(d)))
         throw std::invalid_argument(d.not_applicable(given.no_comparator, given.values.at(option_key(d)).label()));
     return;
   }
-  configure_comparator(c, given, data, k);
+  configure_comparator(c, given, data, learner.options().kernel);
 }
 
 // The model's options and kernel, with what is given over them: a given one must equal the model's.
-LearnerOptions model_under_given(const ModelFile& m, const GivenOptions& given) {
-  const LearnerOptions model = model_options(m, 0);
+LearnerConfig model_under_given(const ModelFile& m, const GivenOptions& given) {
+  const LearnerConfig model = model_learner(m, 0);
   const auto differs = [&](const GivenOption& g, const std::string& key, const nlohmann::json& a, const nlohmann::json& b) {
     const auto text = [](const nlohmann::json& j) { return j.is_string() ? j.get<std::string>() : j.dump(); };
     return std::invalid_argument(g.label() + " " + text(a) + " differs from the model's " + key + " " + text(b) + " (" +
@@ -35,18 +35,19 @@ LearnerOptions model_under_given(const ModelFile& m, const GivenOptions& given) 
     GivenOptions type_only;
     type_only.values["kernel"] = given.values.at("kernel");
     const std::string type = configure_kernel(type_only).type_name();
-    if (type != model.kernel.type_name()) throw differs(given.values.at("kernel"), "kernel", type, model.kernel.type_name());
+    if (type != model.options().kernel.type_name())
+      throw differs(given.values.at("kernel"), "kernel", type, model.options().kernel.type_name());
   }
   GivenOptions both = given;  // the model's options and kernel, what is given over them
   both.values.clear();
-  const nlohmann::json kernel = kernel_json_given(model.kernel);
+  const nlohmann::json kernel = kernel_json_given(model.options().kernel);
   for (const auto& [k, v] : m.header.options.items()) both.add(k, v, m.path);
   for (const auto& [k, v] : kernel.items()) both.add(k, v, m.path);
   for (const auto& [key, g] : given.values) both.values[key] = g;
-  const LearnerOptions mine = configure_learner(m.header.algo, both, kRunKinds);  // as for a fresh run
+  const LearnerConfig mine = configure_learner(m.header.algo, both, kRunKinds);  // as for a fresh run
   const LearnerInfo& info = learner_info(m.header.algo);
   const nlohmann::json theirs = info.options_json(model), ours = info.options_json(mine);
-  const nlohmann::json my_kernel = kernel_json_given(mine.kernel);
+  const nlohmann::json my_kernel = kernel_json_given(mine.options().kernel);
   for (const auto& [key, g] : given.values) {
     if (theirs.contains(key) && ours.at(key) != theirs.at(key)) throw differs(g, key, ours.at(key), theirs.at(key));
     if (kernel.contains(key) && my_kernel.at(key) != kernel.at(key)) throw differs(g, key, my_kernel.at(key), kernel.at(key));
@@ -106,20 +107,14 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
   c.bounds_ = ctx.bounds;
   c.comparator_.kind = ctx.comparator;
   c.comparator_.seed = default_comparator_seed(ctx.permutation_seed ? ctx.permutation_seed : c.run_.shuffle);
-  if (ctx.init) {
-    c.algo_ = ctx.init->header.algo;
-    c.options_ = model_under_given(*ctx.init, given);
-  } else {
-    c.algo_ = ctx.algo;
-    c.options_ = configure_learner(ctx.algo, given, kRunKinds);
-  }
-  configure_comparator_for(c.comparator_, c.bounds_, given, ctx.data, c.options_.kernel);
+  c.learner_ = ctx.init ? model_under_given(*ctx.init, given) : configure_learner(ctx.algo, given, kRunKinds);
+  configure_comparator_for(c.comparator_, c.bounds_, given, ctx.data, *c.learner_);
   return c;
 }
 
 RunConfig RunConfig::on_data(const GivenOptions& given, const Dataset& data) const {
   RunConfig c = *this;
-  configure_comparator_for(c.comparator_, c.bounds_, given, &data, c.options_.kernel);
+  configure_comparator_for(c.comparator_, c.bounds_, given, &data, *c.learner_);
   return c;
 }
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "config/given_options.hpp"
-#include "models/model_file.hpp"
+#include "config/recorded_options.hpp"
 
 namespace plab {
 
@@ -47,8 +47,9 @@ RunConfig configure(const GivenOptions& given, const RunContext& ctx);
 // A run's checked configuration: only configure() makes one, and nothing changes it afterwards.
 class RunConfig {
  public:
-  const std::string& algo() const { return algo_; }
-  const LearnerOptions& options() const { return options_; }     // the learner's, kernel included
+  const std::string& algo() const { return learner_->algo(); }
+  const LearnerConfig& learner() const { return *learner_; }      // what make_learner takes
+  const LearnerOptions& options() const { return learner_->options(); }  // the learner's, kernel included
   const ComparatorRequest& comparator() const { return comparator_; }
   const RunOptions& run() const { return run_; }
   bool bounds() const { return bounds_; }
@@ -59,8 +60,7 @@ class RunConfig {
  private:
   friend RunConfig configure(const GivenOptions& given, const RunContext& ctx);
   RunConfig() = default;
-  std::string algo_;
-  LearnerOptions options_;
+  std::optional<LearnerConfig> learner_;  // always set by configure
   ComparatorRequest comparator_;
   RunOptions run_;
   bool bounds_ = true;

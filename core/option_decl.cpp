@@ -42,7 +42,7 @@ bool OptionDecl::named(const std::string& key) const {
 bool OptionDecl::same_as(const OptionDecl& o) const {
   return name == o.name && type == o.type && default_value == o.default_value && min == o.min && max == o.max &&
          min_open == o.min_open && max_open == o.max_open && allowed == o.allowed && help == o.help &&
-         kind == o.kind && aliases == o.aliases;
+         kind == o.kind && aliases == o.aliases && absent_before == o.absent_before;
 }
 
 void OptionDecl::check_type(const nlohmann::json& v, const std::string& at) const {

@@ -29,6 +29,9 @@ struct OptionDecl {
   // Earlier names still read (model files, trace metadata and specs written before a rename, the
   // old flag): "ogd_eta" for the online gradient learners' eta (docs/learners.md#options).
   std::vector<std::string> aliases;
+  // An option added after records (model headers, trace metadata) were written: the value that
+  // gives the rule a record lacking it was made with (BOGD's cap: 0, none); null: its default.
+  nlohmann::json absent_before = nullptr;
   // A text option read by a parser of its own (--preprocess, --labels): check_type calls it with
   // the value and `at`; it throws std::invalid_argument, its message the parser's.
   std::function<void(const std::string& value, const std::string& at)> parse = {};

@@ -32,20 +32,6 @@ constexpr int64_t kMaxModelRounds = int64_t{1} << 53;
 // The longest first line ("plab-model format 1 bytes N sha256 H" is under 120 characters).
 constexpr std::size_t kMaxFirstLine = 200;
 
-// Every double of the state is finite: a NaN or infinite coefficient, norm or sum predicts NaN
-// (counted as an error) or stops a continued run; refused at load, naming the array and value.
-void check_finite_state(const std::vector<StateArray>& arrays) {
-  for (const auto& a : arrays) {
-    if (a.type != StateType::f64) continue;
-    for (std::size_t i = 0; i < a.count; ++i) {
-      double v;
-      std::memcpy(&v, a.bytes.data() + 8 * i, 8);
-      if (!std::isfinite(v))
-        throw ModelError("array '" + a.name + "' value " + std::to_string(i) + " is " + fmt::format("{}", v) +
-                         " (the state must be finite)");
-    }
-  }
-}
 
 nlohmann::json kernel_to_json(const Kernel& k) {
   return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
@@ -183,6 +169,19 @@ std::string checked_content(const std::string& bytes) {
 
 }  // namespace
 
+void check_finite_state(const std::vector<StateArray>& arrays) {
+  for (const auto& a : arrays) {
+    if (a.type != StateType::f64) continue;
+    for (std::size_t i = 0; i < a.count; ++i) {
+      double v;
+      std::memcpy(&v, a.bytes.data() + 8 * i, 8);
+      if (!std::isfinite(v))
+        throw ModelError("array '" + a.name + "' value " + std::to_string(i) + " is " + fmt::format("{}", v) +
+                         " (the state must be finite)");
+    }
+  }
+}
+
 ModelHeader model_header(const std::string& algo, const LearnerOptions& o) {
   ModelHeader h;
   h.algo = algo;
@@ -263,65 +262,6 @@ ModelFile read_model(const std::string& path) {
   }
   if (in.bad()) throw std::runtime_error("cannot read " + path);
   return parse_model(bytes, path);
-}
-
-LearnerOptions model_options(const ModelFile& m, std::size_t dim) {
-  const ModelHeader& h = m.header;
-  const LearnerInfo* info = find_learner(h.algo);
-  if (!info) throw ModelError(m.path + ": learner '" + h.algo + "' is not registered in this plab");
-  if (info->multiclass != !h.classes.empty() || h.classes.size() == 1)
-    throw ModelError(m.path + ": " + h.algo + (info->multiclass ? " needs a class list of 2 or more" : " takes no class list"));
-  if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
-  LearnerOptions o;
-  try {
-    // The header's options as given options, each named "option 'k'" (the path prefixes the error).
-    GivenOptions given;
-    for (const auto& [k, v] : h.options.items()) given.add(k, v, "", "option '" + k + "'");
-    options_absent_as_before(o, h.options, info->own.rows);
-    o = configure_learner_options(*info, given, o);
-  } catch (const std::invalid_argument& e) {
-    throw ModelError(m.path + ": " + e.what());
-  }
-  o.kernel = h.kernel;
-  o.classes = h.classes.size();
-  o.dim = dim;
-  return o;
-}
-
-std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bool record_norms) {
-  LearnerOptions o = model_options(m, dim);
-  o.record_norms = record_norms;
-  try {
-    check_finite_state(m.arrays);
-    const LearnerInfo& info = learner_info(m.header.algo);
-    if (!info.takes(o.kernel))  // the header's kernel: make_learner takes one its learner is defined for
-      throw std::invalid_argument("kernel " + o.kernel.type_name() + " is not a kernel of " + info.name + " (it takes " +
-                                  info.kernel_names() + ")");
-    std::unique_ptr<Learner> l = make_learner(m.header.algo, o);
-    const StateReader arrays(m.arrays);
-    l->load_state(arrays);
-    // Every array is the learner's: one it does not read would be silently dropped (a model of
-    // another learner relabelled, an edited file) (docs/models.md#refused).
-    if (const std::vector<std::string> extra = arrays.unread(); !extra.empty()) {
-      std::string names;
-      for (std::size_t i = 0; i < extra.size() && i < 8; ++i) names += (i ? ", '" : "'") + extra[i] + "'";
-      throw ModelError("array " + names + (extra.size() > 8 ? ", ..." : "") + " is not part of " + m.header.algo +
-                       "'s state (a model of another learner?)");
-    }
-    if (const std::size_t budget = own_value<std::size_t>(info, o, "budget", 0); info.uses("budget") && l->support_size() > budget)
-      throw ModelError(std::to_string(l->support_size()) + " supports exceed the budget " + std::to_string(budget) +
-                       " of options.budget");
-    return l;
-  } catch (const std::bad_alloc&) {
-    throw ModelError(m.path + ": the state does not fit in memory");
-  } catch (const std::exception& e) {
-    throw ModelError(m.path + ": " + m.header.algo + " state: " + e.what());
-  }
-}
-
-std::unique_ptr<Learner> load_model(const std::string& path) {
-  // dim 0: a learner's dimension grows with the rows it sees and only sizes its buffers.
-  return restore_learner(read_model(path), 0);
 }
 
 void fit_labels(Dataset& d, const ModelFile& m) {

@@ -52,14 +52,12 @@ void save_model(const std::string& path, const ModelHeader& h, const Learner& le
 ModelFile parse_model(const std::string& bytes, const std::string& where);
 ModelFile read_model(const std::string& path);  // parse_model of the file's bytes
 
-// The learner's options as the model states them (kernel, classes; dim given), checked against
-// its declarations.
-LearnerOptions model_options(const ModelFile& m, std::size_t dim);
-// A learner made from the model's options (dim given) with its state loaded: ModelError on a
-// state that does not fit. record_norms: LearnerOptions::record_norms (off for a run no bound reads).
-std::unique_ptr<Learner> restore_learner(const ModelFile& m, std::size_t dim, bool record_norms = true);
-// read_model + restore_learner (dim 0: buffers grow with the rows scored): the Python package's entry point.
-std::unique_ptr<Learner> load_model(const std::string& path);
+// The model's learner with its options checked, and a learner restored from a model, are read in
+// config/recorded_options.hpp: the check of a learner's options is the configuration step's.
+
+// Every double of the state is finite: a NaN or infinite coefficient, norm or sum predicts NaN
+// (counted as an error) or stops a continued run; refused at load, naming the array and value.
+void check_finite_state(const std::vector<StateArray>& arrays);
 
 // Makes the labels of `d` (read with the model's label map) the model's: multiclass rows get the
 // model's class indices. Throws ModelError naming the data set and the model when the label set

@@ -103,7 +103,7 @@ TEST(BlockScores, AppendingLearnersLearnBlockEqualsLearn) {
       o.kernel = k;
       o.dim = d.dim;
       o.own["budget"] = 2300;  // the Stoptron freezes past a tile boundary
-      auto one = make_learner(algo, o), blk = make_learner(algo, o);
+      auto one = test_util::configured_learner(algo, o), blk = test_util::configured_learner(algo, o);
       const std::vector<RoundRecord> a = test_util::records(*one, d);
       std::vector<RoundRecord> b(d.size());
       std::vector<Example> xs;

@@ -114,10 +114,10 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
       const EtaConvention conv = cs.conv;
       SCOPED_TRACE(algo + " " + cs.k.describe() + (conv == EtaConvention::paper ? " paper" : " dogma"));
       const LearnerOptions o = a9a_like_options(d.dim, conv, cs.eta, cs.k);
-      auto one = make_learner(algo, o);
+      auto one = test_util::configured_learner(algo, o);
       std::vector<RoundRecord> a;
       for (std::size_t t = 0; t < d.size(); ++t) a.push_back(one->learn(d[t], static_cast<int64_t>(t + 1)));
-      auto blk = make_learner(algo, o);
+      auto blk = test_util::configured_learner(algo, o);
       const RunResult r = run_online(*blk, d, make_order(d.size(), std::nullopt));
       expect_same_records(a, r.rounds);
       std::size_t adds = 0, projections = 0;
@@ -128,7 +128,7 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
       EXPECT_GT(adds, 50u);  // many additions inside blocks: the extension path is exercised
       EXPECT_GT(projections, 50u);
       // Odd block sizes (1, 7, 23, 24, 25, 100) in a repeating pattern.
-      auto odd = make_learner(algo, o);
+      auto odd = test_util::configured_learner(algo, o);
       std::vector<RoundRecord> c(d.size());
       const std::size_t sizes[] = {1, 7, 23, 24, 25, 100};
       std::vector<Example> xs;
@@ -320,7 +320,7 @@ TEST(BlockSolve, ExactTieStaysZeroAndIsAMistake) {
   o.dim = 1;
   o.own["eta"] = 0.0;
   for (const std::string algo : {"projectron", "projectron++"}) {
-    auto l = make_learner(algo, o);
+    auto l = test_util::configured_learner(algo, o);
     const RunResult r = run_online(*l, d, make_order(d.size(), std::nullopt));
     EXPECT_EQ(r.rounds[2].score, 0.0) << algo;
     EXPECT_TRUE(r.rounds[2].mistake) << algo;
@@ -345,8 +345,8 @@ TEST(BlockSolve, NoOpProjectionKeepsExactScores) {
   o.dim = d.dim;
   o.own["eta"] = 0.0;
   for (const std::string algo : {"projectron", "projectron++"}) {
-    auto p = make_learner(algo, o);
-    auto kp = make_learner("kernel-perceptron", o);
+    auto p = test_util::configured_learner(algo, o);
+    auto kp = test_util::configured_learner("kernel-perceptron", o);
     const RunResult a = run_online(*p, d, make_order(d.size(), std::nullopt));
     const RunResult b = run_online(*kp, d, make_order(d.size(), std::nullopt));
     EXPECT_EQ(a.rounds[0].update, UpdateKind::project) << algo;  // the guard: nothing to add

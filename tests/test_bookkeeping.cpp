@@ -41,7 +41,7 @@ TEST(Bookkeeping, SameRoundsWithoutTheNorms) {
         on.own.erase("budget");
         off.own.erase("budget");
       }
-      const auto a = make_learner(algo, on), b = make_learner(algo, off);
+      const auto a = test_util::configured_learner(algo, on), b = test_util::configured_learner(algo, off);
       bool skips = false;
       for (std::size_t t = 0; t < data.size(); ++t) {
         const RoundRecord ra = a->learn(data[t], static_cast<int64_t>(t + 1));
@@ -85,7 +85,7 @@ TEST(Bookkeeping, BogdRunningNormStaysExact) {
   for (const std::size_t B : {2u, 5u, 25u, 60u}) {
     LearnerOptions o = budget_options("bogd", B, seed);
     o.own["lambda"] = 0.01;
-    const auto L = make_learner("bogd", o);
+    const auto L = test_util::configured_learner("bogd", o);
     double worst = 0.0;
     for (std::size_t t = 0; t < data.size(); ++t) {
       const RoundRecord r = L->learn(data[t], static_cast<int64_t>(t + 1));

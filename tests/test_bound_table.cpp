@@ -89,7 +89,7 @@ LearnerRun run_learner(const std::string& algo, const Dataset& d) {
   if (!find_learner(algo)->takes(r.f.options.kernel)) r.f.options.kernel = Kernel::rbf(1.0);  // fogd: rbf only
   r.f.comparator = "fixed";
   r.f.g_norm = 1.0;
-  r.R = test_util::records(*make_learner(algo, r.f.options), d);
+  r.R = test_util::records(*test_util::configured_learner(algo, r.f.options), d);
   for (RoundRecord& x : r.R) x.g = 0.1 * x.y;
   return r;
 }

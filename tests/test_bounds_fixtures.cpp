@@ -13,6 +13,7 @@
 #include "algorithms/projectron.hpp"
 #include "bounds/bounds.hpp"
 #include "bounds/formulas.hpp"
+#include "config/recorded_options.hpp"
 #include "bounds/online_to_batch.hpp"
 #include "bounds/profile.hpp"
 
@@ -430,18 +431,19 @@ TEST(Comparator, ZeroGivesTrivialBounds) {
   }
 }
 
+// facts_from_meta: RunFacts::from_meta with the options through their one check.
 TEST(Metadata, FromMeta) {
   const auto j = nlohmann::json::parse(R"({"algo":"projectron","kernel":{"type":"rbf","gamma":0.04},
       "options":{"eta":0.1,"eta_convention":"dogma","U":0},"comparator":{"name":"svm","norm":3.5}})");
-  const RunFacts f = RunFacts::from_meta(j);
+  const RunFacts f = facts_from_meta(j);
   EXPECT_EQ(f.algo, "projectron");
   EXPECT_EQ(f.options.own.at("eta"), 0.1);  // the Projectron's own options (docs/learners.md#options)
   EXPECT_EQ(f.options.own.at("eta_convention"), "dogma");
-  EXPECT_EQ(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.own.at("budget"), 793u);
+  EXPECT_EQ(facts_from_meta(nlohmann::json::parse(R"({"algo":"rbp","options":{"budget":793}})")).options.own.at("budget"), 793u);
   // The learner's owners and ranges, as for a run's options.
   for (const char* bad : {R"({"algo":"rbp","options":{"budget":793,"eta":0.1}})", R"({"algo":"rbp","options":{"budget":0}})"}) {
     try {
-      RunFacts::from_meta(nlohmann::json::parse(bad));
+      facts_from_meta(nlohmann::json::parse(bad));
       ADD_FAILURE() << bad;
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("trace metadata: options: "), std::string::npos) << e.what();
@@ -449,16 +451,16 @@ TEST(Metadata, FromMeta) {
   }
   EXPECT_EQ(f.comparator, "svm");
   EXPECT_EQ(f.g_norm, 3.5);
-  EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"eta_convention":"x"}})")), std::invalid_argument);
+  EXPECT_THROW(facts_from_meta(nlohmann::json::parse(R"({"options":{"eta_convention":"x"}})")), std::invalid_argument);
   // A learner not registered here takes no options: the first is named, and why.
   try {
-    RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{"beta":1}})"));
+    facts_from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{"beta":1}})"));
     ADD_FAILURE() << "options of an unknown learner accepted";
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()), "trace metadata: options: beta: unknown option (no learner 'theirs' here to take it)");
   }
-  EXPECT_TRUE(RunFacts::from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{}})")).options.own.empty());
-  EXPECT_THROW(RunFacts::from_meta(nlohmann::json::parse(R"({"options":{"etta":0.1}})")), std::invalid_argument);
+  EXPECT_TRUE(facts_from_meta(nlohmann::json::parse(R"({"algo":"theirs","options":{}})")).options.own.empty());
+  EXPECT_THROW(facts_from_meta(nlohmann::json::parse(R"({"options":{"etta":0.1}})")), std::invalid_argument);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_util.hpp"
 #include "algorithms/perceptron.hpp"
 #include "algorithms/projectron.hpp"
 #include "algorithms/registry.hpp"
@@ -301,7 +302,7 @@ Kernel gen_kernel(bool allow_linear) {
 
 // Runs `algo` on the sequence with comparator scores filled in.
 std::vector<RoundRecord> run_with(const std::string& algo, const LearnerOptions& o, const Seq& s, const Comp& c) {
-  const auto L = make_learner(algo, o);
+  const auto L = test_util::configured_learner(algo, o);
   std::vector<RoundRecord> R;
   for (std::size_t t = 0; t < s.data.size(); ++t) {
     RoundRecord r = L->learn(s.data[t], static_cast<int64_t>(t + 1));
@@ -469,7 +470,7 @@ RC_GTEST_PROP(BoundProperties, MulticlassKeslerPinned, ()) {
   } else {
     g = random_expansion_margins(data, m, o.kernel, rng, norm);
   }
-  const auto L = make_learner(algo, o);
+  const auto L = test_util::configured_learner(algo, o);
   std::vector<RoundRecord> R;
   for (std::size_t t = 0; t < data.size(); ++t) {
     RoundRecord r = L->learn(data[t], static_cast<int64_t>(t + 1));

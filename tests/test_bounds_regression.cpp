@@ -43,7 +43,7 @@ BoundRun run_on(const Dataset& d, const std::string& algo, const std::string& co
   std::vector<std::size_t> order(d.size());
   std::iota(order.begin(), order.end(), 0);
   const Comparator c = make_comparator(comparator, d, order, k);
-  auto L = make_learner(algo, o);
+  auto L = test_util::configured_learner(algo, o);
   BoundRun r;
   r.R = test_util::records(*L, d);
   for (std::size_t t = 0; t < r.R.size(); ++t) r.R[t].g = c.scores[t];

@@ -72,7 +72,7 @@ TEST(Forgetron, FixtureF) {  // docs/bounds.md#fixture-f (6 printed decimals -> 
   const double Q[] = {0, 0, 1.406250, 1.875000, 2.343750, 2.616402, 3.281250, 3.750000, 4.052955, 4.687500};
   const double s[] = {0, 0.955997, -0.100411, -0.477703, 0.331662, -0.369137, -0.324473, 0.359147, -0.497895, 0.132040};
   const Dataset d = seq1d(kSeqF);
-  auto L = make_learner("forgetron", opts(Kernel::rbf(0.5), 1, 2));
+  auto L = test_util::configured_learner("forgetron", opts(Kernel::rbf(0.5), 1, 2));
   const auto rec = run(*L, d);
   for (int i = 0; i < 10; ++i) {
     SCOPED_TRACE(i + 1);
@@ -119,7 +119,7 @@ TEST(Forgetron, BasicFixture) {  // tests/tools/forgetron_reference.py, basic = 
       {0.271494753032508, 0.492439582164124, 0.248841234360630, 2.909985266930829},
       {-0.439585876292770, 0.685170144185782, 0.271034376102061, 3.181019643032890},
       {0.119467313578474, 0.433194422885795, 0.256983189903623, 3.438002832936513}};
-  auto L = make_learner("forgetron-basic", opts(Kernel::rbf(0.5), 1, 2));
+  auto L = test_util::configured_learner("forgetron-basic", opts(Kernel::rbf(0.5), 1, 2));
   const auto rec = run(*L, seq1d(kSeqF));
   for (int i = 0; i < 10; ++i) {
     SCOPED_TRACE(i + 1);
@@ -222,7 +222,7 @@ TEST(Budget, EqualsKernelPerceptronWhenBudgetIsLarge) {
     for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron"}) {
       for (std::size_t B : {M, M + 10}) {
         SCOPED_TRACE(std::string(name) + " B=" + std::to_string(B));
-        auto L = make_learner(name, opts(Kernel::rbf(0.7), 3, B));
+        auto L = test_util::configured_learner(name, opts(Kernel::rbf(0.7), 3, B));
         for (std::size_t t = 0; t < d.size(); ++t) {
           const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
           ASSERT_NEAR(r.score, ref[t].score, 1e-12) << "t=" << t + 1;
@@ -241,7 +241,7 @@ TEST(Budget, SupportNeverExceedsBudget) {
       SCOPED_TRACE(name + " B=" + std::to_string(B));
       LearnerOptions o = opts(Kernel::rbf(0.2), 6, B);
       if (name == "cks") o.own["beta"] = 0.5;
-      auto L = make_learner(name, o);
+      auto L = test_util::configured_learner(name, o);
       int64_t evictions = 0;
       for (std::size_t t = 0; t < d.size(); ++t) {
         const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
@@ -272,7 +272,7 @@ TEST(Budget, RunningNormMatchesExact) {
       const std::string name = info.name;
       LearnerOptions o = opts(k, 5, 25);
       if (name == "cks") o.own["beta"] = 0.3;
-      auto L = make_learner(name, o);
+      auto L = test_util::configured_learner(name, o);
       const bool bounded = info.uses("budget");
       for (std::size_t t = 0; t < d.size(); ++t) {
         L->learn(d[t], static_cast<int64_t>(t + 1));
@@ -312,7 +312,7 @@ TEST(Budget, Validation) {
   EXPECT_EQ(msg("cks", c), "");
   for (const char* name : {"forgetron", "forgetron-basic", "rbp", "stoptron", "cks", "pa1",
                            "averaged-perceptron", "voted-perceptron"}) {
-    EXPECT_NE(make_learner(name, o), nullptr) << name;
+    EXPECT_NE(test_util::configured_learner(name, o), nullptr) << name;
   }
 }
 
@@ -322,7 +322,7 @@ TEST(RBP, SeedDeterminism) {
   auto trace = [&](uint64_t seed) {
     LearnerOptions o = opts(Kernel::rbf(0.5), 4, 20);
     o.own["seed"] = seed;
-    auto L = make_learner("rbp", o);
+    auto L = test_util::configured_learner("rbp", o);
     std::vector<double> v;
     for (std::size_t t = 0; t < d.size(); ++t) {
       const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
@@ -464,7 +464,7 @@ TEST(PA1, DogmaAddsZeroCoefficientAtMarginOne) {  // pa_reference.py, linear ker
   for (bool dogma : {false, true}) {
     LearnerOptions o = opts(Kernel::linear(), 1);
     if (dogma) o.own["eta_convention"] = EtaConvention::dogma;
-    auto L = make_learner("pa1", o);
+    auto L = test_util::configured_learner("pa1", o);
     const auto rec = run(*L, d);
     for (int i = 0; i < 5; ++i) {
       SCOPED_TRACE(std::to_string(dogma) + " t=" + std::to_string(i + 1));
@@ -552,7 +552,7 @@ struct Round {
 std::unique_ptr<Learner> make_1d(const std::string& algo, LearnerOptions o) {
   o.kernel = Kernel::rbf(0.5);
   o.dim = 1;
-  return make_learner(algo, o);
+  return test_util::configured_learner(algo, o);
 }
 
 // Scores, removed ids and the running ||f||^2 of every round, then the final (id, alpha) pairs.
@@ -729,7 +729,7 @@ TEST(BudgetPANearest, BruteForceRounds) {
         const std::size_t dim = 3;
         LearnerOptions o = opts(kase == 1 ? Kernel::linear() : Kernel::rbf(0.8), dim, B);
         o.own["C"] = C;
-        auto L = make_learner("bpa-nn", o);
+        auto L = test_util::configured_learner("bpa-nn", o);
         for (int64_t t = 1; t <= 80; ++t) {
           SCOPED_TRACE("case " + std::to_string(kase) + " B=" + std::to_string(B) + " C=" + std::to_string(C) +
                        " t=" + std::to_string(t));
@@ -778,8 +778,8 @@ TEST(BudgetPANearest, IsPaIWithinTheBudget) {
   for (const Kernel& k : {Kernel::rbf(0.5), Kernel::linear()}) {
     LearnerOptions o = opts(k, 4, d.size());
     o.own["C"] = 0.7;
-    auto L = make_learner("bpa-nn", o);
-    auto P = make_learner("pa1", o);
+    auto L = test_util::configured_learner("bpa-nn", o);
+    auto P = test_util::configured_learner("pa1", o);
     for (std::size_t t = 0; t < d.size(); ++t) {
       const RoundRecord a = L->learn(d[t], static_cast<int64_t>(t + 1)), b = P->learn(d[t], static_cast<int64_t>(t + 1));
       ASSERT_TRUE(test_util::same_bits(a.score, b.score)) << "t=" << t + 1;
@@ -827,7 +827,7 @@ TEST(Bogd, PackedNormMatchesExactAtEveryBudgetMod4) {
   const Dataset d = noisy(600, 4, 21);
   for (const char* name : {"bogd", "bogd++"})
     for (std::size_t B : {5u, 6u, 7u, 8u, 9u}) {
-      auto L = make_learner(name, opts(Kernel::rbf(0.4), 4, B));
+      auto L = test_util::configured_learner(name, opts(Kernel::rbf(0.4), 4, B));
       int64_t removals = 0;
       for (std::size_t t = 0; t < d.size(); ++t) {
         removals += L->learn(d[t], static_cast<int64_t>(t + 1)).removed >= 0;

@@ -69,7 +69,7 @@ struct BudgetRun {
 // when `check_delta`; returns the records and the bound rows.
 BudgetRun run(const std::string& algo, const LearnerOptions& o, const Dataset& data, const std::vector<double>& g, double gn,
         bool check_delta) {
-  const auto L = make_learner(algo, o);
+  const auto L = test_util::configured_learner(algo, o);
   const bool shrinks = find_learner(algo)->uses("lambda");
   const double c = shrinks ? 1.0 - o.own.value("eta", 0.0) * o.own.value("lambda", 0.0) : 1.0;
   BudgetRun out;
@@ -158,7 +158,7 @@ RC_GTEST_PROP(BudgetBounds, StepErrorRecordedAndHardRowsHold, ()) {
   RC_ASSERT(all_t.applicable);
   RC_ASSERT(all_t.kind == "a_posteriori");
   // ||f_{T+1}|| from the learner's exact norm, as run() passes it
-  const auto L = make_learner(algo, o);
+  const auto L = test_util::configured_learner(algo, o);
   for (std::size_t t = 0; t < data.size(); ++t) L->learn(data[t], static_cast<int64_t>(t + 1));
   const double Aref = std::sqrt(std::max(0.0, L->norm2_exact())) + sum_d + (shrinks ? eta * lambda * sum_f : 0.0);
   const auto bound = [&](double s) { return (a_max * hinge(m, ones, s) + s * static_cast<long double>(Aref)) / a_min; };

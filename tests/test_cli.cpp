@@ -281,6 +281,15 @@ TEST(Cli, AnSvmOptionWhereAutoPicksTheTruthIsExit2) {
                                                                "not of the truth comparator, which --comparator auto picks");
 }
 
+// The comparator's rules are the configuration step's, spelt as flags, before any data is read: the
+// truth is linear (so a random-feature learner, on its Gaussian kernel, never has it).
+TEST(Cli, ComparatorRulesAreCheckedByTheConfigurationStep) {
+  expect_exit2(kRun + "--kernel rbf --comparator truth",
+               "--comparator truth needs --kernel linear (the generating hyperplane is linear)");
+  expect_exit2("run --algo fogd --kernel rbf --data synthetic:dekel:n=10 --comparator truth",
+               "--comparator truth needs --kernel linear");
+}
+
 TEST(Cli, DeclaredRangesAreCheckedNamingTheFlag) {
   expect_exit2(kRun + "--kernel rbf --gamma 0", "--gamma must be > 0 (and finite), got 0");
   expect_exit2(kRun + "--kernel poly --gamma 1 --degree 0", "--degree must be >= 1, got 0");

@@ -154,7 +154,7 @@ RC_GTEST_PROP(FogdBounds, RowsHoldInTheFeatureSpace, ()) {
   const FourierFeatures z(o.kernel.gamma, D, seed);
   const Comparator cmp = make_feature_comparator(*rc::gen::element<std::string>("svm", "multipass"), data, order,
                                                  o.kernel, z, 1.0, 7);
-  const auto L = make_learner("fogd", o);
+  const auto L = test_util::configured_learner("fogd", o);
   std::vector<RoundRecord> R;
   std::size_t M = 0;
   for (std::size_t t = 0; t < data.size(); ++t) {

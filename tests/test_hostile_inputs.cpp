@@ -20,6 +20,7 @@
 #include "datasets/dataset.hpp"
 #include "experiments/run/trace.hpp"
 #include "experiments/spec/spec.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 #include "tests/test_util.hpp"
 

@@ -12,6 +12,7 @@
 #include "algorithms/perceptron.hpp"
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
+#include "config/recorded_options.hpp"
 #include "config/given_options.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/format.hpp"
@@ -207,7 +208,7 @@ TEST_P(Contract, RoundRecordsKeepTheSchema) {
   for (const Kernel& k : kernels_for(info())) {
     SCOPED_TRACE(k.describe());
     const LearnerOptions o = options_for(info(), k, 4);
-    auto L = make_learner(GetParam(), o);
+    auto L = test_util::configured_learner(GetParam(), o);
     for (std::size_t t = 0; t < d.size(); ++t) {
       const double before = L->score(d[t]);
       const RoundRecord r = L->learn(d[t], static_cast<int64_t>(t + 1));
@@ -230,7 +231,7 @@ TEST_P(Contract, RoundRecordsKeepTheSchema) {
 TEST_P(Contract, LearnBlockEqualsRoundByRoundAndIsDeterministic) {
   const Dataset d = data_for(info(), 400, 3, 22);
   const LearnerOptions o = options_for(info(), kernels_for(info()).back(), 3);
-  auto one = make_learner(GetParam(), o), blk = make_learner(GetParam(), o);
+  auto one = test_util::configured_learner(GetParam(), o), blk = test_util::configured_learner(GetParam(), o);
   std::vector<Example> xs;
   for (std::size_t t = 0; t < d.size(); ++t) xs.push_back(d[t]);
   std::vector<RoundRecord> b(d.size());
@@ -248,8 +249,7 @@ TEST_P(Contract, LearnBlockEqualsRoundByRoundAndIsDeterministic) {
 TEST_P(Contract, PipelineEvaluatesTheDeclaredBounds) {
   const Dataset d = data_for(info(), 300, 3, 23);
   RunRequest req;
-  req.algo = GetParam();
-  req.options = options_for(info(), kernels_for(info()).front(), 3);
+  req.learner = test_util::configured(GetParam(), options_for(info(), kernels_for(info()).front(), 3));
   req.train = &d;
   req.order = make_order(d.size(), 5);
   req.comparator.kind = "svm";
@@ -283,12 +283,13 @@ TEST(ToyLearner, OneRegistryLineGivesBoundsColourAndContract) {
   EXPECT_EQ(plot_color("toy-perceptron"), kToy.color);
   const Dataset d = noisy(300, 3, 24);
   RunRequest req;
-  req.options.kernel = Kernel::rbf(0.5);
+  LearnerOptions o;
+  o.kernel = Kernel::rbf(0.5);
   req.train = &d;
   req.order = make_order(d.size(), 9);
-  req.algo = "toy-perceptron";
+  req.learner = test_util::configured("toy-perceptron", o);
   const RunReport toy = run_pipeline(req);
-  req.algo = "kernel-perceptron";
+  req.learner = test_util::configured("kernel-perceptron", o);
   const RunReport ref = run_pipeline(req);
   ASSERT_EQ(toy.bounds.size(), ref.bounds.size());
   for (std::size_t i = 0; i < toy.bounds.size(); ++i) {
@@ -400,10 +401,9 @@ TEST(OwnOptions, ScratchLearnerTakesItsOwnOptionsThroughEveryDoor) {
   RunRequest req;
   const Dataset d = noisy(300, 4, 5);
   req.train = &d;
-  req.algo = "scratch-margin";
   req.bounds = false;
-  req.options = configure_learner("scratch-margin", given_from_json({{"scratch_margin", 0.25}, {"scratch_warmup", 7}}));
-  req.options.kernel = Kernel::rbf(0.5);
+  req.learner = configure_learner("scratch-margin", given_from_json({{"scratch_margin", 0.25}, {"scratch_warmup", 7},
+                                                                     {"kernel", "rbf"}, {"gamma", 0.5}}));
   req.order = make_order(d.size(), 5);
   const RunReport rep = run_pipeline(req);
   const auto* l = dynamic_cast<const ScratchMargin*>(rep.learner.get());
@@ -411,7 +411,7 @@ TEST(OwnOptions, ScratchLearnerTakesItsOwnOptionsThroughEveryDoor) {
   EXPECT_EQ(l->options().scratch_margin, 0.25);
   EXPECT_EQ(l->options().scratch_warmup, 7u);
   EXPECT_EQ(run_meta(req, rep)["options"], nlohmann::json({{"scratch_margin", 0.25}, {"scratch_warmup", 7}}));
-  const RunFacts facts = RunFacts::from_meta(run_meta(req, rep));  // a trace's metadata read back
+  const RunFacts facts = facts_from_meta(run_meta(req, rep));  // a trace's metadata read back
   EXPECT_EQ(facts.options.own, rep.facts.options.own);
 }
 

@@ -18,6 +18,7 @@
 #include "core/random.hpp"
 #include "core/sha256.hpp"
 #include "experiments/run/run.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 #include "tests/test_util.hpp"
 
@@ -104,14 +105,14 @@ TEST(Models, SplitRunsEqualOneRunForEveryRegisteredLearner) {
     const LearnerOptions o = options_for(info, d);
     ModelHeader h = model_header(info.name, o);
     h.classes = d.classes;
-    const auto one = make_learner(info.name, o);
+    const auto one = test_util::configured_learner(info.name, o);
     const RunResult full = run_online(*one, d, rows(0, n));
     ASSERT_GE(full.updates, 9u) << info.name;  // the state is not trivially the initial one
     h.rounds = static_cast<int64_t>(n);
     const std::string one_bytes = model_bytes(h, *one);
     for (std::size_t k : {std::size_t{1}, std::size_t{37}, std::size_t{96}, n / 2 + 3, n - 1}) {
       const std::string what = info.name + " split at " + std::to_string(k);
-      const auto first = make_learner(info.name, o);
+      const auto first = test_util::configured_learner(info.name, o);
       RunResult a = run_online(*first, d, rows(0, k));
       h.rounds = static_cast<int64_t>(k);
       const ModelFile m = parse_model(model_bytes(h, *first), what);
@@ -131,7 +132,7 @@ TEST(Models, RestoredLearnersPredictAsTheOriginal) {
   for (const LearnerInfo& info : learners()) {
     const Dataset d = noisy_data(info.multiclass, 120);
     const LearnerOptions o = options_for(info, d);
-    const auto l = make_learner(info.name, o);
+    const auto l = test_util::configured_learner(info.name, o);
     run_online(*l, d, rows(0, 80));
     ModelHeader h = model_header(info.name, o);
     h.classes = d.classes;
@@ -146,7 +147,7 @@ std::string saved_model(const std::string& algo = "rbp") {
   const LearnerInfo& info = learner_info(algo);
   const Dataset d = noisy_data(info.multiclass, 60);
   const LearnerOptions o = options_for(info, d);
-  const auto l = make_learner(algo, o);
+  const auto l = test_util::configured_learner(algo, o);
   run_online(*l, d, rows(0, d.size()));
   ModelHeader h = model_header(algo, o);
   h.classes = d.classes;
@@ -376,7 +377,7 @@ TEST(Models, HeaderFaultsNameTheFieldOnceAndShowEscapesControlBytes) {
 TEST(Models, WrittenAtomicallyAndReadBack) {
   test_util::TempDir dir("models");
   const std::string path = (dir.p / "sub" / "m.plab").string();
-  const auto l = make_learner("kernel-perceptron", options_for(learner_info("kernel-perceptron"), noisy_data(false)));
+  const auto l = test_util::configured_learner("kernel-perceptron", options_for(learner_info("kernel-perceptron"), noisy_data(false)));
   run_online(*l, noisy_data(false), rows(0, 50));
   save_model(path, model_header("kernel-perceptron", {}), *l);
   const auto r = load_model(path);

@@ -109,8 +109,7 @@ TEST(MulticlassPerceptron, UniformUpdateSpreadsTheStep) {
   const std::size_t y = static_cast<std::size_t>(d[0].y);
   for (std::size_t c = 0; c < 4; ++c) EXPECT_EQ(p.coef(0, c), c == y ? 1.0 : -1.0 / 3.0);
   RunRequest req;
-  req.algo = "multiclass-perceptron";
-  req.options = o;
+  req.learner = test_util::configured("multiclass-perceptron", o);
   req.train = &d;
   req.order = make_order(d.size(), 3);
   const RunReport rep = run_pipeline(req);
@@ -231,7 +230,7 @@ TEST(MulticlassLabels, ClassesAreIndexedAndChecked) {
   EXPECT_EQ(d.y, (std::vector<double>{2.0, 1.0, 2.0, 0.0}));
   const Dataset t = load_dataset(test, LabelMap::parse("classes"));
   RunRequest req;
-  req.algo = "multiclass-perceptron";
+  req.learner = test_util::configured("multiclass-perceptron", {});
   req.train = &d;
   req.test = &t;
   req.order = make_order(d.size(), 0);
@@ -242,11 +241,11 @@ TEST(MulticlassLabels, ClassesAreIndexedAndChecked) {
   } catch (const DataError& e) {
     EXPECT_NE(std::string(e.what()).find("label 5 is not a class of the training data"), std::string::npos) << e.what();
   }
-  req.algo = "kernel-perceptron";
+  req.learner = test_util::configured("kernel-perceptron", {});
   req.test = nullptr;
   EXPECT_THROW(run_pipeline(req), std::invalid_argument);
   const Dataset bin = load_dataset(train, LabelMap::parse("7:+1,*:-1"));
-  req.algo = "multiclass-pa1";
+  req.learner = test_util::configured("multiclass-pa1", {});
   req.train = &bin;
   EXPECT_THROW(run_pipeline(req), std::invalid_argument);
 }

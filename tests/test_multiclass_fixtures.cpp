@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "tests/test_util.hpp"
 #include "algorithms/multiclass.hpp"
 #include "algorithms/multiclass_projectron.hpp"
 #include "algorithms/registry.hpp"
@@ -64,7 +65,7 @@ TEST_P(Fixture, RoundByRoundAsDogma) {
   if (!o.at("C_float").is_null()) opt.own["C"] = o.at("C_float");
   if (!o.at("eta_float").is_null()) opt.own["eta"] = o.at("eta_float");
   if (!o.at("eta_convention").is_null()) opt.own["eta_convention"] = o.at("eta_convention") == "dogma" ? EtaConvention::dogma : EtaConvention::paper;
-  auto learner = make_learner(f.at("learner"), opt);
+  auto learner = test_util::configured_learner(f.at("learner"), opt);
   if (!o.at("eviction_draws").is_null()) {
     std::vector<std::size_t> draws;
     for (const auto& j : o.at("eviction_draws")) draws.push_back(j.get<std::size_t>() - 1);  // MATLAB positions are 1-based

@@ -64,7 +64,7 @@ TEST(Nogd, ZeroKernelMatrixGoesOn) {
   LearnerOptions o;
   o.dim = 2;
   o.own["budget"] = 5;
-  const auto L = make_learner("nogd", o);
+  const auto L = test_util::configured_learner("nogd", o);
   const auto R = test_util::records(*L, d);
   for (const auto& r : R) {
     EXPECT_EQ(r.score, 0.0);
@@ -82,7 +82,7 @@ TEST(Nogd, ExpansionFormedWhenReadScoresAsTheMap) {
   o.kernel = Kernel::rbf(0.5);
   o.own["budget"] = 80;
   o.own["rank"] = 6;
-  const auto L = make_learner("nogd", o);
+  const auto L = test_util::configured_learner("nogd", o);
   test_util::records(*L, d);
   const KernelExpansion& f = *L->expansion();
   for (std::size_t t = 0; t < 50; ++t) {

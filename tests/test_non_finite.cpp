@@ -36,11 +36,12 @@ std::string write_scaled(const std::filesystem::path& dir, const std::string& na
 // The NonFiniteError message of a run, or "" when the run finished.
 std::string run_error(const std::string& algo, const Dataset& d, const Kernel& k) {
   RunRequest req;
-  req.algo = algo;
-  req.options.kernel = k;
+  LearnerOptions o;
+  o.kernel = k;
   const LearnerInfo& info = learner_info(algo);
-  if (info.uses("budget")) req.options.own["budget"] = 50;
-  if (info.name == "norma") req.options.own["rho"] = 0.5;  // its own option
+  if (info.uses("budget")) o.own["budget"] = 50;
+  if (info.name == "norma") o.own["rho"] = 0.5;  // its own option
+  req.learner = test_util::configured(algo, o);
   Dataset classes;  // multiclass learners: the ±1 labels as classes 0, 1
   if (info.multiclass) {
     classes = d;

@@ -375,7 +375,7 @@ TEST(Norma, RunningNormMatchesExactNorm) {
     LearnerOptions o = base(Kernel::rbf(0.3), 3);
     o.own = {{"task", c.task}, {"loss", c.loss}, {"bias", c.bias}, {"lambda", c.lambda}, {"truncate", c.tau},
              {"learning_rate", 0.3}, {"rho", 1.0}, {"epsilon", 0.1}};
-    auto l = make_learner("norma", o);
+    auto l = test_util::configured_learner("norma", o);
     run(*l, d);
     EXPECT_NEAR(l->norm2(), l->norm2_exact(), 1e-8 * l->norm2_exact()) << c.task << " " << c.tau;
   }
@@ -408,7 +408,7 @@ TEST(Norma, BadOptionsThrowNamingTheOption) {
   expect_throw(with({{"epsilon", -0.1}}), "--epsilon");
   EXPECT_NO_THROW(Norma(ok, {.nu = -1.0}));
   EXPECT_NO_THROW(Norma(ok, {.nu = 0.0}));
-  EXPECT_NE(make_learner("norma", ok), nullptr);
+  EXPECT_NE(test_util::configured_learner("norma", ok), nullptr);
 }
 
 }  // namespace

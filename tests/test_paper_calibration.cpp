@@ -49,7 +49,7 @@ std::vector<double> online_error_curve(const Learn& l, uint64_t draw, uint64_t p
   const Dataset d = make_dekel(kRounds, 0.1, draw);
   LearnerOptions o = l.opt;
   o.own["seed"] = perm;  // RBP's own randomness follows the run
-  auto learner = make_learner(l.algo, o);
+  auto learner = test_util::configured_learner(l.algo, o);
   const auto order = make_order(d.size(), perm);
   std::vector<double> curve;
   std::size_t mistakes = 0;

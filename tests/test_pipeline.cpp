@@ -80,7 +80,7 @@ TEST(Pipeline, UnusedOptionIsAnErrorNamingOptionAndLearner) {
     cells_of("perceptron", {{"budget", 5}});
     FAIL() << "no exception";
   } catch (const std::invalid_argument& ex) {
-    EXPECT_NE(std::string(ex.what()).find("/algorithms/0/params/budget: --budget is not an option of perceptron"),
+    EXPECT_NE(std::string(ex.what()).find("/algorithms/0/params/budget: budget is not an option of perceptron"),
               std::string::npos) << ex.what();
   }
   Cell c = cells_of("kernel-perceptron", json::object()).at(0);  // and a cell built by hand, when it runs
@@ -123,7 +123,7 @@ TEST(Pipeline, OptionValuesAreCheckedAgainstTheTable) {
   EXPECT_EQ(options_from<BudgetPassiveAggressive::Options>(o.own).budget, 7u);
   EXPECT_EQ(bpa.options_json(o), (json{{"budget", 7}, {"C", 2.5}}));
   // A learner's own option (the Projectron's eta_convention): taken by it, refused by another.
-  EXPECT_EQ(configured("projectron", {{"eta_convention", "dogma"}}).own.at("eta_convention"), "dogma");
+  EXPECT_EQ(configured("projectron", {{"eta_convention", "dogma"}}).options().own.at("eta_convention"), "dogma");
   EXPECT_THROW(configured("bpa-s", {{"eta_convention", "dogma"}}), std::invalid_argument);
   EXPECT_THROW(configured("projectron", {{"eta_convention", "dogmaa"}}), std::invalid_argument);
 }

@@ -370,7 +370,7 @@ TEST(ProjectronParams, Validation) {
     } catch (const std::invalid_argument& e) {
       EXPECT_NE(std::string(e.what()).find("--U"), std::string::npos) << e.what();
     }
-    EXPECT_NE(make_learner(name, fixture_opts(0.0)), nullptr);  // eta = 0 is valid for both
+    EXPECT_NE(test_util::configured_learner(name, fixture_opts(0.0)), nullptr);  // eta = 0 is valid for both
   }
 }
 
@@ -533,7 +533,7 @@ TEST(ProjectronNearDuplicates, AppliedUpdateIsTheLoggedProjection) {
     o.kernel = Kernel::rbf(2.0);
     o.dim = 1;
     o.own["eta"] = c.eta;
-    std::unique_ptr<Learner> l = make_learner(c.pp ? "projectron++" : "projectron", o);
+    std::unique_ptr<Learner> l = test_util::configured_learner(c.pp ? "projectron++" : "projectron", o);
     const auto& p = dynamic_cast<const ProjectronBase&>(*l);
     KernelPerceptron kp(o);
     std::vector<Forced> forced;  // eta = 0: the guard-forced projections
@@ -614,7 +614,7 @@ TEST_P(ProjectronInvariants, PackingNormAndInverseOnEveryRound) {
   o.dim = 2;
   o.own["eta"] = c.eta;
   o.own["eta_convention"] = c.conv;
-  std::unique_ptr<Learner> l = make_learner(c.plusplus ? "projectron++" : "projectron", o);
+  std::unique_ptr<Learner> l = test_util::configured_learner(c.plusplus ? "projectron++" : "projectron", o);
   const auto& p = dynamic_cast<const ProjectronBase&>(*l);
   // Squared feature distance every pair of supports must keep (JMLR Thm 1;
   // docs/learners.md#projectron).

@@ -153,7 +153,7 @@ TEST(SpecFormat, DeclaredRangesAreInTheSchemaAndCheckedOnRead) {
   EXPECT_EQ(params["eta"]["anyOf"][0]["minimum"], 0);  // the Projectron's threshold may be 0, BOGD's step not
   const std::string e = error_of({{"algorithms", {{{"id", "r"}, {"algo", "rbp"}, {"params", {{"budget", 0}}}}}}});
   EXPECT_NE(e.find("f.json: /algorithms/0/params/budget"), std::string::npos) << e;
-  EXPECT_NE(e.find("must be >= 1, got 0"), std::string::npos) << e;
+  EXPECT_NE(e.find("budget must be >= 1 for rbp, got 0"), std::string::npos) << e;
   // Each algorithm's own range, when the spec is read: eta 0 is a Projectron's, not BOGD's.
   const std::string b = error_of({{"algorithms", {{{"id", "b"}, {"algo", "bogd"}, {"params", {{"budget", 5}, {"eta", {0.5, 0}}}}}}}});
   EXPECT_NE(b.find("f.json: /algorithms/0/params/eta"), std::string::npos) << b;

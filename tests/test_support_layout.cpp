@@ -332,7 +332,7 @@ void expect_same_records(const Dataset& d, const std::vector<SupportLayout>& lay
       std::vector<RunResult> runs;
       for (const SupportLayout l : layouts) {
         set_support_layout_default(l);
-        auto L = make_learner(info.name, o);
+        auto L = test_util::configured_learner(info.name, o);
         runs.push_back(run_online(*L, data, order));
       }
       set_support_layout_default(SupportLayout::automatic);
@@ -453,7 +453,7 @@ TEST(PreparedDots, BlockRecordsEqualRoundByRound) {
       o.own["lambda"] = 0.01;
       o.own["truncate"] = 50;
     }
-    auto one = make_learner(algo, o), blk = make_learner(algo, o);
+    auto one = test_util::configured_learner(algo, o), blk = test_util::configured_learner(algo, o);
     std::vector<RoundRecord> b(d.size());
     for (std::size_t t0 = 0; t0 < d.size(); t0 += 96) {
       const std::size_t n = std::min<std::size_t>(96, d.size() - t0);

@@ -89,7 +89,7 @@ std::string trace_on(unsigned threads, const LearnerInfo& info, const LearnerOpt
                      const std::vector<std::size_t>& order) {
   ThreadPool pool(threads - 1);
   PoolScope scope(&pool);
-  auto learner = make_learner(info.name, o);
+  auto learner = test_util::configured_learner(info.name, o);
   const RunResult r = run_online(*learner, d, order);
   return trace_csv(r.rounds, nlohmann::json{{"norm2_exact", learner->norm2_exact()}});
 }
@@ -111,7 +111,7 @@ TEST(Threads, EveryLearnerSameTraceOnOneTwoAndThreeThreads) {
       if (info.name == "norma") o.own = {{"rho", 0.5}, {"lambda", 0.01}};  // its own options
       if (info.uses("eta")) o.own["eta"] = 0.3;
       const std::string one = trace_on(1, info, o, d, order);
-      auto probe = make_learner(info.name, o);
+      auto probe = test_util::configured_learner(info.name, o);
       run_online(*probe, d, order);
       if (probe->expansion()) { EXPECT_GT(probe->support_size(), 64u) << "one tile of supports: nothing to split"; }
       EXPECT_EQ(trace_on(2, info, o, d, order), one);

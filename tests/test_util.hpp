@@ -64,11 +64,12 @@ inline Dataset noisy_sequence(Rng& rng, int T, int d, double noise) {
   return data;
 }
 
-// make_learner after the configuration step, for a test that builds options by hand and expects
-// their refusal: the own options of `o` the learner takes, the names in `given` (another learner's
-// too) and the kernel go through configure_learner as plab run's flags would give them.
-inline std::unique_ptr<Learner> configured_learner(const std::string& algo, LearnerOptions o,
-                                                   const std::vector<std::string>& given = {}) {
+// The configuration step on options a test builds by hand (and expects refused, where it does):
+// the own options of `o` the learner takes, the names in `given` (another learner's too) and the
+// kernel go through configure_learner as plab run's flags would give them; dim, classes and
+// record_norms are kept.
+inline LearnerConfig configured(const std::string& algo, const LearnerOptions& o,
+                                const std::vector<std::string>& given = {}) {
   const LearnerInfo& info = learner_info(algo);
   const auto named = [&](const std::string& k) { return std::find(given.begin(), given.end(), k) != given.end(); };
   GivenOptions g;
@@ -79,8 +80,15 @@ inline std::unique_ptr<Learner> configured_learner(const std::string& algo, Lear
     if (!g.has(k) && !info.uses(k)) g.add(k, nullptr, "", flag_spelling(k));
   const nlohmann::json kernel = kernel_json_given(o.kernel);
   for (const auto& [k, v] : kernel.items()) g.add(k, v, "", flag_spelling(k));
-  o.own = configure_learner(algo, g).own;
-  return make_learner(algo, o);
+  LearnerConfig c = configure_learner(algo, g);
+  c.with_data(o.dim, o.classes).with_record_norms(o.record_norms);
+  return c;
+}
+
+// make_learner after the configuration step (configured).
+inline std::unique_ptr<Learner> configured_learner(const std::string& algo, const LearnerOptions& o,
+                                                   const std::vector<std::string>& given = {}) {
+  return make_learner(configured(algo, o, given));
 }
 
 // Feeds every example in order (t = 1..T) and returns the round records.

@@ -7,6 +7,7 @@
 #include "bounds/comparator.hpp"
 #include "bounds/formulas.hpp"
 #include "bounds/profile.hpp"
+#include "config/given_options.hpp"
 #include "experiments/run/online_to_batch_eval.hpp"
 
 namespace plab {
@@ -28,7 +29,11 @@ json o2b_analysis(const O2BSpec& a, const RunResult& res, const CellData& d, con
 // MR (4)/(8) at each rho of a grid (docs/bounds.md#mr4_all_t, docs/bounds.md#mr8_i, docs/bounds.md#ordering: the two are not ordered at a fixed rho).
 json rho_profile(const Cell& c, const RhoProfileSpec& a, const RunResult& res, const CellData& d,
                  const std::vector<std::size_t>& order, const LearnerOptions& o, json& results) {
-  const Comparator g = make_comparator(resolve_comparator(a.comparator, *d.train, o.kernel), *d.train, order, o.kernel,
+  ComparatorRequest req;  // its kind on this cell's kernel and data: the configuration step's rules
+  GivenOptions given;
+  given.add("comparator", a.comparator, "rho_profile", "comparator");
+  configure_comparator(req, given, d.train.get(), o.kernel);
+  const Comparator g = make_comparator(resolve_comparator(req.kind, *d.train, o.kernel), *d.train, order, o.kernel,
                                        a.svm_C, derive_seed(c.perm_seed, 0xC0));  // "auto" as a run resolves it
   if (!(g.norm > 0)) throw std::invalid_argument("rho_profile: comparator has norm 0");
   std::vector<double> m_all, m_mist;

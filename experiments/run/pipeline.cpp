@@ -39,7 +39,7 @@ std::shared_ptr<const T> memo_comparator(const std::string& kind, const RunReque
   static std::map<std::string, std::shared_ptr<const T>> memo;
   std::string order;
   for (std::size_t i : req.order) order += std::to_string(i) + ",";
-  const Kernel& k = req.options.kernel;
+  const Kernel& k = req.options().kernel;
   const std::string key = sha256_hex(req.train->name + "\n" + req.train->sha256 + "\n" + std::to_string(req.train->size()) +
                                      "\n" + order + "\n" + k.type_name() + "," + format_g(k.gamma, 17) + "," +
                                      format_g(k.coef0, 17) + "," + std::to_string(k.degree) + "\n" + kind + "\n" +
@@ -56,7 +56,7 @@ std::shared_ptr<const T> memo_comparator(const std::string& kind, const RunReque
 
 std::shared_ptr<const MulticlassComparator> multiclass_comparator(const std::string& kind, const RunRequest& req) {
   return memo_comparator<MulticlassComparator>(kind, req, [&] {
-    return make_multiclass_comparator(kind, *req.train, req.order, req.options.kernel, req.train->classes.size(),
+    return make_multiclass_comparator(kind, *req.train, req.order, req.options().kernel, req.train->classes.size(),
                                       req.comparator.svm_C, derive_seed(req.comparator.seed, 0xC0));
   });
 }
@@ -79,15 +79,15 @@ nlohmann::json fill_g(const RunRequest& req, RunResult& run, const std::string& 
 
 // The comparator g0 of the request (docs/bounds.md#comparator): its scores go into column g.
 nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
-  const std::string kind = resolve_comparator(req.comparator.kind, *req.train, req.options.kernel);
+  const std::string kind = resolve_comparator(req.comparator.kind, *req.train, req.options().kernel);
   if (req.train->multiclass()) {  // U = (u_1..u_m): its multiclass margins go into column g
     const auto U = multiclass_comparator(kind, req);
     return fill_g(req, run, U->name, U->norm, U->margins);
   }
   ComparatorRequest c = req.comparator;
   c.kind = kind;
-  const LearnerOptions& o = req.options;
-  if (learner_info(req.algo).fourier_features) {  // FOGD: g0 mapped into its feature space
+  const LearnerOptions& o = req.options();
+  if (learner_info(req.algo()).fourier_features) {  // FOGD: g0 mapped into its feature space
     const auto fogd = options_from<FourierOnlineGradientDescent::Options>(o.own);
     const std::size_t D = fogd.features;
     const std::string key = kind + " in features " + std::to_string(D) + "," + std::to_string(fogd.seed);
@@ -111,7 +111,7 @@ nlohmann::json attach_comparator(const RunRequest& req, RunResult& run) {
 void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
   if (req.stream || opt.classes == 0) return;
   std::size_t supports = req.order.size();
-  if (const std::size_t budget = own_value<std::size_t>(learner_info(req.algo), opt, "budget", 0); budget > 0)
+  if (const std::size_t budget = own_value<std::size_t>(learner_info(req.algo()), opt, "budget", 0); budget > 0)
     supports = std::min(supports, budget);
   const double table = 8.0 * static_cast<double>(supports) * static_cast<double>(opt.classes);
   const double data = data_bytes(*req.train), limit = std::max(kClassTableFloor, 8.0 * data);
@@ -120,7 +120,7 @@ void check_class_cost(const RunRequest& req, const LearnerOptions& opt) {
       "{}: {} classes: {} keeps one coefficient per class for each support: up to {} supports x {} classes x 8 bytes "
       "= {:.1f} MiB (and as many operations a round), more than max(16 MiB, 8 x the data's {:.1f} MiB); does the label "
       "column hold classes? (docs/inputs.md#class-cost)",
-      req.train->path.empty() ? req.train->name : req.train->path, opt.classes, req.algo, supports, opt.classes,
+      req.train->path.empty() ? req.train->name : req.train->path, opt.classes, req.algo(), supports, opt.classes,
       table / 1048576.0, data / 1048576.0));
 }
 
@@ -137,7 +137,7 @@ namespace {
 RunReport finish_run(const RunRequest& req, RunReport rep, LearnerOptions& opt, const Dataset* test) {
   if (req.stream) opt.dim = std::max(opt.dim, req.stream->dim());  // the model file's dim, as from the file
   // alpha^T K alpha costs O(|S|^2 nnz) (20 s for PA-I on MNIST): only when asked or the bounds read it.
-  const bool exact = req.exact_norm || (req.bounds && !req.stream && !learner_info(req.algo).bounds.empty());
+  const bool exact = req.exact_norm || (req.bounds && !req.stream && !learner_info(req.algo()).bounds.empty());
   rep.f_norm2_exact = exact ? rep.learner->norm2_exact() : kNone;
   if (exact && !std::isfinite(rep.f_norm2_exact))
     throw NonFiniteError(fmt::format("after round {}: ||f_T||^2 = alpha^T K alpha recomputed is {}: non-finite "
@@ -150,7 +150,7 @@ RunReport finish_run(const RunRequest& req, RunReport rep, LearnerOptions& opt, 
       rep.test_error[h] = test_error(*rep.learner, h, *test, &no_score);
       rep.test_no_score[h] = no_score;
     }
-  rep.facts.algo = req.algo;
+  rep.facts.algo = req.algo();
   rep.facts.options = opt;
   rep.facts.f_norm2_exact = rep.f_norm2_exact;
   if (!req.bounds) return rep;
@@ -169,15 +169,15 @@ RunReport finish_run(const RunRequest& req, RunReport rep, LearnerOptions& opt, 
 RunReport run_pipeline(const RunRequest& req) {
   BackgroundLoad* const loading = req.loading;
   if (!req.train && !loading) throw std::invalid_argument("run_pipeline: no training data");
-  if (loading && (req.stream || req.init || !req.order.empty() || learner_info(req.algo).multiclass))
+  if (loading && (req.stream || req.init || !req.order.empty() || learner_info(req.algo()).multiclass))
     throw std::invalid_argument("run_pipeline: rows read while learning are learned in file order by a new binary learner");
-  LearnerOptions opt = req.options;
+  LearnerOptions opt = req.options();
   // Rows read while learning: the learner's dimension grows with them, as a stream's (docs/inputs.md#streams).
   opt.dim = std::max(loading ? 0 : req.train->dim, req.test ? req.test->dim : std::size_t{0});
-  const bool multiclass = learner_info(req.algo).multiclass;
+  const bool multiclass = learner_info(req.algo()).multiclass;
   if (!loading && multiclass != req.train->multiclass())
-    throw std::invalid_argument(multiclass ? req.algo + " is a multiclass learner: load the data with --labels classes"
-                                           : req.algo + " is a binary learner and the data has class labels: map them "
+    throw std::invalid_argument(multiclass ? req.algo() + " is a multiclass learner: load the data with --labels classes"
+                                           : req.algo() + " is a binary learner and the data has class labels: map them "
                                                         "to +1/-1 with --labels (e.g. 3:+1,*:-1)");
   opt.classes = multiclass ? req.train->classes.size() : 0;
   Dataset test_indexed;  // a multiclass test set indexed by the training set's classes
@@ -193,7 +193,9 @@ RunReport run_pipeline(const RunRequest& req) {
   check_class_cost(req, opt);
   opt.record_norms = req.bounds && !req.stream;  // nothing only a bound reads is kept without them
   RunReport rep;
-  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(req.algo, opt);
+  LearnerConfig learner = *req.learner;
+  learner.with_data(opt.dim, opt.classes).with_record_norms(opt.record_norms);
+  rep.learner = req.init ? restore_learner(*req.init, opt.dim, opt.record_norms) : make_learner(learner);
   const int64_t first = req.init ? req.init->header.rounds + 1 : 1;
   const bool keep = req.keep_rounds || req.bounds;
   if (req.stream) {
@@ -223,16 +225,15 @@ RunReport run_pipeline(const RunRequest& req) {
 }
 
 void RunRequest::take(const RunConfig& c) {
-  algo = c.algo();
-  options = c.options();
+  learner = c.learner();
   comparator = c.comparator();
   bounds = c.bounds();
 }
 
 nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
-  const LearnerInfo& info = learner_info(req.algo);
-  nlohmann::json m = {{"algo", req.algo},
-                      {"kernel", kernel_json(req.options.kernel)},
+  const LearnerInfo& info = learner_info(req.algo());
+  nlohmann::json m = {{"algo", req.algo()},
+                      {"kernel", kernel_json(req.options().kernel)},
                       {"options", info.options_json(rep.facts.options)},
                       {"f_norm2_exact", rep.f_norm2_exact}};
   if (!rep.learner->keeps_norm()) m["norms_kept"] = false;  // docs/learners.md#bookkeeping: no f_norm2, delta_norm

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,8 +25,9 @@ namespace plab {
 class BackgroundLoad;  // datasets/background_load.hpp
 
 struct RunRequest {
-  std::string algo;
-  LearnerOptions options;           // kernel included; dim is set from the data
+  std::optional<LearnerConfig> learner;  // the learner and its checked options (take); dim is set from the data
+  const std::string& algo() const { return learner->algo(); }
+  const LearnerOptions& options() const { return learner->options(); }  // kernel included
   const Dataset* train = nullptr;
   const Dataset* test = nullptr;    // optional
   std::vector<std::size_t> order;   // rows of train in round order
@@ -44,7 +46,7 @@ struct RunRequest {
   // train[order]: train and order are left empty (the whole data set and its file order once read);
   // a new binary learner only, as with file order and no preprocessing.
   BackgroundLoad* loading = nullptr;
-  // Takes a checked configuration (config/run_config.hpp): algo, options, comparator, bounds.
+  // Takes a checked configuration (config/run_config.hpp): learner, comparator, bounds.
   void take(const RunConfig& c);
 };
 

@@ -17,6 +17,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/bound_ids.hpp"
 #include "bounds/bounds.hpp"
+#include "config/recorded_options.hpp"
 #include "datasets/dataset.hpp"
 #include "core/format.hpp"
 #include "core/json_text.hpp"
@@ -382,7 +383,7 @@ std::string learner_row_contradiction(const RoundRecord& r, const RoundRecord* p
 }  // namespace
 
 RunFacts trace_facts(const Trace& tr) {
-  RunFacts f = RunFacts::from_meta(tr.meta);
+  RunFacts f = facts_from_meta(tr.meta);
   f.bad_input = tr.non_finite;
   return f;
 }
@@ -435,7 +436,7 @@ void TraceReader::metadata(const std::string& line) {
     fail("metadata has no \"rounds\" (the declared number of rounds T)");
   declared_T = tr.meta["rounds"].get<int64_t>();
   RunFacts facts;
-  try { facts = RunFacts::from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
+  try { facts = facts_from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
   if (const std::string bad = meta_contradiction(facts); !bad.empty()) fail(bad);
   rules = row_rules(*info, facts);
   if (tr.meta.contains("kernel")) {

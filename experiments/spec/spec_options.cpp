@@ -67,13 +67,9 @@ const SpecOption* find_spec_option(const std::string& name) {
 
 void check_option_value(const SpecOption& option, const nlohmann::json& v) {
   if (option.owner == "learner") {
-    // The declared range too, when the spec is read: budget 0, eta -0.5 or 1e999 (read as
-    // inf), features 0 would otherwise be refused only when their cell runs (docs/specs.md).
-    try {
-      option.decl.check(v, ": " + option.name);
-    } catch (const std::invalid_argument& e) {
-      throw std::invalid_argument(std::string(e.what()).substr(2));  // without the empty "<where>: "
-    }
+    // Its type alone, the spec format's: its owner and range are those of the learner it reaches,
+    // checked by the configuration step when the spec is read (check_learner_param, spec_parse.cpp).
+    option.decl.check_type(v, option.name);
   } else if (option.type == "flag" && !v.is_boolean()) {
     throw std::invalid_argument(option.name + " must be true or false, got " + v.dump());
   }

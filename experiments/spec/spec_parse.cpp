@@ -114,31 +114,28 @@ ParamSpec parse_param(const Node& n) {
 
 bool is_learner_option(const std::string& name) { return find_spec_option(name)->owner == "learner"; }
 
-// A key several learners declare was read against the union of their ranges (spec_options.cpp);
-// here each value against the range of the learner it reaches: eta 0 is a Projectron's, not BOGD's.
-void check_learner_range(const Node& n, const std::string& key, const LearnerInfo& learner) {
-  const OptionDecl* own = learner.own_row(key);
-  if (!own) return;
-  const OptionDecl& d = *own;
+// A learner option of the spec, each value of a grid, through the check of given options of the
+// configuration step (check_given_learner_options): a learner that does not take it, a value
+// outside that learner's range (eta 0 is a Projectron's, not BOGD's), named as the spec writes it.
+void check_learner_param(const Node& n, const std::string& key, const LearnerInfo& learner) {
   const auto& v = n.json();
-  if (v.is_object()) return;  // derived: its values are checked when the cell is configured
-  for (const auto& e : v.is_array() ? v : nlohmann::json::array({v})) {
+  // A derived value (an object) is not known yet: its owner alone now, its values when the cell is configured.
+  for (const auto& e : v.is_array() ? v : v.is_object() ? nlohmann::json::array({nullptr}) : nlohmann::json::array({v})) {
+    GivenOptions g;
+    g.add(key, e);
     try {
-      d.check(e, key, learner.name);
+      check_given_learner_options(learner, g);
     } catch (const std::invalid_argument& err) {
       n.fail(err.what());
     }
   }
 }
-const std::string& option_flag(const std::string& name) { return find_spec_option(name)->flag; }
 
 // Merges option -> ParamSpec entries of `n` into `params` (later sources override). With a
 // learner, an option it does not use is an error; `defaults` pass none and are filtered later.
 void merge_params(const Node& n, std::map<std::string, ParamSpec>& params, const LearnerInfo* learner = nullptr) {
   for (const auto& k : n.keys()) {
-    if (learner && is_learner_option(k) && !learner->uses(k))
-      n.child(k).fail(option_flag(k) + " is not an option of " + learner->name);
-    if (learner && is_learner_option(k)) check_learner_range(n.child(k), k, *learner);
+    if (learner && is_learner_option(k)) check_learner_param(n.child(k), k, *learner);
     params[k] = parse_param(n.child(k));
   }
 }
@@ -149,7 +146,7 @@ void merge_defaults(const Node& n, std::map<std::string, ParamSpec>& params, con
   merge_params(n, all);
   for (auto& [k, v] : all)
     if (!is_learner_option(k) || learner.uses(k)) {
-      if (is_learner_option(k)) check_learner_range(n.child(k), k, learner);
+      if (is_learner_option(k)) check_learner_param(n.child(k), k, learner);
       params[k] = std::move(v);
     }
 }

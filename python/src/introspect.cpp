@@ -1,6 +1,7 @@
 #include "introspect.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -32,11 +33,23 @@ GivenOptions keywords(const LearnerSpec& s) {
   return g;
 }
 
-LearnerOptions learner_options(const LearnerSpec& s, std::size_t dim, std::size_t classes) {
-  LearnerOptions o = configure_learner(s.algo, keywords(s));
-  o.dim = dim;
-  o.classes = classes;
-  return o;
+// A run option given where it does not apply: "<label>: unknown option (<why>)".
+void refuse_run_options(const GivenOptions& g, const std::function<bool(const std::string&)>& taken,
+                        const std::string& why) {
+  for (const OptionDecl& d : run_options())
+    if (g.has(option_key(d)) && !taken(d.name))
+      throw std::invalid_argument(g.values.at(option_key(d)).label() + ": unknown option (" + why + ")");
+}
+
+// A Learner's configuration: the configuration step of every run (configure), without data, a
+// comparator or the run's own options, which are perceptron_lab.run's.
+LearnerConfig learner_config_of(const LearnerSpec& s, std::size_t dim, std::size_t classes) {
+  GivenOptions g = keywords(s);
+  g.no_comparator = "perceptron_lab.Learner (its comparator is perceptron_lab.run's)";
+  refuse_run_options(g, [](const std::string&) { return false; }, "an option of perceptron_lab.run");
+  LearnerConfig c = configure(g, {.algo = s.algo, .bounds = false}).learner();
+  c.with_data(dim, classes);
+  return c;
 }
 
 }  // namespace
@@ -75,10 +88,8 @@ RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, 
                      int64_t threads) {
   GivenOptions g = keywords(spec);
   // The arrays are the data as given: no label map, preprocessing or limit applies to them.
-  for (const OptionDecl& d : run_options())
-    if (g.has(option_key(d)))
-      throw std::invalid_argument(g.values.at(option_key(d)).label() +
-                                  ": unknown option (an option of plab run; perceptron_lab.run takes shuffle and threads)");
+  refuse_run_options(g, [](const std::string&) { return false; },
+                     "an option of plab run; perceptron_lab.run takes shuffle and threads");
   if (shuffle) g.add("shuffle", *shuffle);
   g.add("threads", threads);
   return configure(g, {.algo = spec.algo, .data = &data, .bounds = bounds});
@@ -98,11 +109,11 @@ LearnerSpec model_spec(const ModelHeader& h) {
 }
 
 LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  return learner_options(spec, dim, classes);
+  return learner_config_of(spec, dim, classes).options();
 }
 
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes) {
-  return make_learner(spec.algo, learner_options(spec, dim, classes));
+  return make_learner(learner_config_of(spec, dim, classes));
 }
 
 }  // namespace plab::py

@@ -40,7 +40,8 @@ RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, 
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
 // The spec of a model's learner: its options and its kernel as keywords.
 LearnerSpec model_spec(const ModelHeader& h);
-// A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass).
+// A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass),
+// configured by the configuration step of every run (configure, without data or bounds).
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);
 // The options build_learner gives the learner of `spec` (dim and classes set).
 LearnerOptions built_options(const LearnerSpec& spec, std::size_t dim, std::size_t classes);

@@ -6,6 +6,7 @@
 
 #include "core/file_io.hpp"
 #include "experiments/run/run.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 #include "record.hpp"
 #include "run.hpp"

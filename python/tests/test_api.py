@@ -56,7 +56,7 @@ def test_catalogues():
     (lambda X, y: pl.run("kernel-perceptron", X, y, comparator="truth", svm_C=2), ["svm_C", "comparator='truth'"]),
     (lambda X, y: pl.run("kernel-perceptron", X, y, bounds=False, comparator_seed=2), ["comparator_seed", "bounds=False"]),
     (lambda X, y: pl.Learner("projectron++", kernel="linear", gamma=3), ["gamma", "kernel='linear'"]),
-    (lambda X, y: pl.Learner("projectron", svm_C=2), ["svm_C", "unknown option"]),
+    (lambda X, y: pl.Learner("projectron", svm_C=2), ["svm_C", "not of perceptron_lab.Learner"]),
     (lambda X, y: pl.bounds(X, y, mistakes=np.zeros(len(y), bool), comparator="zero", svm_C=2), ["svm_C", "'zero'"]),
 ])
 def test_errors_name_the_fix(call, words):

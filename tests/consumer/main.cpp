@@ -5,18 +5,18 @@
 #include <perceptron_lab/algorithms/registry.hpp>
 #include <perceptron_lab/bounds/bounds.hpp>
 #include <perceptron_lab/bounds/comparator.hpp>
+#include <perceptron_lab/config/given_options.hpp>
 #include <perceptron_lab/datasets/registry.hpp>
 
 int main() {
   using namespace plab;
   const Dataset d = load_dataset("synthetic:separable:n=500,d=5,rho=0.05");
-  LearnerOptions o;
-  o.dim = d.dim;
-  o.kernel = Kernel::linear();
+  LearnerConfig config = configure_learner("perceptron", given_from_json({{"kernel", "linear"}}));
+  const LearnerOptions& o = config.with_data(d.dim, 0).options();
   std::vector<std::size_t> order(d.size());
   std::iota(order.begin(), order.end(), 0);
   const Comparator c = make_comparator("truth", d, order, o.kernel);
-  const auto learner = make_learner("perceptron", o);
+  const auto learner = make_learner(config);
   std::vector<RoundRecord> rounds;
   for (std::size_t t = 0; t < d.size(); ++t) {
     rounds.push_back(learner->learn(d[t], static_cast<int64_t>(t + 1)));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/sha256.hpp"
+#include "config/recorded_options.hpp"
 #include "models/model_file.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
