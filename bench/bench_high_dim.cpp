@@ -12,6 +12,7 @@
 
 #include <memory>
 
+#include "config/given_options.hpp"
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
 #include "datasets/synthetic.hpp"
@@ -74,15 +75,15 @@ const Dataset& news_like() {
 
 void BM_HighDim(benchmark::State& st, const std::string& algo, const Kernel& k) {
   const Dataset& d = news_like();
-  LearnerOptions o;
-  o.dim = d.dim;
-  o.kernel = k;
-  o.own["eta"] = 0.5;  // Projectron++: ||delta|| <= 0.5 projects (paper convention)
+  GivenOptions given = given_from_json(kernel_json_given(k), "bench_high_dim");
+  if (learner_info(algo, "algo").uses("eta")) given.add("eta", 0.5, "bench_high_dim");  // Projectron++: ||delta|| <= 0.5 projects (paper convention)
+  LearnerConfig o = configure_learner(algo, given);
+  o.with_data(d.dim, 0);
   const auto order = make_order(d.size(), std::nullopt);
   RunResult r;
   std::size_t nnz = 0;
   for (auto _ : st) {
-    auto learner = make_learner(algo, o);
+    auto learner = make_learner(o);
     r = run_online(*learner, d, order);
     nnz = learner->expansion()->sv.nnz();
   }

@@ -42,9 +42,9 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   GivenOptions given;
   for (const auto& [k, v] : want.items())
     if (k == "kernel" || k == "gamma" || learner_info(algo, "algo").uses(k)) given.add(k, v, "bench_learners");
-  LearnerOptions o = configure_learner(algo, given);
-  o.dim = d->dim;
-  o.record_norms = false;
+  LearnerConfig config = configure_learner(algo, given);
+  config.with_data(d->dim, 0).with_record_norms(false);
+  const LearnerOptions& o = config.options();
   const auto order = make_order(d->size(), std::nullopt);
   RunResult r;
   std::vector<bench::PassRound> rounds;  // what the floor reads; the records themselves are not kept,
@@ -54,7 +54,7 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   };
   for (auto _ : st) {
     rounds.clear();
-    auto learner = make_learner(algo, o);
+    auto learner = make_learner(config);
     r = run_online(*learner, *d, order, observe, 1, false);
   }
   st.counters["mistakes"] = static_cast<double>(r.mistakes);

@@ -36,7 +36,7 @@ const Dataset* mnist() {
 Kernel r4_kernel() { return Kernel::poly(0.006, 0.5, 7); }
 
 // The options below that `algo` declares, with R4's kernel, checked as a run's are.
-LearnerOptions r4_options(const std::string& algo, const Dataset& d) {
+LearnerConfig r4_options(const std::string& algo, const Dataset& d) {
   const Kernel k = r4_kernel();
   const nlohmann::json want = {{"eta", 0.1}, {"eta_convention", "dogma"}, {"budget", 2000}, {"C", 1.0}};
   GivenOptions given;
@@ -46,17 +46,16 @@ LearnerOptions r4_options(const std::string& algo, const Dataset& d) {
   given.add("gamma", k.gamma, "bench_multiclass");
   given.add("coef0", k.coef0, "bench_multiclass");
   given.add("degree", k.degree, "bench_multiclass");
-  LearnerOptions o = configure_learner(algo, given);
-  o.dim = d.dim;
-  o.classes = d.classes.size();
-  return o;
+  LearnerConfig c = configure_learner(algo, given);
+  c.with_data(d.dim, d.classes.size());
+  return c;
 }
 
 // The multiclass Projectron++'s forward solves, the same pass replayed round by round: a round
 // that projects (mistake or margin error) solves z_c = L_c^{-1} k_c for y and the competitor,
 // n_c (n_c + 1) / 2 fmas each with n_c = |S_c| before the round (docs/learners.md#floors).
-double solve_fmas(const Dataset& d, const std::vector<std::size_t>& order, const LearnerOptions& o) {
-  const auto learner = make_learner("multiclass-projectron++", o);
+double solve_fmas(const Dataset& d, const std::vector<std::size_t>& order, const LearnerConfig& o) {
+  const auto learner = make_learner(o);
   const auto* pp = dynamic_cast<const MulticlassProjectronPP*>(learner.get());
   std::vector<double> n(d.classes.size());
   double fma = 0.0;
@@ -72,11 +71,11 @@ double solve_fmas(const Dataset& d, const std::vector<std::size_t>& order, const
 void BM_WholePassMnist(benchmark::State& st, const std::string& algo) {
   const Dataset* d = mnist();
   if (!d) { st.SkipWithError("mnist not found on the data search path"); return; }
-  const LearnerOptions o = r4_options(algo, *d);
+  const LearnerConfig o = r4_options(algo, *d);
   const auto order = make_order(d->size(), std::nullopt);
   RunResult r;
   for (auto _ : st) {
-    auto learner = make_learner(algo, o);
+    auto learner = make_learner(o);
     r = run_online(*learner, *d, order);
   }
   double fma = 0.0;  // sum_t nnz(x_t) |S_{t-1}|

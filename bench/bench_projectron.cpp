@@ -14,6 +14,7 @@
 
 #include <immintrin.h>
 
+#include "config/given_options.hpp"
 #include "algorithms/learner.hpp"
 #include "algorithms/registry.hpp"
 #include "datasets/dataset.hpp"
@@ -141,11 +142,11 @@ void BM_ProjectronStep(benchmark::State& state) {
     for (auto& v : x) v = rng.normal();
     d.push_dense(x, 1.0);
   }
-  LearnerOptions o;
-  o.dim = dim;
-  o.kernel = Kernel::rbf(0.5);
-  o.own["eta"] = 0.0;
-  auto learner = make_learner("projectron", o);
+  GivenOptions given = given_from_json(kernel_json_given(Kernel::rbf(0.5)), "bench_projectron");
+  given.add("eta", 0.0, "bench_projectron");
+  LearnerConfig o = configure_learner("projectron", given);
+  o.with_data(dim, 0);
+  auto learner = make_learner(o);
   std::vector<Example> xs;
   std::vector<RoundRecord> rec(n);
   for (std::size_t i = 0; i < n; ++i) {  // labels against f: every round a mistake, every point added

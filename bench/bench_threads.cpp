@@ -13,6 +13,7 @@
 
 #include <memory>
 
+#include "config/given_options.hpp"
 #include "algorithms/registry.hpp"
 #include "core/thread_pool.hpp"
 #include "datasets/registry.hpp"
@@ -79,17 +80,16 @@ BENCHMARK(BM_ThreadsRowA9aSplit)->ArgsProduct({{500, 2000, 8000}, {1, 2}})->UseR
 void BM_ThreadsPassMnist(benchmark::State& st) {
   const Dataset* d = mnist();
   if (!d) { st.SkipWithError("mnist not found on the data search path"); return; }
-  LearnerOptions o;
-  o.dim = d->dim;
-  o.classes = d->classes.size();
-  o.kernel = Kernel::poly(0.006, 0.5, 7);
-  o.own["C"] = 1.0;
+  GivenOptions given = given_from_json(kernel_json_given(Kernel::poly(0.006, 0.5, 7)), "bench_threads");
+  given.add("C", 1.0, "bench_threads");
+  LearnerConfig o = configure_learner("multiclass-pa1", given);
+  o.with_data(d->dim, d->classes.size());
   const auto order = make_order(d->size(), std::nullopt);
   ThreadPool pool(static_cast<unsigned>(st.range(0) - 1));
   PoolScope scope(&pool);
   RunResult r;
   for (auto _ : st) {
-    auto learner = make_learner("multiclass-pa1", o);
+    auto learner = make_learner(o);
     r = run_online(*learner, *d, order);
   }
   st.counters["support"] = static_cast<double>(r.support_size);
