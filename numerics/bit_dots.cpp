@@ -392,48 +392,13 @@ __attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) std::size_t scores_a
   return i;
 }
 
-// The same on AVX2: the popcounts as dots_avx2 (x's words in groups of 31), the values as
-// lookup_avx2 picks them, 8 at a time; lanes 0-3, 4-7, 8-11, 12-15 of s in four registers.
-template <std::size_t R>
-__attribute__((target("avx2"))) std::size_t scores_avx2(const double* table, bool rbf, const uint64_t* words,
-                                                       std::size_t ld, const WordsOf& x, double xs, const double* sq,
-                                                       const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
-  const __m256d xv = _mm256_set1_pd(xs), two = _mm256_set1_pd(2.0), shift = _mm256_set1_pd(0x1p52);
-  __m256 lo[R ? R : 1], hi[R ? R : 1];
-  table_halves<R>(table, lo, hi);
-  __m256d acc[4];
-  for (std::size_t q = 0; q < 4; ++q) acc[q] = _mm256_loadu_pd(s.acc + 4 * q);
-  for (; i + 16 <= e; i += 16) {
-    __m256i c[4];
-    for (std::size_t q = 0; q < 4; ++q) c[q] = _mm256_setzero_si256();
-    for (std::size_t k0 = 0; k0 < x.at.size(); k0 += 31) counts_avx2<4>(words, ld, x, k0, std::min(x.at.size(), k0 + 31), i, c);
-    __m256d h[4];
-    for (std::size_t q = 0; q < 4; ++q) {
-      const __m256d d = counts_as_doubles(c[q]);
-      h[q] = rbf ? _mm256_sub_pd(_mm256_add_pd(_mm256_loadu_pd(sq + i + 4 * q), xv), _mm256_mul_pd(two, d)) : d;
-    }
-    __m256d kv[4];
-    for (std::size_t q = 0; q < 4; q += 2) {
-      if constexpr (R == 0) {
-        kv[q] = _mm256_i32gather_pd(table, _mm256_cvttpd_epi32(h[q]), 8);
-        kv[q + 1] = _mm256_i32gather_pd(table, _mm256_cvttpd_epi32(h[q + 1]), 8);
-      } else {
-        pick8_avx2<R>(lo, hi, _mm256_add_pd(h[q], shift), _mm256_add_pd(h[q + 1], shift), kv[q], kv[q + 1]);
-      }
-    }
-    for (std::size_t q = 0; q < 4; ++q) acc[q] = _mm256_add_pd(acc[q], _mm256_mul_pd(_mm256_loadu_pd(alpha + i + 4 * q), kv[q]));
-  }
-  for (std::size_t q = 0; q < 4; ++q) _mm256_storeu_pd(s.acc + 4 * q, acc[q]);
-  return i;
-}
 }  // namespace
 
 bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                    LaneSum& s) {
   if (k.type == Kernel::Type::linear) return false;
-  if ((isa == "avx512" && !has_vpopcnt()) || (isa == "avx2" && !has_avx2()) ||
-      (isa != "avx512" && isa != "avx2" && isa != "scalar"))
+  if ((isa == "avx512" && !has_vpopcnt()) || (isa != "avx512" && isa != "scalar"))
     throw std::invalid_argument("bit_scores path '" + isa + "' is not available here");
   const bool rbf = k.type == Kernel::Type::rbf;
   const std::size_t top = counts_top(k, xs, max_count);
@@ -448,13 +413,6 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
     else if (top + 1 <= 32) { pad(32); i = scores_avx512<2>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
     else if (top + 1 <= 64) { pad(64); i = scores_avx512<4>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
     else i = scores_avx512<0>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s);
-  } else if (isa == "avx2") {
-    const auto pad = [&](std::size_t m) {
-      if (table.size() < m) table.resize(m, 0.0);
-    };
-    if (top + 1 <= 16) { pad(16); i = scores_avx2<2>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
-    else if (top + 1 <= 32) { pad(32); i = scores_avx2<4>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
-    else i = scores_avx2<0>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s);
   }
   for (; i < e; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s);
   return true;
@@ -462,7 +420,14 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
 
 bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
                 std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s) {
-  return bit_scores_on(bit_dots_isa(), k, words, ld, x, xs, sq, max_count, alpha, b, e, s);
+  // AVX-512 only: fused on AVX2 (the nibble popcounts and the table's halves in 16 registers) an
+  // a9a kernel Perceptron pass took 5-12% longer than the row, the lookup and the lane sums apart.
+  return bit_scores_fused() && bit_scores_on("avx512", k, words, ld, x, xs, sq, max_count, alpha, b, e, s);
+}
+
+bool bit_scores_fused() {
+  static const bool fused = bit_dots_isa() == "avx512";
+  return fused;
 }
 
 }  // namespace plab

@@ -59,10 +59,13 @@ bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_
 // popcount by the kernel's table (x binary with |x| = xs, support i binary with sq[i] = |s_i| <=
 // max_count, words as bit_dots reads them): the same bits as bit_dots, then kernel_from_counts (or
 // the direct row function: the table holds its bits), then LaneSum::add, without the row in
-// memory. Returns false, doing nothing, for the linear kernel.
+// memory. Returns false, doing nothing, for the linear kernel and where bit_scores_fused() is false.
 bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
                 std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s);
-// The same on a named path ("scalar", "avx2", "avx512" as bit_dots_on; tests).
+// Whether bit_scores runs: on the AVX-512 popcount path (elsewhere the row apart is as fast or
+// faster).
+bool bit_scores_fused();
+// The same on a named path ("scalar" or "avx512"; tests), for any kernel but the linear one.
 bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                    LaneSum& s);

@@ -187,7 +187,7 @@ class SupportSet {
   // memory), the rounds split between the pool's threads. False, doing nothing, where they are not
   // (or the kernel is linear).
   bool binary_scores(const Kernel& k, const Example* xs, std::size_t m, const double* alpha, LaneSum* s) const {
-    if (k.type == Kernel::Type::linear || n_ == 0 || !binary_rounds(xs, m)) return false;
+    if (k.type == Kernel::Type::linear || n_ == 0 || !bit_scores_fused() || !binary_rounds(xs, m)) return false;
     parallel_for(0, m, 1, rows_work(xs, m, n_), [&](std::size_t lb, std::size_t le) {
       thread_local WordsOf w;
       for (std::size_t l = lb; l < le; ++l) {

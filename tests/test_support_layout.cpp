@@ -220,16 +220,15 @@ TEST(SupportLayout, BitDotsPathsAgree) {
 }
 
 // The fused score terms (bit_scores_on) against the row they replace: the scalar popcounts, the
-// kernel's row function itself (not its table) and LaneSum::add, lane for lane, on every path the
-// CPU has; supports dense enough for every table size (16, 32, 64 entries and the gather), ranges
-// that start and end off a vector and sums that continue from earlier terms.
+// kernel's row function itself (not its table) and LaneSum::add, lane for lane, on the scalar path
+// and on AVX-512 where the CPU has it; supports dense enough for every table size (16, 32, 64
+// entries and the gather), ranges that start and end off a vector and sums that continue from
+// earlier terms.
 TEST(SupportLayout, BitScoresAreTheRowsLaneSums) {
   Rng rng(test_util::test_seed(32));
   const std::size_t ld = 93, nw = 2;
-  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+  for (const std::string isa : {"scalar", "avx512"}) {
     try {
-      LaneSum probe;
-      bit_scores_on(isa, Kernel{}, nullptr, ld, WordsOf{}, 0.0, nullptr, 0, nullptr, 0, 0, probe);
       if (isa != "scalar") bit_dots_on(isa, nullptr, ld, WordsOf{}, 0, 0, nullptr);
     } catch (const std::invalid_argument&) {
       continue;  // the CPU lacks this path
