@@ -57,7 +57,7 @@ class VotedPerceptron final : public ExpansionLearner {
     if (which != "averaged" && which != "voted") return f_.score(x);
     if (T_ == 0) return 0.0;
     f_.score(x);  // fills the kernel row; supports are never removed, so slot = mistake order
-    const std::vector<double>& k = f_.row();
+    const AlignedVector<double>& k = f_.row();
     const bool voted = which == "voted";
     double p = 0.0;  // <v_j,x> as a prefix sum
     double acc = 0.0;

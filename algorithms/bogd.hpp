@@ -122,7 +122,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       }
       return finish(r);
     }
-    std::vector<double>& row = row_;  // k(x_i, x_t)
+    AlignedVector<double>& row = row_;  // k(x_i, x_t)
     f_.take_row(row);
     double s = r.score;                  // f(x_t) of the function a k(x_t,.) is added to
     r.update = UpdateKind::add;
@@ -264,7 +264,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // row[i] = k(x_i, x_t), score = f_t(x_t), kxx = k(x_t, x_t). With s = 1 the new point's
   // coefficient is the unbudgeted step's and drops out.
   double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj, double s, double a,
-                      const std::vector<double>& row, double score, double kxx) const {
+                      const AlignedVector<double>& row, double score, double kxx) const {
     const std::size_t n = f_.size();
     const double aj = f_.alpha[j], kjj = K(j, j), an = (s - 1.0) * a;  // an: the new point's coefficient in delta
     if (n == 1) {
@@ -401,7 +401,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double quadratic_form() const { return form(f_.alpha.data(), f_.alpha.data()); }
   // Removes slot j as KernelExpansion::remove does (the last slot moves into j), with its Gram row
   // and column, and the same move in `row` and `p`.
-  void remove_slot(std::size_t j, std::vector<double>& row, std::vector<double>& p) {
+  void remove_slot(std::size_t j, AlignedVector<double>& row, std::vector<double>& p) {
     const std::size_t last = f_.size() - 1;
     if (!norm_dropped_) {
       for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
@@ -418,7 +418,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     f_.remove(j);
   }
   // Appends x_t with coefficient a: its Gram row is the scoring row and k(x_t,x_t).
-  void add_slot(const Example& x, int64_t t, double a, const std::vector<double>& row, double kxx) {
+  void add_slot(const Example& x, int64_t t, double a, const AlignedVector<double>& row, double kxx) {
     if (!norm_dropped_) {
       gram_.insert(gram_.end(), row.begin(), row.begin() + static_cast<std::ptrdiff_t>(f_.size()));
       gram_.push_back(kxx);
@@ -434,7 +434,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   static constexpr double kNoNorm = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows (kept with the norm)
   std::size_t since_exact_ = 0;  // BOGD: removals since ||f||^2 was last recomputed
-  std::vector<double> row_, p_;  // learn()'s scoring row and removal probabilities (no allocation a round)
+  AlignedVector<double> row_;  // learn()'s scoring row (no allocation a round)
+  std::vector<double> p_;      // and its removal probabilities
   std::vector<int64_t> replay_;  // replay_removals(): the ids to remove, replay_[replayed_] next
   std::size_t replayed_ = 0;
   mutable std::vector<double> sums_;  // form()'s partial sums

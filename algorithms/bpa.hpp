@@ -84,7 +84,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     double beta = x.y * tau;
     r.update = UpdateKind::add;
     r.delta_norm = 0.0;
-    std::vector<double>& row = row_;  // k(x_i, x_t) in slot order (the norm update below rescores)
+    AlignedVector<double>& row = row_;  // k(x_i, x_t) in slot order (the norm update below rescores)
     row.clear();
     if (nearest_ || f_.size() >= B_) f_.take_row(row);
     if (f_.size() >= B_) {
@@ -130,7 +130,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // Which projection candidate r takes: on V = {x_t, nn(r)} (two), on nn(r) alone (k_tt = 0), or
   // on x_t alone (BPA-S, B = 1, or K_V singular with k_tt > 0).
   enum class Onto { pair, neighbour, self };
-  Onto span_of(std::size_t r, const std::vector<double>& row, double ktt) const {
+  Onto span_of(std::size_t r, const AlignedVector<double>& row, double ktt) const {
     if (!nearest_ || nn_[r].j == kNone) return Onto::self;
     const std::size_t j = nn_[r].j;
     const double kjj = self_[j], ktj = row[j];
@@ -141,7 +141,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // branch-free loop (the same expression as removal_cost's, so the same bits), which vectorises:
   // the candidates' loop with its switch was a seventh of an ijcnn1 pass. With k_tt = 1 (the
   // Gaussian) k_rt^2 / k_tt is k_rt^2 exactly, so that loop has no division.
-  std::size_t cheapest_removal(const std::vector<double>& row, double ktt) const {
+  std::size_t cheapest_removal(const AlignedVector<double>& row, double ktt) const {
     const std::size_t n = f_.size();
     q_.resize(n);
     double* __restrict q = q_.data();
@@ -162,7 +162,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     return first_min(q, n);
   }
   // q_r alone (one division: the candidates' loop).
-  double removal_cost(std::size_t r, const std::vector<double>& row, double ktt) const {
+  double removal_cost(std::size_t r, const AlignedVector<double>& row, double ktt) const {
     const double a = f_.alpha[r], krr = self_[r], krt = row[r];
     switch (span_of(r, row, ktt)) {
       case Onto::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
@@ -179,7 +179,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
     return a * a * (krr - proj);
   }
-  Removal removal(std::size_t r, const std::vector<double>& row, double ktt) const {
+  Removal removal(std::size_t r, const AlignedVector<double>& row, double ktt) const {
     Removal m;
     m.q = removal_cost(r, row, ktt);
     const double a = f_.alpha[r], krt = row[r];
@@ -223,7 +223,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   }
 
   // Appends x_t (BPA-NN: its neighbour, and it as the neighbour of the supports it is nearer to).
-  void add(const Example& x, int64_t t, double beta, const std::vector<double>& row, double ktt) {
+  void add(const Example& x, int64_t t, double beta, const AlignedVector<double>& row, double ktt) {
     const std::size_t n = f_.add(x, t, beta);
     self_.push_back(ktt);
     if (!nearest_) return;
@@ -235,7 +235,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   }
   // Removes slot r (the last slot moves into r), with the same move in row and the per-slot data;
   // the supports whose neighbour was r get theirs anew.
-  void remove(std::size_t r, std::vector<double>& row) {
+  void remove(std::size_t r, AlignedVector<double>& row) {
     const std::size_t last = f_.size() - 1;
     row[r] = row[last];
     row.pop_back();
@@ -258,7 +258,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   double C_;
   bool nearest_;
   std::vector<double> self_;  // k(x_i, x_i) over the slots
-  std::vector<double> row_;   // learn()'s copy of the scoring row (no allocation a round)
+  AlignedVector<double> row_;   // learn()'s copy of the scoring row (no allocation a round)
   mutable std::vector<double> q_;  // cheapest_removal's costs, one a support
   std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
 };

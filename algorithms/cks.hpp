@@ -123,7 +123,8 @@ class CKSPerceptron final : public ExpansionLearner {
   std::size_t N_;
   double beta_;
   bool insert_first_;
-  std::vector<double> F_, kt_, buf_;
+  std::vector<double> F_, buf_;
+  AlignedVector<double> kt_;
   mutable std::vector<double> v_;  // scratch: argmax's candidates
 };
 

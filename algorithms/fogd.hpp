@@ -40,7 +40,8 @@ class FourierOnlineGradientDescent final : public Learner {
   void set_frequencies(const std::vector<std::vector<double>>& columns) { z_map_.set_frequencies(columns); }
 
   double score(const Example& x) const override {
-    z_map_.map(x, z_);
+    z_.resize(2 * D_);
+    z_map_.map_rows(&x, 1, z_.data());
     return dot_w();
   }
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -71,11 +72,12 @@ class FourierOnlineGradientDescent final : public Learner {
   }
   // w and its norm; the frequencies follow from the seed.
   void save_state(StateWriter& w) const override {
-    w.put("w", w_);
+    w.put("w", std::span<const double>(w_));
     w.put_one("norm2", keep_norm_ ? norm2_ : norm2_exact());
   }
   void load_state(const StateReader& r) override {
-    w_ = r.get<double>("w", 2 * D_);
+    const std::vector<double> w = r.get<double>("w", 2 * D_);
+    w_.assign(w.begin(), w.end());
     for (double v : w_) require_state(std::isfinite(v), "w: a non-finite weight");
     norm2_ = r.get_one<double>("norm2");
     require_state(norm2_ == norm2_exact(), "norm2: " + std::to_string(norm2_) + " is not ||w||^2 = " + std::to_string(norm2_exact()));
@@ -113,11 +115,13 @@ class FourierOnlineGradientDescent final : public Learner {
   std::size_t D_;
   double eta_;
   FourierFeatures z_map_;
-  std::vector<double> w_;
+  // w and the maps 64-byte aligned (core/huge_pages.hpp): the map's stores and w.z's loads take
+  // whole cache lines (each row's cos and sin halves too when D is a multiple of 8).
+  AlignedVector<double> w_;
   double norm2_ = 0.0;
   bool keep_norm_ = true;
-  mutable std::vector<double> z_;
-  std::vector<double> zs_;  // learn_block's maps, 2D values a row
+  mutable AlignedVector<double> z_;
+  AlignedVector<double> zs_;  // learn_block's maps, 2D values a row
 };
 
 }  // namespace plab

@@ -65,9 +65,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   // (SupportSet::kernel_rows, the same bits as one row at a time), then the rounds.
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
     if (!nystrom()) return ExpansionLearner::learn_block(xs, n, t0, out);
-    const std::size_t B = f_.size();
-    block_rows_.resize(n * B);
-    f_.sv.kernel_rows(f_.kernel, xs, n, block_rows_.data(), B);
+    block_rows_.resize(n * ldm_);
+    f_.sv.kernel_rows(f_.kernel, xs, n, block_rows_.data(), ldm_);
     map_rows(block_rows_.data(), n);
     for (std::size_t l = 0; l < n; ++l) {
       given_z_ = block_z_.data() + l * k_;
@@ -94,7 +93,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     }
     const bool switching = !nystrom();
     if (switching) {
-      const std::vector<double> row = f_.row();
+      const AlignedVector<double> row = f_.row();
       start_nystrom();
       map_row(row.data());  // z(x_t) with the new map
     }
@@ -119,7 +118,9 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     materialise();
     ExpansionLearner::save_state(w);
     w.put_one<uint64_t>("nystrom_k", k_);
-    w.put("nystrom_M", M_);
+    std::vector<double> M(k_ * f_.size());  // stored without the rows' padding
+    for (std::size_t i = 0; i < k_; ++i) std::copy_n(&M_[i * ldm_], f_.size(), &M[i * f_.size()]);
+    w.put("nystrom_M", M);
     w.put("nystrom_w", w_);
     if (switched_ && k_ == 0) w.put_one<uint64_t>("nystrom_switched", 1);  // a zero K: no eigenpair
     if (!switched_) return;
@@ -131,11 +132,19 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     k_ = r.get_one<uint64_t>("nystrom_k");
     require_state(k_ <= f_.size(), "nystrom_k: more dimensions than supports");
     require_state(k_ <= rank_, "nystrom_k: " + std::to_string(k_) + " dimensions, above the option rank = " + std::to_string(rank_));
-    M_ = r.get<double>("nystrom_M", k_ * f_.size());
+    const std::vector<double> M = r.get<double>("nystrom_M", k_ * f_.size());
+    ldm_ = padded(f_.size());
+    M_.assign(k_ * ldm_, 0.0);
+    for (std::size_t i = 0; i < k_; ++i) std::copy_n(&M[i * f_.size()], f_.size(), &M_[i * ldm_]);
     w_ = r.get<double>("nystrom_w", k_);
     switched_ = k_ > 0 || (r.has("nystrom_switched") && r.get_one<uint64_t>("nystrom_switched") == 1);
     require_state(!switched_ || f_.size() == B_, "nystrom_k: the map is made with exactly the budget's supports");
-    base_wsum_ = r.has("nystrom_wsum0") ? r.get<double>("nystrom_wsum0", f_.size()) : f_.wsum();
+    if (r.has("nystrom_wsum0")) {
+      const std::vector<double> ws = r.get<double>("nystrom_wsum0", f_.size());
+      base_wsum_.assign(ws.begin(), ws.end());
+    } else {
+      base_wsum_ = f_.wsum();
+    }
     tdw_ = r.has("nystrom_tdw") ? r.get<double>("nystrom_tdw", k_) : std::vector<double>(k_, 0.0);
     stale_ = false;
   }
@@ -162,10 +171,10 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     const std::size_t n = f_.size();
     z_.assign(k_, 0.0);
     std::size_t i = 0;
-    for (; i + 2 <= k_; i += 2) lane_dot2(&M_[i * n], &M_[(i + 1) * n], k, n, z_[i], z_[i + 1]);
-    if (i < k_) z_[i] = lane_dot(&M_[i * n], k, n);
+    for (; i + 2 <= k_; i += 2) lane_dot2(&M_[i * ldm_], &M_[(i + 1) * ldm_], k, n, z_[i], z_[i + 1]);
+    if (i < k_) z_[i] = lane_dot(&M_[i * ldm_], k, n);
   }
-  // block_z_ = the maps M k of the m kernel rows K (row l at K + l B), the same bits as map_row:
+  // block_z_ = the maps M k of the m kernel rows K (row l at K + l ldm_), the same bits as map_row:
   // two rows of M at a time against every round's row, so the pair (6 KB at B = 400) stays in L1
   // while M (k x B: 64 KB at 20 x 400, past L1) was read from L2 every round; and against two
   // rounds' rows at once (lane_dot2x2: on AVX-512 each load serves two products).
@@ -174,6 +183,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     block_z_.resize(m * k_);
     // A tile of rounds whose kernel rows fit in 24 KB of L1 (6 at B = 400) meets every pair of rows
     // of M: the rows of M stream from L2 once a tile, where the whole block's rows did once a pair.
+    const std::size_t ld = ldm_;
     const std::size_t tile = std::max<std::size_t>(2, (24576 / (8 * std::max<std::size_t>(n, 1))) & ~std::size_t{1});
     std::size_t i = 0;
     for (std::size_t l0 = 0; l0 < m; l0 += tile) {
@@ -182,18 +192,18 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
         std::size_t l = l0;
         for (; l + 2 <= l1; l += 2) {  // two rounds at once: each row of M loaded once for both
           double d[4];
-          lane_dot2x2(&M_[i * n], &M_[(i + 1) * n], K + l * n, K + (l + 1) * n, n, d);
+          lane_dot2x2(&M_[i * ld], &M_[(i + 1) * ld], K + l * ld, K + (l + 1) * ld, n, d);
           block_z_[l * k_ + i] = d[0];
           block_z_[(l + 1) * k_ + i] = d[1];
           block_z_[l * k_ + i + 1] = d[2];
           block_z_[(l + 1) * k_ + i + 1] = d[3];
         }
-        if (l < l1) lane_dot2(&M_[i * n], &M_[(i + 1) * n], K + l * n, n, block_z_[l * k_ + i], block_z_[l * k_ + i + 1]);
+        if (l < l1) lane_dot2(&M_[i * ld], &M_[(i + 1) * ld], K + l * ld, n, block_z_[l * k_ + i], block_z_[l * k_ + i + 1]);
       }
     }
     i = k_ - k_ % 2;
     if (i < k_)
-      for (std::size_t l = 0; l < m; ++l) block_z_[l * k_ + i] = lane_dot(&M_[i * n], K + l * n, n);
+      for (std::size_t l = 0; l < m; ++l) block_z_[l * k_ + i] = lane_dot(&M_[i * ld], K + l * ld, n);
   }
   // Algorithm 2's switch: K's top eigenpairs, M and w = Lambda^{1/2} V^T alpha.
   void start_nystrom() {
@@ -209,7 +219,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
       if (e.values[i] > 1e-6 * top) keep.push_back(i);
     k_ = keep.size();
     switched_ = true;
-    M_.assign(k_ * n, 0.0);
+    ldm_ = padded(n);
+    M_.assign(k_ * ldm_, 0.0);
     w_.assign(k_, 0.0);
     tdw_.assign(k_, 0.0);
     for (std::size_t i = 0; i < k_; ++i) {
@@ -217,7 +228,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
       const double l = e.values[keep[i]], inv = 1.0 / std::sqrt(l);
       double va = 0.0;
       for (std::size_t j = 0; j < n; ++j) {
-        M_[i * n + j] = inv * v[j];
+        M_[i * ldm_ + j] = inv * v[j];
         va += v[j] * f_.alpha[j];
       }
       w_[i] = std::sqrt(l) * va;
@@ -229,7 +240,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     const std::size_t n = f_.size();
     for (std::size_t j = 0; j < n; ++j) {
       double b = 0.0;
-      for (std::size_t i = 0; i < k_; ++i) b += M_[i * n + j] * w_[i];
+      for (std::size_t i = 0; i < k_; ++i) b += M_[i * ldm_ + j] * w_[i];
       f_.bump(j, b - f_.alpha[j], t);
     }
     base_wsum_ = f_.wsum();
@@ -244,8 +255,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     for (std::size_t j = 0; j < n; ++j) {
       double b = 0.0, d = 0.0;
       for (std::size_t i = 0; i < k_; ++i) {
-        b += M_[i * n + j] * w_[i];
-        d += M_[i * n + j] * tdw_[i];
+        b += M_[i * ldm_ + j] * w_[i];
+        d += M_[i * ldm_ + j] * tdw_[i];
       }
       a[j] = b;
       ws[j] = base_wsum_[j] + d;
@@ -259,11 +270,18 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   double eta_;
   std::size_t rank_, k_ = 0;     // the Nystrom phase's k_ dimensions
   bool switched_ = false;        // the Nystrom phase (k_ = 0 only for a zero K)
-  std::vector<double> M_, w_;    // M: k_ x B row-major
-  std::vector<double> tdw_, base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
+  // M: k_ x B row-major, each row ldm_ apart (B rounded up to whole cache lines) and M and the
+  // block's kernel rows 64-byte aligned, so that no vector load of M k splits a line.
+  static std::size_t padded(std::size_t n) { return (n + 7) / 8 * 8; }
+  std::size_t ldm_ = 0;
+  AlignedVector<double> M_;
+  std::vector<double> w_;
+  std::vector<double> tdw_;
+  AlignedVector<double> base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
   mutable bool stale_ = false;   // alpha and the averaging sums lag behind w
   mutable std::vector<double> row_, z_;
-  std::vector<double> block_rows_, block_z_;  // learn_block's kernel rows after the switch, their maps
+  AlignedVector<double> block_rows_;  // learn_block's kernel rows after the switch (ldm_ apart)
+  std::vector<double> block_z_;       // and their maps
   const double* given_z_ = nullptr;            // the round's map among them, while learn_block runs
 };
 

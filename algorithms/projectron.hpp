@@ -275,7 +275,7 @@ class ProjectronBase : public ExpansionLearner {
     for (std::size_t b = 0; b < n; b += kPanelLanes) {
       const std::size_t m = std::min(kPanelLanes, n - b), w = m == 1 ? 1 : kPanelLanes;
       std::size_t ns = chol_.size();
-      const std::size_t ld = ns + m;  // room for the supports this block may add
+      const std::size_t ld = (ns + m + 7) / 8 * 8;  // room for the supports this block may add, whole lines
       krow_.resize(m * ld);
       zrow_.resize(m * ld);
       panel_.resize(ld * w);
@@ -402,8 +402,10 @@ class ProjectronBase : public ExpansionLearner {
   }
 
   std::vector<double> beta_, wbeta_;   // f and the averaging sums in the basis e (file comment)
-  std::vector<double> panel_;          // block solve (row-major, lanes per row)
-  std::vector<double> krow_, zrow_;    // the block's kernel rows and z_t, lane-major
+  // 64-byte aligned (core/huge_pages.hpp) and rows of whole cache lines: no vector load of the
+  // solve, the kernel rows or the transposes splits a line.
+  AlignedVector<double> panel_;        // block solve (row-major, lanes per row)
+  AlignedVector<double> krow_, zrow_;  // the block's kernel rows and z_t, lane-major
   std::vector<double> last_z_;         // z of the last projected update
   // Until the first projection alpha_i = y_i exactly (f_.alpha is kept current), and the score is
   // alpha . k_t as in the kernel Perceptron: exact ties y s = 0 (a9a has many: equal Hamming

@@ -5,6 +5,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdlib>
+#include <vector>
 
 namespace plab {
 
@@ -29,6 +30,10 @@ struct HugePageAllocator {
   template <class U>
   bool operator==(const HugePageAllocator<U>&) const { return true; }
 };
+
+// A vector on huge_allocate: 64-byte aligned, so that no vector load of it splits a cache line.
+template <class T>
+using AlignedVector = std::vector<T, HugePageAllocator<T>>;
 
 // Heap warming (a program's choice, made once at its start; the command line makes it): malloc then
 // serves blocks up to 256 MB from its heap rather than from fresh mappings and keeps what is freed,

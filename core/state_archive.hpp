@@ -56,8 +56,8 @@ class StateWriter {
     state_detail::to_little(a.bytes.data(), v.size(), sizeof(T));
     arrays_.push_back(std::move(a));
   }
-  template <class T>
-  void put(const std::string& name, const std::vector<T>& v) { put(name, std::span<const T>(v)); }
+  template <class T, class A>
+  void put(const std::string& name, const std::vector<T, A>& v) { put(name, std::span<const T>(v)); }
   template <class T>
   void put_one(const std::string& name, T v) { put(name, std::span<const T>(&v, 1)); }
   std::vector<StateArray>& arrays() { return arrays_; }

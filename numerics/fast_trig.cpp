@@ -5,7 +5,7 @@
 // GCC 12 reports -Wmaybe-uninitialized inside its own AVX-512 intrinsics (GCC bug 105593), so it
 // is off for this file only (as fast_exp.cpp).
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <immintrin.h>
+#include "numerics/sincos_simd.hpp"
 
 #include <bit>
 #include <cmath>
@@ -34,17 +34,7 @@
 namespace plab {
 namespace {
 
-constexpr double kShift = 0x1.8p52, kTwoOverPi = 0x1.45f306dc9c883p-1;
-constexpr double kP1 = 0x1.921fb54442d18p+0, kP2 = 0x1.1a62633145c07p-54, kP3 = -0x1.f1976b7ed8fbcp-110;
-// (-1)^i / (2i+1)! for i = 8 down to 1, and (-1)^i / (2i)! for i = 8 down to 2 (Horner order); every
-// factorial up to 17! is below 2^53, so each quotient is correctly rounded.
-constexpr double kS[8] = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 / 6227020800.0, -1.0 / 39916800.0,
-                          1.0 / 362880.0,          -1.0 / 5040.0,          1.0 / 120.0,        -1.0 / 6.0};
-constexpr double kC[7] = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0,
-                          1.0 / 40320.0,          -1.0 / 720.0,          1.0 / 24.0};
-
-// True where x takes the fallback: not 0 < |x| <= kTrigReducedMax (NaN included).
-inline bool fallback(double x) { return !(std::fabs(x) <= kTrigReducedMax) || x == 0.0; }
+using namespace trig;
 
 // The reduction and polynomials, whatever x (the caller replaces the fallback's elements).
 inline void sincos_core(double x, double& c, double& s) {
@@ -72,52 +62,11 @@ inline void sincos_core(double x, double& c, double& s) {
 }
 
 void sincos_scalar(double x, double& c, double& s) {
-  if (fallback(x)) {
-    c = std::cos(x);
-    s = std::sin(x);
+  if (trig_fallback(x)) {
+    trig_fallback_sincos(x, c, s);
   } else {
     sincos_core(x, c, s);
   }
-}
-
-// The arithmetic above on U vectors x[0..U), step by step across them (each element gets the
-// scalar's sequence of operations; the U chains interleave, where one alone waits on the fma
-// latency): t[j] (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r.
-#define PLAB_SINCOS_CORE(VEC, SET1, FMA, FNMA, FMS, SUB, ADD, MUL, U, x, t, sr, cr)                   \
-  VEC t[U], sr[U], cr[U];                                                                           \
-  {                                                                                                 \
-    VEC r[U], rl[U], z[U], ps[U], pc[U];                                                            \
-    for (int j = 0; j < U; ++j) {                                                                   \
-      t[j] = FMA(x[j], SET1(kTwoOverPi), SET1(kShift));                                            \
-      const VEC k = SUB(t[j], SET1(kShift));                                                        \
-      const VEC r1 = FNMA(k, SET1(kP1), x[j]);                                                      \
-      const VEC ph = MUL(k, SET1(kP2)), pl = FMS(k, SET1(kP2), ph);                                 \
-      r[j] = SUB(r1, ph);                                                                           \
-      const VEC b = SUB(r[j], r1);                                                                  \
-      rl[j] = FNMA(k, SET1(kP3), SUB(SUB(SUB(r1, SUB(r[j], b)), ADD(ph, b)), pl));                  \
-      z[j] = MUL(r[j], r[j]);                                                                       \
-      ps[j] = SET1(kS[0]);                                                                          \
-      pc[j] = SET1(kC[0]);                                                                          \
-    }                                                                                               \
-    for (int i = 1; i < 8; ++i)                                                                     \
-      for (int j = 0; j < U; ++j) {                                                                 \
-        ps[j] = FMA(ps[j], z[j], SET1(kS[i]));                                                      \
-        if (i < 7) pc[j] = FMA(pc[j], z[j], SET1(kC[i]));                                           \
-      }                                                                                             \
-    for (int j = 0; j < U; ++j) {                                                                   \
-      const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMS(r[j], r[j], z[j]);                             \
-      const VEC rz = MUL(r[j], z[j]);                                                               \
-      const VEC rz_lo = FMA(r[j], zlo, FMS(r[j], z[j], rz));                                        \
-      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FNMA(hz, rl[j], rl[j]))));                 \
-      const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);                             \
-      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FNMA(r[j], rl[j], SUB(e, MUL(SET1(0.5), zlo)))));  \
-    }                                                                                               \
-  }
-
-// The lanes of x[0..w) marked in bad (bit i: lane i) by the fallback.
-inline void redo(unsigned bad, const double* x, double* c, double* s) {
-  for (int i = 0; bad; ++i, bad >>= 1)
-    if (bad & 1) sincos_scalar(x[i], c[i], s[i]);
 }
 
 // Blocks of kU2 (AVX2) or kU8 (AVX-512) vectors, then single vectors, then the scalar tail. Two
@@ -126,29 +75,11 @@ inline void redo(unsigned bad, const double* x, double* c, double* s) {
 constexpr int kU2 = 2, kU8 = 2;
 
 __attribute__((target("avx2,fma"))) void sincos_avx2(const double* x, std::size_t n, double* c, double* s) {
-  const __m256d sign = _mm256_set1_pd(-0.0);
   std::size_t i = 0;
   const auto block = [&]<int U>() __attribute__((target("avx2,fma"))) {
     __m256d v[U];
-    unsigned bad[U];
-    for (int j = 0; j < U; ++j) {
-      v[j] = _mm256_loadu_pd(x + i + 4 * j);
-      const __m256d a = _mm256_andnot_pd(sign, v[j]);
-      bad[j] = static_cast<unsigned>(_mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd(a, _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ),
-                                                                     _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ))));
-    }
-    PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, U, v, t, sr, cr)
-    for (int j = 0; j < U; ++j) {
-      // Sign bits: q1 = bit 1 of q (sin's flip), q0 = bit 0 (the swap); cos flips on q1 ^ q0.
-      const __m256i q = _mm256_castpd_si256(t[j]);
-      const __m256d q0 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63)), q1 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 62));
-      const __m256d swap = _mm256_and_pd(_mm256_xor_pd(sr[j], cr[j]),  // (sr ^ cr) where q is odd, else 0
-                                         _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(q0))));
-      const __m256d sflip = _mm256_and_pd(sign, q1), cflip = _mm256_and_pd(sign, _mm256_xor_pd(q1, q0));
-      _mm256_storeu_pd(s + i + 4 * j, _mm256_xor_pd(_mm256_xor_pd(sr[j], swap), sflip));
-      _mm256_storeu_pd(c + i + 4 * j, _mm256_xor_pd(_mm256_xor_pd(cr[j], swap), cflip));
-      if (bad[j]) redo(bad[j], x + i + 4 * j, c + i + 4 * j, s + i + 4 * j);
-    }
+    for (int j = 0; j < U; ++j) v[j] = _mm256_loadu_pd(x + i + 4 * j);
+    trig::sincos_avx2<U>(v, c + i, s + i);
   };
   for (; i + 4 * kU2 <= n; i += 4 * kU2) block.template operator()<kU2>();
   for (; i + 4 <= n; i += 4) block.template operator()<1>();
@@ -156,36 +87,16 @@ __attribute__((target("avx2,fma"))) void sincos_avx2(const double* x, std::size_
 }
 
 __attribute__((target("avx512f"))) void sincos_avx512(const double* x, std::size_t n, double* c, double* s) {
-  const __m512i sign = _mm512_set1_epi64(std::bit_cast<int64_t>(-0.0)), one = _mm512_set1_epi64(1);
   std::size_t i = 0;
   const auto block = [&]<int U>() __attribute__((target("avx512f"))) {
     __m512d v[U];
-    unsigned bad[U];
-    for (int j = 0; j < U; ++j) {
-      v[j] = _mm512_loadu_pd(x + i + 8 * j);
-      const __m512d a = _mm512_abs_pd(v[j]);
-      bad[j] = static_cast<unsigned>(_mm512_cmp_pd_mask(a, _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) |
-                                     _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ));
-    }
-    PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, U, v, t, sr, cr)
-    for (int j = 0; j < U; ++j) {
-      // Sign bits as the AVX2 path's: sin flips on bit 1 of q, cos on bit 1 ^ bit 0; a ^ (b & c) is
-      // ternary-logic 0x78.
-      const __m512i q = _mm512_castpd_si512(t[j]);
-      const __mmask8 odd = _mm512_test_epi64_mask(q, one);
-      const __m512i q1 = _mm512_slli_epi64(q, 62), q10 = _mm512_xor_si512(q1, _mm512_slli_epi64(q, 63));
-      const __m512i sv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, sr[j], cr[j]));
-      const __m512i cv = _mm512_castpd_si512(_mm512_mask_blend_pd(odd, cr[j], sr[j]));
-      _mm512_storeu_pd(s + i + 8 * j, _mm512_castsi512_pd(_mm512_ternarylogic_epi64(sv, sign, q1, 0x78)));
-      _mm512_storeu_pd(c + i + 8 * j, _mm512_castsi512_pd(_mm512_ternarylogic_epi64(cv, sign, q10, 0x78)));
-      if (bad[j]) redo(bad[j], x + i + 8 * j, c + i + 8 * j, s + i + 8 * j);
-    }
+    for (int j = 0; j < U; ++j) v[j] = _mm512_loadu_pd(x + i + 8 * j);
+    trig::sincos_avx512<U>(v, c + i, s + i);
   };
   for (; i + 8 * kU8 <= n; i += 8 * kU8) block.template operator()<kU8>();
   for (; i + 8 <= n; i += 8) block.template operator()<1>();
   for (; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
 }
-#undef PLAB_SINCOS_CORE
 
 void sincos_on(Simd path, const double* x, std::size_t n, double* c, double* s) {
   switch (path) {
@@ -194,7 +105,7 @@ void sincos_on(Simd path, const double* x, std::size_t n, double* c, double* s) 
     default:  // branch-free first, so that the compiler may vectorise it (the same operations)
       for (std::size_t i = 0; i < n; ++i) sincos_core(x[i], c[i], s[i]);
       for (std::size_t i = 0; i < n; ++i)
-        if (fallback(x[i])) sincos_scalar(x[i], c[i], s[i]);
+        if (trig_fallback(x[i])) sincos_scalar(x[i], c[i], s[i]);
   }
 }
 

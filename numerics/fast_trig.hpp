@@ -9,10 +9,9 @@
 #include <cstddef>
 #include <string>
 
-namespace plab {
+#include "numerics/trig_range.hpp"
 
-// The largest |x| reduced by fast_trig.cpp's own Cody-Waite steps.
-constexpr double kTrigReducedMax = 0x1p20;
+namespace plab {
 
 // c[i] = cos(x[i]), s[i] = sin(x[i]) for i < n, on simd_path(). c and s must not overlap x or each
 // other.

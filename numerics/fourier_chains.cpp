@@ -1,5 +1,8 @@
 // The vector part of FourierFeatures::map_rows (numerics/fourier_features.hpp): the chains u_i.x,
-// W vectors of LANES chains in registers at a time, every row of the block before the next block
+// W vectors of LANES chains in registers at a time, and their cos and sin taken in those registers
+// (numerics/sincos_simd.hpp) and stored into the rows of Z: the sums' column loads (from L2 on
+// a9a: 123 columns) overlap the trig's arithmetic, and no chain is stored and read again. The
+// chains are summed every row of the block before the next block
 // of chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
@@ -7,19 +10,18 @@
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
 // an AVX2 FOGD pass on ijcnn1.
-#include <immintrin.h>
-
+#include "numerics/sincos_simd.hpp"
 #include "numerics/fourier_features.hpp"
 
 namespace plab::detail {
 namespace {
 
-#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, STOREU, ADD, MUL)                            \
+#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS)                            \
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
                                                                   const Example* xs, std::size_t n,        \
-                                                                  std::size_t D, std::size_t i0, double* d) { \
+                                                                  std::size_t D, std::size_t i0, double* Z) { \
     for (std::size_t r = 0; r < n; ++r) {                                                                   \
       VEC acc[W];                                                                                           \
       for (std::size_t w = 0; w < W; ++w) acc[w] = ZERO();                                                  \
@@ -29,43 +31,45 @@ namespace {
         const double* u = cols[starts[r] + k] + i0;                                                         \
         for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], MUL(v, LOADU(u + LANES * w)));             \
       }                                                                                                     \
-      for (std::size_t w = 0; w < W; ++w) STOREU(d + r * D + i0 + LANES * w, acc[w]);                       \
+      double* c = Z + 2 * D * r + i0;                                                                       \
+      for (std::size_t w = 0; w + 2 <= W; w += 2) SINCOS<2>(acc + w, c + LANES * w, c + D + LANES * w);      \
+      if (W % 2) SINCOS<1>(acc + W - 1, c + LANES * (W - 1), c + D + LANES * (W - 1));                       \
     }                                                                                                       \
   }
 
-PLAB_CHAINS(chains4, "avx2", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_storeu_pd,
-            _mm256_add_pd, _mm256_mul_pd)
-PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_storeu_pd,
-            _mm512_add_pd, _mm512_mul_pd)
+PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
+            _mm256_mul_pd, trig::sincos_avx2)
+PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
+            _mm512_mul_pd, trig::sincos_avx512)
 #undef PLAB_CHAINS
 
 // Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
 #define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \
   std::size_t i0 = 0;                                                                            \
-  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, xs, n, D, i0, d);             \
+  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, xs, n, D, i0, Z);             \
   switch ((D - i0) / LANES) {                                                                    \
-    case 7: FN<7>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 6: FN<6>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 5: FN<5>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 4: FN<4>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 3: FN<3>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 2: FN<2>(cols, starts, xs, n, D, i0, d); break;                                         \
-    case 1: FN<1>(cols, starts, xs, n, D, i0, d); break;                                         \
+    case 7: FN<7>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 6: FN<6>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 5: FN<5>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 4: FN<4>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 3: FN<3>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 2: FN<2>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 1: FN<1>(cols, starts, xs, n, D, i0, Z); break;                                         \
     default: break;                                                                              \
   }                                                                                              \
   return i0 + (D - i0) / LANES * LANES;
 
 }  // namespace
 
-__attribute__((target("avx2"))) std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts,
-                                                                 const Example* xs, std::size_t n, std::size_t D,
-                                                                 double* d) {
+__attribute__((target("avx2,fma"))) std::size_t fourier_chains_avx2(const double* const* cols,
+                                                                     const std::size_t* starts, const Example* xs,
+                                                                     std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains4, 4, 8)
 }
 
 __attribute__((target("avx512f"))) std::size_t fourier_chains_avx512(const double* const* cols,
                                                                      const std::size_t* starts, const Example* xs,
-                                                                     std::size_t n, std::size_t D, double* d) {
+                                                                     std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains8, 8, 4)
 }
 #undef PLAB_CHAINS_ALL

@@ -17,6 +17,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "core/random.hpp"
 #include "datasets/dataset.hpp"
 #include "numerics/fast_trig.hpp"
@@ -25,13 +26,13 @@
 namespace plab {
 
 namespace detail {
-// map_rows' chains on the AVX-512 and AVX2 paths (numerics/fourier_chains.cpp), from i = 0 in
-// vectors of 8 or 4 chains: d[r D + i] = u_i.x_r for every row r; returns where it stopped (the
-// last D mod 8 or D mod 4 chains are map_rows').
+// map_rows' chains with their cos and sin on the AVX-512 and AVX2 paths (numerics/fourier_chains.cpp),
+// from i = 0 in vectors of 8 or 4 chains: Z[2 D r + i] = cos(u_i.x_r), Z[2 D r + D + i] = sin(u_i.x_r)
+// for every row r; returns where it stopped (the last D mod 8 or D mod 4 chains are map_rows').
 std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const Example* xs,
-                                  std::size_t n, std::size_t D, double* d);
+                                  std::size_t n, std::size_t D, double* Z);
 std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const Example* xs,
-                                std::size_t n, std::size_t D, double* d);
+                                std::size_t n, std::size_t D, double* Z);
 }  // namespace detail
 
 class FourierFeatures {
@@ -45,7 +46,7 @@ class FourierFeatures {
     U_.clear();
     for (const auto& c : columns) {
       if (c.size() != D_) throw std::invalid_argument("set_frequencies: a column without D values");
-      U_.push_back(std::make_unique<std::vector<double>>(c));
+      U_.push_back(std::make_unique<Column>(c.begin(), c.end()));
     }
   }
   // z = z(x), 2D values; u.x is the chain over x's features in order, cos and sin are
@@ -66,11 +67,13 @@ class FourierFeatures {
       for (uint32_t j : xs[r].idx) cols_.push_back(column(j));
       starts_.push_back(cols_.size());
     }
-    d_.resize(n * D_);
     const Simd path = simd_path();
-    std::size_t i0 = path == Simd::avx512 ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, d_.data())
-                     : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), xs, n, D_, d_.data())
+    std::size_t i0 = path == Simd::avx512 ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, Z)
+                     : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), xs, n, D_, Z)
                                           : 0;
+    // The chains left (all of them on the scalar path) through d_, then their cos and sin.
+    const std::size_t i_vec = i0;
+    d_.resize(n * D_);
     constexpr std::size_t kBlock = 32;
     for (; i0 + kBlock <= D_; i0 += kBlock)
       for (std::size_t r = 0; r < n; ++r) chains<kBlock / 4>(i0, r, xs[r].val.data());
@@ -82,7 +85,11 @@ class FourierFeatures {
         for (std::size_t k = starts_[r]; k < starts_[r + 1]; ++k) acc += xs[r].val[k - starts_[r]] * cols_[k][i0];
         d_[r * D_ + i0] = acc;
       }
-    for (std::size_t r = 0; r < n; ++r) sincos_array(d_.data() + r * D_, D_, Z + 2 * D_ * r, Z + 2 * D_ * r + D_);
+    if (i_vec < D_)
+      for (std::size_t r = 0; r < n; ++r) {
+        double* z = Z + 2 * D_ * r;
+        sincos_array(d_.data() + r * D_ + i_vec, D_ - i_vec, z + i_vec, z + D_ + i_vec);
+      }
   }
 
  private:
@@ -111,11 +118,16 @@ class FourierFeatures {
     for (std::size_t w = 0; w < W; ++w) std::memcpy(out + 4 * w, &acc[w], sizeof acc[w]);
   }
   const double* column(uint32_t j) const {
+    return j < U_.size() && U_[j] ? U_[j]->data() : draw_column(j);
+  }
+  // Feature j's column, drawn the first time it is asked for (out of line: a term asks for its
+  // column and the draw is rare).
+  __attribute__((noinline)) const double* draw_column(uint32_t j) const {
     if (j >= U_.size()) U_.resize(static_cast<std::size_t>(j) + 1);
     if (!U_[j]) {
       Rng rng(derive_seed(seed_, j));
       const double sd = std::sqrt(2.0 * gamma_);
-      U_[j] = std::make_unique<std::vector<double>>(D_);
+      U_[j] = std::make_unique<Column>(D_);
       for (double& v : *U_[j]) v = sd * rng.normal();
     }
     return U_[j]->data();
@@ -124,8 +136,11 @@ class FourierFeatures {
   double gamma_;
   std::size_t D_;
   uint64_t seed_;
-  mutable std::vector<std::unique_ptr<std::vector<double>>> U_;  // U_[j]: feature j's frequencies
-  mutable std::vector<double> d_;  // scratch: the D chains u_i.x of each row
+  // A column 64-byte aligned, so that no vector load of the chains splits a cache line (malloc's
+  // 16-byte alignment split every AVX-512 load: the chains took 1.5x as long).
+  using Column = AlignedVector<double>;
+  mutable std::vector<std::unique_ptr<Column>> U_;  // U_[j]: feature j's frequencies
+  mutable std::vector<double> d_;  // scratch: the chains u_i.x of each row that the vector paths leave
   mutable std::vector<const double*> cols_;  // scratch: the columns of the rows' features, row after row
   mutable std::vector<std::size_t> starts_;  // scratch: row r's columns are cols_[starts_[r] .. starts_[r + 1])
 };

@@ -529,7 +529,7 @@ class SupportSet {
   bool bits_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;
-  std::vector<double> sq_;
+  AlignedVector<double> sq_;  // aligned (as alpha, row_): whole-line vector loads
   std::vector<int64_t> ids_;
 };
 
@@ -541,7 +541,7 @@ class KernelExpansion {
 
   Kernel kernel;
   SupportSet sv;
-  std::vector<double> alpha;
+  AlignedVector<double> alpha;  // 64-byte aligned: no vector load of it splits a cache line
 
   std::size_t size() const { return sv.size(); }
   // Computes k_t = (k(s_i,x))_i into row() and returns f(x) = alpha . k_t.
@@ -570,11 +570,12 @@ class KernelExpansion {
     prep_xs_ = xs;
     prep_m_ = m;
     prep_n_ = sv.size();
+    prep_ld_ = (prep_n_ + 7) / 8 * 8;  // rows of whole cache lines
     prep_next_ = 0;
-    prep_dots_.resize(m * prep_n_);
+    prep_dots_.resize(m * prep_ld_);
     prep_dirty_.assign(prep_n_, 0);
     prep_changed_.clear();
-    sv.dots(xs, m, prep_dots_.data(), prep_n_);
+    sv.dots(xs, m, prep_dots_.data(), prep_ld_);
   }
   void unprepare() { prep_m_ = 0; }
   static constexpr std::size_t kPrepareMax = std::size_t{1} << 21;  // dot products (16 MB)
@@ -590,9 +591,9 @@ class KernelExpansion {
   void scores(const Example* xs, std::size_t m, double* f) const;
   static constexpr std::size_t kScoreTile = 2048;
   // The kernel row of the last score() call.
-  const std::vector<double>& row() const { return row_; }
+  const AlignedVector<double>& row() const { return row_; }
   // Moves that row into out (no copy; row() then holds out's old values until the next score()).
-  void take_row(std::vector<double>& out) { out.swap(row_); }
+  void take_row(AlignedVector<double>& out) { out.swap(row_); }
 
   // Every coefficient change goes through add/bump/scale/remove so that the averaged
   // hypothesis (1/T) sum_t f_t can be kept exactly: a change delta made on round t appears in
@@ -609,9 +610,9 @@ class KernelExpansion {
   }
   // Replaces alpha and the averaging sums wholesale (learners that keep them in another basis:
   // the Projectron). Both must hold size() values.
-  void set_coefficients(std::vector<double> a, std::vector<double> wsum) {
-    alpha = std::move(a);
-    wsum_ = std::move(wsum);
+  void set_coefficients(const std::vector<double>& a, const std::vector<double>& wsum) {
+    alpha.assign(a.begin(), a.end());
+    wsum_.assign(wsum.begin(), wsum.end());
   }
   // alpha <- c alpha for all i (Forgetron shrink, NORMA decay), as bump(i, (c - 1) alpha_i, t):
   // the same bits, in one loop the compiler vectorises (the arrays cannot overlap).
@@ -659,7 +660,7 @@ class KernelExpansion {
   }
   bool averaging_valid() const { return averaging_valid_; }
   // The averaging sums (set_coefficients' second argument).
-  const std::vector<double>& wsum() const { return wsum_; }
+  const AlignedVector<double>& wsum() const { return wsum_; }
   // Averaged hypothesis after T rounds, f_avg = (1/T) sum_{t=1..T} f_t.
   double score_averaged(const Example& x, int64_t T) const {
     row_.resize(sv.size());
@@ -692,8 +693,9 @@ class KernelExpansion {
   void load(const StateReader& r, const std::string& p) {
     unprepare();
     sv.load(r, p + "sv.");
-    alpha = r.get<double>(p + "alpha", sv.size());
-    wsum_ = r.get<double>(p + "wsum", sv.size());
+    const std::vector<double> a = r.get<double>(p + "alpha", sv.size()), ws = r.get<double>(p + "wsum", sv.size());
+    alpha.assign(a.begin(), a.end());
+    wsum_.assign(ws.begin(), ws.end());
     averaging_valid_ = r.get_one<uint64_t>(p + "averaging_valid") != 0;
   }
 
@@ -723,7 +725,7 @@ class KernelExpansion {
     sv.dots_of(x, redo_.data(), redo_.size(), redone_.data());
     // The prepared products of this row, then the slots changed since in place, map to the kernel
     // row straight from where they are (a copy of the row first was 4% of a BOGD pass on ijcnn1).
-    double* dots = prep_dots_.data() + l * prep_n_;
+    double* dots = prep_dots_.data() + l * prep_ld_;
     for (std::size_t k = 0; k < redo_.size(); ++k) dots[redo_[k]] = redone_[k];
     sv.map_dots(kernel, x, 0, kept, dots, row_.data());
     if (kept < n) {  // slots appended since
@@ -735,19 +737,20 @@ class KernelExpansion {
     return true;
   }
 
-  mutable std::vector<double> row_;
+  mutable AlignedVector<double> row_;
   // prepare(): the rows, their products with the prep_n_ supports of then (row-major), the slots
   // changed since, and the first row not yet scored.
   const Example* prep_xs_ = nullptr;
-  std::size_t prep_m_ = 0, prep_n_ = 0;
+  std::size_t prep_m_ = 0, prep_n_ = 0, prep_ld_ = 0;  // prep_ld_: the rows' stride
   mutable std::size_t prep_next_ = 0;
-  mutable std::vector<double> prep_dots_;  // a row's changed slots are written in when it is scored
+  // The scratch rows below are 64-byte aligned, as row_: no vector load of them splits a line.
+  mutable AlignedVector<double> prep_dots_;  // a row's changed slots are written in when it is scored
   std::vector<char> prep_dirty_;
   std::vector<uint32_t> prep_changed_;
   mutable std::vector<uint32_t> redo_;  // prepared_row's slots to compute anew, and their products
   mutable std::vector<double> redone_;
-  mutable std::vector<double> tile_;  // scores(): a tile's kernel rows, lane-major
-  std::vector<double> wsum_;
+  mutable AlignedVector<double> tile_;  // scores(): a tile's kernel rows, lane-major
+  AlignedVector<double> wsum_;
   bool averaging_valid_ = true;
 };
 

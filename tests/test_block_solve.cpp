@@ -291,7 +291,7 @@ TEST(BlockSolve, AveragedHypothesisMatchesBruteForce) {
   std::vector<double> sum_alpha;  // sum_t alpha_t (padded with zeros)
   for (std::size_t t = 0; t < d.size(); ++t) {
     p.learn(d[t], static_cast<int64_t>(t + 1));
-    const std::vector<double>& a = p.expansion()->alpha;
+    const auto& a = p.expansion()->alpha;
     sum_alpha.resize(a.size(), 0.0);
     for (std::size_t j = 0; j < a.size(); ++j) sum_alpha[j] += a[j];
   }

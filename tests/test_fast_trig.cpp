@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -195,6 +196,39 @@ TEST(FastTrig, FogdRunsAreIdenticalOnEveryPath) {
       if (first.empty()) first = t;
       else EXPECT_TRUE(t == first) << "D = " << D << ": the " << isa << " trace differs from the scalar one";
     }
+  }
+}
+
+// The lanes the vector paths hand to the fallback (a chain of 0: a row without features; beyond
+// 2^20: a huge value) inside the fused map of numerics/fourier_chains.cpp, among ordinary ones:
+// the same traces on every path.
+TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
+  const test_util::TempDir dir("fogd_fallback");
+  const std::string data = (dir.p / "rows.svm").string();
+  {
+    std::ofstream f(data);
+    Rng rng(test_util::test_seed(41));
+    for (int t = 0; t < 300; ++t) {
+      f << (rng.uniform() < 0.5 ? "-1" : "+1");
+      if (t % 7 == 3) {  // no features: every chain 0
+      } else if (t % 11 == 5) {  // chains far beyond 2^20
+        f << " 1:" << 4e8 * (rng.uniform() + 0.5) << " 3:" << -3e8;
+      } else {
+        for (int j = 1; j <= 5; ++j) f << " " << j << ":" << rng.uniform() - 0.5;
+      }
+      f << "\n";
+    }
+  }
+  std::string first;
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    const std::string trace = (dir.p / (isa + ".csv")).string();
+    const auto r = test_util::run_shell("PLAB_SIMD=" + isa + " " + test_util::plab_bin() + " run --algo fogd --data " + data +
+                                        " --format libsvm --kernel rbf --gamma 1 --features 61 --no-bounds --trace " + trace + " 2>&1");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string t = test_util::read_text(trace);
+    ASSERT_GT(t.size(), 1000u);
+    if (first.empty()) first = t;
+    else EXPECT_TRUE(t == first) << "the " << isa << " trace differs from the scalar one";
   }
 }
 

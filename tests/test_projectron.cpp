@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "tests/test_util.hpp"
@@ -98,7 +99,7 @@ std::vector<double> dense(const Eigen::MatrixXd& m) {  // row-major copy
   return v;
 }
 
-void expect_vec_near(const std::vector<double>& a, const std::vector<double>& b, double tol) {
+void expect_vec_near(std::span<const double> a, const std::vector<double>& b, double tol) {
   ASSERT_EQ(a.size(), b.size());
   for (std::size_t i = 0; i < a.size(); ++i) EXPECT_NEAR(a[i], b[i], tol) << "entry " << i;
 }
