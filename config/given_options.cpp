@@ -1,7 +1,6 @@
 #include "config/given_options.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -77,9 +76,6 @@ Kernel configure_kernel(const GivenOptions& given) {
     const GivenOption& g = given.values.at(option_key(d));
     if (!d.takes(k.type_name())) refuse(d, g, selected(given, "kernel", k.type_name()));
     d.check(g.value, g.label());
-    if (d.name == "degree" && g.value.get<int64_t>() > std::numeric_limits<int>::max())
-      throw std::invalid_argument(g.label() + " must be at most " + std::to_string(std::numeric_limits<int>::max()) +
-                                  ", got " + g.value.dump());
     if (d.name == "gamma") k.gamma = g.value.get<double>();
     if (d.name == "coef0") k.coef0 = g.value.get<double>();
     if (d.name == "degree") k.degree = g.value.get<int>();

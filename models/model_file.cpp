@@ -47,11 +47,7 @@ Kernel kernel_from_json(const nlohmann::json& j) {
   k.type = Kernel::parse_type(j.at("type").get<std::string>());
   k.gamma = j.at("gamma").get<double>();
   k.coef0 = j.at("coef0").get<double>();
-  // An int in the learner: a larger whole number would be truncated into another kernel.
-  const nlohmann::json& degree = j.at("degree");
-  if (degree.is_number_unsigned() ? degree.get<uint64_t>() > INT_MAX : degree.get<int64_t>() > INT_MAX)
-    throw ModelError("header: kernel.degree must be at most 2147483647, got " + json_excerpt(degree));
-  k.degree = degree.get<int>();
+  k.degree = j.at("degree").get<int>();
   return k;
 }
 

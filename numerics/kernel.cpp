@@ -1,6 +1,8 @@
 // The kernel options' declarations (numerics/kernel.hpp); defaults from Kernel{}.
 #include "numerics/kernel.hpp"
 
+#include <limits>
+
 #include "core/option_decl.hpp"
 
 namespace plab {
@@ -16,7 +18,9 @@ const std::vector<OptionDecl>& kernel_options() {
                 {"linear", "poly", "rbf", "polynomial", "gaussian"}),
         declare("kernel", g, "gamma", T::real, k.gamma, {"poly", "rbf"},
                 "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree", above(0)),
-        declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree", at_least(1)),
+        // Kernel::degree is an int: a larger whole number would become another degree.
+        declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree",
+                {1.0, double(std::numeric_limits<int>::max())}),
         declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0"),
     };
     d[0].cli = "--kernel";

@@ -74,7 +74,7 @@ struct Kernel {
 };
 
 // The kernel options (numerics/kernel.cpp): the type, which selects the kernel (spec key "type",
-// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: >= 1), each naming
+// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: 1 to INT_MAX), each naming
 // the kernel types that take it.
 const std::vector<OptionDecl>& kernel_options();
 

@@ -273,7 +273,8 @@ TEST(Models, EditedStatesThatBreakTheLearnersInvariantsAreRefused) {
   for (const uint64_t degree : {uint64_t{1} << 40, uint64_t{1} << 31}) {
     nlohmann::json k = j;
     k["kernel"]["degree"] = degree;
-    expect_refused(with_header(k), "header: kernel.degree must be at most 2147483647, got " + std::to_string(degree));
+    expect_refused(with_header(k), "header: kernel.degree must be >= 1, <= 2147483647, got " + std::to_string(degree) +
+                                       " (Polynomial degree)");
   }
   nlohmann::json k = j;
   k["options"]["budget"] = 1;
