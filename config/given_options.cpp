@@ -21,13 +21,6 @@ std::string selected(const GivenOptions& given, const std::string& key, const st
   return given.has(key) ? given.spelling(key, value) : given.spelling(key, value) + " (the default)";
 }
 
-nlohmann::json kernel_value(const Kernel& k, const std::string& name) {
-  if (name == "gamma") return k.gamma;
-  if (name == "coef0") return k.coef0;
-  if (name == "degree") return k.degree;
-  return k.type_name();
-}
-
 // A key no declaration of `kinds` has is an error naming the nearest and what `algo` takes.
 void check_known(const GivenOptions& given, const std::string& algo, const std::vector<std::string>& kinds) {
   std::vector<std::string> keys, taken;
@@ -52,7 +45,7 @@ void check_known(const GivenOptions& given, const std::string& algo, const std::
 nlohmann::json kernel_json_given(const Kernel& k) {
   nlohmann::json j = {{"kernel", k.type_name()}};
   for (const OptionDecl& d : kernel_options())
-    if (!d.owners.empty() && d.takes(k.type_name())) j[d.name] = kernel_value(k, d.name);
+    if (!d.owners.empty() && d.takes(k.type_name())) j[d.name] = k.option(d.name);
   return j;
 }
 
@@ -69,16 +62,14 @@ Kernel configure_kernel(const GivenOptions& given) {
     if (d.owners.empty() && given.has(option_key(d))) {
       const GivenOption& g = given.values.at(option_key(d));
       d.check(g.value, g.label());
-      k.type = Kernel::parse_type(g.value.get<std::string>());
+      k.set_option(d.name, g.value);
     }
   for (const OptionDecl& d : decls) {
     if (d.owners.empty() || !given.has(option_key(d))) continue;
     const GivenOption& g = given.values.at(option_key(d));
     if (!d.takes(k.type_name())) refuse(d, g, selected(given, "kernel", k.type_name()));
     d.check(g.value, g.label());
-    if (d.name == "gamma") k.gamma = g.value.get<double>();
-    if (d.name == "coef0") k.coef0 = g.value.get<double>();
-    if (d.name == "degree") k.degree = g.value.get<int>();
+    k.set_option(d.name, g.value);
   }
   return k;
 }

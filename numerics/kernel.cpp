@@ -2,6 +2,7 @@
 #include "numerics/kernel.hpp"
 
 #include <limits>
+#include <stdexcept>
 
 #include "core/option_decl.hpp"
 
@@ -27,6 +28,29 @@ const std::vector<OptionDecl>& kernel_options() {
     return d;
   }();
   return v;
+}
+
+// The one map from the declared keys to Kernel's fields.
+nlohmann::json Kernel::option(const std::string& name) const {
+  if (name == "type") return type_name();
+  if (name == "gamma") return gamma;
+  if (name == "coef0") return coef0;
+  if (name == "degree") return degree;
+  throw std::logic_error("no kernel option '" + name + "'");
+}
+
+void Kernel::set_option(const std::string& name, const nlohmann::json& v) {
+  if (name == "type") type = parse_type(v.get<std::string>());
+  else if (name == "gamma") gamma = v.get<double>();
+  else if (name == "coef0") coef0 = v.get<double>();
+  else if (name == "degree") degree = v.get<int>();
+  else throw std::logic_error("no kernel option '" + name + "'");
+}
+
+nlohmann::json Kernel::options_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const OptionDecl& d : kernel_options()) j[d.name] = option(d.name);
+  return j;
 }
 
 }  // namespace plab
