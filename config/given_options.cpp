@@ -1,7 +1,6 @@
 #include "config/given_options.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -20,13 +19,6 @@ namespace {
 // How the selection of an owner reads in an error: "--kernel linear", "the default kernel='linear'".
 std::string selected(const GivenOptions& given, const std::string& key, const std::string& value) {
   return given.has(key) ? given.spelling(key, value) : given.spelling(key, value) + " (the default)";
-}
-
-nlohmann::json kernel_value(const Kernel& k, const std::string& name) {
-  if (name == "gamma") return k.gamma;
-  if (name == "coef0") return k.coef0;
-  if (name == "degree") return k.degree;
-  return k.type_name();
 }
 
 // A key no declaration of `kinds` has is an error naming the nearest and what `algo` takes.
@@ -53,7 +45,7 @@ void check_known(const GivenOptions& given, const std::string& algo, const std::
 nlohmann::json kernel_json_given(const Kernel& k) {
   nlohmann::json j = {{"kernel", k.type_name()}};
   for (const OptionDecl& d : kernel_options())
-    if (!d.owners.empty() && d.takes(k.type_name())) j[d.name] = kernel_value(k, d.name);
+    if (!d.owners.empty() && d.takes(k.type_name())) j[d.name] = k.option(d.name);
   return j;
 }
 
@@ -70,19 +62,14 @@ Kernel configure_kernel(const GivenOptions& given) {
     if (d.owners.empty() && given.has(option_key(d))) {
       const GivenOption& g = given.values.at(option_key(d));
       d.check(g.value, g.label());
-      k.type = Kernel::parse_type(g.value.get<std::string>());
+      k.set_option(d.name, g.value);
     }
   for (const OptionDecl& d : decls) {
     if (d.owners.empty() || !given.has(option_key(d))) continue;
     const GivenOption& g = given.values.at(option_key(d));
     if (!d.takes(k.type_name())) refuse(d, g, selected(given, "kernel", k.type_name()));
     d.check(g.value, g.label());
-    if (d.name == "degree" && g.value.get<int64_t>() > std::numeric_limits<int>::max())
-      throw std::invalid_argument(g.label() + " must be at most " + std::to_string(std::numeric_limits<int>::max()) +
-                                  ", got " + g.value.dump());
-    if (d.name == "gamma") k.gamma = g.value.get<double>();
-    if (d.name == "coef0") k.coef0 = g.value.get<double>();
-    if (d.name == "degree") k.degree = g.value.get<int>();
+    k.set_option(d.name, g.value);
   }
   return k;
 }

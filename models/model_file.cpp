@@ -33,32 +33,22 @@ constexpr int64_t kMaxModelRounds = int64_t{1} << 53;
 constexpr std::size_t kMaxFirstLine = 200;
 
 
-nlohmann::json kernel_to_json(const Kernel& k) {
-  return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
-}
-
-// Each kernel field checked against its declaration (numerics/kernel.cpp).
+// Every kernel field, checked against its declaration (numerics/kernel.cpp: type, ranges) and set.
 Kernel kernel_from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw ModelError("header: kernel is not an object");
-  for (const OptionDecl& d : kernel_options())
-    if (!j.contains(d.name)) throw ModelError("header: kernel." + d.name + " is missing");
-    else d.check(j.at(d.name), "header: kernel." + d.name);
   Kernel k;
-  k.type = Kernel::parse_type(j.at("type").get<std::string>());
-  k.gamma = j.at("gamma").get<double>();
-  k.coef0 = j.at("coef0").get<double>();
-  // An int in the learner: a larger whole number would be truncated into another kernel.
-  const nlohmann::json& degree = j.at("degree");
-  if (degree.is_number_unsigned() ? degree.get<uint64_t>() > INT_MAX : degree.get<int64_t>() > INT_MAX)
-    throw ModelError("header: kernel.degree must be at most 2147483647, got " + json_excerpt(degree));
-  k.degree = degree.get<int>();
+  for (const OptionDecl& d : kernel_options()) {
+    if (!j.contains(d.name)) throw ModelError("header: kernel." + d.name + " is missing");
+    d.check(j.at(d.name), "header: kernel." + d.name);
+    k.set_option(d.name, j.at(d.name));
+  }
   return k;
 }
 
 nlohmann::json header_json(const ModelHeader& h, const std::vector<StateArray>& arrays) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& a : arrays) list.push_back({a.name, std::string(1, static_cast<char>(a.type)), a.count});
-  return {{"learner", h.algo}, {"options", h.options}, {"kernel", kernel_to_json(h.kernel)},
+  return {{"learner", h.algo}, {"options", h.options}, {"kernel", h.kernel.options_json()},
           {"labels", h.labels}, {"classes", h.classes}, {"preprocess", h.preprocess}, {"data", h.data}, {"rounds", h.rounds},
           {"dim", h.dim}, {"code", h.code}, {"arrays", list}};
 }

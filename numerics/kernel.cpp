@@ -1,6 +1,9 @@
 // The kernel options' declarations (numerics/kernel.hpp); defaults from Kernel{}.
 #include "numerics/kernel.hpp"
 
+#include <limits>
+#include <stdexcept>
+
 #include "core/option_decl.hpp"
 
 namespace plab {
@@ -16,13 +19,38 @@ const std::vector<OptionDecl>& kernel_options() {
                 {"linear", "poly", "rbf", "polynomial", "gaussian"}),
         declare("kernel", g, "gamma", T::real, k.gamma, {"poly", "rbf"},
                 "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree", above(0)),
-        declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree", at_least(1)),
+        // Kernel::degree is an int: a larger whole number would become another degree.
+        declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree",
+                {1.0, double(std::numeric_limits<int>::max())}),
         declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0"),
     };
     d[0].cli = "--kernel";
     return d;
   }();
   return v;
+}
+
+// The one map from the declared keys to Kernel's fields.
+nlohmann::json Kernel::option(const std::string& name) const {
+  if (name == "type") return type_name();
+  if (name == "gamma") return gamma;
+  if (name == "coef0") return coef0;
+  if (name == "degree") return degree;
+  throw std::logic_error("no kernel option '" + name + "'");
+}
+
+void Kernel::set_option(const std::string& name, const nlohmann::json& v) {
+  if (name == "type") type = parse_type(v.get<std::string>());
+  else if (name == "gamma") gamma = v.get<double>();
+  else if (name == "coef0") coef0 = v.get<double>();
+  else if (name == "degree") degree = v.get<int>();
+  else throw std::logic_error("no kernel option '" + name + "'");
+}
+
+nlohmann::json Kernel::options_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  for (const OptionDecl& d : kernel_options()) j[d.name] = option(d.name);
+  return j;
 }
 
 }  // namespace plab

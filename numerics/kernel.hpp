@@ -7,6 +7,7 @@
 // whole kernel row from one sparse-times-dense pass (see support_set.hpp).
 #pragma once
 #include <cmath>
+#include <nlohmann/json_fwd.hpp>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -65,6 +66,12 @@ struct Kernel {
   std::string type_name() const {
     return type == Type::linear ? "linear" : type == Type::poly ? "poly" : "rbf";
   }
+  // The value of the kernel option `name` (a kernel_options() row: "type", "gamma", ...), and its
+  // setting from a value that row's check accepted: the configuration step and the model reader
+  // read and set a kernel through these alone (numerics/kernel.cpp).
+  nlohmann::json option(const std::string& name) const;
+  void set_option(const std::string& name, const nlohmann::json& v);
+  nlohmann::json options_json() const;  // {name: option(name)} of every kernel option
   static Type parse_type(const std::string& s) {
     if (s == "linear") return Type::linear;
     if (s == "poly" || s == "polynomial") return Type::poly;
@@ -74,7 +81,7 @@ struct Kernel {
 };
 
 // The kernel options (numerics/kernel.cpp): the type, which selects the kernel (spec key "type",
-// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: >= 1), each naming
+// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: 1 to INT_MAX), each naming
 // the kernel types that take it.
 const std::vector<OptionDecl>& kernel_options();
 

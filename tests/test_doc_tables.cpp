@@ -48,6 +48,41 @@ TEST(DocTables, EveryLearnerOptionAndSpecIsListed) {
   EXPECT_EQ(static_cast<std::size_t>(std::count(ids.begin(), ids.end(), ',')), specs + 1) << ids;
 }
 
+// Each learner's options table: its rows as declared, then the kernels it takes; a learner with
+// options and no section of docs/learners.md is an error of plab docs, naming it.
+TEST(DocTables, LearnerOptionTablesFollowTheDeclarations) {
+  const std::string fogd = learner_options_markdown(learner_info("fogd"));
+  EXPECT_NE(fogd.find("\n| `features` | count | 400 | >= 1, <= 16777216 | FOGD: D random Fourier frequencies"), std::string::npos)
+      << fogd;
+  EXPECT_NE(fogd.find("\n| kernel options | | | | `--kernel rbf` only, see [Kernel options](#kernels) |\n"), std::string::npos)
+      << fogd;
+  const std::string rbp = learner_options_markdown(learner_info("rbp"));
+  EXPECT_NE(rbp.find("\n| `budget` | count | 0 | >= 1 | Budget B: the most supports kept (the default 0 is out of range: it "
+                     "must be given) |\n"), std::string::npos) << rbp;
+  EXPECT_NE(rbp.find("\n| kernel options | | | | see [Kernel options](#kernels) |\n"), std::string::npos) << rbp;
+  const std::string pa1 = learner_options_markdown(learner_info("pa1"));
+  EXPECT_NE(pa1.find(" | text | `paper` | `paper` \\| `dogma` | "), std::string::npos) << pa1;
+  for (const LearnerInfo& l : learners()) {
+    const std::string table = learner_options_markdown(l);
+    for (const OptionDecl& d : l.option_rows()) EXPECT_NE(table.find("\n| `" + d.name + "` | "), std::string::npos) << l.name;
+  }
+
+  test_util::TempDir d("doc_tables_sections");
+  fs::create_directories(d.p / "docs");
+  fs::create_directories(d.p / "experiments");
+  fs::copy(kSourceTree + "/experiments/specs", d.p / "experiments" / "specs", fs::copy_options::recursive);
+  std::string doc = read_text_file(kSourceTree + "/docs/learners.md");
+  doc.replace(doc.find("## `nogd` —"), 11, "## NOGD —");
+  write_file_atomic((d.p / "docs" / "learners.md").string(), doc);
+  try {
+    (void)doc_blocks(d.p.string());
+    ADD_FAILURE() << "no error without nogd's section";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("learners.md: no section '## `nogd` — ...' for the options of nogd"), std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(DocTables, ReplaceBlockKeepsTheMarkersAndRefusesAMissingOne) {
   const std::string doc = "a " + doc_block_begin("x") + "old" + doc_block_end("x") + " b";
   EXPECT_EQ(replace_block(doc, "x", "new", "f.md"), "a " + doc_block_begin("x") + "new" + doc_block_end("x") + " b");

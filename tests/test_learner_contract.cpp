@@ -15,7 +15,6 @@
 #include "config/recorded_options.hpp"
 #include "config/given_options.hpp"
 #include "bounds/option_owners.hpp"
-#include "core/format.hpp"
 #include "core/random.hpp"
 #include "experiments/run/pipeline.hpp"
 #include "experiments/run/run.hpp"
@@ -172,33 +171,17 @@ TEST_P(Contract, EveryOptionTakenIsDeclared) {
   }
 }
 
-// The parameter row docs/learners.md shows for a declared learner option.
-std::string doc_row(const OptionDecl& d) {
-  using T = OptionDecl::Type;
-  std::string def = d.type == T::real ? format_g(d.default_value.get<double>())
-                    : d.type == T::text ? "`" + d.default_value.get<std::string>() + "`"
-                                        : d.default_value.dump();
-  std::string range = d.type == T::flag ? "—" : d.range_text().empty() ? "any" : d.range_text();
-  if (d.type == T::text) {
-    range.clear();
-    for (const auto& a : d.allowed) range += (range.empty() ? "`" : " \\| `") + a + "`";
-  }
-  return "| `" + d.name + "` | " + d.type_name() + " | " + def + " | " + range + " |";
-}
-
-// docs/learners.md has, in the learner's section, the row of every option it takes, with the
-// declared type, default and range (the meaning column is free text).
-TEST_P(Contract, DocumentedParametersAreTheDeclaredOnes) {
+// docs/learners.md has a section for the learner (its options table there is generated: plab docs,
+// checked by DocTables.CommittedCopiesAreGenerated).
+TEST_P(Contract, HasADocsSection) {
   if (GetParam() == kToy.name || GetParam() == kScratch.name) GTEST_SKIP() << "registered by this test file, not documented";
   std::ifstream in(std::string(PLAB_TEST_DATA) + "/../../docs/learners.md");
   ASSERT_TRUE(in) << "docs/learners.md";
   const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::size_t at = std::string::npos;
-  for (std::size_t p = doc.find("\n## "); p != std::string::npos && at == std::string::npos; p = doc.find("\n## ", p + 1))
-    if (doc.substr(p, doc.find('\n', p + 1) - p).find("`" + GetParam() + "`") != std::string::npos) at = p;
-  ASSERT_NE(at, std::string::npos) << "no section for " << GetParam();
-  const std::string section = doc.substr(at, doc.find("\n## ", at + 1) - at);
-  for (const auto& o : info().option_rows()) EXPECT_NE(section.find(doc_row(o)), std::string::npos) << doc_row(o);
+  bool found = false;
+  for (std::size_t p = doc.find("\n## "); p != std::string::npos && !found; p = doc.find("\n## ", p + 1))
+    found = doc.substr(p, doc.find('\n', p + 1) - p).find("`" + GetParam() + "`") != std::string::npos;
+  EXPECT_TRUE(found) << "no section for " << GetParam();
 }
 
 // Records: score before the update, ties are mistakes, support and t as reported; the running

@@ -273,7 +273,8 @@ TEST(Models, EditedStatesThatBreakTheLearnersInvariantsAreRefused) {
   for (const uint64_t degree : {uint64_t{1} << 40, uint64_t{1} << 31}) {
     nlohmann::json k = j;
     k["kernel"]["degree"] = degree;
-    expect_refused(with_header(k), "header: kernel.degree must be at most 2147483647, got " + std::to_string(degree));
+    expect_refused(with_header(k), "header: kernel.degree must be >= 1, <= 2147483647, got " + std::to_string(degree) +
+                                       " (Polynomial degree)");
   }
   nlohmann::json k = j;
   k["options"]["budget"] = 1;
@@ -372,6 +373,32 @@ TEST(Models, HeaderFaultsNameTheFieldOnceAndShowEscapesControlBytes) {
   ASSERT_EQ(show.status, 0) << show.output;
   EXPECT_NE(show.output.find("code        abc\\x1b[2J\\x07\\x0ddef\n"), std::string::npos) << show.output;
   EXPECT_EQ(show.output.find('\x1b'), std::string::npos);
+}
+
+// A kernel field outside its declaration (numerics/kernel.cpp) is refused before any of the file is
+// used, `plab model show` included, naming the file and the field.
+TEST(Models, BadKernelHeadersAreRefusedByModelShowNamingFileAndField) {
+  const std::string c = content_of(saved_model());
+  const nlohmann::json j = nlohmann::json::parse(c.substr(0, c.find('\n')));
+  const std::string payload = c.substr(c.find('\n') + 1);
+  test_util::TempDir dir("models_kernel");
+  const std::string path = (dir.p / "k.plab").string();
+  const std::vector<std::pair<nlohmann::json, std::string>> cases = {
+      {{{"gamma", -1}}, "header: kernel.gamma must be > 0 (and finite), got -1"},
+      {{{"type", "poly"}, {"degree", 3000000000u}},
+       "header: kernel.degree must be >= 1, <= 2147483647, got 3000000000 (Polynomial degree)"},
+      {{{"degree", 0}}, "header: kernel.degree must be >= 1, <= 2147483647, got 0"},
+      {{{"type", "sigmoid"}},
+       "header: kernel.type: unknown value 'sigmoid' (allowed: linear, poly, rbf, polynomial, gaussian)"}};
+  for (const auto& [fields, message] : cases) {
+    nlohmann::json h = j;
+    h["kernel"].update(fields);
+    std::ofstream(path, std::ios::binary) << signed_file(h.dump() + "\n" + payload);
+    const auto show = test_util::run_cli("model show " + path);
+    EXPECT_EQ(show.status, 2) << show.output;
+    EXPECT_NE(show.output.find(path + ": " + message + "\n"), std::string::npos) << "expected '" << message << "' in:\n"
+                                                                                  << show.output;
+  }
 }
 
 TEST(Models, WrittenAtomicallyAndReadBack) {

@@ -9,6 +9,7 @@
 #include "algorithms/registry.hpp"
 #include "bounds/option_owners.hpp"
 #include "core/file_io.hpp"
+#include "core/format.hpp"
 #include "core/json_text.hpp"
 #include "datasets/readers.hpp"
 #include "experiments/report/report_summary.hpp"
@@ -27,6 +28,13 @@ std::string cell(const std::string& s) {
 
 std::string code(const std::string& s) { return "`" + s + "`"; }
 
+// A numeric default outside the declared range: no default, the option must be given (budget 0).
+bool default_out_of_range(const OptionDecl& d) {
+  if (!d.default_value.is_number()) return false;
+  const double x = d.default_value.get<double>();
+  return (d.min && (d.min_open ? x <= *d.min : x < *d.min)) || (d.max && (d.max_open ? x >= *d.max : x > *d.max));
+}
+
 // A default as a reader of the docs writes it; one outside the declared range is no default.
 std::string default_text(const OptionDecl& d) {
   const nlohmann::json& v = d.default_value;
@@ -34,10 +42,8 @@ std::string default_text(const OptionDecl& d) {
   if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
   if (v.is_string()) return code(v.get<std::string>());
   if (v.is_number()) {
-    const double x = v.get<double>();
-    if ((d.min && (d.min_open ? x <= *d.min : x < *d.min)) || (d.max && (d.max_open ? x >= *d.max : x > *d.max)))
-      return "required";
-    return v.is_number_integer() ? std::to_string(v.get<int64_t>()) : fmt::format("{}", x);  // shortest round trip
+    if (default_out_of_range(d)) return "required";
+    return v.is_number_integer() ? std::to_string(v.get<int64_t>()) : fmt::format("{}", v.get<double>());  // shortest round trip
   }
   return code(v.dump());
 }
@@ -67,7 +73,78 @@ std::string aliases_text(const OptionDecl& d) {
   return s.empty() ? "" : " (earlier name " + s + ", still read)";
 }
 
+// The kernel options row of a learner's table: which kernels it takes.
+std::string kernels_text(const LearnerInfo& l) {
+  const std::string see = "see [Kernel options](#kernels)";
+  if (l.kernels.empty()) return see;
+  std::string s;
+  bool options = false;  // a kernel it takes has options
+  for (const Kernel::Type t : l.kernels) {
+    const std::string name = Kernel{.type = t}.type_name();
+    s += (s.empty() ? "" : " or ") + code("--kernel " + name);
+    for (const OptionDecl& d : kernel_options()) options = options || (!d.owners.empty() && d.takes(name));
+  }
+  return s + " only" + (options ? ", " + see : " (no kernel options)");
+}
+
+// The heading line of the section of `name` in docs/learners.md ("## `bogd`, `bogd++` — ...").
+std::optional<std::string> learner_heading(const std::string& doc, const std::string& name) {
+  for (std::size_t p = doc.find("\n## "); p != std::string::npos; p = doc.find("\n## ", p + 1)) {
+    const std::string line = doc.substr(p + 1, doc.find('\n', p + 1) - p - 1);
+    if (line.find(code(name)) != std::string::npos) return line;
+  }
+  return std::nullopt;
+}
+
+// One block per section of docs/learners.md whose learners take options ("options of bogd, bogd++"):
+// learners that share a section share its table.
+std::vector<DocBlock> learner_option_blocks(const std::string& learners_doc, const std::string& path) {
+  std::vector<DocBlock> blocks;
+  std::vector<std::string> headings;  // of blocks[i]
+  for (const LearnerInfo& l : learners()) {
+    if (l.option_rows().empty()) continue;
+    const std::optional<std::string> heading = learner_heading(learners_doc, l.name);
+    if (!heading) throw std::invalid_argument(path + ": no section '## " + code(l.name) + " — ...' for the options of " + l.name);
+    std::string text = "\n\n";  // the table indented into the section's "* **Options.**" item
+    const std::string table = learner_options_markdown(l);
+    for (std::size_t b = 0, e; b < table.size(); b = e + 1) {
+      e = table.find('\n', b);
+      text += "  " + table.substr(b, e - b + 1);
+    }
+    text += "\n  ";
+    const auto it = std::find(headings.begin(), headings.end(), *heading);
+    if (it == headings.end()) {
+      headings.push_back(*heading);
+      blocks.push_back({"docs/learners.md", "options of " + l.name, text});
+      continue;
+    }
+    DocBlock& shared = blocks[static_cast<std::size_t>(it - headings.begin())];
+    if (shared.text != text)
+      throw std::invalid_argument(path + ": " + l.name + " shares the section '" + *heading + "' but not its options");
+    shared.name += ", " + l.name;
+  }
+  return blocks;
+}
+
 }  // namespace
+
+std::string learner_options_markdown(const LearnerInfo& l) {
+  using T = OptionDecl::Type;
+  std::string s = "| option | type | default | range | meaning |\n|---|---|---|---|---|\n";
+  for (const OptionDecl& d : l.option_rows()) {
+    const nlohmann::json& v = d.default_value;
+    const std::string def = d.type == T::real ? format_g(v.get<double>()) : d.type == T::text ? code(v.get<std::string>()) : v.dump();
+    std::string range = d.type == T::flag ? "—" : d.range_text().empty() ? "any" : d.range_text();
+    if (!d.allowed.empty()) {
+      range.clear();
+      for (const auto& a : d.allowed) range += (range.empty() ? "" : " | ") + code(a);
+    }
+    const std::string required = default_out_of_range(d) ? " (the default " + def + " is out of range: it must be given)" : "";
+    s += "| " + code(d.name) + " | " + d.type_name() + " | " + cell(def) + " | " + cell(range) + " | " +
+         cell(d.help + aliases_text(d) + required) + " |\n";
+  }
+  return s + "| kernel options | | | | " + kernels_text(l) + " |\n";
+}
 
 std::string learner_table_markdown(const std::string& learners_doc) {
   std::string s = "| `--algo` | what it is | options it takes (default) | kernels |\n|---|---|---|---|\n";
@@ -108,9 +185,11 @@ std::string figure_ids_markdown(const std::string& spec_dir) {
   return s;
 }
 
+
 std::vector<DocBlock> doc_blocks(const std::string& root) {
   const std::string figures = figure_ids_markdown((fs::path(root) / "experiments" / "specs").string());
-  return {
+  const std::string learners_path = (fs::path(root) / "docs" / "learners.md").string();
+  std::vector<DocBlock> blocks = {
       {"README.md", "learners", "\n" + learner_table_markdown("docs/learners.md")},
       {"README.md", "options", "\n" + option_table_markdown({"learner", "kernel", "comparator"})},
       {"README.md", "figure ids", figures},
@@ -121,6 +200,8 @@ std::vector<DocBlock> doc_blocks(const std::string& root) {
       {"docs/learners.md", "reader options", "\n" + option_table_markdown({"reader"})},
       {"docs/learners.md", "run options", "\n" + option_rows_markdown(run_options())},
   };
+  for (DocBlock& b : learner_option_blocks(read_text_file(learners_path), learners_path)) blocks.push_back(std::move(b));
+  return blocks;
 }
 
 std::string doc_block_begin(const std::string& name) { return "<!-- BEGIN " + name + " (generated: plab docs) -->"; }

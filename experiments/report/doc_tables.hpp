@@ -2,8 +2,9 @@
 // in the committed markdown (`plab docs` writes them, `plab docs --check` and test_doc_tables fail
 // when a committed copy differs): the learner table and the option table of README.md (the
 // learner registry and the option declarations, algorithms/registry.hpp, bounds/option_owners.hpp),
-// the learner table and the kernel, comparator and reader option tables of docs/learners.md, and
-// the figure ids of README.md and docs/conventions.md
+// the learner table, the kernel, comparator, reader and run option tables and each learner's
+// options table (in its section) of docs/learners.md, and the figure ids of README.md and
+// docs/conventions.md
 // (the committed specs, experiments/specs/*.json, in report order).
 #pragma once
 #include <optional>
@@ -13,6 +14,8 @@
 #include "core/option_decl.hpp"
 
 namespace plab {
+
+struct LearnerInfo;  // algorithms/registry.hpp
 
 // One generated block: the file (relative to the source tree), the marker name and the text
 // between "<!-- BEGIN <name> (generated: plab docs) -->" and "<!-- END <name> -->".
@@ -28,6 +31,9 @@ std::vector<DocBlock> doc_blocks(const std::string& root);
 
 // The learner table: name (linked to `learners_doc` + "#name"), summary, options, kernels.
 std::string learner_table_markdown(const std::string& learners_doc);
+// The options table of a learner's section of docs/learners.md: each option it takes (type, default,
+// range, help), then the kernels it takes.
+std::string learner_options_markdown(const LearnerInfo& l);
 // Every option of the given kinds ("learner", "kernel", "comparator", "reader"), in declaration
 // order: type, default, range or values, owners, help.
 std::string option_table_markdown(const std::vector<std::string>& kinds);

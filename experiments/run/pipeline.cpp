@@ -24,10 +24,6 @@ namespace {
 
 constexpr double kClassTableFloor = 16.0 * 1048576.0;  // bytes a class table may take whatever the data
 
-nlohmann::json kernel_json(const Kernel& k) {
-  return {{"type", k.type_name()}, {"gamma", k.gamma}, {"coef0", k.coef0}, {"degree", k.degree}};
-}
-
 // A comparator of a request, computed once per (data, order, kernel, kind, C, seed) in the
 // process: the cells of a figure that share a data set and a permutation share it (on MNIST the
 // multiclass one costs as much as a Projectron++ pass; the binary SVM on its 3000-row subsample
@@ -233,7 +229,7 @@ void RunRequest::take(const RunConfig& c) {
 nlohmann::json run_meta(const RunRequest& req, const RunReport& rep) {
   const LearnerInfo& info = learner_info(req.algo());
   nlohmann::json m = {{"algo", req.algo()},
-                      {"kernel", kernel_json(req.options().kernel)},
+                      {"kernel", req.options().kernel.options_json()},
                       {"options", info.options_json(rep.facts.options)},
                       {"f_norm2_exact", rep.f_norm2_exact}};
   if (!rep.learner->keeps_norm()) m["norms_kept"] = false;  // docs/learners.md#bookkeeping: no f_norm2, delta_norm

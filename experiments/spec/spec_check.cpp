@@ -84,7 +84,9 @@ void conform_type(const Node& n, const Type& t) {
       if (n.text().empty() && t.min_items > 0) n.fail("must not be empty");
       return;
     case Kind::number: return conform_number(n, t);
-    case Kind::integer: n.integer(t.min_items); return;
+    case Kind::integer:
+      if (n.integer(t.min_items) > t.max_items && t.max_items >= 0) n.fail("must be <= " + std::to_string(t.max_items));
+      return;
     case Kind::flag: n.flag(); return;
     case Kind::choice: n.choice(t.what, t.values); return;
     case Kind::ref: return conform(n, t.what);

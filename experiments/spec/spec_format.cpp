@@ -107,8 +107,9 @@ Field declared(const std::vector<OptionDecl>& decls, const std::string& name, co
     t.above = d->min;
     t.below = d->max;
   } else if (d->type == T::count || d->type == T::integer) {
-    if (d->max || (d->type == T::integer && !d->min)) throw std::logic_error("spec format: " + name + ": no spec type for its range");
+    if (d->type == T::integer && !d->min) throw std::logic_error("spec format: " + name + ": no spec type for its range");
     t = integer(d->min ? static_cast<int64_t>(*d->min) + (d->min_open ? 1 : 0) : 0);
+    if (d->max) t.max_items = static_cast<int64_t>(*d->max) - (d->max_open ? 1 : 0);
   } else {
     t = flag();
   }

@@ -19,7 +19,7 @@ namespace plab::spec_format {
 enum class Kind {
   text,      // a string (min_items 1: not empty)
   number,    // a number, within `above` / `below` (exclusive) when set
-  integer,   // an integer >= min_items
+  integer,   // an integer >= min_items (and <= max_items when that is >= 0)
   flag,      // true or false
   choice,    // one of `values`; an error names the value as an unknown `what`
   ref,       // the definition named `what` (an object, or a value kind checked by code)

@@ -51,7 +51,11 @@ ordered_json type_schema(const Type& t) {
       if (t.below) o["exclusiveMaximum"] = *t.below;
       return o;
     }
-    case Kind::integer: return {{"type", "integer"}, {"minimum", t.min_items}};
+    case Kind::integer: {
+      ordered_json o = {{"type", "integer"}, {"minimum", t.min_items}};
+      if (t.max_items >= 0) o["maximum"] = t.max_items;
+      return o;
+    }
     case Kind::flag: return {{"type", "boolean"}};
     case Kind::choice: return t.values.size() == 1 ? ordered_json{{"const", t.values[0]}} : ordered_json{{"enum", t.values}};
     case Kind::ref: return {{"$ref", "#/$defs/" + t.what}};
@@ -92,7 +96,8 @@ std::string type_doc(const Type& t) {
   switch (t.kind) {
     case Kind::text: return t.min_items > 0 ? "non-empty string" : "string";
     case Kind::number: return number_doc(t);
-    case Kind::integer: return "integer >= " + std::to_string(t.min_items);
+    case Kind::integer:
+      return "integer >= " + std::to_string(t.min_items) + (t.max_items >= 0 ? ", <= " + std::to_string(t.max_items) : "");
     case Kind::flag: return "true or false";
     case Kind::choice: {
       std::string s;
