@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "core/huge_pages.hpp"
+
 namespace plab {
 
 class FactorColumns {
@@ -33,7 +35,7 @@ class FactorColumns {
 
  private:
   static std::size_t offset(std::size_t b) { return kBlockRows * kBlockRows * b * (b + 1) / 2; }
-  std::vector<double> c_;
+  AlignedVector<double> c_;  // 64-byte aligned: a block's columns are whole cache lines
   std::size_t n_ = 0;
 };
 
