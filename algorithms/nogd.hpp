@@ -276,8 +276,8 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   std::size_t ldm_ = 0;
   AlignedVector<double> M_;
   std::vector<double> w_;
-  std::vector<double> tdw_;
-  AlignedVector<double> base_wsum_;  // sum_t t dw_t since the switch; the averaging sums at it
+  std::vector<double> tdw_;          // sum_t t dw_t since the switch
+  AlignedVector<double> base_wsum_;  // the averaging sums at the switch
   mutable bool stale_ = false;   // alpha and the averaging sums lag behind w
   mutable std::vector<double> row_, z_;
   AlignedVector<double> block_rows_;  // learn_block's kernel rows after the switch (ldm_ apart)
