@@ -32,8 +32,13 @@
 // support has one neighbour). Memory O(B) beyond the expansion.
 #pragma once
 #include <algorithm>
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/learner.hpp"
@@ -69,7 +74,10 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     self_.clear();
     for (std::size_t i = 0; i < f_.size(); ++i) self_.push_back(f_.self(i));
     if (!nearest_) return;
-    nn_.assign(f_.size(), Near{});
+    nn_j_.assign(f_.size(), kNone);
+    nn_k_.assign(f_.size(), 0.0);
+    nn_d_.assign(f_.size(), 0.0);
+    nn_s_.assign(f_.size(), 0.0);
     for (std::size_t i = 0; i < f_.size(); ++i) find_nearest(i);
   }
 
@@ -104,7 +112,7 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
       norm2_ += -2.0 * ar * fx[0] + ar * ar * self_[best];  // ||f - a_r k_r||^2
       s -= ar * row[best];
       if (rm.dj != 0.0) {  // BPA-NN: nn(r)'s coefficient grows by a_r c_j
-        const double gj = fx[1] - ar * nn_[best].k;  // (f - a_r k_r)(x_j)
+        const double gj = fx[1] - ar * nn_k_[best];  // (f - a_r k_r)(x_j)
         norm2_ += 2.0 * rm.dj * gj + rm.dj * rm.dj * self_[rm.j];
         s += rm.dj * row[rm.j];
         f_.bump(rm.j, rm.dj, t);
@@ -121,6 +129,36 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
 
  private:
   static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+  // Four lanes at a time (GCC vector extensions, each lane the scalar's bits) for the O(B) loops of
+  // a BPA-NN round.
+  using V4 = double __attribute__((vector_size(32)));
+  using I4 = int64_t __attribute__((vector_size(32)));
+  // Vectors pass by reference here, never by value (no vector ABI to depend on the -m flags).
+  template <class V, class T>
+  static const V& load4(const T* p, V& v) {
+    std::memcpy(&v, p, sizeof v);
+    return v;
+  }
+  // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
+  // by hit4(i, mask) (their lane mask): the hits are few, and the scalar loops' compares and branches
+  // were most of a BPA-NN round's own time.
+  template <class Hit4, class Hit, class Visit>
+  static void visit_hits(std::size_t n, Hit4 hit4, Hit hit, Visit visit) {
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+      I4 m;
+      hit4(i, m);
+#if defined(__AVX__)
+      if (!_mm256_testz_si256(reinterpret_cast<__m256i>(m), reinterpret_cast<__m256i>(m)))  // one vptest
+#else
+      if (m[0] | m[1] | m[2] | m[3])
+#endif
+        for (std::size_t l = 0; l < 4; ++l)
+          if (m[l]) visit(i + l);
+    }
+    for (; i < n; ++i)
+      if (hit(i)) visit(i);
+  }
   // Candidate r's removal: q_r = ||a_r (k_r - P_V k_r)||^2 and the coefficient changes a_r c on
   // x_t (dt) and on nn(r) = slot j (dj), c = K_V^{-1} p.
   struct Removal {
@@ -131,8 +169,8 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // on x_t alone (BPA-S, B = 1, or K_V singular with k_tt > 0).
   enum class Onto { pair, neighbour, self };
   Onto span_of(std::size_t r, const AlignedVector<double>& row, double ktt) const {
-    if (!nearest_ || nn_[r].j == kNone) return Onto::self;
-    const std::size_t j = nn_[r].j;
+    if (!nearest_ || nn_j_[r] == kNone) return Onto::self;
+    const std::size_t j = nn_j_[r];
     const double kjj = self_[j], ktj = row[j];
     if (ktt * kjj - ktj * ktj > kSingular * ktt * kjj) return Onto::pair;
     return !(ktt > 0.0) && kjj > 0.0 ? Onto::neighbour : Onto::self;
@@ -145,7 +183,9 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const std::size_t n = f_.size();
     q_.resize(n);
     double* __restrict q = q_.data();
-    if (nearest_) {
+    if (nearest_ && ktt > 0.0) {
+      pair_costs(row, ktt, q);
+    } else if (nearest_) {
       for (std::size_t i = 0; i < n; ++i) q[i] = removal_cost(i, row, ktt);
     } else {
       const double* __restrict a = f_.alpha.data();
@@ -166,18 +206,62 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const double a = f_.alpha[r], krr = self_[r], krt = row[r];
     switch (span_of(r, row, ktt)) {
       case Onto::pair: {  // p^T K_V^{-1} p = (k_jj k_rt^2 - 2 k_tj k_rt k_rj + k_tt k_rj^2) / det
-        const std::size_t j = nn_[r].j;
-        const double kjj = self_[j], krj = nn_[r].k, ktj = row[j], det = ktt * kjj - ktj * ktj;
+        const std::size_t j = nn_j_[r];
+        const double kjj = self_[j], krj = nn_k_[r], ktj = row[j], det = ktt * kjj - ktj * ktj;
         return a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / det);
       }
       case Onto::neighbour: {
-        const double krj = nn_[r].k;
-        return a * a * (krr - krj * krj / self_[nn_[r].j]);
+        const double krj = nn_k_[r];
+        return a * a * (krr - krj * krj / self_[nn_j_[r]]);
       }
       case Onto::self: break;
     }
     const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
     return a * a * (krr - proj);
+  }
+  // BPA-NN's q_r of every candidate at k_tt > 0 (no candidate then projects on nn(r) alone):
+  // removal_cost's two expressions for every slot, the pair's where K_V is regular, in loops
+  // without branches that vectorise (the candidates' calls and switch were a fifth of an a9a
+  // BPA-NN pass); the same expressions, so the same bits.
+  void pair_costs(const AlignedVector<double>& row, double ktt, double* __restrict q) const {
+    const std::size_t n = f_.size();
+    ktj_.resize(n);
+    double* __restrict ktj = ktj_.data();
+    for (std::size_t i = 0; i < n; ++i) {  // nn(r)'s k_tj (0 without one)
+      const std::size_t j = nn_j_[i];
+      ktj[i] = j == kNone ? 0.0 : row[j];
+    }
+    const double* __restrict kjj = nn_s_.data();  // nn(r)'s k_jj (0 without one)
+    const double* __restrict a = f_.alpha.data();
+    const double* __restrict krr = self_.data();
+    const double* __restrict krt = row.data();
+    const double* __restrict krj = nn_k_.data();
+    const std::size_t* __restrict jj = nn_j_.data();
+    // unit: k_tt = 1 (the Gaussian), where k_rt^2 / k_tt is k_rt^2 exactly: no second division.
+    const auto cost = [ktt](auto& q, auto unit, const auto& a, const auto& krr, const auto& krt, const auto& krj, const auto& kjj,
+                            const auto& ktj, const auto& has_j) {  // q = q_r; by reference: no vector ABI
+      const auto det = ktt * kjj - ktj * ktj;
+      const auto pair = has_j & (det > kSingular * ktt * kjj);
+      const auto on_pair = a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / (pair ? det : 1.0));
+      std::remove_const_t<decltype(on_pair)> on_self;
+      if constexpr (decltype(unit)::value) on_self = a * a * (krr - krt * krt);
+      else on_self = a * a * (krr - krt * krt / ktt);
+      q = pair ? on_pair : on_self;
+    };
+    const auto all = [&](auto unit) {
+      std::size_t i = 0;
+      for (; i + 4 <= n; i += 4) {
+        V4 v, va, vrr, vrt, vrj, vjj, vtj;
+        I4 vj;
+        const I4 has_j = load4(jj + i, vj) != static_cast<int64_t>(kNone);
+        cost(v, unit, load4(a + i, va), load4(krr + i, vrr), load4(krt + i, vrt), load4(krj + i, vrj),
+             load4(kjj + i, vjj), load4(ktj + i, vtj), has_j);
+        std::memcpy(q + i, &v, sizeof v);
+      }
+      for (; i < n; ++i) cost(q[i], unit, a[i], krr[i], krt[i], krj[i], kjj[i], ktj[i], jj[i] != kNone);
+    };
+    if (ktt == 1.0) all(std::true_type{});
+    else all(std::false_type{});
   }
   Removal removal(std::size_t r, const AlignedVector<double>& row, double ktt) const {
     Removal m;
@@ -188,8 +272,8 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
       if (ktt > 0.0) m.dt = a * krt / ktt;
       return m;
     }
-    m.j = nn_[r].j;
-    const double kjj = self_[m.j], krj = nn_[r].k, ktj = row[m.j];
+    m.j = nn_j_[r];
+    const double kjj = self_[m.j], krj = nn_k_[r], ktj = row[m.j];
     if (span == Onto::neighbour) {
       m.dj = a * krj / kjj;
     } else {  // c = K_V^{-1} p, the 2 x 2 inverse
@@ -200,26 +284,52 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     return m;
   }
 
-  // BPA-NN: support i's nearest neighbour, k(x_i, x_j) and their kernel distance
-  // k_ii - 2 k_ij + k_jj (kNone: no other support).
-  struct Near {
-    std::size_t j = kNone;
-    double k = 0.0, d = 0.0;
-  };
-  // Offers slot j, k(x_i, x_j) = kij, as support i's neighbour; ties go to the older support (the
-  // smaller id), which slot moves do not change.
+  // BPA-NN: support i's nearest neighbour j (kNone: no other support), k(x_i, x_j) and their
+  // kernel distance k_ii - 2 k_ij + k_jj, in slot order (nn_j_, nn_k_, nn_d_; nn_s_ = k_jj). A neighbour is the
+  // outcome of offering the slots in turn: the first offered is taken, then one of smaller distance,
+  // or of equal distance and smaller id (the older support, which slot moves do not change).
+  // Slot j, k(x_i, x_j) = kij, offered to support i.
   void offer(std::size_t i, std::size_t j, double kij) {
     const double d = self_[i] - 2.0 * kij + self_[j];
-    Near& n = nn_[i];
-    if (n.j == kNone || d < n.d || (d == n.d && f_.sv.id(j) < f_.sv.id(n.j))) n = {j, kij, d};
+    if (nn_j_[i] == kNone || d < nn_d_[i] || (d == nn_d_[i] && f_.sv.id(j) < f_.sv.id(nn_j_[i])))
+      nn_j_[i] = j, nn_k_[i] = kij, nn_d_[i] = d, nn_s_[i] = self_[j];
+  }
+  // The outcome of offering slots 0..n-1 but `skip` in turn, d[j] their distances (d[skip] is
+  // overwritten): the first slot of the least d (first_min), then the smallest id among the slots
+  // of that d; when the first offered slot's d is NaN it stays (nothing compares with it), when no
+  // d is below +inf the first offered slot is where the ties start. kNone when no slot is offered.
+  std::size_t nearest_of(double* d, std::size_t n, std::size_t skip) const {
+    const std::size_t first = skip == 0 ? 1 : 0;
+    if (first >= n) return kNone;
+    if (std::isnan(d[first])) return first;
+    if (skip < n) d[skip] = std::numeric_limits<double>::quiet_NaN();  // never taken, never equal
+    std::size_t best = first_min(d, n);
+    if (!(d[best] < std::numeric_limits<double>::infinity())) best = first;
+    const double m = d[best];
+    const int64_t* id = f_.sv.ids();
+    visit_hits(
+        n, [&](std::size_t i, I4& hit) { V4 v; hit = load4(d + i, v) == m; }, [&](std::size_t i) { return d[i] == m; },
+        [&](std::size_t i) {
+          if (id[i] < id[best]) best = i;
+        });
+    return best;
   }
   // Support i's neighbour anew, from its kernel row.
   void find_nearest(std::size_t i) {
-    std::vector<double> k(f_.size());
-    f_.sv.kernel_row(f_.kernel, f_.sv.row(i), k.data());
-    nn_[i] = Near{};
-    for (std::size_t j = 0; j < f_.size(); ++j)
-      if (j != i) offer(i, j, k[j]);
+    const std::size_t n = f_.size();
+    near_row_.resize(n);
+    near_d_.resize(n);
+    f_.sv.kernel_row(f_.kernel, f_.sv.row(i), near_row_.data());
+    const double* __restrict k = near_row_.data();
+    const double* __restrict self = self_.data();
+    double* __restrict d = near_d_.data();
+    const double sii = self_[i];
+    for (std::size_t j = 0; j < n; ++j) d[j] = sii - 2.0 * k[j] + self[j];
+    const std::size_t j = nearest_of(d, n, i);
+    nn_j_[i] = j;
+    nn_k_[i] = j == kNone ? 0.0 : k[j];
+    nn_d_[i] = j == kNone ? 0.0 : near_d_[j];
+    nn_s_[i] = j == kNone ? 0.0 : self_[j];
   }
 
   // Appends x_t (BPA-NN: its neighbour, and it as the neighbour of the supports it is nearer to).
@@ -227,11 +337,26 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const std::size_t n = f_.add(x, t, beta);
     self_.push_back(ktt);
     if (!nearest_) return;
-    nn_.emplace_back();
-    for (std::size_t i = 0; i < n; ++i) {
-      offer(i, n, row[i]);
-      offer(n, i, row[i]);
-    }
+    near_d_.resize(n + 1);
+    double* __restrict d = near_d_.data();
+    const double* __restrict self = self_.data();
+    const double* __restrict k = row.data();
+    for (std::size_t i = 0; i < n; ++i) d[i] = self[i] - 2.0 * k[i] + ktt;  // x_t offered to support i
+    const int64_t none = static_cast<int64_t>(kNone);
+    visit_hits(  // offer's own test decides; every slot it can take passes this one
+        n,
+        [&](std::size_t i, I4& hit) {
+          I4 j;
+          V4 di, ni;
+          hit = (load4(nn_j_.data() + i, j) == none) | (load4(d + i, di) <= load4(nn_d_.data() + i, ni));
+        },
+        [&](std::size_t i) { return nn_j_[i] == kNone || d[i] <= nn_d_[i]; }, [&](std::size_t i) { offer(i, n, row[i]); });
+    for (std::size_t i = 0; i < n; ++i) d[i] = ktt - 2.0 * k[i] + self[i];  // support i offered to x_t
+    const std::size_t j = nearest_of(d, n, n);
+    nn_j_.push_back(j);
+    nn_k_.push_back(j == kNone ? 0.0 : row[j]);
+    nn_d_.push_back(j == kNone ? 0.0 : d[j]);
+    nn_s_.push_back(j == kNone ? 0.0 : self_[j]);
   }
   // Removes slot r (the last slot moves into r), with the same move in row and the per-slot data;
   // the supports whose neighbour was r get theirs anew.
@@ -243,15 +368,24 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     self_.pop_back();
     f_.remove(r);
     if (!nearest_) return;
-    std::vector<std::size_t> orphans;
-    for (std::size_t i = 0; i <= last; ++i) {
-      if (i == r) continue;
-      if (nn_[i].j == r) orphans.push_back(i == last ? r : i);
-      else if (nn_[i].j == last) nn_[i].j = r;
-    }
-    nn_[r] = nn_[last];
-    nn_.pop_back();
-    for (std::size_t i : orphans) find_nearest(i);
+    orphans_.clear();
+    const auto rr = static_cast<int64_t>(r), ll = static_cast<int64_t>(last);
+    visit_hits(
+        last + 1,
+        [&](std::size_t i, I4& hit) {
+          I4 j;
+          load4(nn_j_.data() + i, j);
+          hit = (j == rr) | (j == ll);
+        },
+        [&](std::size_t i) { return nn_j_[i] == r || nn_j_[i] == last; },
+        [&](std::size_t i) {
+          if (i == r) return;
+          if (nn_j_[i] == r) orphans_.push_back(i == last ? r : i);
+          else nn_j_[i] = r;  // its neighbour was the last slot, now at r
+        });
+    nn_j_[r] = nn_j_[last], nn_k_[r] = nn_k_[last], nn_d_[r] = nn_d_[last], nn_s_[r] = nn_s_[last];
+    nn_j_.pop_back(), nn_k_.pop_back(), nn_d_.pop_back(), nn_s_.pop_back();
+    for (std::size_t i : orphans_) find_nearest(i);
   }
 
   std::size_t B_;
@@ -260,7 +394,11 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   std::vector<double> self_;  // k(x_i, x_i) over the slots
   AlignedVector<double> row_;   // learn()'s copy of the scoring row (no allocation a round)
   mutable std::vector<double> q_;  // cheapest_removal's costs, one a support
-  std::vector<Near> nn_;      // BPA-NN: each slot's nearest neighbour
+  std::vector<std::size_t> nn_j_;  // BPA-NN: each slot's nearest neighbour (offer)
+  std::vector<double> nn_k_, nn_d_, nn_s_;  // nn_s_: k_jj of the neighbour j (slot moves keep it)
+  mutable std::vector<double> ktj_;          // pair_costs' scratch: nn(r)'s k_tj
+  std::vector<double> near_row_, near_d_;   // find_nearest's and add's scratch: a kernel row, distances
+  std::vector<std::size_t> orphans_;        // remove's scratch
 };
 
 }  // namespace plab

@@ -66,8 +66,9 @@ class CKSPerceptron final : public ExpansionLearner {
 
  private:
   // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id: one order over the
-  // candidates (ids are unique), so four lanes scan it at once and their winners meet by the same
-  // rule (the scalar loop's branches were a third of an a9a CKS pass).
+  // candidates (ids are unique), so sixteen lanes (four accumulators of four: one waited on its
+  // compare and blends) scan it at once and their winners meet by the same rule (the scalar
+  // loop's branches were a third of an a9a CKS pass).
   std::size_t argmax() const {
     const std::size_t n = F_.size();
     v_.resize(n);
@@ -80,26 +81,38 @@ class CKSPerceptron final : public ExpansionLearner {
     const auto better = [](double v, int64_t i, double bv, int64_t bi) { return v > bv || (v == bv && i < bi); };
     using V4 = double __attribute__((vector_size(32)));
     using I4 = int64_t __attribute__((vector_size(32)));
+    constexpr int kAcc = 4;
     const double inf = std::numeric_limits<double>::infinity();
-    V4 bv = {-inf, -inf, -inf, -inf};
-    I4 bid = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX}, bslot = {0, 0, 0, 0}, slot = {0, 1, 2, 3};
-    const I4 four = {4, 4, 4, 4};
+    V4 bv[kAcc];
+    I4 bid[kAcc], bslot[kAcc], slot[kAcc];
+    for (int q = 0; q < kAcc; ++q) {
+      bv[q] = V4{-inf, -inf, -inf, -inf};
+      bid[q] = I4{INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
+      bslot[q] = I4{0, 0, 0, 0};
+      slot[q] = I4{4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3};
+    }
+    const I4 step = {4 * kAcc, 4 * kAcc, 4 * kAcc, 4 * kAcc};
     std::size_t i = 0;
-    for (; i + 4 <= n; i += 4, slot += four) {
-      V4 v;
-      I4 ii;
-      std::memcpy(&v, v_.data() + i, sizeof v);
-      std::memcpy(&ii, id + i, sizeof ii);
-      const I4 take = (v > bv) | ((v == bv) & (ii < bid));
-      bv = take ? v : bv;
-      bid = take ? ii : bid;
-      bslot = take ? slot : bslot;
+    for (; i + 4 * kAcc <= n; i += 4 * kAcc) {
+      for (int q = 0; q < kAcc; ++q) {
+        V4 v;
+        I4 ii;
+        std::memcpy(&v, v_.data() + i + 4 * q, sizeof v);
+        std::memcpy(&ii, id + i + 4 * q, sizeof ii);
+        const I4 take = (v > bv[q]) | ((v == bv[q]) & (ii < bid[q]));
+        bv[q] = take ? v : bv[q];
+        bid[q] = take ? ii : bid[q];
+        bslot[q] = take ? slot[q] : bslot[q];
+        slot[q] += step;
+      }
     }
     double best_v = -inf;
     int64_t best_id = INT64_MAX;
     std::size_t best = 0;
-    for (int l = 0; l < 4; ++l)
-      if (better(bv[l], bid[l], best_v, best_id)) best_v = bv[l], best_id = bid[l], best = static_cast<std::size_t>(bslot[l]);
+    for (int q = 0; q < kAcc; ++q)
+      for (int l = 0; l < 4; ++l)
+        if (better(bv[q][l], bid[q][l], best_v, best_id))
+          best_v = bv[q][l], best_id = bid[q][l], best = static_cast<std::size_t>(bslot[q][l]);
     for (; i < n; ++i)
       if (better(v_[i], id[i], best_v, best_id)) best_v = v_[i], best_id = id[i], best = i;
     return best;

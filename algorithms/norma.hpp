@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/lane_min.hpp"
 
 namespace plab {
 
@@ -98,6 +99,7 @@ class Norma final : public ExpansionLearner {
     task_ = own.task == "novelty" ? Task::novelty : own.task == "regression" ? Task::regression : Task::classification;
     loss_ = own.loss == "squared" ? Loss::squared : own.loss == "eps" ? Loss::eps : Loss::hinge;
     thr_ = task_ == Task::regression ? own.epsilon : own.rho;
+    if (tau_ > 0) drop_norm();  // a truncation's norm update costs a kernel row (drop_oldest)
   }
 
   double score(const Example& x) const override { return f_.score(x) + b_; }
@@ -238,11 +240,12 @@ class Norma final : public ExpansionLearner {
   void drop_oldest(RoundRecord& r) {
     const Born b = born_.front();
     born_.pop_front();
-    std::size_t i = 0;
-    while (f_.sv.id(i) != b.t) ++i;
+    const std::size_t i = first_equal(f_.sv.ids(), f_.size(), b.t);
     const double ai = f_.alpha[i], kii = f_.self(i);
-    const double hi = f_.score(f_.sv.row(i));  // h(x_i) including the term itself
-    norm2_ += -2.0 * ai * hi + ai * ai * kii;  // ||h - a_i k_i||^2, exact
+    if (!norm_dropped_) {
+      const double hi = f_.score(f_.sv.row(i));  // h(x_i) including the term itself
+      norm2_ += -2.0 * ai * hi + ai * ai * kii;  // ||h - a_i k_i||^2, exact
+    }
     r.trunc_norm = std::abs(ai) * std::sqrt(kii);
     // eta_s C kappa_s prod_{u=s+1..t}(1 - eta_u lambda); = Lambda C kappa (1-lambda Lambda)^tau
     // for constant eta (docs/bounds.md#norma-truncation), with kappa_s = sqrt(k(x_s,x_s)) <= kappa.
