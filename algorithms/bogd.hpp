@@ -110,7 +110,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
-    RoundRecord r = begin(x, t);
+    // The scoring row feeds only the Gram matrix and the norm: without them the fused score.
+    RoundRecord r = norm_dropped_ ? begin_without_row(x, t) : begin(x, t);
     const double ys = x.y * r.score;
     r.margin_error = ys > 0.0 && ys < 1.0;
     const double c = 1.0 - eta_ * lambda_;
@@ -122,8 +123,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       }
       return finish(r);
     }
-    AlignedVector<double>& row = row_;  // k(x_i, x_t)
-    f_.take_row(row);
+    AlignedVector<double>& row = row_;  // k(x_i, x_t) (empty without the norm)
+    if (!norm_dropped_) f_.take_row(row);
     double s = r.score;                  // f(x_t) of the function a k(x_t,.) is added to
     r.update = UpdateKind::add;
     r.delta_norm = norm_dropped_ ? kNoNorm : 0.0;
@@ -407,8 +408,10 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
       gram_.resize(packed(last, 0));
     }
-    row[j] = row[last];
-    row.pop_back();
+    if (!row.empty()) {
+      row[j] = row[last];
+      row.pop_back();
+    }
     if (!p.empty()) {
       p[j] = p[last];
       p.pop_back();

@@ -49,8 +49,8 @@ inline std::size_t first_min(const double* v, std::size_t n) {
   return best;
 }
 
-// The first slot i < n with v[i] == x (n when none): four slots compared at a time, where the
-// scalar loop's compare and branch per slot were a fifth of NORMA's truncating round.
+// The first slot i < n with v[i] == x (n when none): four slots compared at a time, one branch
+// for the four (NORMA's truncation finds its oldest term's slot by its id).
 inline std::size_t first_equal(const int64_t* v, std::size_t n, int64_t x) {
   using I4 = int64_t __attribute__((vector_size(32)));
   std::size_t i = 0;
