@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "algorithms/learner.hpp"
+#include "numerics/lane_min.hpp"
 
 namespace plab {
 
@@ -129,9 +130,9 @@ class Forgetron final : public ExpansionLearner {
   // Slot of a support id: removal moves the last slot into the hole, so slots are not FIFO
   // ordered; a scan is O(B), below the O(B nnz) kernel row of the same round.
   std::size_t slot_of(int64_t id) const {
-    for (std::size_t i = 0; i < f_.size(); ++i)
-      if (f_.sv.id(i) == id) return i;
-    throw std::logic_error("Forgetron: oldest support id not found");
+    const std::size_t i = first_equal(f_.sv.ids(), f_.size(), id);
+    if (i == f_.size()) throw std::logic_error("Forgetron: oldest support id not found");
+    return i;
   }
 
   std::size_t B_;

@@ -50,7 +50,7 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   std::vector<bench::PassRound> rounds;  // what the floor reads; the records themselves are not kept,
   rounds.reserve(order.size());          // as by a run without bounds or trace
   const RoundObserver observe = [&](const RoundRecord& rec, const RunResult&) {
-    rounds.push_back({static_cast<std::size_t>(rec.support_size), rec.update != UpdateKind::none});
+    rounds.push_back({static_cast<std::size_t>(rec.support_size), rec.update != UpdateKind::none, rec.removed >= 0});
   };
   for (auto _ : st) {
     rounds.clear();

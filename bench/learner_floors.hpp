@@ -27,7 +27,30 @@ constexpr double kSinCosOps = 31.0;
 struct PassRound {
   std::size_t support_size;  // after the round
   bool step;                 // the round changed f
+  bool removed;              // the round removed a support
 };
+
+// The operations a budget learner's rule does beyond its score's kernel row (docs/learners.md#floors),
+// with n supports before the round and `term` the operations of one kernel term: its removal's
+// search, its rescaling, the kernel rows it reads of a support, its per-support running sums.
+// Counted as the scoring row's terms are (fma and products; adds, compares and the sum's adds
+// not), each the least the rule's formula takes, so the total stays a floor.
+inline double upkeep_ops(const std::string& algo, double n, const PassRound& r, double term) {
+  if (algo == "forgetron" || algo == "forgetron-basic")  // f'(x_r) over the n + 1 supports, phi f'
+    return r.removed ? (n + 1.0) * term + (n + 1.0) : 0.0;
+  if (algo == "cks")  // F_i += y k_it; at a removal its kernel row, F_i -= a_r k_ir and the argmax's product
+    return !r.step ? 0.0 : n + (r.removed ? n * term + 2.0 * n : 0.0);
+  if (algo == "norma") return n;  // every coefficient decays, one fma each
+  if (algo == "bpa-s")            // q_r = a_r^2 (k_rr - k_rt^2 / k_tt): three products a candidate
+    return r.removed ? 3.0 * n : 0.0;
+  if (algo == "bpa-nn")  // x_t offered both ways (2n); at a removal q_r of the pair (12 products and a division)
+    return !r.step ? 0.0 : 2.0 * n + (r.removed ? 13.0 * n : 0.0);
+  if (algo == "bogd")  // the shrink every round; at a removal the cap's maximum and the rescaling instead
+    return r.removed ? 2.0 * n : n;
+  if (algo == "bogd++")  // at a removal its probabilities and factors (a division each), the cap, the rescaling
+    return r.removed ? 4.0 * n : n;
+  return 0.0;
+}
 
 struct PassFloor {
   double ops = 0.0;    // FMA-pipe operations
@@ -59,8 +82,8 @@ inline PassFloor pass_floor(const std::string& algo, const Dataset& data, const 
       f.ops += D * (nnz + kSinCosOps) + 2.0 * D * (step ? 2.0 : 1.0);
     } else if (algo == "nogd" && n == static_cast<double>(budget)) {  // after the switch: k_B(x), M k, w.phi
       f.ops += n * term + static_cast<double>(rank) * (n + 1.0);
-    } else {  // every kernel expansion: the kernel row of its score
-      f.ops += n * term;
+    } else {  // every kernel expansion: the kernel row of its score, and what its rule does beyond
+      f.ops += n * term + upkeep_ops(algo, n, rounds[t], term);
       if (solves) f.ops += n * (n + 1.0) / 2.0;  // z_t = L^{-1} k_t (#projectronpp-floor)
     }
   }

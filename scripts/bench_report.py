@@ -175,7 +175,8 @@ def main():
         "Floor: the operations each learner's rule cannot skip, counted from the pass's records "
         "([learners.md#floors](learners.md#floors)): the kernel row of every score (21 fma and products a "
         "Gaussian value), the Projectron(++)'s forward solves z_t = L⁻¹k_t (n(n+1)/2 fmas at |S| = n), "
-        "NOGD's map, FOGD's map with its cos and sin; at the FMA peak, or the data read once at the "
+        "NOGD's map, FOGD's map with its cos and sin, and what a budget learner's rule does beyond its score "
+        "(its removal's search, rescaling and extra kernel rows); at the FMA peak, or the data read once at the "
         "bandwidth when that takes longer.",
         "",
         table(a9a_rows, "the rule's"),
