@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstring>
 #include <numeric>
 #include <stdexcept>
 
@@ -428,6 +429,154 @@ bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const Wo
 bool bit_scores_fused() {
   static const bool fused = bit_dots_isa() == "avx512";
   return fused;
+}
+
+bool byte_columns_wanted() { return bit_dots_isa() == "avx2"; }
+
+bool byte_counts_fit(double xs, std::size_t max_count) { return xs + static_cast<double>(max_count) <= 255.0; }
+
+namespace {
+
+// x's features below `rows` (ascending, so a prefix of x.idx).
+std::size_t byte_features(const Example& x, std::size_t rows) {
+  return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
+}
+
+// Support i's count of common features, summed from its bytes.
+inline unsigned byte_count(const uint8_t* bytes, std::size_t ld, const uint32_t* idx, std::size_t nk, std::size_t i) {
+  unsigned c = 0;
+  for (std::size_t k = 0; k < nk; ++k) c += bytes[idx[k] * ld + i];
+  return c;
+}
+
+// The counts of 32 supports from i, a byte each (at most |x| <= 255: no byte overflows).
+__attribute__((target("avx2"), always_inline)) inline __m256i byte_counts32(const uint8_t* bytes, std::size_t ld,
+                                                                           const uint32_t* idx, std::size_t nk,
+                                                                           std::size_t i) {
+  __m256i c = _mm256_setzero_si256();
+  for (std::size_t k = 0; k < nk; ++k)
+    c = _mm256_add_epi8(c, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bytes + idx[k] * ld + i)));
+  return c;
+}
+
+__attribute__((target("avx2"))) std::size_t byte_dots_avx2(const uint8_t* bytes, std::size_t ld, const uint32_t* idx,
+                                                           std::size_t nk, std::size_t i, std::size_t e, double* o) {
+  for (; i + 32 <= e; i += 32) {
+    alignas(32) uint8_t c[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(c), byte_counts32(bytes, ld, idx, nk, i));
+    for (std::size_t g = 0; g < 32; g += 4) {  // whole numbers below 256: exact in int32 and in double
+      int four;
+      std::memcpy(&four, c + g, sizeof four);
+      _mm256_storeu_pd(o + i + g, _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four))));
+    }
+  }
+  return i;
+}
+
+// Supports i .. in blocks of 32 (i a multiple of 16), their terms into the lane sums of s: the
+// Hamming distance (rbf) or the count as a byte, the table's entry by a gather (R = 0) or by the
+// halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times alpha,
+// added to lane i mod 16. Returns where it stopped.
+template <std::size_t R>
+__attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table, bool rbf, const uint8_t* bytes,
+                                                             std::size_t ld, const uint32_t* idx, std::size_t nk,
+                                                             unsigned xs, const uint8_t* counts, const double* alpha,
+                                                             std::size_t i, std::size_t e, LaneSum& s) {
+  using V4 = double __attribute__((vector_size(32)));
+  V4 v[4];
+  std::memcpy(v, s.acc, sizeof v);
+  __m256 lo[R ? R : 1], hi[R ? R : 1];
+  if constexpr (R > 0) table_halves<R>(table, lo, hi);
+  // Within each 8, the order (0 1 4 5 2 3 6 7): pick's halves then interleave into supports 0-3, 4-7.
+  const __m256i order = _mm256_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15,  //
+                                         0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15);
+  const __m256i xv = _mm256_set1_epi8(static_cast<char>(xs));
+  const auto add = [&](std::size_t q, const double* a, __m256d k) __attribute__((target("avx2"))) {
+    V4 av;
+    std::memcpy(&av, a, sizeof av);
+    v[q] += av * reinterpret_cast<const V4&>(k);  // a rounded product, then the lane's add
+  };
+  for (; i + 32 <= e; i += 32) {
+    const __m256i c = byte_counts32(bytes, ld, idx, nk, i);
+    // (|s_i| + |x|) - 2 c, all in [0, 255] (c <= (|s_i| + |x|) / 2 <= 127): exact in bytes.
+    const __m256i h =
+        rbf ? _mm256_sub_epi8(_mm256_add_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i)), xv),
+                              _mm256_add_epi8(c, c))
+            : c;
+    alignas(32) uint8_t hb[32];
+    if constexpr (R == 0) {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
+      for (std::size_t g = 0; g < 8; ++g) {
+        int four;
+        std::memcpy(&four, hb + 4 * g, sizeof four);
+        add(g % 4, alpha + i + 4 * g, _mm256_i32gather_pd(table, _mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 8));
+      }
+    } else {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(hb), _mm256_shuffle_epi8(h, order));
+      for (std::size_t q = 0; q < 4; ++q) {
+        const __m256i id = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * q)));
+        const __m256i l = _mm256_castps_si256(pick_avx2<R>(lo, id)), u = _mm256_castps_si256(pick_avx2<R>(hi, id));
+        add((2 * q) % 4, alpha + i + 8 * q, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, u)));
+        add((2 * q + 1) % 4, alpha + i + 8 * q + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, u)));
+      }
+    }
+  }
+  std::memcpy(s.acc, v, sizeof v);
+  return i;
+}
+
+}  // namespace
+
+void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x, std::size_t b,
+               std::size_t e, double* out) {
+  const std::size_t nk = byte_features(x, rows);
+  const uint32_t* idx = x.idx.data();
+  std::size_t i = b;
+  if (has_avx2()) i = byte_dots_avx2(bytes, ld, idx, nk, i, e, out - b);
+  for (; i < e; ++i) out[i - b] = static_cast<double>(byte_count(bytes, ld, idx, nk, i));
+}
+
+bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+                    const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
+                    std::size_t e, LaneSum& s) {
+  if (k.type == Kernel::Type::linear) return false;
+  if (lookup != "gather" && lookup != "permute" && lookup != "scalar")
+    throw std::invalid_argument("byte_scores lookup must be gather, permute or scalar, not '" + lookup + "'");
+  if (lookup != "scalar" && !has_avx2()) throw std::invalid_argument("this CPU has no AVX2");
+  if (!byte_counts_fit(x.sqnorm, max_count)) throw std::invalid_argument("byte_scores: the counts do not fit a byte");
+  const bool rbf = k.type == Kernel::Type::rbf;
+  const std::size_t top = counts_top(k, x.sqnorm, max_count);
+  std::vector<double>& table = counts_table(k, top);
+  const std::size_t nk = byte_features(x, rows);
+  const uint32_t* idx = x.idx.data();
+  const auto xs = static_cast<unsigned>(x.sqnorm);
+  const auto term = [&](std::size_t i) {  // the scalar path: bit_scores' index, from the bytes
+    const unsigned c = byte_count(bytes, ld, idx, nk, i);
+    s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * c : c]);
+  };
+  std::size_t i = b;
+  for (; i < e && i % kSumLanes != 0; ++i) term(i);
+  if (lookup == "permute" && top + 1 <= 16) {
+    if (table.size() < 16) table.resize(16, 0.0);
+    i = byte_scores_avx2<2>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+  } else if (lookup == "permute" && top + 1 <= 32) {
+    if (table.size() < 32) table.resize(32, 0.0);
+    i = byte_scores_avx2<4>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+  } else if (lookup != "scalar") {
+    i = byte_scores_avx2<0>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+  }
+  for (; i < e; ++i) term(i);
+  return true;
+}
+
+bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
+                 const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
+                 LaneSum& s) {
+  static const std::string lookup = [] {
+    __builtin_cpu_init();
+    return __builtin_cpu_is("intel") ? "gather" : "permute";
+  }();
+  return byte_scores_on(lookup, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
 }
 
 }  // namespace plab

@@ -70,4 +70,30 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                    LaneSum& s);
 
+// Binary supports' byte columns, which SupportSet keeps beside the bitsets where
+// byte_columns_wanted(): bytes[j * ld + i] = 1 when support i has feature j (else 0), counts[i] =
+// |s_i|, for the features j < rows. A count of common features is then a sum of nnz(x) bytes,
+// 32 supports an add, where AVX2's nibble popcounts cost about nine operations for four supports
+// and word of x (docs/learners.md#binary).
+// Whether they are kept: on the AVX2 path (bit_dots_isa() "avx2"; AVX-512 counts by VPOPCNTQ).
+bool byte_columns_wanted();
+// Whether the byte path serves x (|x| = xs) against supports of at most max_count features: every
+// count and Hamming distance fits a byte (|x| + max_count <= 255).
+bool byte_counts_fit(double xs, std::size_t max_count);
+// out[i - b] = <s_i, x> for b <= i < e from the byte columns: the whole numbers bit_dots gives
+// (x binary, byte_counts_fit).
+void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x, std::size_t b,
+               std::size_t e, double* out);
+// bit_scores from the byte columns (x binary, byte_counts_fit; counts[i] = |s_i| <= max_count):
+// the same bits. False, doing nothing, for the linear kernel.
+bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
+                 const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
+                 LaneSum& s);
+// The same with a named way to the table ("gather": VGATHERDPD; "permute": the table's halves in
+// registers, as kernel_from_counts on AVX2; "scalar"; tests). byte_scores takes "gather" on Intel
+// CPUs and "permute" elsewhere (AMD's gathers are about as slow as a scalar loop).
+bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+                    const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
+                    std::size_t e, LaneSum& s);
+
 }  // namespace plab

@@ -187,10 +187,16 @@ class SupportSet {
   // memory), the rounds split between the pool's threads. False, doing nothing, where they are not
   // (or the kernel is linear).
   bool binary_scores(const Kernel& k, const Example* xs, std::size_t m, const double* alpha, LaneSum* s) const {
-    if (k.type == Kernel::Type::linear || n_ == 0 || !bit_scores_fused() || !binary_rounds(xs, m)) return false;
+    if (k.type == Kernel::Type::linear || n_ == 0 || !binary_rounds(xs, m)) return false;
+    const bool bytes = bytes_rounds(xs, m);
+    if (!bytes && !bit_scores_fused()) return false;
     parallel_for(0, m, 1, rows_work(xs, m, n_), [&](std::size_t lb, std::size_t le) {
       thread_local WordsOf w;
       for (std::size_t l = lb; l < le; ++l) {
+        if (bytes) {
+          byte_scores(k, bytes_.data(), bld_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l]);
+          continue;
+        }
         w.set(xs[l], bwords_);
         bit_scores(k, bits_.data(), bld_, w, xs[l].sqnorm, sq_.data(), max_count_, alpha, 0, n_, s[l]);
       }
@@ -378,7 +384,9 @@ class SupportSet {
     else ++nonbinary_;
     if (!want_bits(i + 1)) {
       bits_ = {};
-      bits_on_ = false;
+      bytes_ = {};
+      counts_ = {};
+      bits_on_ = bytes_on_ = false;
       bwords_ = bld_ = 0;
       return;
     }
@@ -388,6 +396,9 @@ class SupportSet {
       bwords_ = words;
       bld_ = std::max<std::size_t>(16, 2 * std::bit_ceil(i + 1)) + kPad;
       bits_.assign(bwords_ * bld_, 0);
+      bytes_on_ = byte_columns_wanted() && byte_rows() <= kByteRows;
+      bytes_.assign(bytes_on_ ? byte_rows() * bld_ : 0, 0);
+      counts_.assign(bytes_on_ ? bld_ : 0, 0);
       max_count_ = 0;
       for (std::size_t s = 0; s <= i; ++s) set_bits(s);
     } else {
@@ -397,6 +408,9 @@ class SupportSet {
   void set_bits(std::size_t i) {
     max_count_ = std::max(max_count_, rows_idx_[i].size());
     for (uint32_t j : rows_idx_[i]) bits_[j / 64 * bld_ + i] |= uint64_t{1} << (j % 64);
+    if (!bytes_on_) return;
+    for (uint32_t j : rows_idx_[i]) bytes_[j * bld_ + i] = 1;
+    counts_[i] = static_cast<uint8_t>(std::min<std::size_t>(rows_idx_[i].size(), 255));  // used only when it fits
   }
   // Slot i goes, the last slot moves into it (before the rows move).
   void bits_remove(std::size_t i, std::size_t last) {
@@ -405,6 +419,24 @@ class SupportSet {
       bits_[w * bld_ + i] = bits_[w * bld_ + last];
       bits_[w * bld_ + last] = 0;
     }
+    if (!bytes_on_) return;
+    for (uint32_t j : rows_idx_[i]) bytes_[j * bld_ + i] = 0;  // i's features, then last's moved into i
+    for (uint32_t j : rows_idx_[last]) {
+      bytes_[j * bld_ + i] = 1;
+      bytes_[j * bld_ + last] = 0;
+    }
+    counts_[i] = counts_[last];
+    counts_[last] = 0;
+  }
+  // The byte columns (numerics/bit_dots.hpp) cover the bitsets' features: bwords_ * 64 rows.
+  std::size_t byte_rows() const { return bwords_ * 64; }
+  // Whether the rows of xs[0..m) are byte counts: the columns are kept and every count fits a byte
+  // (binary_rounds holds).
+  bool bytes_rounds(const Example* xs, std::size_t m) const {
+    if (!bytes_on_) return false;
+    for (std::size_t l = 0; l < m; ++l)
+      if (!byte_counts_fit(xs[l].sqnorm, max_count_)) return false;
+    return true;
   }
 
   // out[l * ld + i - b] = <s_i, xs[l]> for b <= i < e. Dense: tiles of 64 supports (by
@@ -415,6 +447,10 @@ class SupportSet {
     if (binary_rounds(xs, m)) {  // popcounts: the same whole numbers as the chains below
       thread_local WordsOf w;
       for (std::size_t l = 0; l < m; ++l) {
+        if (bytes_rounds(xs + l, 1)) {
+          byte_dots(bytes_.data(), bld_, byte_rows(), xs[l], b, e, out + l * ld);
+          continue;
+        }
         w.set(xs[l], bwords_);
         bit_dots(bits_.data(), bld_, w, b, e, out + l * ld);
       }
@@ -527,6 +563,12 @@ class SupportSet {
   std::vector<uint64_t, HugePageAllocator<uint64_t>> bits_;  // binary supports' bitsets, feature-block-major
   std::size_t bwords_ = 0, bld_ = 0, nonbinary_ = 0, max_count_ = 0;  // max_count_ >= every |s_i|
   bool bits_on_ = false;
+  // The byte columns beside the bitsets (numerics/bit_dots.hpp; the AVX2 path): bytes_[j * bld_ + i]
+  // = 1 when support i has feature j, counts_[i] = |s_i|; kept up to kByteRows features (a byte a
+  // feature and slot: 8 times the bitsets' memory).
+  static constexpr std::size_t kByteRows = 1024;
+  AlignedVector<uint8_t> bytes_, counts_;
+  bool bytes_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;
   AlignedVector<double> sq_;  // aligned (as alpha, row_): whole-line vector loads

@@ -200,22 +200,25 @@ TEST(FastExp, RunsAreIdenticalOnEveryPath) {
   std::filesystem::remove_all(dir);
 }
 
-// The same for binary rows (a1a: popcount dot products, numerics/bit_dots.cpp, and kernel values
-// by table), Gaussian and polynomial.
+// The same for binary rows (a1a: popcount dot products, numerics/bit_dots.cpp, AVX2's byte
+// columns, and kernel values by table), Gaussian and polynomial; budget learners too, whose
+// removals move the columns (the Forgetron scores fused, BPA-NN by kernel rows).
 TEST(FastExp, BinaryRunsAreIdenticalOnEveryPath) {
   const plab::DatasetInfo* a1a = plab::find_dataset_info("a1a");
   if (!a1a || plab::dataset_status(*a1a, false).root.empty()) GTEST_SKIP() << "a1a not found on the data search path";
   const auto dir = std::filesystem::temp_directory_path() / ("plab_simd_bits_" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
-  for (const std::string kernel : {"--kernel rbf --gamma 0.04", "--kernel poly --degree 3 --gamma 0.1 --coef0 1"}) {
+  for (const std::string run : {"kernel-perceptron --kernel rbf --gamma 0.04",
+                                 "kernel-perceptron --kernel poly --degree 3 --gamma 0.1 --coef0 1",
+                                 "forgetron --budget 60 --kernel rbf --gamma 0.04", "bpa-nn --budget 60 --kernel rbf --gamma 0.04"}) {
     std::string first;
     for (const std::string isa : {"scalar", "avx2", "avx512"}) {
       const std::string trace = (dir / (isa + ".csv")).string();
-      run_plab("PLAB_SIMD=" + isa, "run --algo kernel-perceptron --data a1a " + kernel + " --no-bounds --trace " + trace);
+      run_plab("PLAB_SIMD=" + isa, "run --algo " + run + " --data a1a --no-bounds --trace " + trace);
       const std::string t = slurp(trace);
       ASSERT_GT(t.size(), 1000u);
       if (first.empty()) first = t;
-      else EXPECT_TRUE(t == first) << kernel << ": the " << isa << " trace differs from the scalar one";
+      else EXPECT_TRUE(t == first) << run << ": the " << isa << " trace differs from the scalar one";
     }
   }
   std::filesystem::remove_all(dir);
