@@ -72,7 +72,8 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
 
 // Binary supports' byte columns, which SupportSet keeps beside the bitsets where
 // byte_columns_wanted(): bytes[j * ld + i] = 1 when support i has feature j (else 0), counts[i] =
-// |s_i|, for the features j < rows. A count of common features is then a sum of nnz(x) bytes,
+// |s_i|, for the features j < rows; both readable 32 bytes past their ends (a last block of 32
+// supports reads beyond its slots). A count of common features is then a sum of nnz(x) bytes,
 // 32 supports an add, where AVX2's nibble popcounts cost about nine operations for four supports
 // and word of x (docs/learners.md#binary).
 // Whether they are kept: on the AVX2 path (bit_dots_isa() "avx2"; AVX-512 counts by VPOPCNTQ).

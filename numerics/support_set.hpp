@@ -397,8 +397,8 @@ class SupportSet {
       bld_ = std::max<std::size_t>(16, 2 * std::bit_ceil(i + 1)) + kPad;
       bits_.assign(bwords_ * bld_, 0);
       bytes_on_ = byte_columns_wanted() && byte_rows() <= kByteRows;
-      bytes_.assign(bytes_on_ ? byte_rows() * bld_ : 0, 0);
-      counts_.assign(bytes_on_ ? bld_ : 0, 0);
+      bytes_.assign(bytes_on_ ? byte_rows() * bld_ + kByteSlack : 0, 0);
+      counts_.assign(bytes_on_ ? bld_ + kByteSlack : 0, 0);
       max_count_ = 0;
       for (std::size_t s = 0; s <= i; ++s) set_bits(s);
     } else {
@@ -447,7 +447,7 @@ class SupportSet {
     if (binary_rounds(xs, m)) {  // popcounts: the same whole numbers as the chains below
       thread_local WordsOf w;
       for (std::size_t l = 0; l < m; ++l) {
-        if (bytes_rounds(xs + l, 1)) {
+        if (e - b >= 32 && bytes_rounds(xs + l, 1)) {  // a few slots (prepared rows): their popcounts
           byte_dots(bytes_.data(), bld_, byte_rows(), xs[l], b, e, out + l * ld);
           continue;
         }
@@ -566,7 +566,7 @@ class SupportSet {
   // The byte columns beside the bitsets (numerics/bit_dots.hpp; the AVX2 path): bytes_[j * bld_ + i]
   // = 1 when support i has feature j, counts_[i] = |s_i|; kept up to kByteRows features (a byte a
   // feature and slot: 8 times the bitsets' memory).
-  static constexpr std::size_t kByteRows = 1024;
+  static constexpr std::size_t kByteRows = 1024, kByteSlack = 32;  // slack: a last block's reads
   AlignedVector<uint8_t> bytes_, counts_;
   bool bytes_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;

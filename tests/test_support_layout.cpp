@@ -301,7 +301,7 @@ TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
       continue;  // the CPU lacks AVX2
     }
     for (const double density : {0.02, 0.08, 0.3, 0.6}) {
-      std::vector<uint8_t> bytes(rows * ld, 0), counts(ld, 0);
+      std::vector<uint8_t> bytes(rows * ld + 32, 0), counts(ld + 32, 0);  // the 32 bytes of slack byte_scores reads
       std::vector<double> alpha(ld);
       std::size_t max_count = 0;
       for (std::size_t i = 0; i < ld; ++i) {
