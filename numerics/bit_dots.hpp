@@ -54,6 +54,11 @@ std::string bit_dots_isa();
 // functions are as fast).
 bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
                         std::size_t n);
+// The same on a named path (tests): "scalar", AVX2's "permute" (the table's halves in registers,
+// the path on AMD CPUs) or "gather" (on Intel's), "avx512". Every path gives the same bits; throws
+// std::invalid_argument when the CPU lacks the path.
+bool kernel_from_counts_on(const std::string& path, const Kernel& k, double xs, const double* sq,
+                           std::size_t max_count, double* out, std::size_t n);
 
 // The score's terms fused: s.add_term(i, alpha[i], k(s_i, x)) for b <= i < e, k(s_i, x) from the
 // popcount by the kernel's table (x binary with |x| = xs, support i binary with sq[i] = |s_i| <=

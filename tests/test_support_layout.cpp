@@ -283,6 +283,42 @@ TEST(SupportLayout, BitScoresAreTheRowsLaneSums) {
   }
 }
 
+// The kernel values from counts by table on every path (kernel_from_counts_on: the scalar
+// lookup, AVX2's permuted registers and gather, AVX-512's permutes or gather) against the row
+// functions themselves: tables of up to 16, 32, 64 and more entries, lengths off the vectors.
+TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
+  Rng rng(test_util::test_seed(34));
+  Kernel poly;
+  poly.type = Kernel::Type::poly;
+  poly.gamma = 0.25;
+  poly.coef0 = 1.0;
+  poly.degree = 3;
+  for (const std::string path : {"scalar", "permute", "gather", "avx512"}) {
+    for (const std::size_t max_count : {5, 12, 40, 90}) {
+      for (const Kernel& k : {Kernel::rbf(0.04), poly}) {
+        const std::size_t n = 2 * (max_count + max_count / 2 + 1) + 7;  // room for the table (n / 2 entries)
+        const auto xs = static_cast<double>(max_count / 2);
+        std::vector<double> sq(n), counts(n), want(n), got(n);
+        for (std::size_t i = 0; i < n; ++i) {
+          sq[i] = static_cast<double>(rng.below(max_count + 1));
+          counts[i] = static_cast<double>(rng.below(static_cast<uint64_t>(std::min(sq[i], xs)) + 1));
+        }
+        want = counts;
+        if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, xs, sq.data(), want.data(), n);
+        else poly_from_dots_on("scalar", k.gamma, k.coef0, k.degree, want.data(), n);
+        got = counts;
+        SCOPED_TRACE(path + ", max count " + std::to_string(max_count) + ", " + k.type_name());
+        try {
+          ASSERT_TRUE(kernel_from_counts_on(path, k, xs, sq.data(), max_count, got.data(), n));
+        } catch (const std::invalid_argument&) {
+          break;  // the CPU lacks this path
+        }
+        for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(same_bits(want[i], got[i])) << "slot " << i;
+      }
+    }
+  }
+}
+
 // The byte columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
 // the row they replace, computed from the definition: the count of common features, the kernel's
 // row function itself and LaneSum::add, lane for lane, for every way to the table (scalar,
