@@ -253,9 +253,10 @@ __attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, 
 // Pads the table with zeros to 16, 32 or 64 entries (AVX-512) or 16 or 32 (AVX2) and returns the
 // lookup for its size.
 using LookupFn = void (*)(const double*, bool, double, const double*, double*, std::size_t);
-// Whether AVX2's gathers beat the table's halves in registers: on Intel cores (an a9a kernel
-// Perceptron pass by byte columns 115-119 ms against 187 ms with the permutes, Xeon family 6 model
-// 207); not on AMD's, whose gathers run about as fast as a scalar loop.
+// Whether AVX2's gathers beat the table's halves in registers: on Intel cores (on a Xeon of
+// family 6 model 207, `PLAB_SIMD=avx2 plab run --algo kernel-perceptron` on a9a by byte columns
+// took 115-119 ms of CPU with gathers, 187 ms with the permutes); not on AMD's, whose gathers
+// run about as fast as a scalar loop.
 bool avx2_gathers() {
   static const bool intel = [] {
     __builtin_cpu_init();
@@ -597,7 +598,8 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* b
     s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * c : c]);
   };
   // Supports i .. to - 1 (fewer than 32, before or after the blocks) one by one, their indices
-  // from one block (the bytes' counts one by one took a tenth of an a9a pass).
+  // from one block (counted one by one, nnz(x) byte loads a support, the few last supports took
+  // most of the byte path's time in an a9a BPA-S pass).
   const auto part = [&](std::size_t i, std::size_t to) {
     if (lookup == "scalar") {
       for (; i < to; ++i) term(i);
