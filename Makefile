@@ -25,7 +25,7 @@ bench: build
 	@cmake --build $(BUILD) -j $(JOBS) --target benches
 	@for b in $(BUILD)/bench_*; do [ -x "$$b" ] && "$$b" --benchmark_min_time=0.2; done
 
-# docs/performance.md and README.md's headline, from the benchmarks' JSON (scripts/bench_report.py).
+# docs/performance.md, from the benchmarks' JSON (scripts/bench_report.py).
 BENCH_OUT = $(BUILD)/perf-report
 BENCH_JSON = --benchmark_repetitions=3 --benchmark_report_aggregates_only=true --benchmark_out_format=json
 bench-report: build
@@ -40,7 +40,7 @@ bench-report: build
 	  PLAB_SIMD=avx2 $(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a_avx2.json && \
 	  PLAB_SIMD=avx2 $(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist_avx2.json; fi
 	@cat /proc/loadavg > $(BENCH_OUT)/load_after
-	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md README.md
+	/usr/bin/python3 scripts/bench_report.py $(BENCH_OUT) docs/performance.md
 
 # plab against LIBOL's KOL on a9a and ijcnn1 (scripts/bench_peers.py): make bench-peers KOL=<KOL checkout>.
 # Writes its table into docs/performance.md; PLAB_SIMD=avx2 measures (and writes) the AVX2 path. Not part of test.

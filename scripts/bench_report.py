@@ -1,8 +1,8 @@
 #!/usr/bin/python3
-"""Writes docs/performance.md and README.md's performance headline from the Google Benchmark JSON
+"""Writes docs/performance.md from the Google Benchmark JSON
 files that `make bench-report` leaves in one folder (stdlib only):
 
-    bench_report.py DIR OUT.md [README.md]
+    bench_report.py DIR OUT.md
 
 DIR holds peak.json (bench_projectron FmaPeak), triad.json (bench_threads StreamTriad/1),
 a9a.json (bench_learners), a9a_avx2.json (the same under PLAB_SIMD=avx2, when the CPU has AVX-512) and,
@@ -17,7 +17,6 @@ import subprocess
 import sys
 
 _UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-_BEGIN, _END = "<!-- performance:begin", "<!-- performance:end -->"
 # The last section of OUT.md is written by `make bench-peers` (scripts/bench_peers.py); kept as it is.
 _PEERS = "## Against the peer toolbox"
 
@@ -67,8 +66,7 @@ def git_revision(src):
         return subprocess.run(["git", *args], cwd=src, capture_output=True, text=True).stdout.strip()
     rev = git("rev-parse", "--short=12", "HEAD") or "unknown"
     # The files this script writes are outputs, not what was measured.
-    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs/performance.md",
-                ":(exclude)README.md")
+    dirty = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)docs/performance.md")
     return rev + (" (with uncommitted changes)" if dirty else "")
 
 
@@ -120,10 +118,9 @@ def table(rows, floor_text):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    if len(sys.argv) != 3:
         sys.exit(__doc__)
     d, out = sys.argv[1], sys.argv[2]
-    readme = sys.argv[3] if len(sys.argv) == 4 else None
     src = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     peak, triad = medians(os.path.join(d, "peak.json")), medians(os.path.join(d, "triad.json"))
     a9a, mnist = medians(os.path.join(d, "a9a.json")), medians(os.path.join(d, "mnist.json"))
@@ -204,17 +201,8 @@ def main():
             f"commit `{rev}`, the whole pass over a9a took: {brief(a9a_rows)}")
     if mnist_rows:
         head += f"; over MNIST: {brief(mnist_rows)}"
-    head += ". Details: [docs/performance.md](docs/performance.md)."
-    if readme:
-        with open(readme) as f:
-            text = f.read()
-        m = re.search(re.escape(_BEGIN) + r"[^\n]*\n(.*?)" + re.escape(_END), text, re.S)
-        if not m:
-            sys.exit(f"bench_report: {readme} has no '{_BEGIN}' ... '{_END}' block")
-        text = text[:m.start(1)] + head + "\n" + text[m.end(1):]
-        with open(readme, "w") as f:
-            f.write(text)
-    print(head)
+    head += f". Written to {out}."
+    print(head)  # the console's summary; the numbers live in OUT.md alone
 
 
 if __name__ == "__main__":

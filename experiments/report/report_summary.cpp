@@ -195,7 +195,8 @@ std::string paper_points_cell(const FigureSummary& f) {
 std::string summary_table(const std::vector<FigureSummary>& rows, const SummaryLinks& l) {
   std::ostringstream md;
   md << "| figure | what it shows | published numbers matched | published series and points | claims confirmed | "
-        "bound rows held | plot | cells, learning time |\n|---|---|---|---|---|---|---|---|\n";
+        "bound rows held | plot |"
+     << (l.times ? " cells, learning time |\n|---|---|---|---|---|---|---|---|\n" : "\n|---|---|---|---|---|---|---|\n");
   for (const auto& f : rows) {
     const std::string bounds =
         f.bound_rows == 0 ? "–"
@@ -212,7 +213,7 @@ std::string summary_table(const std::vector<FigureSummary>& rows, const SummaryL
     md << "| [" << f.figure << "](" << l.anchors << f.figure << ") | " << table_cell(f.title, 160) << " | "
        << fraction(f.published_matched, f.published_judged) << " | " << paper_points_cell(f) << " | "
        << fraction(f.claims_confirmed, f.claims_total)
-       << " | " << bounds << " | " << thumb << " | " << cells << " |\n";
+       << " | " << bounds << " | " << thumb << " |" << (l.times ? " " + cells + " |" : "") << "\n";
   }
   return md.str();
 }
@@ -237,7 +238,7 @@ json figures_json(const std::vector<FigureSummary>& rows, const json& provenance
 std::string readme_block(const json& figures) {
   std::vector<FigureSummary> rows;
   for (const auto& f : figures.at("figures")) rows.push_back(figure_summary_from_json(f));
-  const SummaryLinks l{"results/", "results/REPORT.md#"};
+  const SummaryLinks l{"results/", "results/REPORT.md#", false};  // times live in the report alone
   std::size_t n = 0;
   for (const auto& f : rows) n += f.problems.size();
   return "From " + figures.at("provenance").value("describe", std::string("an unknown tree")) +

@@ -54,6 +54,7 @@ FigureSummary figure_summary_from_json(const nlohmann::json& j);
 // uses "results/" and "results/REPORT.md#".
 struct SummaryLinks {
   std::string files, anchors;
+  bool times = true;  // the cells and learning time column (the report's; the README links to it)
 };
 
 // The summary table (one row per figure, in the given order).
