@@ -455,7 +455,22 @@ bool bit_scores_fused() {
   return fused;
 }
 
-bool byte_columns_wanted() { return bit_dots_isa() == "avx2"; }
+namespace {
+bool has_avx512bw() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw");
+}
+}  // namespace
+
+bool byte_columns_wanted() {
+  static const bool wanted = bit_dots_isa() == "avx2" || (bit_dots_isa() == "avx512" && has_avx512bw());
+  return wanted;
+}
+
+bool byte_rows_wanted() {
+  static const bool wanted = bit_dots_isa() == "avx2";
+  return wanted;
+}
 
 bool byte_counts_fit(double xs, std::size_t max_count) { return xs + static_cast<double>(max_count) <= 255.0; }
 
@@ -561,6 +576,46 @@ __attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table
   return i;
 }
 
+// The same on AVX-512 (BW: bytes 64 to a register): blocks of 64 supports, each 8 of them widened
+// to 64-bit indices and picked from a table of 16 Q <= 64 entries in registers (pick, as
+// lookup_avx512), lanes 0-7 and 8-15 of s in two registers; the last block's supports past e are
+// counted (the columns' slack) but masked out of the sums. Runs to e.
+template <std::size_t Q>
+__attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(
+    const double* table, bool rbf, const uint8_t* bytes, std::size_t ld, const uint32_t* idx, std::size_t nk,
+    unsigned xs, const uint8_t* counts, const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
+  __m512d t[2 * Q];
+  for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
+  __m512d acc[2] = {_mm512_loadu_pd(s.acc), _mm512_loadu_pd(s.acc + 8)};
+  const __m512i xv = _mm512_set1_epi8(static_cast<char>(xs));
+  const uint8_t* row[256];  // x's columns (nk <= |x| <= 255), their offsets once
+  for (std::size_t k = 0; k < nk; ++k) row[k] = bytes + idx[k] * ld;
+  alignas(64) uint8_t hb[64];
+  const auto block = [&](std::size_t i) __attribute__((target("avx512f,avx512bw"))) {  // hb: the block's indices
+    __m512i c = _mm512_setzero_si512();
+    for (std::size_t k = 0; k < nk; ++k) c = _mm512_add_epi8(c, _mm512_loadu_si512(row[k] + i));
+    _mm512_store_si512(hb, rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c);
+  };
+  const auto value = [&](std::size_t g) __attribute__((target("avx512f,avx512bw"))) {  // the table's 8 values
+    return pick<Q>(t, _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * g))));
+  };
+  for (; i + 64 <= e; i += 64) {
+    block(i);
+    for (std::size_t g = 0; g < 8; ++g)
+      acc[g % 2] = _mm512_add_pd(acc[g % 2], _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
+  }
+  if (i < e) {  // the last supports: their lanes alone (the others keep their bits, a -0 included)
+    block(i);
+    for (std::size_t g = 0; i + 8 * g < e; ++g) {
+      const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
+      acc[g % 2] = _mm512_mask_add_pd(acc[g % 2], m, acc[g % 2], _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
+    }
+  }
+  _mm512_storeu_pd(s.acc, acc[0]);
+  _mm512_storeu_pd(s.acc + 8, acc[1]);
+  return e;
+}
+
 }  // namespace
 
 void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x, std::size_t b,
@@ -579,14 +634,14 @@ void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Exa
   for (const std::size_t i0 = i; i < e; ++i) out[i - b] = static_cast<double>(c[i - i0]);
 }
 
-bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+namespace {
+enum class ByteLookup { scalar, permute, gather, avx512 };
+
+// byte_scores on a lookup the CPU has (a round's entry: no names to compare).
+bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
                     std::size_t e, LaneSum& s) {
   if (k.type == Kernel::Type::linear) return false;
-  if (lookup != "gather" && lookup != "permute" && lookup != "scalar")
-    throw std::invalid_argument("byte_scores lookup must be gather, permute or scalar, not '" + lookup + "'");
-  if (lookup != "scalar" && !has_avx2()) throw std::invalid_argument("this CPU has no AVX2");
-  if (!byte_counts_fit(x.sqnorm, max_count)) throw std::invalid_argument("byte_scores: the counts do not fit a byte");
   const bool rbf = k.type == Kernel::Type::rbf;
   const std::size_t top = counts_top(k, x.sqnorm, max_count);
   std::vector<double>& table = counts_table(k, top);
@@ -597,17 +652,19 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* b
     const unsigned c = byte_count(bytes, ld, idx, nk, i);
     s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * c : c]);
   };
-  // Supports i .. to - 1 (fewer than 32, before or after the blocks) one by one, their indices
-  // from one block (counted one by one, nnz(x) byte loads a support, the few last supports took
-  // most of the byte path's time in an a9a BPA-S pass).
+  // Supports i .. to - 1 (before or after the blocks) one by one, their indices from blocks of 32
+  // (counted one by one, nnz(x) byte loads a support, the few last supports took most of the byte
+  // path's time in an a9a BPA-S pass).
   const auto part = [&](std::size_t i, std::size_t to) {
-    if (lookup == "scalar") {
+    if (lookup == ByteLookup::scalar) {
       for (; i < to; ++i) term(i);
       return;
     }
-    uint8_t h[32];
-    byte_block(rbf, bytes, ld, idx, nk, xs, counts, i, h);
-    for (const std::size_t i0 = i; i < to; ++i) s.add_term(i, alpha[i], table[h[i - i0]]);
+    while (i < to) {
+      uint8_t h[32];
+      byte_block(rbf, bytes, ld, idx, nk, xs, counts, i, h);
+      for (const std::size_t i0 = i, end = std::min(to, i0 + 32); i < end; ++i) s.add_term(i, alpha[i], table[h[i - i0]]);
+    }
   };
   std::size_t i = b;
   if (i % kSumLanes != 0) {
@@ -615,24 +672,51 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* b
     part(i, to);
     i = to;
   }
-  if (lookup == "permute" && top + 1 <= 16) {
+  if (lookup == ByteLookup::avx512 && top + 1 <= 64) {
+    const std::size_t q = top + 1 <= 16 ? 1 : top + 1 <= 32 ? 2 : 4;
+    if (table.size() < 16 * q) table.resize(16 * q, 0.0);
+    if (q == 1) i = byte_scores_avx512<1>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+    else if (q == 2) i = byte_scores_avx512<2>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+    else i = byte_scores_avx512<4>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+  } else if (lookup == ByteLookup::permute && top + 1 <= 16) {
     if (table.size() < 16) table.resize(16, 0.0);
     i = byte_scores_avx2<2>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
-  } else if (lookup == "permute" && top + 1 <= 32) {
+  } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
     if (table.size() < 32) table.resize(32, 0.0);
     i = byte_scores_avx2<4>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
-  } else if (lookup != "scalar") {
+  } else if (lookup != ByteLookup::scalar) {
     i = byte_scores_avx2<0>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
   }
   part(i, e);
   return true;
 }
 
+}  // namespace
+
+bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+                    const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
+                    std::size_t e, LaneSum& s) {
+  const ByteLookup by = lookup == "scalar"    ? ByteLookup::scalar
+                        : lookup == "permute" ? ByteLookup::permute
+                        : lookup == "gather"  ? ByteLookup::gather
+                        : lookup == "avx512"
+                            ? ByteLookup::avx512
+                            : throw std::invalid_argument("byte_scores lookup must be gather, permute, avx512 or scalar, not '" +
+                                                          lookup + "'");
+  if (by != ByteLookup::scalar && !has_avx2()) throw std::invalid_argument("this CPU has no AVX2");
+  if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
+  if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
+    throw std::invalid_argument("byte_scores: the counts do not fit a byte");
+  return byte_scores_by(by, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
+}
+
 bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                  LaneSum& s) {
-  static const std::string lookup = avx2_gathers() ? "gather" : "permute";
-  return byte_scores_on(lookup, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
+  static const ByteLookup lookup = bit_dots_isa() == "avx512" ? ByteLookup::avx512
+                                   : avx2_gathers()           ? ByteLookup::gather
+                                                              : ByteLookup::permute;
+  return byte_scores_by(lookup, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
 }
 
 }  // namespace plab

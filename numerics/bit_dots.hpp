@@ -77,12 +77,16 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
 
 // Binary supports' byte columns, which SupportSet keeps beside the bitsets where
 // byte_columns_wanted(): bytes[j * ld + i] = 1 when support i has feature j (else 0), counts[i] =
-// |s_i|, for the features j < rows; both readable 32 bytes past their ends (a last block of 32
+// |s_i|, for the features j < rows; both readable 64 bytes past their ends (a last block of 64
 // supports reads beyond its slots). A count of common features is then a sum of nnz(x) bytes,
 // 32 supports an add, where AVX2's nibble popcounts cost about nine operations for four supports
-// and word of x (docs/learners.md#binary).
-// Whether they are kept: on the AVX2 path (bit_dots_isa() "avx2"; AVX-512 counts by VPOPCNTQ).
+// and word of x, and AVX-512's VPOPCNTQ path three vector operations for eight supports and word
+// besides the count's conversion and its table index (docs/learners.md#binary).
+// Whether they are kept: on the AVX2 path, and on the AVX-512 path where the CPU has AVX-512 BW.
 bool byte_columns_wanted();
+// Whether SupportSet forms its kernel rows (not only its fused scores) from them: on the AVX2 path
+// (on AVX-512 VPOPCNTQ's rows are as fast).
+bool byte_rows_wanted();
 // Whether the byte path serves x (|x| = xs) against supports of at most max_count features: every
 // count and Hamming distance fits a byte (|x| + max_count <= 255).
 bool byte_counts_fit(double xs, std::size_t max_count);
@@ -95,9 +99,11 @@ void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Exa
 bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                  LaneSum& s);
-// The same with a named way to the table ("gather": VGATHERDPD; "permute": the table's halves in
-// registers, as kernel_from_counts on AVX2; "scalar"; tests). byte_scores takes "gather" on Intel
-// CPUs and "permute" elsewhere (AMD's gathers are about as slow as a scalar loop).
+// The same with a named way to the table ("gather": AVX2's VGATHERDPD; "permute": the table's
+// halves in AVX2 registers, as kernel_from_counts on AVX2; "avx512": 64 supports a block, the
+// table of up to 64 entries in AVX-512 registers; "scalar"; tests). byte_scores takes "avx512" on
+// the AVX-512 path, on AVX2 "gather" on Intel CPUs and "permute" elsewhere (AMD's gathers are
+// about as slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
                     std::size_t e, LaneSum& s);

@@ -447,7 +447,7 @@ class SupportSet {
     if (binary_rounds(xs, m)) {  // popcounts: the same whole numbers as the chains below
       thread_local WordsOf w;
       for (std::size_t l = 0; l < m; ++l) {
-        if (e - b >= 32 && bytes_rounds(xs + l, 1)) {  // a few slots (prepared rows): their popcounts
+        if (e - b >= 32 && byte_rows_wanted() && bytes_rounds(xs + l, 1)) {  // a few slots (prepared rows): popcounts
           byte_dots(bytes_.data(), bld_, byte_rows(), xs[l], b, e, out + l * ld);
           continue;
         }
@@ -563,10 +563,10 @@ class SupportSet {
   std::vector<uint64_t, HugePageAllocator<uint64_t>> bits_;  // binary supports' bitsets, feature-block-major
   std::size_t bwords_ = 0, bld_ = 0, nonbinary_ = 0, max_count_ = 0;  // max_count_ >= every |s_i|
   bool bits_on_ = false;
-  // The byte columns beside the bitsets (numerics/bit_dots.hpp; the AVX2 path): bytes_[j * bld_ + i]
+  // The byte columns beside the bitsets (numerics/bit_dots.hpp; byte_columns_wanted()): bytes_[j * bld_ + i]
   // = 1 when support i has feature j, counts_[i] = |s_i|; kept up to kByteRows features (a byte a
   // feature and slot: 8 times the bitsets' memory).
-  static constexpr std::size_t kByteRows = 1024, kByteSlack = 32;  // slack: a last block's reads
+  static constexpr std::size_t kByteRows = 1024, kByteSlack = 64;  // slack: a last block's reads
   AlignedVector<uint8_t> bytes_, counts_;
   bool bytes_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;

@@ -321,23 +321,23 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
 
 // The byte columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
 // the row they replace, computed from the definition: the count of common features, the kernel's
-// row function itself and LaneSum::add, lane for lane, for every way to the table (scalar,
-// permuted registers, gather); tables of up to 16, 32 and more entries (to |x| + max |s| = 180 or
+// row function itself and LaneSum::add, lane for lane, for every way to the table (scalar, AVX2's
+// permuted registers and gather, AVX-512's blocks of 64); tables of up to 16, 32, 64 and more entries (to |x| + max |s| = 180 or
 // so, near a byte's 255), x with features past the columns, ranges that start and end off a block
 // of 32 and sums that continue from earlier terms.
 TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
   Rng rng(test_util::test_seed(33));
   const std::size_t ld = 131, rows = 192;
-  for (const std::string lookup : {"scalar", "permute", "gather"}) {
+  for (const std::string lookup : {"scalar", "permute", "gather", "avx512"}) {
     try {
       LaneSum probe;
       const uint8_t none[1] = {0};
       byte_scores_on(lookup, Kernel::rbf(1.0), none, 1, 0, Example{}, none, 0, nullptr, 0, 0, probe);
     } catch (const std::invalid_argument&) {
-      continue;  // the CPU lacks AVX2
+      continue;  // the CPU lacks AVX2 or AVX-512 BW
     }
-    for (const double density : {0.02, 0.08, 0.3, 0.6}) {
-      std::vector<uint8_t> bytes(rows * ld + 32, 0), counts(ld + 32, 0);  // the 32 bytes of slack byte_scores reads
+    for (const double density : {0.02, 0.08, 0.15, 0.3, 0.6}) {
+      std::vector<uint8_t> bytes(rows * ld + 64, 0), counts(ld + 64, 0);  // the slack byte_scores reads
       std::vector<double> alpha(ld);
       std::size_t max_count = 0;
       for (std::size_t i = 0; i < ld; ++i) {
