@@ -319,15 +319,19 @@ namespace {
 // per thread (rows of one set may run on several), kept from round to round: entry h is the row
 // function's value at h alone, so a longer table's first entries are the bits of a shorter one
 // (building it every round was a tenth of an a9a RBP pass). At least top + 1 entries.
+struct CountsCache {
+  Kernel kernel;
+  std::size_t valid = 0;  // entries computed
+  std::vector<double> table;
+  bool holds(const Kernel& k, std::size_t top) const {
+    return valid >= top + 1 && kernel.type == k.type && kernel.gamma == k.gamma && kernel.coef0 == k.coef0 &&
+           kernel.degree == k.degree;
+  }
+};
+thread_local CountsCache counts_cache;
 std::vector<double>& counts_table(const Kernel& k, std::size_t top) {
-  struct Cache {
-    Kernel kernel;
-    std::size_t valid = 0;  // entries computed
-    std::vector<double> table;
-  };
-  thread_local Cache c;
-  if (c.valid < top + 1 || c.kernel.type != k.type || c.kernel.gamma != k.gamma || c.kernel.coef0 != k.coef0 ||
-      c.kernel.degree != k.degree) {
+  CountsCache& c = counts_cache;
+  if (!c.holds(k, top)) {
     c.kernel = k;
     c.valid = top + 1;
     c.table.assign(top + 1, 0.0);
@@ -358,7 +362,7 @@ bool kernel_from_counts_on(const std::string& path, const Kernel& k, double xs, 
     throw std::invalid_argument("kernel_from_counts path '" + path + "' is not available here");
   if (k.type == Kernel::Type::linear) return false;
   const std::size_t top = counts_top(k, xs, max_count);
-  if (2 * (top + 1) > n) return false;
+  if (2 * (top + 1) > n && !counts_cache.holds(k, top)) return false;  // a few values: the table once made
   std::vector<double>& table = counts_table(k, top);
   lookup_for(path, table, top + 1)(table.data(), k.type == Kernel::Type::rbf, xs, sq, out, n);
   return true;
@@ -366,6 +370,11 @@ bool kernel_from_counts_on(const std::string& path, const Kernel& k, double xs, 
 
 bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
                         std::size_t n) {
+  if (k.type == Kernel::Type::linear) return false;
+  if (n < 8 && counts_cache.holds(k, counts_top(k, xs, max_count))) {  // a few values: no path to choose
+    lookup_scalar(counts_cache.table.data(), k.type == Kernel::Type::rbf, xs, sq, out, n);
+    return true;
+  }
   static const std::string path = simd_path() == Simd::avx512 ? "avx512"
                                   : simd_path() == Simd::avx2 ? (avx2_gathers() ? "gather" : "permute")
                                                               : "scalar";

@@ -50,8 +50,9 @@ std::string bit_dots_isa();
 // out[i] <- k(s_i, x) from out[i] = <s_i, x> (whole numbers) for a binary x (||x||^2 = xs) and
 // binary supports (sq[i] = |s_i| <= max_count), by a table of the values the kernel's own row
 // functions give (rbf_from_dots, poly_from_dots): the same bits. Returns false, doing nothing,
-// for the linear kernel and when the table would have more entries than n / 2 (then the direct
-// functions are as fast).
+// for the linear kernel and when the table would have more entries than n / 2 and this thread has
+// not made it yet (then the direct functions are as fast; once made, a lookup is cheaper than an
+// exp even for one value, as for the terms a block of rounds appends).
 bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_t max_count, double* out,
                         std::size_t n);
 // The same on a named path (tests): "scalar", AVX2's "permute" (the table's halves in registers,

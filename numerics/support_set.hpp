@@ -71,6 +71,8 @@ class SupportSet {
   SupportLayout layout() const { return dense_ ? SupportLayout::dense : SupportLayout::sparse; }
   // Whether the bitset index of binary supports is kept (the rows of binary x use it).
   bool bitset() const { return bits_on_; }
+  // Whether the dense layout's columns are held: dense, and the bitset index not kept (cols_held_).
+  bool columns() const { return dense_ && cols_held_; }
   std::size_t nnz() const { return nnz_; }
 
   // Appends x and returns its slot.
@@ -88,7 +90,14 @@ class SupportSet {
       relayout(!dense_);  // places every slot, i included
       return i;
     }
-    if (dense_) {
+    if (dense_ && bits_on_) {  // the columns are not kept while the bitsets answer (cols_held_)
+      cols_ = {};
+      cols_held_ = false;
+    } else if (dense_ && !cols_held_) {  // the bitsets were dropped: the columns from the rows
+      n_ = i + 1;
+      relayout(true);
+      return i;
+    } else if (dense_) {
       if (dim_ * ld_ > cols_.size()) cols_.resize(dim_ * ld_, 0.0);  // new features: appended columns
       if (i == cap_) reserve(std::max<std::size_t>(16, 2 * cap_));
       for (std::size_t k = 0; k < x.idx.size(); ++k) cols_[x.idx[k] * ld_ + i] = x.val[k];
@@ -104,7 +113,7 @@ class SupportSet {
   std::size_t remove(std::size_t i) {
     const std::size_t last = n_ - 1;
     bits_remove(i, last);
-    if (dense_ && cap_ > 0) {
+    if (dense_ && cols_held_ && cap_ > 0) {
       // A column holds a slot's value at the slot's own features and +0 elsewhere (add writes only
       // those), so only the features of i and of last change: i's cleared, then last's moved into i
       // and cleared. The same columns as a pass over every feature, in nnz(i) + nnz(last) stores of
@@ -144,16 +153,15 @@ class SupportSet {
   void kernel_row(const Kernel& k, const Example& x, double* out) const { kernel_rows(k, &x, 1, out, 0); }
   // k(s_i, x) alone, bit-identical to kernel_row(k, x)[i].
   double kernel_one(const Kernel& k, const Example& x, std::size_t i) const {
-    double v;
-    if (dense_) dots_tile<1>(x, i, &v);
-    else v = merge_dot(x, i);
+    double v = dot_one(x, i);
     from_dots(k, x, i, i + 1, &v);
     return v;
   }
   // <s_i, x> alone, bit-identical to the dot products kernel_row maps (the chain of dots_tile).
   double dot_one(const Example& x, std::size_t i) const {
     double v;
-    if (dense_) dots_tile<1>(x, i, &v);
+    if (dense_ && cols_held_) dots_tile<1>(x, i, &v);
+    else if (bits_on_ && binary_example(x)) v = bit_dot(x, i);
     else v = merge_dot(x, i);
     return v;
   }
@@ -162,14 +170,16 @@ class SupportSet {
   // within a block of rounds were a tenth of a BOGD pass).
   void dots_of(const Example& x, const uint32_t* slots, std::size_t m, double* out) const {
     std::size_t k = 0;
-    if (dense_)
+    if (dense_ && cols_held_)
       for (; k + 8 <= m; k += 8) slot_chains<8>(x, slots + k, out + k);
     for (; k < m; ++k) out[k] = dot_one(x, slots[k]);
   }
   // Whether the dot products of xs[0..m) with the supports cost less together than one row at a
   // time: the dense layout's panels load each support value once for a pair of rounds (the
   // binary rounds' popcounts and the sparse layout's lists do not share).
-  bool shares_dots(const Example* xs, std::size_t m) const { return dense_ && m >= 2 && !binary_rounds(xs, m); }
+  bool shares_dots(const Example* xs, std::size_t m) const {
+    return dense_ && cols_held_ && m >= 2 && !binary_rounds(xs, m);
+  }
   // out[l * ld + i] = <s_i, xs[l]> for every support: the dot products kernel_rows maps (the
   // same bits).
   void dots(const Example* xs, std::size_t m, double* out, std::size_t ld) const {
@@ -228,7 +238,7 @@ class SupportSet {
 
   void reserve(std::size_t cap) {
     if (cap <= cap_) return;
-    if (dense_) {
+    if (dense_ && cols_held_) {
       const std::size_t ld = cap + kPad;
       std::vector<double, HugePageAllocator<double>> c(dim_ * ld, 0.0);
       for (std::size_t j = 0; j < dim_ && n_ > 0; ++j)  // nothing to copy (and no element) when empty
@@ -334,11 +344,14 @@ class SupportSet {
     return (n & (n - 1)) == 0 && density >= kDenseDensity;
   }
 
-  // Rebuilds the values of slots 0..n-1 in the other layout and frees the old one.
+  // Rebuilds the values of slots 0..n-1 in the other layout and frees the old one (dense: the
+  // columns only where the bitsets do not answer, cols_held_).
   void relayout(bool dense) {
     cols_ = {};
     index_ = {};
     dense_ = dense;
+    cols_held_ = !(dense && bits_on_);
+    if (dense && !cols_held_) return;
     if (dense) {
       cap_ = std::max<std::size_t>({16, cap_, n_});
       ld_ = cap_ + kPad;
@@ -460,6 +473,11 @@ class SupportSet {
       for (std::size_t l = 0; l < m; ++l) sparse_dots(xs[l], b, e, out + l * ld);
       return;
     }
+    if (!cols_held_) {  // a non-binary x against binary supports: each support's own row
+      for (std::size_t l = 0; l < m; ++l)
+        for (std::size_t i = b; i < e; ++i) out[l * ld + i - b] = merge_dot(xs[l], i);
+      return;
+    }
     std::size_t i0 = b;
     if (m >= 2 && i0 + kPanelSupports <= e) {  // a support value loaded once for a pair of rounds
       const RoundPairs g = pair_rounds(xs, m, dim_, ld_);
@@ -521,6 +539,16 @@ class SupportSet {
     }
     for (std::size_t i = 0; i < e - b; ++i) o[i] += 0.0;  // -0 (an underflow) reads +0 on every path
   }
+  // <s_i, x> for a binary x from the bitsets (bits_on_): the count of x's features that support i
+  // has, the whole number every chain above gives (numerics/bit_dots.hpp), +0 for none.
+  double bit_dot(const Example& x, std::size_t i) const {
+    uint64_t c = 0;
+    for (const uint32_t j : x.idx) {
+      if (j >= bwords_ * 64) break;  // features no support has (x's features are ascending)
+      c += (bits_[j / 64 * bld_ + i] >> (j % 64)) & 1u;
+    }
+    return static_cast<double>(c);
+  }
   // <s_i, x> from the sorted index lists of both (sparse; x's features in order).
   double merge_dot(const Example& x, std::size_t i) const {
     const auto& si = rows_idx_[i];
@@ -558,7 +586,11 @@ class SupportSet {
   std::size_t dim_ = 0, n_ = 0, cap_ = 0, ld_ = 0, nnz_ = 0;
   SupportLayout want_;
   bool dense_ = false;
-  std::vector<double, HugePageAllocator<double>> cols_;  // dense: cols_[j * ld_ + i] = feature j of support i
+  // dense: cols_[j * ld_ + i] = feature j of support i, held while the bitsets are not kept (they
+  // answer every binary x; a non-binary one then takes the rows, merge_dot): on a9a the columns
+  // were 8 dim bytes a slot of capacity, a kernel Perceptron's 16 MB touched for nothing.
+  std::vector<double, HugePageAllocator<double>> cols_;
+  bool cols_held_ = true;
   std::unordered_map<uint32_t, std::vector<Entry>> index_;  // sparse: feature -> its supports
   std::vector<uint64_t, HugePageAllocator<uint64_t>> bits_;  // binary supports' bitsets, feature-block-major
   std::size_t bwords_ = 0, bld_ = 0, nonbinary_ = 0, max_count_ = 0;  // max_count_ >= every |s_i|

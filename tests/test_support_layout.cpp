@@ -169,11 +169,17 @@ TEST(SupportLayout, BitsetFollowsTheValuesAndTheDensity) {
     dense.add(b[t], static_cast<int64_t>(t));
     ASSERT_TRUE(a.bitset()) << "t=" << t;
     ASSERT_FALSE(lo.bitset() || dense.bitset()) << "t=" << t;
+    ASSERT_TRUE(dense.columns()) << "t=" << t;
   }
+  // a9a's density takes the dense layout at 16 and 32 supports; the bitsets answer, so its
+  // columns are not held until a non-binary support drops them.
+  EXPECT_EQ(a.layout(), SupportLayout::dense);
+  EXPECT_FALSE(a.columns());
   const std::vector<uint32_t> ix = {3, 9};
   const std::vector<double> vx = {1.0, 0.5};
   a.add(Example{ix, vx, 1.25, 1.0}, 99);
   EXPECT_FALSE(a.bitset());
+  EXPECT_TRUE(a.columns());
   const std::vector<double> v1 = {1.0, 1.0};
   a.add(Example{ix, v1, 1.0, 1.0}, 100);  // a binary row whose norm is not its count: not binary
   a.remove(40);
