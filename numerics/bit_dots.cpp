@@ -490,56 +490,113 @@ std::size_t byte_features(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
-// Support i's count of common features, summed from its bytes.
-inline unsigned byte_count(const uint8_t* bytes, std::size_t ld, const uint32_t* idx, std::size_t nk, std::size_t i) {
-  unsigned c = 0;
-  for (std::size_t k = 0; k < nk; ++k) c += bytes[idx[k] * ld + i];
-  return c;
-}
+// x's columns: the first word of each of its nk features' bit columns (nk <= |x| <= 255).
+struct Columns {
+  const uint64_t* at[256];
+  std::size_t nk;
+  Columns(const uint64_t* cols, std::size_t cw, const Example& x, std::size_t rows) : nk(byte_features(x, rows)) {
+    for (std::size_t k = 0; k < nk; ++k) at[k] = cols + x.idx[k] * cw;
+  }
+};
 
-// The counts of 32 supports from i, a byte each (at most |x| <= 255: no byte overflows).
-__attribute__((target("avx2"), always_inline)) inline __m256i byte_counts32(const uint8_t* bytes, std::size_t ld,
-                                                                           const uint32_t* idx, std::size_t nk,
-                                                                           std::size_t i) {
-  __m256i c = _mm256_setzero_si256();
-  for (std::size_t k = 0; k < nk; ++k)
-    c = _mm256_add_epi8(c, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bytes + idx[k] * ld + i)));
-  return c;
-}
-
-// The Hamming distances (rbf) or counts of the 32 supports from i, a byte each, into h.
-__attribute__((target("avx2"))) void byte_block(bool rbf, const uint8_t* bytes, std::size_t ld, const uint32_t* idx,
-                                                std::size_t nk, unsigned xs, const uint8_t* counts, std::size_t i,
-                                                uint8_t* h) {
-  const __m256i c = byte_counts32(bytes, ld, idx, nk, i);
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(h),
-                      rbf ? _mm256_sub_epi8(_mm256_add_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i)),
-                                                            _mm256_set1_epi8(static_cast<char>(xs))),
-                                            _mm256_add_epi8(c, c))
-                          : c);
-}
-
-__attribute__((target("avx2"))) std::size_t byte_dots_avx2(const uint8_t* bytes, std::size_t ld, const uint32_t* idx,
-                                                           std::size_t nk, std::size_t i, std::size_t e, double* o) {
-  for (; i + 32 <= e; i += 32) {
-    alignas(32) uint8_t c[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(c), byte_counts32(bytes, ld, idx, nk, i));
-    for (std::size_t g = 0; g < 32; g += 4) {  // whole numbers below 256: exact in int32 and in double
-      int four;
-      std::memcpy(&four, c + g, sizeof four);
-      _mm256_storeu_pd(o + i + g, _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four))));
+// The counts of common features of the 64 supports of word w as P = 8 bit planes (plane p: bit
+// p of each count): x's columns added one bit at a time, the carry stopping at the planes the
+// count so far can reach.
+inline void word_planes(const Columns& x, std::size_t w, uint64_t* pl) {
+  for (int p = 0; p < 8; ++p) pl[p] = 0;
+  for (std::size_t k = 0; k < x.nk; ++k) {
+    uint64_t carry = x.at[k][w];
+    const int top = static_cast<int>(std::bit_width(k + 1));
+    for (int p = 0; p < top && carry; ++p) {
+      const uint64_t t = pl[p] & carry;
+      pl[p] ^= carry;
+      carry = t;
     }
+  }
+}
+// Support i's count from its word's planes (i mod 64 its bit).
+inline unsigned plane_count(const uint64_t* pl, std::size_t bit) {
+  unsigned c = 0;
+  for (int p = 0; p < 8; ++p) c |= static_cast<unsigned>((pl[p] >> bit) & 1u) << p;
+  return c;
+}
+
+// The same for P planes of 256 bits (4 words from w; AVX2) or 512 (8 words; AVX-512) in vector
+// registers: P = 4 serves nk <= 15 (no carry leaves plane 3), else 8.
+template <int P>
+__attribute__((target("avx2"), always_inline)) inline void planes256(const Columns& x, std::size_t w, __m256i* pl) {
+  for (int p = 0; p < P; ++p) pl[p] = _mm256_setzero_si256();
+  for (std::size_t k = 0; k < x.nk; ++k) {
+    __m256i carry = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.at[k] + w));
+    for (int p = 0; p < P; ++p) {
+      const __m256i t = _mm256_and_si256(pl[p], carry);
+      pl[p] = _mm256_xor_si256(pl[p], carry);
+      carry = t;
+    }
+  }
+}
+template <int P>
+__attribute__((target("avx512f"), always_inline)) inline void planes512(const Columns& x, std::size_t w, __m512i* pl) {
+  for (int p = 0; p < P; ++p) pl[p] = _mm512_setzero_si512();
+  for (std::size_t k = 0; k < x.nk; ++k) {
+    __m512i carry = _mm512_loadu_si512(x.at[k] + w);
+    for (int p = 0; p < P; ++p) {
+      const __m512i t = _mm512_and_si512(pl[p], carry);
+      pl[p] = _mm512_xor_si512(pl[p], carry);
+      carry = t;
+    }
+  }
+}
+
+// The 32 counts of supports 32 g .. 32 g + 31 of the planes' 256 bits, a byte each (AVX2: each
+// plane's 32 bits spread to the bytes, tested, weighted 2^p and added).
+template <int P>
+__attribute__((target("avx2"), always_inline)) inline __m256i counts_of_planes32(const uint32_t (*pl)[8], std::size_t g) {
+  const __m256i spread = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1,  //
+                                          2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3);
+  const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ULL));
+  __m256i c = _mm256_setzero_si256();
+  for (int p = 0; p < P; ++p) {
+    const __m256i b = _mm256_and_si256(_mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(pl[p][g])), spread), bit);
+    c = _mm256_add_epi8(c, _mm256_and_si256(_mm256_cmpeq_epi8(b, bit), _mm256_set1_epi8(static_cast<char>(1 << p))));
+  }
+  return c;
+}
+
+// AVX2 blocks of 32 supports from i (i % 64 == 0) to the last whole block before e: f(j, c) with
+// c the counts of supports j .. j + 31, a byte each. Returns where it stopped.
+template <int P, class F>
+__attribute__((target("avx2"), always_inline)) inline std::size_t blocks_avx2(const Columns& x, std::size_t i,
+                                                                              std::size_t e, F f) {
+  while (i + 32 <= e) {
+    __m256i pl[P];
+    planes256<P>(x, i / 64, pl);
+    alignas(32) uint32_t w[P][8];
+    for (int p = 0; p < P; ++p) _mm256_store_si256(reinterpret_cast<__m256i*>(w[p]), pl[p]);
+    for (std::size_t g = 0; g < 8 && i + 32 <= e; ++g, i += 32) f(i, counts_of_planes32<P>(w, g));
   }
   return i;
 }
+template <class F>
+__attribute__((target("avx2"))) std::size_t blocks_avx2_of(const Columns& x, std::size_t i, std::size_t e, F f) {
+  return x.nk <= 15 ? blocks_avx2<4>(x, i, e, f) : blocks_avx2<8>(x, i, e, f);
+}
 
-// Supports i .. in blocks of 32 (i a multiple of 16), their terms into the lane sums of s: the
+// (|s_i| + |x|) - 2 c (rbf) or c, a byte each: in [0, 255] (c <= (|s_i| + |x|) / 2 <= 127).
+__attribute__((target("avx2"), always_inline)) inline __m256i distances32(bool rbf, __m256i c, const uint8_t* counts,
+                                                                          unsigned xs) {
+  if (!rbf) return c;
+  return _mm256_sub_epi8(_mm256_add_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts)),
+                                         _mm256_set1_epi8(static_cast<char>(xs))),
+                         _mm256_add_epi8(c, c));
+}
+
+// Supports i .. in blocks of 32 (i a multiple of 64), their terms into the lane sums of s: the
 // Hamming distance (rbf) or the count as a byte, the table's entry by a gather (R = 0) or by the
 // halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times alpha,
 // added to lane i mod 16. Returns where it stopped.
 template <std::size_t R>
-__attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table, bool rbf, const uint8_t* bytes,
-                                                             std::size_t ld, const uint32_t* idx, std::size_t nk,
+__attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table, bool rbf, const Columns& x,
                                                              unsigned xs, const uint8_t* counts, const double* alpha,
                                                              std::size_t i, std::size_t e, LaneSum& s) {
   using V4 = double __attribute__((vector_size(32)));
@@ -547,77 +604,77 @@ __attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table
   std::memcpy(v, s.acc, sizeof v);
   __m256 lo[R ? R : 1], hi[R ? R : 1];
   if constexpr (R > 0) table_halves<R>(table, lo, hi);
-  // Within each 8, the order (0 1 4 5 2 3 6 7): pick's halves then interleave into supports 0-3, 4-7.
-  const __m256i order = _mm256_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15,  //
-                                         0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15);
-  const __m256i xv = _mm256_set1_epi8(static_cast<char>(xs));
   const auto add = [&](std::size_t q, const double* a, __m256d k) __attribute__((target("avx2"))) {
     V4 av;
     std::memcpy(&av, a, sizeof av);
     v[q] += av * reinterpret_cast<const V4&>(k);  // a rounded product, then the lane's add
   };
-  for (; i + 32 <= e; i += 32) {
-    const __m256i c = byte_counts32(bytes, ld, idx, nk, i);
-    // (|s_i| + |x|) - 2 c, all in [0, 255] (c <= (|s_i| + |x|) / 2 <= 127): exact in bytes.
-    const __m256i h =
-        rbf ? _mm256_sub_epi8(_mm256_add_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(counts + i)), xv),
-                              _mm256_add_epi8(c, c))
-            : c;
+  i = blocks_avx2_of(x, i, e, [&](std::size_t j, __m256i c) __attribute__((target("avx2"))) {
+    const __m256i h = distances32(rbf, c, counts + j, xs);
     alignas(32) uint8_t hb[32];
     if constexpr (R == 0) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       for (std::size_t g = 0; g < 8; ++g) {
         int four;
         std::memcpy(&four, hb + 4 * g, sizeof four);
-        add(g % 4, alpha + i + 4 * g, _mm256_i32gather_pd(table, _mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 8));
+        add(g % 4, alpha + j + 4 * g, _mm256_i32gather_pd(table, _mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 8));
       }
     } else {
+      // Within each 8, the order (0 1 4 5 2 3 6 7): pick's halves then interleave into supports 0-3, 4-7.
+      const __m256i order = _mm256_setr_epi8(0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15,  //
+                                             0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15);
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), _mm256_shuffle_epi8(h, order));
       for (std::size_t q = 0; q < 4; ++q) {
         const __m256i id = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * q)));
         const __m256i l = _mm256_castps_si256(pick_avx2<R>(lo, id)), u = _mm256_castps_si256(pick_avx2<R>(hi, id));
-        add((2 * q) % 4, alpha + i + 8 * q, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, u)));
-        add((2 * q + 1) % 4, alpha + i + 8 * q + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, u)));
+        add((2 * q) % 4, alpha + j + 8 * q, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, u)));
+        add((2 * q + 1) % 4, alpha + j + 8 * q + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, u)));
       }
     }
-  }
+  });
   std::memcpy(s.acc, v, sizeof v);
   return i;
 }
 
-// The same on AVX-512 (BW: bytes 64 to a register): blocks of 64 supports, each 8 of them widened
-// to 64-bit indices and picked from a table of 16 Q <= 64 entries in registers (pick, as
-// lookup_avx512), lanes 0-7 and 8-15 of s in two registers; the last block's supports past e are
-// counted (the columns' slack) but masked out of the sums. Runs to e.
-template <std::size_t Q>
-__attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(
-    const double* table, bool rbf, const uint8_t* bytes, std::size_t ld, const uint32_t* idx, std::size_t nk,
-    unsigned xs, const uint8_t* counts, const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
+// The same on AVX-512 (BW: bytes 64 to a register): the planes of 512 supports at a time, each
+// block of 64 supports' counts from them by masked byte adds, each 8 of them widened to 64-bit
+// indices and picked from a table of 16 Q <= 64 entries in registers (pick, as lookup_avx512),
+// lanes 0-7 and 8-15 of s in two registers; the last block's supports past e are counted (the
+// columns' slack) but masked out of the sums. Runs to e (i a multiple of 64).
+template <std::size_t Q, int P>
+__attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const double* table, bool rbf,
+                                                                           const Columns& x, unsigned xs,
+                                                                           const uint8_t* counts, const double* alpha,
+                                                                           std::size_t i, std::size_t e, LaneSum& s) {
   __m512d t[2 * Q];
   for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
   __m512d acc[2] = {_mm512_loadu_pd(s.acc), _mm512_loadu_pd(s.acc + 8)};
   const __m512i xv = _mm512_set1_epi8(static_cast<char>(xs));
-  const uint8_t* row[256];  // x's columns (nk <= |x| <= 255), their offsets once
-  for (std::size_t k = 0; k < nk; ++k) row[k] = bytes + idx[k] * ld;
   alignas(64) uint8_t hb[64];
-  const auto block = [&](std::size_t i) __attribute__((target("avx512f,avx512bw"))) {  // hb: the block's indices
-    __m512i c = _mm512_setzero_si512();
-    for (std::size_t k = 0; k < nk; ++k) c = _mm512_add_epi8(c, _mm512_loadu_si512(row[k] + i));
-    _mm512_store_si512(hb, rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c);
-  };
+  alignas(64) uint64_t w[P][8];
   const auto value = [&](std::size_t g) __attribute__((target("avx512f,avx512bw"))) {  // the table's 8 values
     return pick<Q>(t, _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * g))));
   };
-  for (; i + 64 <= e; i += 64) {
-    block(i);
-    for (std::size_t g = 0; g < 8; ++g)
-      acc[g % 2] = _mm512_add_pd(acc[g % 2], _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
-  }
-  if (i < e) {  // the last supports: their lanes alone (the others keep their bits, a -0 included)
-    block(i);
-    for (std::size_t g = 0; i + 8 * g < e; ++g) {
-      const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
-      acc[g % 2] = _mm512_mask_add_pd(acc[g % 2], m, acc[g % 2], _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
+  while (i < e) {
+    __m512i pl[P];
+    planes512<P>(x, i / 64, pl);
+    for (int p = 0; p < P; ++p) _mm512_store_si512(w[p], pl[p]);
+    for (std::size_t b = 0; b < 8 && i < e; ++b, i += 64) {
+      __m512i c = _mm512_setzero_si512();
+      for (int p = 0; p < P; ++p)
+        c = _mm512_mask_add_epi8(c, _cvtu64_mask64(w[p][b]), c, _mm512_set1_epi8(static_cast<char>(1 << p)));
+      _mm512_store_si512(hb, rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c);
+      if (i + 64 <= e) {
+        for (std::size_t g = 0; g < 8; ++g)
+          acc[g % 2] = _mm512_add_pd(acc[g % 2], _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
+        continue;
+      }
+      // the last supports: their lanes alone (the others keep their bits, a -0 included)
+      for (std::size_t g = 0; i + 8 * g < e; ++g) {
+        const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
+        acc[g % 2] = _mm512_mask_add_pd(acc[g % 2], m, acc[g % 2], _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
+      }
+      i = e;
     }
   }
   _mm512_storeu_pd(s.acc, acc[0]);
@@ -627,82 +684,90 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(
 
 }  // namespace
 
-void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x, std::size_t b,
-               std::size_t e, double* out) {
-  const std::size_t nk = byte_features(x, rows);
-  const uint32_t* idx = x.idx.data();
+void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
+               double* out) {
+  const Columns c(cols, cw, x, rows);
   std::size_t i = b;
-  if (!has_avx2()) {
-    for (; i < e; ++i) out[i - b] = static_cast<double>(byte_count(bytes, ld, idx, nk, i));
-    return;
-  }
-  i = byte_dots_avx2(bytes, ld, idx, nk, i, e, out - b);
-  if (i == e) return;
-  uint8_t c[32];  // the last supports (fewer than 32) from one block of counts
-  byte_block(false, bytes, ld, idx, nk, 0, nullptr, i, c);
-  for (const std::size_t i0 = i; i < e; ++i) out[i - b] = static_cast<double>(c[i - i0]);
+  uint64_t pl[8];
+  const auto part = [&](std::size_t to) {  // supports i .. to - 1 from their words' planes
+    while (i < to) {
+      word_planes(c, i / 64, pl);
+      for (const std::size_t end = std::min(to, (i / 64 + 1) * 64); i < end; ++i)
+        out[i - b] = static_cast<double>(plane_count(pl, i % 64));
+    }
+  };
+  if (!has_avx2()) return part(e);
+  part(std::min(e, (b + 63) / 64 * 64));
+  i = blocks_avx2_of(c, i, e, [&](std::size_t j, __m256i n) __attribute__((target("avx2"))) {
+    alignas(32) uint8_t h[32];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), n);
+    for (std::size_t g = 0; g < 32; g += 4) {  // whole numbers below 256: exact in int32 and in double
+      int four;
+      std::memcpy(&four, h + g, sizeof four);
+      _mm256_storeu_pd(out + (j - b) + g, _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four))));
+    }
+  });
+  part(e);
 }
 
 namespace {
 enum class ByteLookup { scalar, permute, gather, avx512 };
 
 // byte_scores on a lookup the CPU has (a round's entry: no names to compare).
-bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
                     std::size_t e, LaneSum& s) {
   if (k.type == Kernel::Type::linear) return false;
   const bool rbf = k.type == Kernel::Type::rbf;
   const std::size_t top = counts_top(k, x.sqnorm, max_count);
   std::vector<double>& table = counts_table(k, top);
-  const std::size_t nk = byte_features(x, rows);
-  const uint32_t* idx = x.idx.data();
+  const Columns c(cols, cw, x, rows);
   const auto xs = static_cast<unsigned>(x.sqnorm);
-  const auto term = [&](std::size_t i) {  // the scalar path: bit_scores' index, from the bytes
-    const unsigned c = byte_count(bytes, ld, idx, nk, i);
-    s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * c : c]);
-  };
-  // Supports i .. to - 1 (before or after the blocks) one by one, their indices from blocks of 32
-  // (counted one by one, nnz(x) byte loads a support, the few last supports took most of the byte
-  // path's time in an a9a BPA-S pass).
-  const auto part = [&](std::size_t i, std::size_t to) {
-    if (lookup == ByteLookup::scalar) {
-      for (; i < to; ++i) term(i);
-      return;
-    }
-    while (i < to) {
-      uint8_t h[32];
-      byte_block(rbf, bytes, ld, idx, nk, xs, counts, i, h);
-      for (const std::size_t i0 = i, end = std::min(to, i0 + 32); i < end; ++i) s.add_term(i, alpha[i], table[h[i - i0]]);
-    }
-  };
+  // Supports i .. to - 1 (before or after the blocks) one by one, their counts from their words'
+  // planes (the few last supports of a block counted one by one, nnz(x) loads a support, took
+  // most of the byte path's time in an a9a BPA-S pass).
   std::size_t i = b;
-  if (i % kSumLanes != 0) {
-    const std::size_t to = std::min(e, (i / kSumLanes + 1) * kSumLanes);
-    part(i, to);
-    i = to;
+  uint64_t pl[8];
+  const auto part = [&](std::size_t to) {
+    while (i < to) {
+      word_planes(c, i / 64, pl);
+      for (const std::size_t end = std::min(to, (i / 64 + 1) * 64); i < end; ++i) {
+        const unsigned n = plane_count(pl, i % 64);
+        s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * n : n]);
+      }
+    }
+  };
+  if (lookup == ByteLookup::scalar) {
+    part(e);
+    return true;
   }
+  part(std::min(e, (b + 63) / 64 * 64));
   if (lookup == ByteLookup::avx512 && top + 1 <= 64) {
     const std::size_t q = top + 1 <= 16 ? 1 : top + 1 <= 32 ? 2 : 4;
     if (table.size() < 16 * q) table.resize(16 * q, 0.0);
-    if (q == 1) i = byte_scores_avx512<1>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
-    else if (q == 2) i = byte_scores_avx512<2>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
-    else i = byte_scores_avx512<4>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+    const bool p4 = c.nk <= 15;
+    if (q == 1) i = p4 ? byte_scores_avx512<1, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
+                       : byte_scores_avx512<1, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    else if (q == 2) i = p4 ? byte_scores_avx512<2, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
+                            : byte_scores_avx512<2, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    else i = p4 ? byte_scores_avx512<4, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
+                : byte_scores_avx512<4, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   } else if (lookup == ByteLookup::permute && top + 1 <= 16) {
     if (table.size() < 16) table.resize(16, 0.0);
-    i = byte_scores_avx2<2>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+    i = byte_scores_avx2<2>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
     if (table.size() < 32) table.resize(32, 0.0);
-    i = byte_scores_avx2<4>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
-  } else if (lookup != ByteLookup::scalar) {
-    i = byte_scores_avx2<0>(table.data(), rbf, bytes, ld, idx, nk, xs, counts, alpha, i, e, s);
+    i = byte_scores_avx2<4>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+  } else {
+    i = byte_scores_avx2<0>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   }
-  part(i, e);
+  part(e);
   return true;
 }
 
 }  // namespace
 
-bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
+bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
                     std::size_t e, LaneSum& s) {
   const ByteLookup by = lookup == "scalar"    ? ByteLookup::scalar
@@ -716,16 +781,16 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* b
   if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
   if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
     throw std::invalid_argument("byte_scores: the counts do not fit a byte");
-  return byte_scores_by(by, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
+  return byte_scores_by(by, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s);
 }
 
-bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
+bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                  LaneSum& s) {
   static const ByteLookup lookup = bit_dots_isa() == "avx512" ? ByteLookup::avx512
                                    : avx2_gathers()           ? ByteLookup::gather
                                                               : ByteLookup::permute;
-  return byte_scores_by(lookup, k, bytes, ld, rows, x, counts, max_count, alpha, b, e, s);
+  return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s);
 }
 
 }  // namespace plab

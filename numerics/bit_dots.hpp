@@ -76,13 +76,17 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                    LaneSum& s);
 
-// Binary supports' byte columns, which SupportSet keeps beside the bitsets where
-// byte_columns_wanted(): bytes[j * ld + i] = 1 when support i has feature j (else 0), counts[i] =
-// |s_i|, for the features j < rows; both readable 64 bytes past their ends (a last block of 64
-// supports reads beyond its slots). A count of common features is then a sum of nnz(x) bytes,
-// 32 supports an add, where AVX2's nibble popcounts cost about nine operations for four supports
-// and word of x, and AVX-512's VPOPCNTQ path three vector operations for eight supports and word
-// besides the count's conversion and its table index (docs/learners.md#binary).
+// Binary supports' bit columns, which SupportSet keeps beside the bitsets where
+// byte_columns_wanted(): bit i % 64 of cols[j * cw + i / 64] is set when support i has feature j,
+// counts[i] = |s_i|, for the features j < rows; columns readable 8 words past their last
+// support's word and counts 64 bytes past their end (a last block reads beyond its slots). The
+// counts of common features of 256 (AVX2) or 512 (AVX-512) supports are then the bit planes of
+// nnz(x) columns added a bit at a time (plane p: bit p of each count; about 2 log2 nnz(x) logic
+// operations a column), spread to a byte a support by masked byte adds (AVX-512) or shuffles and
+// compares (AVX2): a byte per feature and support of x read as a bit, where AVX2's nibble
+// popcounts cost about nine operations for four supports and word of x, and AVX-512's VPOPCNTQ
+// path three vector operations for eight supports and word besides the count's conversion and
+// its table index (docs/learners.md#binary).
 // Whether they are kept: on the AVX2 path, and on the AVX-512 path where the CPU has AVX-512 BW.
 bool byte_columns_wanted();
 // Whether SupportSet forms its kernel rows (not only its fused scores) from them: on the AVX2 path
@@ -91,13 +95,13 @@ bool byte_rows_wanted();
 // Whether the byte path serves x (|x| = xs) against supports of at most max_count features: every
 // count and Hamming distance fits a byte (|x| + max_count <= 255).
 bool byte_counts_fit(double xs, std::size_t max_count);
-// out[i - b] = <s_i, x> for b <= i < e from the byte columns: the whole numbers bit_dots gives
+// out[i - b] = <s_i, x> for b <= i < e from the bit columns: the whole numbers bit_dots gives
 // (x binary, byte_counts_fit).
-void byte_dots(const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x, std::size_t b,
-               std::size_t e, double* out);
-// bit_scores from the byte columns (x binary, byte_counts_fit; counts[i] = |s_i| <= max_count):
+void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
+               double* out);
+// bit_scores from the bit columns (x binary, byte_counts_fit; counts[i] = |s_i| <= max_count):
 // the same bits. False, doing nothing, for the linear kernel.
-bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows, const Example& x,
+bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                  LaneSum& s);
 // The same with a named way to the table ("gather": AVX2's VGATHERDPD; "permute": the table's
@@ -105,8 +109,8 @@ bool byte_scores(const Kernel& k, const uint8_t* bytes, std::size_t ld, std::siz
 // table of up to 64 entries in AVX-512 registers; "scalar"; tests). byte_scores takes "avx512" on
 // the AVX-512 path, on AVX2 "gather" on Intel CPUs and "permute" elsewhere (AMD's gathers are
 // about as slow as a scalar loop).
-bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint8_t* bytes, std::size_t ld, std::size_t rows,
-                    const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
-                    std::size_t e, LaneSum& s);
+bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
+                    std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
+                    const double* alpha, std::size_t b, std::size_t e, LaneSum& s);
 
 }  // namespace plab

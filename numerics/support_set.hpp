@@ -204,7 +204,7 @@ class SupportSet {
       thread_local WordsOf w;
       for (std::size_t l = lb; l < le; ++l) {
         if (bytes) {
-          byte_scores(k, bytes_.data(), bld_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l]);
+          byte_scores(k, colbits_.data(), cw_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l]);
           continue;
         }
         w.set(xs[l], bwords_);
@@ -397,7 +397,7 @@ class SupportSet {
     else ++nonbinary_;
     if (!want_bits(i + 1)) {
       bits_ = {};
-      bytes_ = {};
+      colbits_ = {};
       counts_ = {};
       bits_on_ = bytes_on_ = false;
       bwords_ = bld_ = 0;
@@ -410,7 +410,8 @@ class SupportSet {
       bld_ = std::max<std::size_t>(16, 2 * std::bit_ceil(i + 1)) + kPad;
       bits_.assign(bwords_ * bld_, 0);
       bytes_on_ = byte_columns_wanted() && byte_rows() <= kByteRows;
-      bytes_.assign(bytes_on_ ? byte_rows() * bld_ + kByteSlack : 0, 0);
+      cw_ = (bld_ + 63) / 64 + kColumnSlack;
+      colbits_.assign(bytes_on_ ? byte_rows() * cw_ : 0, 0);
       counts_.assign(bytes_on_ ? bld_ + kByteSlack : 0, 0);
       max_count_ = 0;
       for (std::size_t s = 0; s <= i; ++s) set_bits(s);
@@ -422,7 +423,7 @@ class SupportSet {
     max_count_ = std::max(max_count_, rows_idx_[i].size());
     for (uint32_t j : rows_idx_[i]) bits_[j / 64 * bld_ + i] |= uint64_t{1} << (j % 64);
     if (!bytes_on_) return;
-    for (uint32_t j : rows_idx_[i]) bytes_[j * bld_ + i] = 1;
+    for (uint32_t j : rows_idx_[i]) colbits_[j * cw_ + i / 64] |= uint64_t{1} << (i % 64);
     counts_[i] = static_cast<uint8_t>(std::min<std::size_t>(rows_idx_[i].size(), 255));  // used only when it fits
   }
   // Slot i goes, the last slot moves into it (before the rows move).
@@ -433,10 +434,11 @@ class SupportSet {
       bits_[w * bld_ + last] = 0;
     }
     if (!bytes_on_) return;
-    for (uint32_t j : rows_idx_[i]) bytes_[j * bld_ + i] = 0;  // i's features, then last's moved into i
+    const uint64_t bi = uint64_t{1} << (i % 64), bl = uint64_t{1} << (last % 64);
+    for (uint32_t j : rows_idx_[i]) colbits_[j * cw_ + i / 64] &= ~bi;  // i's features, then last's moved into i
     for (uint32_t j : rows_idx_[last]) {
-      bytes_[j * bld_ + i] = 1;
-      bytes_[j * bld_ + last] = 0;
+      colbits_[j * cw_ + i / 64] |= bi;
+      colbits_[j * cw_ + last / 64] &= ~bl;
     }
     counts_[i] = counts_[last];
     counts_[last] = 0;
@@ -461,7 +463,7 @@ class SupportSet {
       thread_local WordsOf w;
       for (std::size_t l = 0; l < m; ++l) {
         if (e - b >= 32 && byte_rows_wanted() && bytes_rounds(xs + l, 1)) {  // a few slots (prepared rows): popcounts
-          byte_dots(bytes_.data(), bld_, byte_rows(), xs[l], b, e, out + l * ld);
+          byte_dots(colbits_.data(), cw_, byte_rows(), xs[l], b, e, out + l * ld);
           continue;
         }
         w.set(xs[l], bwords_);
@@ -595,11 +597,13 @@ class SupportSet {
   std::vector<uint64_t, HugePageAllocator<uint64_t>> bits_;  // binary supports' bitsets, feature-block-major
   std::size_t bwords_ = 0, bld_ = 0, nonbinary_ = 0, max_count_ = 0;  // max_count_ >= every |s_i|
   bool bits_on_ = false;
-  // The byte columns beside the bitsets (numerics/bit_dots.hpp; byte_columns_wanted()): bytes_[j * bld_ + i]
-  // = 1 when support i has feature j, counts_[i] = |s_i|; kept up to kByteRows features (a byte a
-  // feature and slot: 8 times the bitsets' memory).
-  static constexpr std::size_t kByteRows = 1024, kByteSlack = 64;  // slack: a last block's reads
-  AlignedVector<uint8_t> bytes_, counts_;
+  // The bit columns beside the bitsets (numerics/bit_dots.hpp; byte_columns_wanted()): bit i % 64
+  // of colbits_[j * cw_ + i / 64] is set when support i has feature j, counts_[i] = |s_i|; kept up
+  // to kByteRows features (the bitsets' memory again, transposed). Slack: a last block's reads.
+  static constexpr std::size_t kByteRows = 1024, kByteSlack = 64, kColumnSlack = 8;
+  AlignedVector<uint64_t> colbits_;
+  AlignedVector<uint8_t> counts_;
+  std::size_t cw_ = 0;
   bool bytes_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;

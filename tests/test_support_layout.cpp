@@ -325,37 +325,46 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
   }
 }
 
-// The byte columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
+// The bit columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
 // the row they replace, computed from the definition: the count of common features, the kernel's
 // row function itself and LaneSum::add, lane for lane, for every way to the table (scalar, AVX2's
-// permuted registers and gather, AVX-512's blocks of 64); tables of up to 16, 32, 64 and more entries (to |x| + max |s| = 180 or
-// so, near a byte's 255), x with features past the columns, ranges that start and end off a block
-// of 32 and sums that continue from earlier terms.
+// permuted registers and gather, AVX-512's blocks of 64); tables of up to 16, 32, 64 and more
+// entries (to |x| + max |s| = 180 or so, near a byte's 255), x of up to 15 features in the
+// columns (4 bit planes) and more (8), x with features past the columns, 1100 supports (blocks
+// of 256 and 512 supports, and part of one), ranges that start and end off a block of 32 or 64
+// and sums that continue from earlier terms.
 TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
   Rng rng(test_util::test_seed(33));
-  const std::size_t ld = 131, rows = 192;
+  const std::size_t ld = 1100, rows = 192, cw = (ld + 63) / 64 + 8;  // the slack byte_scores reads
   for (const std::string lookup : {"scalar", "permute", "gather", "avx512"}) {
     try {
       LaneSum probe;
       const uint8_t none[1] = {0};
-      byte_scores_on(lookup, Kernel::rbf(1.0), none, 1, 0, Example{}, none, 0, nullptr, 0, 0, probe);
+      const uint64_t no_bits[1] = {0};
+      byte_scores_on(lookup, Kernel::rbf(1.0), no_bits, 1, 0, Example{}, none, 0, nullptr, 0, 0, probe);
     } catch (const std::invalid_argument&) {
       continue;  // the CPU lacks AVX2 or AVX-512 BW
     }
     for (const double density : {0.02, 0.08, 0.15, 0.3, 0.6}) {
-      std::vector<uint8_t> bytes(rows * ld + 64, 0), counts(ld + 64, 0);  // the slack byte_scores reads
+      std::vector<uint64_t> cols(rows * cw, 0);
+      std::vector<uint8_t> counts(ld + 64, 0);
+      const auto has = [&](std::size_t j, std::size_t i) { return (cols[j * cw + i / 64] >> (i % 64)) & 1u; };
       std::vector<double> alpha(ld);
       std::size_t max_count = 0;
       for (std::size_t i = 0; i < ld; ++i) {
         std::size_t c = 0;
-        for (std::size_t j = 0; j < rows; ++j) c += bytes[j * ld + i] = rng.uniform() < density / 4;
+        for (std::size_t j = 0; j < rows; ++j)
+          if (rng.uniform() < density / 4) {
+            cols[j * cw + i / 64] |= uint64_t{1} << (i % 64);
+            ++c;
+          }
         counts[i] = static_cast<uint8_t>(c);
         max_count = std::max(max_count, c);
         alpha[i] = rng.normal();
       }
       std::vector<uint32_t> idx;
       for (uint32_t j = 0; j < rows + 40; ++j)  // features past the columns count 0
-        if (rng.uniform() < density) idx.push_back(j);
+        if (rng.uniform() < (density < 0.05 ? 0.05 : density)) idx.push_back(j);
       const std::vector<double> ones(idx.size(), 1.0);
       const Example x{idx, ones, static_cast<double>(idx.size()), 1.0};
       ASSERT_TRUE(byte_counts_fit(x.sqnorm, max_count)) << idx.size() << " + " << max_count;
@@ -365,16 +374,17 @@ TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
       poly.coef0 = 1.0;
       poly.degree = 3;
       for (const Kernel& k : {Kernel::rbf(0.04), poly}) {
-        for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{{0, 131}, {3, 120}, {16, 80}, {17, 18}, {5, 5}}) {
+        for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{
+                 {0, 1100}, {3, 1090}, {64, 600}, {500, 1037}, {16, 80}, {17, 18}, {5, 5}}) {
           SCOPED_TRACE(lookup + ", density " + std::to_string(density) + ", " + k.type_name() + ", " + std::to_string(b) +
                        ".." + std::to_string(e));
           std::vector<double> row(e - b + 1), dots(e - b + 1), sq(ld);
           for (std::size_t i = b; i < e; ++i) {
             unsigned c = 0;
-            for (const uint32_t j : idx) c += j < rows ? bytes[j * ld + i] : 0;
+            for (const uint32_t j : idx) c += j < rows ? has(j, i) : 0;
             row[i - b] = static_cast<double>(c);
           }
-          byte_dots(bytes.data(), ld, rows, x, b, e, dots.data());
+          byte_dots(cols.data(), cw, rows, x, b, e, dots.data());
           for (std::size_t i = b; i < e; ++i) ASSERT_TRUE(same_bits(dots[i - b], row[i - b])) << "count, slot " << i;
           for (std::size_t i = 0; i < ld; ++i) sq[i] = counts[i];
           if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, x.sqnorm, sq.data() + b, row.data(), e - b);
@@ -382,7 +392,7 @@ TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
           LaneSum want, got;
           for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
           want.add(alpha.data() + b, row.data(), e - b, b);
-          ASSERT_TRUE(byte_scores_on(lookup, k, bytes.data(), ld, rows, x, counts.data(), max_count, alpha.data(), b, e, got));
+          ASSERT_TRUE(byte_scores_on(lookup, k, cols.data(), cw, rows, x, counts.data(), max_count, alpha.data(), b, e, got));
           for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
         }
       }
