@@ -563,23 +563,23 @@ __attribute__((target("avx2"), always_inline)) inline __m256i counts_of_planes32
   return c;
 }
 
-// AVX2 blocks of 32 supports from i (i % 64 == 0) to the last whole block before e: f(j, c) with
-// c the counts of supports j .. j + 31, a byte each. Returns where it stopped.
+// AVX2 blocks of 32 supports from i (i % 64 == 0) to e: f(j, c, n) with c the counts of supports
+// j .. j + 31, a byte each, of which the first n = min(32, e - j) are supports of the range.
 template <int P, class F>
-__attribute__((target("avx2"), always_inline)) inline std::size_t blocks_avx2(const Columns& x, std::size_t i,
-                                                                              std::size_t e, F f) {
-  while (i + 32 <= e) {
+__attribute__((target("avx2"), always_inline)) inline void blocks_avx2(const Columns& x, std::size_t i, std::size_t e,
+                                                                       F f) {
+  while (i < e) {
     __m256i pl[P];
     planes256<P>(x, i / 64, pl);
     alignas(32) uint32_t w[P][8];
     for (int p = 0; p < P; ++p) _mm256_store_si256(reinterpret_cast<__m256i*>(w[p]), pl[p]);
-    for (std::size_t g = 0; g < 8 && i + 32 <= e; ++g, i += 32) f(i, counts_of_planes32<P>(w, g));
+    for (std::size_t g = 0; g < 8 && i < e; ++g, i += 32) f(i, counts_of_planes32<P>(w, g), std::min<std::size_t>(32, e - i));
   }
-  return i;
 }
 template <class F>
-__attribute__((target("avx2"))) std::size_t blocks_avx2_of(const Columns& x, std::size_t i, std::size_t e, F f) {
-  return x.nk <= 15 ? blocks_avx2<4>(x, i, e, f) : blocks_avx2<8>(x, i, e, f);
+__attribute__((target("avx2"))) void blocks_avx2_of(const Columns& x, std::size_t i, std::size_t e, F f) {
+  if (x.nk <= 15) blocks_avx2<4>(x, i, e, f);
+  else blocks_avx2<8>(x, i, e, f);
 }
 
 // (|s_i| + |x|) - 2 c (rbf) or c, a byte each: in [0, 255] (c <= (|s_i| + |x|) / 2 <= 127).
@@ -591,14 +591,14 @@ __attribute__((target("avx2"), always_inline)) inline __m256i distances32(bool r
                          _mm256_add_epi8(c, c));
 }
 
-// Supports i .. in blocks of 32 (i a multiple of 64), their terms into the lane sums of s: the
-// Hamming distance (rbf) or the count as a byte, the table's entry by a gather (R = 0) or by the
-// halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times alpha,
-// added to lane i mod 16. Returns where it stopped.
+// Supports i .. e - 1 in blocks of 32 (i a multiple of 64), their terms into the lane sums of s:
+// the Hamming distance (rbf) or the count as a byte, the table's entry by a gather (R = 0) or by
+// the halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times
+// alpha, added to lane i mod 16; a last block of fewer than 32 supports term by term.
 template <std::size_t R>
-__attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table, bool rbf, const Columns& x,
-                                                             unsigned xs, const uint8_t* counts, const double* alpha,
-                                                             std::size_t i, std::size_t e, LaneSum& s) {
+__attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool rbf, const Columns& x, unsigned xs,
+                                                      const uint8_t* counts, const double* alpha, std::size_t i,
+                                                      std::size_t e, LaneSum& s) {
   using V4 = double __attribute__((vector_size(32)));
   V4 v[4];
   std::memcpy(v, s.acc, sizeof v);
@@ -609,9 +609,16 @@ __attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table
     std::memcpy(&av, a, sizeof av);
     v[q] += av * reinterpret_cast<const V4&>(k);  // a rounded product, then the lane's add
   };
-  i = blocks_avx2_of(x, i, e, [&](std::size_t j, __m256i c) __attribute__((target("avx2"))) {
+  blocks_avx2_of(x, i, e, [&](std::size_t j, __m256i c, std::size_t n) __attribute__((target("avx2"))) {
     const __m256i h = distances32(rbf, c, counts + j, xs);
     alignas(32) uint8_t hb[32];
+    if (n < 32) {
+      _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
+      std::memcpy(s.acc, v, sizeof v);
+      for (std::size_t t = 0; t < n; ++t) s.add_term(j + t, alpha[j + t], table[hb[t]]);
+      std::memcpy(v, s.acc, sizeof v);
+      return;
+    }
     if constexpr (R == 0) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       for (std::size_t g = 0; g < 8; ++g) {
@@ -633,7 +640,6 @@ __attribute__((target("avx2"))) std::size_t byte_scores_avx2(const double* table
     }
   });
   std::memcpy(s.acc, v, sizeof v);
-  return i;
 }
 
 // The same on AVX-512 (BW: bytes 64 to a register): the planes of 512 supports at a time, each
@@ -698,16 +704,19 @@ void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Exa
   };
   if (!has_avx2()) return part(e);
   part(std::min(e, (b + 63) / 64 * 64));
-  i = blocks_avx2_of(c, i, e, [&](std::size_t j, __m256i n) __attribute__((target("avx2"))) {
+  blocks_avx2_of(c, i, e, [&](std::size_t j, __m256i counts, std::size_t n) __attribute__((target("avx2"))) {
     alignas(32) uint8_t h[32];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(h), n);
+    _mm256_store_si256(reinterpret_cast<__m256i*>(h), counts);
+    if (n < 32) {
+      for (std::size_t t = 0; t < n; ++t) out[j - b + t] = static_cast<double>(h[t]);
+      return;
+    }
     for (std::size_t g = 0; g < 32; g += 4) {  // whole numbers below 256: exact in int32 and in double
       int four;
       std::memcpy(&four, h + g, sizeof four);
       _mm256_storeu_pd(out + (j - b) + g, _mm256_cvtepi32_pd(_mm_cvtepu8_epi32(_mm_cvtsi32_si128(four))));
     }
   });
-  part(e);
 }
 
 namespace {
@@ -723,9 +732,8 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
   std::vector<double>& table = counts_table(k, top);
   const Columns c(cols, cw, x, rows);
   const auto xs = static_cast<unsigned>(x.sqnorm);
-  // Supports i .. to - 1 (before or after the blocks) one by one, their counts from their words'
-  // planes (the few last supports of a block counted one by one, nnz(x) loads a support, took
-  // most of the byte path's time in an a9a BPA-S pass).
+  // Supports i .. to - 1 (before the blocks, or all on the scalar path) one by one, their counts
+  // from their words' planes.
   std::size_t i = b;
   uint64_t pl[8];
   const auto part = [&](std::size_t to) {
@@ -754,14 +762,13 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
                 : byte_scores_avx512<4, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   } else if (lookup == ByteLookup::permute && top + 1 <= 16) {
     if (table.size() < 16) table.resize(16, 0.0);
-    i = byte_scores_avx2<2>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    byte_scores_avx2<2>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
     if (table.size() < 32) table.resize(32, 0.0);
-    i = byte_scores_avx2<4>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    byte_scores_avx2<4>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   } else {
-    i = byte_scores_avx2<0>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    byte_scores_avx2<0>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
   }
-  part(e);
   return true;
 }
 
