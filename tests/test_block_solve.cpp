@@ -125,8 +125,10 @@ TEST(BlockSolve, LearnBlockEqualsLearnBitForBit) {
         adds += x.update == UpdateKind::add;
         projections += x.update == UpdateKind::project || x.update == UpdateKind::margin_project;
       }
-      EXPECT_GT(adds, 50u);  // many additions inside blocks: the extension path is exercised
-      EXPECT_GT(projections, 50u);
+      // Many additions inside blocks (the extension path is exercised) and many projections; the
+      // bounds sit well below what any seed gives (about 45 projections at the fewest, in 1500 rounds).
+      EXPECT_GT(adds, 50u);
+      EXPECT_GT(projections, 25u);
       // Odd block sizes (1, 7, 23, 24, 25, 100) in a repeating pattern.
       auto odd = test_util::configured_learner(algo, o);
       std::vector<RoundRecord> c(d.size());
@@ -356,6 +358,6 @@ TEST(BlockSolve, NoOpProjectionKeepsExactScores) {
       ASSERT_EQ(a.rounds[t].mistake, b.rounds[t].mistake) << algo << " round " << t + 1;
       ties += t > 0 && a.rounds[t].score == 0.0;
     }
-    EXPECT_GT(ties, 5u) << algo;  // exact ties occur: the comparison has teeth
+    EXPECT_GT(ties, 2u) << algo;  // exact ties occur: the comparison has teeth (about 5 at the fewest)
   }
 }
