@@ -12,7 +12,8 @@
 // The layout follows the measured density nnz / (n dim) of the supports (kDenseDensity below);
 // PLAB_LAYOUT=dense|sparse forces one (tests compare them). While every support is binary (all
 // values 1.0) a bitset index is kept beside it (kBitsDensity below; docs/learners.md#binary): the
-// rows of a binary x are popcounts there (numerics/bit_dots.hpp), the same bits as the fma chains.
+// rows of a binary x are popcounts there (numerics/bit_dots.hpp), the same bits as the fma chains,
+// and the dense layout then holds no columns (cols_held_).
 // PLAB_LAYOUT=bits keeps it whatever the density. All give the same bits: <s_i, x> is
 // the chain fma(x_j, s_ij, .) from +0 over x's features in order, then + 0.0; the sparse layout
 // skips the terms with s_ij = 0 and the grouped dense kernel adds terms with x_j = 0, which leave
@@ -590,7 +591,7 @@ class SupportSet {
   bool dense_ = false;
   // dense: cols_[j * ld_ + i] = feature j of support i, held while the bitsets are not kept (they
   // answer every binary x; a non-binary one then takes the rows, merge_dot): on a9a the columns
-  // were 8 dim bytes a slot of capacity, a kernel Perceptron's 16 MB touched for nothing.
+  // would be 8 dim bytes a slot of capacity, 16 MB that a kernel Perceptron's pass never reads.
   std::vector<double, HugePageAllocator<double>> cols_;
   bool cols_held_ = true;
   std::unordered_map<uint32_t, std::vector<Entry>> index_;  // sparse: feature -> its supports
