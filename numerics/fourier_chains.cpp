@@ -5,7 +5,8 @@
 // chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
-// every path. The last chains (D mod 32) take as many vectors as are left: one vector alone
+// every path. A feature of value 1 skips the multiply (1 u = u exactly; a9a's FOGD pass -5% AVX2,
+// -8% AVX-512, whole process). The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
 // an AVX2 FOGD pass on ijcnn1.
@@ -26,8 +27,12 @@ namespace {
       for (std::size_t w = 0; w < W; ++w) acc[w] = ZERO();                                                  \
       const double* val = xs[r].val.data();                                                                 \
       for (std::size_t k = 0, nk = starts[r + 1] - starts[r]; k < nk; ++k) {                                \
-        const VEC v = SET1(val[k]);                                                                         \
         const double* u = cols[starts[r] + k] + i0;                                                         \
+        if (val[k] == 1.0) {                                                                                \
+          for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], LOADU(u + LANES * w));                   \
+          continue;                                                                                         \
+        }                                                                                                   \
+        const VEC v = SET1(val[k]);                                                                         \
         for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], MUL(v, LOADU(u + LANES * w)));             \
       }                                                                                                     \
       double* c = Z + 2 * D * r + i0;                                                                       \

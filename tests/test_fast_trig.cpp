@@ -150,7 +150,8 @@ TEST(FastTrig, EveryPathGivesTheSameBits) {
 }
 
 // The map is (cos, sin) of the chains u_i.x by sincos_fixed (docs/learners.md#fogd), and a second
-// map from the same (gamma, D, seed) gives the same bits (the comparator's).
+// map from the same (gamma, D, seed) gives the same bits (the comparator's). Some rows have values
+// 1, all or some of them: the chains add those features' frequencies without the product.
 TEST(FastTrig, FourierMapIsSincosOfTheChains) {
   Rng rng(test_util::test_seed(37));
   const std::size_t D = 203;
@@ -158,7 +159,11 @@ TEST(FastTrig, FourierMapIsSincosOfTheChains) {
   const FourierFeatures a(0.7, D, 5), b(0.7, D, 5);
   std::vector<double> za, zb;
   for (std::size_t t = 0; t < data.size(); ++t) {
-    const Example& x = data[t];
+    std::vector<double> val(data[t].val.begin(), data[t].val.end());
+    for (std::size_t k = 0; k < val.size(); ++k)
+      if (t % 5 == 0 || (t % 2 == 0 && k % 3 == 0)) val[k] = 1.0;
+    Example x = data[t];
+    x.val = val;
     a.map(x, za);
     b.map(x, zb);
     ASSERT_EQ(za.size(), 2 * D);
