@@ -62,6 +62,11 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
         throw std::invalid_argument(spell("eta") + " * " + spell("lambda") + " must be < 1 (the shrink 1 - eta lambda)");
     }
   };
+  // Its floors (docs/learners.md#floors): the score's row and the shrink (n); at a removal instead
+  // BOGD's cap maximum and rescaling (2n), BOGD++'s probabilities and factors (a division each),
+  // cap and rescaling (4n).
+  static double floor_ops_uniform(const FloorRound& r) { return r.n * r.term + (r.removed ? 2.0 : 1.0) * r.n; }
+  static double floor_ops_weighted(const FloorRound& r) { return r.n * r.term + (r.removed ? 4.0 : 1.0) * r.n; }
   BoundedOnlineGradientDescent(const LearnerOptions& o, const Options& own, Removal removal = Removal::uniform)
       : ExpansionLearner(o), B_(own.budget), eta_(own.eta), lambda_(own.lambda), cap_(own.cap), removal_(removal),
         rng_(own.seed) {

@@ -63,6 +63,13 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   };
   BudgetPassiveAggressive(const LearnerOptions& o, const Options& own, Span span = Span::simple)
       : ExpansionLearner(o), B_(own.budget), C_(own.C), nearest_(span == Span::nearest) { drop_norm(); }
+  // Its floors (docs/learners.md#floors): the score's row; BPA-S at a removal q_r = a_r^2 (k_rr -
+  // k_rt^2 / k_tt), 3 products a candidate; BPA-NN on a step x_t offered as a neighbour both ways
+  // (2n), at a removal also the pair's q_r (12 products and a division a candidate).
+  static double floor_ops_simple(const FloorRound& r) { return r.n * r.term + (r.removed ? 3.0 * r.n : 0.0); }
+  static double floor_ops_nearest(const FloorRound& r) {
+    return r.n * r.term + (!r.step ? 0.0 : 2.0 * r.n + (r.removed ? 13.0 * r.n : 0.0));
+  }
   // Its options from o.own (what make_learner hands it; absent: their defaults).
   explicit BudgetPassiveAggressive(const LearnerOptions& o, Span span = Span::simple)
       : BudgetPassiveAggressive(o, options_from<Options>(o.own), span) {}

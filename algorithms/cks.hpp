@@ -34,6 +34,11 @@ class CKSPerceptron final : public ExpansionLearner {
   };
   CKSPerceptron(const LearnerOptions& o, const Options& own, bool insert_first = false)
       : ExpansionLearner(o), N_(own.budget), beta_(own.beta), insert_first_(insert_first) {}
+  // Its floor (docs/learners.md#floors): the score's row; on a step F_i += y k_it (n); at a removal
+  // also the removed support's kernel row, F_i -= a_r k_ir (n) and the argmax's product (n).
+  static double floor_ops(const FloorRound& r) {
+    return r.n * r.term + (!r.step ? 0.0 : r.n + (r.removed ? r.n * r.term + 2.0 * r.n : 0.0));
+  }
   // f(x_i) for the support in slot i, maintained incrementally (tests compare with f_.score).
   const std::vector<double>& support_scores() const { return F_; }
 

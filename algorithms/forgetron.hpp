@@ -61,6 +61,11 @@ class Forgetron final : public ExpansionLearner {
       : Forgetron(o, options_from<Options>(o.own), rule) {}
   double Q() const { return Q_; }
   int64_t mistakes() const { return M_; }
+  // Its floor (docs/learners.md#floors), both rules: the score's row; at a removal also f'(x_r),
+  // a kernel row over the n + 1 supports, and the shrink phi f' (n + 1).
+  static double floor_ops(const FloorRound& r) {
+    return r.n * r.term + (r.removed ? (r.n + 1.0) * r.term + (r.n + 1.0) : 0.0);
+  }
 
   // The FIFO of support ids (oldest first), Q and the mistake count.
   void save_state(StateWriter& w) const override {

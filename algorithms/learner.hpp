@@ -55,6 +55,19 @@ OptionMember<O> ogd_eta_option(double O::*member) {
   return {"eta", member, "step size eta of online gradient descent (BOGD, BOGD++, FOGD, NOGD)", above(0), {}, {"ogd_eta"}};
 }
 
+// One round of a pass as a learner's floor reads it (docs/learners.md#floors; make bench-report):
+// the operations its rule cannot skip are counted from the round's record. A learner declares its
+// count as a static floor_ops(const FloorRound&) named in its registry entry; without one its floor
+// is the score's kernel row, n terms.
+struct FloorRound {
+  double n = 0.0;     // supports before the round
+  double nnz = 0.0;   // x_t's non-zeros
+  double term = 0.0;  // operations of one term a_i k(x_i, x_t) of a score (docs/learners.md#floors)
+  bool step = false;     // the round changed f
+  bool removed = false;  // the round removed a support
+  const LearnerOptions* options = nullptr;  // the run's options (the learner's own in options->own)
+};
+
 // A row whose feature index the learner cannot hold memory for (the primal Perceptron's dense w,
 // docs/learners.md#perceptron), thrown from learn on round t: run_online and run_stream name the
 // data row it came from.

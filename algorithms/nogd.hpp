@@ -43,6 +43,12 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
               {"rank", &Options::rank, "NOGD: k, the top eigenpairs of the budget's kernel matrix kept", at_least(1)}};
     }
   };
+  // Its floor (docs/learners.md#floors): the score's row; after the switch (B supports) also M k
+  // (k B) and w.phi (k).
+  static double floor_ops(const FloorRound& r) {
+    const Options own = options_from<Options>(r.options->own);
+    return r.n * r.term + (r.n == static_cast<double>(own.budget) ? static_cast<double>(own.rank) * (r.n + 1.0) : 0.0);
+  }
   NystromOnlineGradientDescent(const LearnerOptions& o, const Options& own)
       : ExpansionLearner(o), B_(own.budget), eta_(own.eta), rank_(own.rank) {}
 

@@ -93,6 +93,8 @@ class Norma final : public ExpansionLearner {
     }
   };
 
+  // Its floor (docs/learners.md#floors): the score's row and every coefficient's decay (n).
+  static double floor_ops(const FloorRound& r) { return r.n * r.term + r.n; }
   Norma(const LearnerOptions& o, const Options& own)
       : ExpansionLearner(o), eta0_(own.learning_rate), lambda_(own.lambda), nu_(own.nu), tau_(own.truncate),
         decay_rate_(own.decay_rate), bias_(own.bias), inclusive_(own.inclusive_ties) {

@@ -42,6 +42,8 @@ class PrimalPerceptron final : public Learner {
   }
   std::size_t support_size() const override { return updates_; }
   double norm2() const override { return norm2_; }
+  // Its floor (docs/learners.md#floors): w.x, and w += y x on a step.
+  static double floor_ops(const FloorRound& r) { return r.nnz * (r.step ? 2.0 : 1.0); }
   // w holds one weight per feature index up to the largest it updated on: O(dim) memory by design.
   // Beyond 2^27 weights (1 GiB) it must not exceed 8 weights per non-zero given so far, so that
   // memory stays a small multiple of the input (64 bytes per non-zero): a row with index 2^31 in a

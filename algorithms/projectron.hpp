@@ -219,6 +219,9 @@ inline double fixed_dot(const double* a, const double* b, std::size_t n) {
 class ProjectronBase : public ExpansionLearner {
  public:
   ProjectronBase(const LearnerOptions& o, const ProjectronOptions& own) : ExpansionLearner(o), opt_(own) {}
+  // Its floor (docs/learners.md#floors, #projectronpp-floor): the score's row and the forward solve
+  // z_t = L^{-1} k_t, n(n + 1)/2 fmas.
+  static double floor_ops(const FloorRound& r) { return r.n * r.term + r.n * (r.n + 1.0) / 2.0; }
   const GramCholesky& chol() const { return chol_; }
   const SupportSet& supports() const { return f_.sv; }
   // d = K^{-1} k_t = L^{-T} z_t of the last projected update, with K the Gram matrix of S at that

@@ -57,25 +57,26 @@ std::vector<LearnerInfo> builtin() {
       {.name = "perceptron", .bounds = {BF::perceptron}, .color = "#000000",
        .summary = "primal linear Perceptron (Rosenblatt 1958); kernel-perceptron for other kernels",
        .make = maker_of<PrimalPerceptron>(), .kernels = {Kernel::Type::linear},
-       .multiclass_counterpart = "multiclass-perceptron"},
+       .multiclass_counterpart = "multiclass-perceptron", .floor = &PrimalPerceptron::floor_ops},
       {.name = "kernel-perceptron", .bounds = {BF::perceptron}, .color = "#000000",
        .summary = "kernel Perceptron, one support per mistake", .make = maker_of<KernelPerceptron>(),
        .multiclass_counterpart = "multiclass-perceptron"},
       {.name = "projectron", .bounds = {BF::projectron}, .color = "#0072b2",
        .summary = "Projectron: projects mistakes onto span(S) when ||delta|| <= eta (Orabona et al.)",
-       .make = own_maker_of<Projectron>(), .own = own_options<Projectron::Options>("Projectron(++) options")},
+       .make = own_maker_of<Projectron>(), .own = own_options<Projectron::Options>("Projectron(++) options"),
+       .floor = &Projectron::floor_ops},
       {.name = "projectron++", .bounds = {BF::projectron_pp}, .color = "#d55e00",
        .summary = "Projectron++: Projectron plus projected margin updates", .make = own_maker_of<ProjectronPP>(),
        .own = own_options<ProjectronPP::Options>("Projectron(++) options"),
-       .multiclass_counterpart = "multiclass-projectron++"},
+       .multiclass_counterpart = "multiclass-projectron++", .floor = &ProjectronPP::floor_ops},
       {.name = "forgetron", .bounds = {BF::perceptron_prefix, BF::forgetron}, .color = "#009e73",
        .summary = "self-tuned Forgetron: shrink, then remove the oldest (Dekel et al.)", .make = own_maker_of<Forgetron>(),
-       .own = own_options<Forgetron::Options>("Budget options")},
+       .own = own_options<Forgetron::Options>("Budget options"), .floor = &Forgetron::floor_ops},
       {.name = "forgetron-basic", .bounds = {BF::perceptron_prefix, BF::forgetron},
        .color = "#56b4e9", .summary = "basic Forgetron: fixed shrinking U = (1/4) sqrt((B+1)/ln(B+1))",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<Forgetron>(o, options_from<Forgetron::Options>(o.own), Forgetron::Rule::basic);
-       }, .own = own_options<Forgetron::Options>("Budget options")},
+       }, .own = own_options<Forgetron::Options>("Budget options"), .floor = &Forgetron::floor_ops},
       {.name = "rbp", .bounds = {BF::perceptron_prefix}, .color = "#cc79a7",
        .summary = "Randomized Budget Perceptron: evict a uniformly random support (Cavallanti et al.)",
        .make = own_maker_of<RandomizedBudgetPerceptron>(),
@@ -85,7 +86,8 @@ std::vector<LearnerInfo> builtin() {
        .own = own_options<Stoptron::Options>("Budget options")},
       {.name = "cks", .bounds = {BF::perceptron_prefix}, .color = "#7f7f7f",
        .summary = "Crammer-Kandola-Singer budget Perceptron (margin beta, removes the least useful support)",
-       .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options")},
+       .make = own_maker_of<CKSPerceptron>(), .own = own_options<CKSPerceptron::Options>("CKS options"),
+       .floor = &CKSPerceptron::floor_ops},
       {.name = "pa1", .bounds = {}, .color = "#9467bd",
        .summary = "Passive-Aggressive PA-I (Crammer et al. 2006; dogma: DOGMA's update at margin 1); no mistake "
                   "bound is evaluated",
@@ -101,7 +103,7 @@ std::vector<LearnerInfo> builtin() {
        }},
       {.name = "norma", .bounds = {BF::norma}, .color = "#17becf",
        .summary = "NORMA: online gradient descent in the RKHS (Kivinen, Smola, Williamson)",
-       .make = own_maker_of<Norma>(), .own = own_options<Norma::Options>("NORMA options")},
+       .make = own_maker_of<Norma>(), .own = own_options<Norma::Options>("NORMA options"), .floor = &Norma::floor_ops},
       // The budget learners that followed the Projectron (docs/learners.md#bpa-s and on), with the
       // bounds derived for their steps (docs/bounds.md#budget-ogd-bounds); FOGD's comparator space is
       // not the kernel's RKHS, so none applies to it.
@@ -109,34 +111,36 @@ std::vector<LearnerInfo> builtin() {
        .summary = "Budgeted Passive-Aggressive, simple variant: PA-I, over budget the cheapest removal (Wang-Vucetic "
                   "2010)",
        .make = own_maker_of<BudgetPassiveAggressive>(), .own = own_options<BudgetPassiveAggressive::Options>("BPA options"),
-       .trace = kBudgetPARows},
+       .trace = kBudgetPARows, .floor = &BudgetPassiveAggressive::floor_ops_simple},
       {.name = "bpa-nn", .bounds = {BF::budget_gradient}, .color = "#bc80bd",
        .summary = "Budgeted Passive-Aggressive, nearest-neighbour variant: the removal projected on x_t and the "
                   "removed support's nearest neighbour (Wang-Vucetic 2010)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BudgetPassiveAggressive>(o, options_from<BudgetPassiveAggressive::Options>(o.own),
                                                           BudgetPassiveAggressive::Span::nearest);
-       }, .own = own_options<BudgetPassiveAggressive::Options>("BPA options"), .trace = kBudgetPARows},
+       }, .own = own_options<BudgetPassiveAggressive::Options>("BPA options"), .trace = kBudgetPARows,
+       .floor = &BudgetPassiveAggressive::floor_ops_nearest},
       {.name = "bogd", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .color = "#fb8072",
        .summary = "Bounded Online Gradient Descent: hinge-loss OGD, uniform unbiased removal (Zhao et al. 2012)",
        .make = own_maker_of<BoundedOnlineGradientDescent>(), .own = own_options<BOGD::Options>("BOGD options"),
-       .trace = kBogdRows},
+       .trace = kBogdRows, .floor = &BOGD::floor_ops_uniform},
       {.name = "bogd++", .bounds = {BF::budget_gradient, BF::unbiased_removal}, .color = "#b3de69",
        .summary = "BOGD++: BOGD with removal weighted towards small coefficients (Zhao et al. 2012)",
        .make = [](const LearnerOptions& o) -> std::unique_ptr<Learner> {
          return std::make_unique<BOGD>(o, options_from<BOGD::Options>(o.own), BOGD::Removal::weighted);
-       }, .own = own_options<BOGD::Options>("BOGD options"), .trace = kBogdRows},
+       }, .own = own_options<BOGD::Options>("BOGD options"), .trace = kBogdRows, .floor = &BOGD::floor_ops_weighted},
       // Its bounds hold in the random-feature space, against the comparator mapped there.
       {.name = "fogd", .bounds = {BF::budget_gradient}, .color = "#fdb462",
        .summary = "Fourier Online Gradient Descent: hinge-loss OGD on D random Fourier features (Lu et al. 2016)",
        .make = own_maker_of<FourierOnlineGradientDescent>(),
        .own = own_options<FourierOnlineGradientDescent::Options>("FOGD options"), .kernels = {Kernel::Type::rbf},
-       .fourier_features = true, .trace = kFogdRows},
+       .fourier_features = true, .trace = kFogdRows, .floor = &FourierOnlineGradientDescent::floor_ops},
       {.name = "nogd", .bounds = {BF::budget_gradient}, .color = "#80b1d3",
        .summary = "Nystrom Online Gradient Descent: kernel OGD to B supports, then OGD on a rank-k Nystrom map (Lu "
                   "et al. 2016)",
        .make = own_maker_of<NystromOnlineGradientDescent>(),
-       .own = own_options<NystromOnlineGradientDescent::Options>("NOGD options"), .trace = kNogdRows},
+       .own = own_options<NystromOnlineGradientDescent::Options>("NOGD options"), .trace = kNogdRows,
+       .floor = &NystromOnlineGradientDescent::floor_ops},
       // Multiclass learners (docs/learners.md#multiclass): labels are class indices (--labels classes);
       // their bound families are evaluated on the Kesler construction (docs/bounds.md#multiclass).
       {.name = "multiclass-perceptron", .bounds = {BF::perceptron}, .color = "#000000",

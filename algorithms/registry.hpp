@@ -27,6 +27,8 @@ enum class BoundFamily {
 };
 
 using LearnerMaker = std::function<std::unique_ptr<Learner>(const LearnerOptions&)>;
+// The operations a learner's rule cannot skip on one round (FloorRound, algorithms/learner.hpp).
+using FloorOps = double (*)(const FloorRound&);
 
 // Written with designated initialisers ({.name = ..., .bounds = ..., ...}), fields in this order.
 // What every trace row of a learner shows beyond its bound families' rules, checked by `plab
@@ -65,6 +67,9 @@ struct LearnerInfo {
   // A binary learner's multiclass counterpart, which a front end takes for it on more than two
   // classes (Python's OnlineKernelClassifier; docs/learners.md#multiclass); empty: none.
   std::string multiclass_counterpart = {};
+  // Its floor a round, declared in its header (docs/learners.md#floors); nullptr: the score's
+  // kernel row alone, n terms.
+  FloorOps floor = nullptr;
   bool uses(const std::string& option) const;  // an option it declares (by name or alias)
   // Its own row named `key` (by name or alias), nullptr when none.
   const OptionDecl* own_row(const std::string& key) const;

@@ -10,8 +10,6 @@
 
 #include <memory>
 
-#include "algorithms/fogd.hpp"
-#include "algorithms/nogd.hpp"
 #include "algorithms/registry.hpp"
 #include "bench/learner_floors.hpp"
 #include "config/given_options.hpp"
@@ -60,9 +58,7 @@ void BM_WholePassA9a(benchmark::State& st, const std::string& algo, std::size_t 
   st.counters["mistakes"] = static_cast<double>(r.mistakes);
   st.counters["support"] = static_cast<double>(r.support_size);
   // The pass's floor (bench/learner_floors.hpp, docs/learners.md#floors; make bench-report).
-  const bench::PassFloor floor = bench::pass_floor(algo, *d, order, rounds, budget,
-                                                        options_from<FourierOnlineGradientDescent::Options>(o.own).features,
-                                                        options_from<NystromOnlineGradientDescent::Options>(o.own).rank);
+  const bench::PassFloor floor = bench::pass_floor(algo, o, *d, order, rounds);
   st.counters["floor_fma"] = floor.ops;
   st.counters["floor_bytes"] = floor.bytes;
   st.counters["rounds/s"] = benchmark::Counter(static_cast<double>(order.size()) * st.iterations(),

@@ -84,11 +84,11 @@ struct InputFile::Impl {
   std::string compression;  // "" for a plain file
   std::unique_ptr<DecodingStream> in;
   // A plain regular file is mapped whole and its lines read from the mapping (one memchr and one
-  // copy a line, no stream layers): half of the reading of ijcnn1's 7.7 MB went to istream.
+  // copy a line, no stream layers).
   const char* map = nullptr;
   std::size_t size = 0, pos = 0;
-  // The mapping's SHA-256, taken on a thread of its own while the lines are parsed (SHA-NI hashes
-  // ~1.7 GB/s: 4.5 ms of ijcnn1's 7.7 MB that the parse no longer waits for).
+  // The mapping's SHA-256, taken on a thread of its own while the lines are parsed, so the parse
+  // does not wait for it.
   std::thread hasher;
   std::string digest;
   void hash_in_background() {

@@ -1,6 +1,6 @@
 // Linked (as an object) into this build's own programs: plab, tests and benches find the data sets
-// in ../shared/datasets next to the source tree, as before the core library was installable. The
-// installed library has no source-tree path (datasets/registry.hpp).
+// in ../shared/datasets next to the source tree. The installed library has no source-tree path
+// (datasets/registry.hpp).
 #include <filesystem>
 
 #include "datasets/registry.hpp"

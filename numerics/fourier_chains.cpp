@@ -5,8 +5,8 @@
 // chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
-// every path. A feature of value 1 skips the multiply (1 u = u exactly; a9a's FOGD pass -5% AVX2,
-// -8% AVX-512, whole process). The last chains (D mod 32) take as many vectors as are left: one vector alone
+// every path. A feature of value 1 skips the multiply (1 u = u exactly): binary data sets, such
+// as a9a, then pay an add a frequency and feature. The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
 // an AVX2 FOGD pass on ijcnn1.

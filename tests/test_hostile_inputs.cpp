@@ -305,6 +305,8 @@ TEST_F(BudgetTraces, RemovalNormsKernelDiagonalAndSupportCounts) {
   refused("bogd_delta_neg.csv", with_cell(bogd, row_with(bogd, "delta_norm", "evict"), "delta_norm", "-3"),
           {"column 'delta_norm'", "< 0"});
   refused("kxx.csv", with_cell(bogd, 5, "kxx", "100"), {":6: ", "column 'kxx'", "rbf"});
+  // the kernel written by its alias is the same kernel
+  refused("kxx_alias.csv", with_meta(with_cell(bogd, 5, "kxx", "100"), "/kernel/type", "gaussian"), {":6: ", "column 'kxx'"});
   refused("fogd_kxx.csv", with_cell(fogd, 5, "kxx", "1"), {":6: ", "column 'kxx'", "features"});
   refused("support.csv", with_cell(bogd, 40, "support_size", "999"), {":41: ", "column 'support_size'"});
   refused("nogd_support.csv", with_cell(nogd, 40, "support_size", "999"), {":41: ", "column 'support_size'"});

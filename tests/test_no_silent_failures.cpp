@@ -59,7 +59,7 @@ TEST(NoSilentFailures, ShowAndPredictToStandardOutputFailOnAWriteError) {
 }
 
 // A model path that is a pipe still open: only the first line is read before it is refused (a
-// device such as /dev/zero is never read whole; the old reader waited for the end here).
+// device such as /dev/zero is never read whole, and the refusal does not wait for the end).
 TEST(NoSilentFailures, ModelFilesAreRefusedAtTheirFirstLineWithoutReadingTheRest) {
   test_util::TempDir dir("model_first_line");
   const std::string fifo = (dir.p / "m.fifo").string();

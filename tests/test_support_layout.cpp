@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
 #include <fstream>
@@ -325,6 +326,73 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
   }
 }
 
+// The lookups byte_scores_on takes on this CPU ("scalar", "permute", "gather", "avx512").
+std::vector<std::string> byte_lookups() {
+  std::vector<std::string> out;
+  for (const std::string lookup : {"scalar", "permute", "gather", "avx512"}) {
+    try {
+      LaneSum probe;
+      const uint8_t none[1] = {0};
+      const uint64_t no_bits[1] = {0};
+      byte_scores_on(lookup, Kernel::rbf(1.0), no_bits, 1, 0, Example{}, none, 0, nullptr, 0, 0, probe);
+      out.push_back(lookup);
+    } catch (const std::invalid_argument&) {
+      // the CPU lacks AVX2 or AVX-512 BW
+    }
+  }
+  return out;
+}
+
+// ld supports' bit columns over `rows` features (each feature with probability p), their counts
+// |s_i| and coefficients.
+struct BitColumns {
+  std::size_t ld, rows, cw;
+  std::vector<uint64_t> cols;
+  std::vector<uint8_t> counts;
+  std::vector<double> alpha;
+  std::size_t max_count = 0;
+  BitColumns(Rng& rng, std::size_t ld_, std::size_t rows_, double p)
+      : ld(ld_), rows(rows_), cw((ld_ + 63) / 64 + 8), cols(rows_ * cw, 0), counts(ld_ + 64, 0), alpha(ld_) {  // + 8: the slack byte_scores reads
+    for (std::size_t i = 0; i < ld; ++i) {
+      std::size_t c = 0;
+      for (std::size_t j = 0; j < rows; ++j)
+        if (rng.uniform() < p) {
+          cols[j * cw + i / 64] |= uint64_t{1} << (i % 64);
+          ++c;
+        }
+      counts[i] = static_cast<uint8_t>(c);
+      max_count = std::max(max_count, c);
+      alpha[i] = rng.normal();
+    }
+  }
+  bool has(std::size_t j, std::size_t i) const { return (cols[j * cw + i / 64] >> (i % 64)) & 1u; }
+};
+
+// byte_dots and byte_scores_on(lookup) of x (binary, features idx) over supports [b, e) against
+// the definition: the count of common features, the kernel's row function and LaneSum::add.
+void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup, const Kernel& k,
+                       const std::vector<uint32_t>& idx, std::size_t b, std::size_t e) {
+  const std::vector<double> ones(idx.size(), 1.0);
+  const Example x{idx, ones, static_cast<double>(idx.size()), 1.0};
+  ASSERT_TRUE(byte_counts_fit(x.sqnorm, s.max_count)) << idx.size() << " + " << s.max_count;
+  std::vector<double> row(e - b + 1), dots(e - b + 1), sq(s.ld);
+  for (std::size_t i = b; i < e; ++i) {
+    unsigned c = 0;
+    for (const uint32_t j : idx) c += j < s.rows ? s.has(j, i) : 0;
+    row[i - b] = static_cast<double>(c);
+  }
+  byte_dots(s.cols.data(), s.cw, s.rows, x, b, e, dots.data());
+  for (std::size_t i = b; i < e; ++i) ASSERT_TRUE(same_bits(dots[i - b], row[i - b])) << "count, slot " << i;
+  for (std::size_t i = 0; i < s.ld; ++i) sq[i] = s.counts[i];
+  if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, x.sqnorm, sq.data() + b, row.data(), e - b);
+  else poly_from_dots_on("scalar", k.gamma, k.coef0, k.degree, row.data(), e - b);
+  LaneSum want, got;
+  for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
+  want.add(s.alpha.data() + b, row.data(), e - b, b);
+  ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e, got));
+  for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+}
+
 // The bit columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
 // the row they replace, computed from the definition: the count of common features, the kernel's
 // row function itself and LaneSum::add, lane for lane, for every way to the table (scalar, AVX2's
@@ -335,69 +403,44 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
 // and sums that continue from earlier terms.
 TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
   Rng rng(test_util::test_seed(33));
-  const std::size_t ld = 1100, rows = 192, cw = (ld + 63) / 64 + 8;  // the slack byte_scores reads
-  for (const std::string lookup : {"scalar", "permute", "gather", "avx512"}) {
-    try {
-      LaneSum probe;
-      const uint8_t none[1] = {0};
-      const uint64_t no_bits[1] = {0};
-      byte_scores_on(lookup, Kernel::rbf(1.0), no_bits, 1, 0, Example{}, none, 0, nullptr, 0, 0, probe);
-    } catch (const std::invalid_argument&) {
-      continue;  // the CPU lacks AVX2 or AVX-512 BW
-    }
+  Kernel poly;
+  poly.type = Kernel::Type::poly;
+  poly.gamma = 0.25;
+  poly.coef0 = 1.0;
+  poly.degree = 3;
+  for (const std::string& lookup : byte_lookups())
     for (const double density : {0.02, 0.08, 0.15, 0.3, 0.6}) {
-      std::vector<uint64_t> cols(rows * cw, 0);
-      std::vector<uint8_t> counts(ld + 64, 0);
-      const auto has = [&](std::size_t j, std::size_t i) { return (cols[j * cw + i / 64] >> (i % 64)) & 1u; };
-      std::vector<double> alpha(ld);
-      std::size_t max_count = 0;
-      for (std::size_t i = 0; i < ld; ++i) {
-        std::size_t c = 0;
-        for (std::size_t j = 0; j < rows; ++j)
-          if (rng.uniform() < density / 4) {
-            cols[j * cw + i / 64] |= uint64_t{1} << (i % 64);
-            ++c;
-          }
-        counts[i] = static_cast<uint8_t>(c);
-        max_count = std::max(max_count, c);
-        alpha[i] = rng.normal();
-      }
+      const BitColumns s(rng, 1100, 192, density / 4);
       std::vector<uint32_t> idx;
-      for (uint32_t j = 0; j < rows + 40; ++j)  // features past the columns count 0
+      for (uint32_t j = 0; j < s.rows + 40; ++j)  // features past the columns count 0
         if (rng.uniform() < (density < 0.05 ? 0.05 : density)) idx.push_back(j);
-      const std::vector<double> ones(idx.size(), 1.0);
-      const Example x{idx, ones, static_cast<double>(idx.size()), 1.0};
-      ASSERT_TRUE(byte_counts_fit(x.sqnorm, max_count)) << idx.size() << " + " << max_count;
-      Kernel poly;
-      poly.type = Kernel::Type::poly;
-      poly.gamma = 0.25;
-      poly.coef0 = 1.0;
-      poly.degree = 3;
-      for (const Kernel& k : {Kernel::rbf(0.04), poly}) {
+      for (const Kernel& k : {Kernel::rbf(0.04), poly})
         for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{
                  {0, 1100}, {3, 1090}, {64, 600}, {500, 1037}, {16, 80}, {17, 18}, {5, 5}}) {
           SCOPED_TRACE(lookup + ", density " + std::to_string(density) + ", " + k.type_name() + ", " + std::to_string(b) +
                        ".." + std::to_string(e));
-          std::vector<double> row(e - b + 1), dots(e - b + 1), sq(ld);
-          for (std::size_t i = b; i < e; ++i) {
-            unsigned c = 0;
-            for (const uint32_t j : idx) c += j < rows ? has(j, i) : 0;
-            row[i - b] = static_cast<double>(c);
-          }
-          byte_dots(cols.data(), cw, rows, x, b, e, dots.data());
-          for (std::size_t i = b; i < e; ++i) ASSERT_TRUE(same_bits(dots[i - b], row[i - b])) << "count, slot " << i;
-          for (std::size_t i = 0; i < ld; ++i) sq[i] = counts[i];
-          if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, x.sqnorm, sq.data() + b, row.data(), e - b);
-          else poly_from_dots_on("scalar", k.gamma, k.coef0, k.degree, row.data(), e - b);
-          LaneSum want, got;
-          for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
-          want.add(alpha.data() + b, row.data(), e - b, b);
-          ASSERT_TRUE(byte_scores_on(lookup, k, cols.data(), cw, rows, x, counts.data(), max_count, alpha.data(), b, e, got));
-          for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+          expect_byte_terms(rng, s, lookup, k, idx, b, e);
         }
-      }
     }
-  }
+}
+
+// x of every number of features in the columns from 0 to 20 and 30 to 33: the columns are added
+// into the bit planes two or three at a time, so every remainder, and 4 planes (up to 15
+// features) and 8 (more).
+TEST(SupportLayout, ByteScoresForEveryFeatureCount) {
+  Rng rng(test_util::test_seed(34));
+  const BitColumns s(rng, 1100, 64, 0.4);
+  std::vector<uint32_t> all(s.rows);
+  for (uint32_t j = 0; j < s.rows; ++j) all[j] = j;
+  for (const std::string& lookup : byte_lookups())
+    for (std::size_t nk = 0; nk <= 33; nk += nk == 20 ? 10 : 1) {
+      for (std::size_t j = 0; j < nk; ++j) std::swap(all[j], all[j + rng.below(s.rows - j)]);
+      std::vector<uint32_t> idx(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(nk));
+      std::sort(idx.begin(), idx.end());
+      SCOPED_TRACE(lookup + ", " + std::to_string(nk) + " features");
+      expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 0, 1100);
+      expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 3, 1037);
+    }
 }
 
 TEST(SupportLayout, SameBitsOnHighDimensionalRows) { exercise(make_sparse(300, 5000, 60, 0.0, 2), 5000); }

@@ -443,7 +443,11 @@ void TraceReader::metadata(const std::string& line) {
     const nlohmann::json& kern = tr.meta["kernel"];
     if (!kern.is_object() || !kern.contains("type") || !kern["type"].is_string())
       fail("metadata \"kernel\" must be an object with a string \"type\", got " + json_excerpt(kern));
-    rules.rbf = kern["type"].get<std::string>() == "rbf";
+    try {  // by the kernel's own names, aliases included ("gaussian" is rbf)
+      rules.rbf = Kernel::parse_type(kern["type"].get<std::string>()) == Kernel::Type::rbf;
+    } catch (const std::invalid_argument&) {
+      rules.rbf = false;  // a kernel not ours (an external learner's): k(x,x) is not known to be fixed
+    }
   }
   need.columns = kCommonColumns;
   for (BoundFamily f : info->bounds) {
