@@ -9,6 +9,12 @@
 namespace plab {
 
 namespace {
+// A count flag's text as JSON: the number it spells (integer, negative or not; a real), else the
+// text itself, which configure refuses as not a count, naming the flag.
+nlohmann::json number_as_written(const std::string& s) {
+  const nlohmann::json j = nlohmann::json::parse(s, nullptr, false);
+  return j.is_number() ? j : nlohmann::json(s);
+}
 // A default outside the declared range (--budget's 0) means "not given": --help shows no default.
 bool has_no_default(const OptionDecl& d) {
   try {
@@ -29,11 +35,10 @@ std::string OptionFlags::help(const OptionDecl& d) {
 
 CLI::Option* OptionFlags::checked(const OptionDecl& d, CLI::Option* o) {
   o->group(d.group);
-  if (!d.allowed.empty()) o->check(CLI::IsMember(d.allowed));
-  // NonNegativeNumber: CLI11 would otherwise wrap "-3" into a huge unsigned value.
-  if (d.type == OptionDecl::Type::count) o->check(CLI::NonNegativeNumber);
-  // A count above 2^64 - 1 (an integer above 2^63 - 1) is refused as written, before CLI11 converts
-  // it: the conversion would saturate 18446744073709551616 to 2^64 - 1 (docs/inputs.md#counts).
+  // Values and signs are configure's to check (an allowed value, a negative count): the flag only
+  // carries what was written. A count above 2^64 - 1 (an integer above 2^63 - 1) is refused as
+  // written: as a number it would become a real (CLI11 would saturate an integer to 2^63 - 1;
+  // docs/inputs.md#counts).
   if (d.type == OptionDecl::Type::count || d.type == OptionDecl::Type::integer)
     o->check(CLI::Validator(
         [range = d.range_text(), help = d.max ? d.help : std::string(),
@@ -71,11 +76,11 @@ void OptionFlags::add(CLI::App* app, const std::vector<OptionDecl>& decls) {
       h.flag = def.get<bool>();
       o = app->add_flag(d.flag(), h.flag, help(d));
       value = [&h] { return nlohmann::json(h.flag); };
-    } else if (d.type == T::count) {  // a null default: none until given
-      if (!def.is_null()) h.count = def.get<uint64_t>();
-      o = app->add_option(d.flag(), h.count, help(d));
+    } else if (d.type == T::count) {  // as written (a negative one too: configure refuses it); a null default: none until given
+      if (!def.is_null()) h.text = def.dump();
+      o = app->add_option(d.flag(), h.text, help(d));
       if (!def.is_null() && !has_no_default(d)) o->default_str(def.dump());  // none shown for a default out of range (--budget)
-      value = [&h] { return h.count ? nlohmann::json(*h.count) : nlohmann::json(); };
+      value = [&h, o] { return o->count() || !h.text.empty() ? number_as_written(h.text) : nlohmann::json(); };
     } else {
       if (!def.is_null()) h.text = def.get<std::string>();
       o = app->add_option(d.flag(), h.text, help(d));

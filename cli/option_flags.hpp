@@ -40,7 +40,6 @@ class OptionFlags {
   struct Held {
     double real = 0.0;
     int64_t integer = 0;
-    std::optional<uint64_t> count;
     std::string text;
     bool flag = false;
   };

@@ -60,6 +60,19 @@ TEST(Cli, BadKernelAndParameters) {
   expect_error("run --algo projectron --data synthetic:dekel:n=10 --eta-convention other", "--eta-convention");
   expect_error("run --algo kernel-perceptron --data synthetic:dekel:n=10 --gamma abc", "--gamma");
 }
+// A value or sign out of the declaration is refused by the configuration step, in its words (the
+// same as a spec's and Python's), not by the flag parser.
+TEST(Cli, ValuesAreCheckedByTheConfigurationStep) {
+  expect_error("run --algo rbp --data synthetic:dekel:n=10 --kernel rbf --budget -3",
+               "--budget must be a non-negative integer, got -3");
+  expect_error("run --algo rbp --data synthetic:dekel:n=10 --kernel rbf --budget 2.5",
+               "--budget must be a non-negative integer, got 2.5");
+  expect_error("run --algo rbp --data synthetic:dekel:n=10 --kernel rbf --budget ten",
+               "--budget must be a non-negative integer, got \"ten\"");
+  expect_error("run --algo pa1 --data synthetic:dekel:n=10 --eta-convention dogme",
+               "--eta-convention: unknown value 'dogme' (did you mean \"dogma\"?) (allowed: paper, dogma)");
+  expect_error("run --algo pa1 --data synthetic:dekel:n=10 --threads -1", "--threads must be a non-negative integer, got -1");
+}
 TEST(Cli, MalformedFileNamesFileAndLine) {
   const auto f = temp_file("bad.svm", "+1 1:0.5 2:1\n-1 3:x\n");
   expect_error("run --algo perceptron --data " + f, f + ":2:");
