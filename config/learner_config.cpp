@@ -93,12 +93,14 @@ LearnerConfig learner_config(const LearnerInfo& info, const GivenOptions& given,
   std::erase_if(learner.values, [](const auto& kv) { return is_kernel_key(kv.first); });
   LearnerOptions o = configure_learner_options(info, learner, std::move(base));
   o.kernel = k;
-  if (!info.takes(k)) {  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
-    const std::string type = k.type_name();
-    throw std::invalid_argument(given.spelling("kernel", type) + (given.has("kernel") ? "" : " (the default)") +
-                                " is not a kernel of " + info.name + " (it takes " + info.kernel_names() + ")");
-  }
+  check_learner_takes(info, k, given);
   return LearnerConfig(info.name, std::move(o));
+}
+
+void check_learner_takes(const LearnerInfo& info, const Kernel& k, const GivenOptions& given) {
+  if (info.takes(k)) return;  // spelt as the front end writes it: "--kernel linear", "kernel='linear'"
+  throw std::invalid_argument(given.spelling("kernel", k.type_name()) + (given.has("kernel") ? "" : " (the default)") +
+                              " is not a kernel of " + info.name + " (it takes " + info.kernel_names() + ")");
 }
 
 std::unique_ptr<Learner> make_learner(const LearnerConfig& c) { return learner_info(c.algo()).make(c.options()); }

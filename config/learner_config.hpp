@@ -53,9 +53,13 @@ class LearnerConfig {
   LearnerOptions o_;
 };
 
+// Refuses a kernel the learner is not defined for, spelt as `given` writes the kernel: "--kernel
+// linear is not a kernel of fogd (it takes rbf)" (a default kernel: "... (the default) ...").
+void check_learner_takes(const LearnerInfo& info, const Kernel& k, const GivenOptions& given);
+
 // configure_learner_options of the learner options of `given` (its kernel keys aside), and the
-// kernel `k` (already configured from those keys), which must be one the learner is defined for:
-// "--kernel linear is not a kernel of fogd (it takes rbf)", as `given` spells it.
+// kernel `k` (already configured from those keys), which must be one the learner is defined for
+// (check_learner_takes).
 LearnerConfig learner_config(const LearnerInfo& info, const GivenOptions& given, const Kernel& k,
                              LearnerOptions base = {});
 

@@ -11,6 +11,7 @@
 
 #include "algorithms/registry.hpp"
 #include "config/given_options.hpp"
+#include "config/learner_config.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/text_parse.hpp"
 #include "core/json_text.hpp"
@@ -216,10 +217,14 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
     for (const auto& ds : datasets) {
       const auto& only = out[i].datasets;
       if (!only.empty() && std::find(only.begin(), only.end(), ds.id) == only.end()) continue;
-      const Kernel k{.type = Kernel::parse_type(ds.kernel.type)};
-      if (!learner_info(out[i].algo).takes(k))
-        n.child(i).fail("\"" + out[i].algo + "\" does not take the " + k.type_name() + " kernel of data set \"" +
-                        ds.id + "\"");
+      GivenOptions kernel;  // the data set's kernel, spelt as the spec gives it
+      kernel.add("kernel", ds.kernel.type);
+      kernel.spell = [&](const std::string&, const std::string& type) { return "the " + type + " kernel of data set \"" + ds.id + "\""; };
+      try {
+        check_learner_takes(learner_info(out[i].algo), Kernel{.type = Kernel::parse_type(ds.kernel.type)}, kernel);
+      } catch (const std::invalid_argument& e) {
+        n.child(i).fail(e.what());
+      }
     }
   return out;
 }
