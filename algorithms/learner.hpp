@@ -212,7 +212,10 @@ class ExpansionLearner : public Learner {
           continue;
         }
         LaneSum& sum = s[l];
-        for (std::size_t j = ns; j < f_.size(); ++j) sum.add_term(j, f_.alpha[j], f_.sv.kernel_one(f_.kernel, x, j));
+        double k[kPanelLanes];  // the block's earlier rounds appended at most one support each
+        if (f_.size() - ns > l) throw std::logic_error("learn_block_appending: a round appended more than one support");
+        f_.sv.kernel_range(f_.kernel, x, ns, f_.size(), k);
+        for (std::size_t j = ns; j < f_.size(); ++j) sum.add_term(j, f_.alpha[j], k[j - ns]);
         out[b + l] = step(x, t, begin(x, t, sum.total()));
       }
     }
