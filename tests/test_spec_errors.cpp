@@ -183,8 +183,11 @@ TEST(ReproduceExit, AnOptionItsOwnerDoesNotTakeIs2BeforeAnyCell) {
 TEST(ReproduceExit, FailedCellIs3) {
   TempDir d("cell");
   json j = tiny();
-  // Each value in its declared range (checked when the spec is read), the pair refused at run time.
-  j["algorithms"].push_back({{"id", "r"}, {"algo", "norma"}, {"params", {{"truncate", 5}, {"lambda", 2.0}}}});
+  // Each value in its declared range (checked when the spec is read), the pair refused when the
+  // cell is configured: truncate comes from another algorithm's results, so the rule between the
+  // two cannot be checked before (a fixed pair is refused when the spec is read: broken_specs).
+  j["algorithms"].push_back({{"id", "r"}, {"algo", "norma"},
+                             {"params", {{"truncate", {{"from", "p"}, {"field", "support_size"}}}, {"lambda", 2.0}}}});
   EXPECT_EQ(run_reproduce(d, j), 3) << log_of(d);
   EXPECT_NE(log_of(d).find("truncate needs learning_rate * lambda < 1"), std::string::npos) << log_of(d);
 }

@@ -201,6 +201,36 @@ void check_dependencies(const Node& algos_node, const std::vector<AlgoSpec>& alg
     }
 }
 
+// Each grid point of a learner's options through the configuration step (configure_learner_options:
+// the rules between its options, its validate(), and the ranges of the defaults, such as a budget
+// learner given no budget) when the spec is read, not when its cell runs. An algorithm with a
+// derived parameter is checked when its cells are configured (the value comes from another
+// algorithm's results), and one of more than kCheckedPoints points by its values alone.
+void check_learner_points(const Node& n, const std::vector<AlgoSpec>& algos) {
+  constexpr std::size_t kCheckedPoints = 4096;
+  for (std::size_t i = 0; i < algos.size(); ++i) {
+    const AlgoSpec& a = algos[i];
+    std::vector<json> points{json::object()};
+    bool unknown = false;  // a derived value, or too many points
+    for (const auto& [k, p] : a.params) {
+      if (!is_learner_option(k)) continue;
+      const std::vector<json> values = p.kind == ParamSpec::Kind::grid ? p.grid : std::vector<json>{p.value};
+      unknown = p.kind == ParamSpec::Kind::derived || points.size() * values.size() > kCheckedPoints;
+      if (unknown) break;
+      std::vector<json> next;
+      for (const json& q : points)
+        for (const json& v : values) (next.emplace_back(q))[k] = v;
+      points = std::move(next);
+    }
+    if (unknown) continue;
+    for (const json& point : points) try {
+        (void)configure_learner_options(learner_info(a.algo), given_from_json(point));
+      } catch (const std::invalid_argument& e) {
+        n.child(i).fail(std::string(e.what()) + (point.empty() ? "" : " (params " + point.dump() + ")"));
+      }
+  }
+}
+
 std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<DatasetSpec>& datasets) {
   std::vector<AlgoSpec> out;
   if (!doc.has("algorithms")) return out;
@@ -212,6 +242,7 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
   }
   if (doc.has("algorithm_params")) apply_algorithm_patch(doc.node("algorithm_params"), out);
   check_dependencies(n, out);
+  check_learner_points(n, out);
   // A learner on a data set whose kernel it does not take is refused here, not when its cell runs.
   for (std::size_t i = 0; i < out.size(); ++i)
     for (const auto& ds : datasets) {
