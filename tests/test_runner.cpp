@@ -227,8 +227,11 @@ TEST(Runner, SameFilesWithOneAndTwoJobs) {
 // Unknown learners are spec errors (tests/test_spec_errors.cpp); a bad option value fails at run time.
 TEST(Runner, BadOptionValueFailsItsCellsWithAClearMessage) {
   json j = tiny_spec_json();
-  // Each value in its declared range (checked when the spec is read), the pair refused at run time.
-  j["algorithms"].push_back({{"id", "nope"}, {"algo", "norma"}, {"params", {{"truncate", 5}, {"lambda", 2.0}}}});
+  // Each value in its declared range (checked when the spec is read), the pair refused when the cell
+  // is configured: truncate comes from another algorithm's results (a fixed pair stops the spec
+  // when it is read, tests/data/broken_specs).
+  j["algorithms"].push_back({{"id", "nope"}, {"algo", "norma"},
+                             {"params", {{"truncate", {{"from", "perceptron"}, {"field", "support_size"}}}, {"lambda", 2.0}}}});
   j["algorithms"].push_back({{"id", "dep"}, {"algo", "rbp"},
                              {"params", {{"budget", {{"from", "nope"}, {"field", "support_size"}}}}}});
   TempDir d("unknown");
