@@ -35,11 +35,11 @@ class FourierOnlineGradientDescent final : public Learner {
   // cos and sin of one chain u_i.x (numerics/fast_trig.cpp): the reduction 6, the sine's Horner 7
   // and tail 7, the cosine's Horner 6 and tail 4, and the square 1.
   static constexpr double kSinCosOps = 31.0;
-  // Its floor (docs/learners.md#floors): the map (a product a feature and frequency), its cos and
-  // sin, w.z, and w += eta y z on a step.
+  // Its floor (docs/learners.md#floors): the map (a product a frequency and feature of a value
+  // other than 1), its cos and sin, w.z, and w += eta y z on a step.
   static double floor_ops(const FloorRound& r) {
     const auto D = static_cast<double>(options_from<Options>(r.options->own).features);
-    return D * (r.nnz + kSinCosOps) + 2.0 * D * (r.step ? 2.0 : 1.0);
+    return D * (r.scaled + kSinCosOps) + 2.0 * D * (r.step ? 2.0 : 1.0);
   }
   FourierOnlineGradientDescent(const LearnerOptions& o, const Options& own)
       : D_(own.features), eta_(own.eta), z_map_(o.kernel.gamma, own.features, own.seed), w_(2 * own.features, 0.0),

@@ -62,6 +62,7 @@ OptionMember<O> ogd_eta_option(double O::*member) {
 struct FloorRound {
   double n = 0.0;     // supports before the round
   double nnz = 0.0;   // x_t's non-zeros
+  double scaled = 0.0;  // those other than 1 (a product by 1 is no operation)
   double term = 0.0;  // operations of one term a_i k(x_i, x_t) of a score (docs/learners.md#floors)
   bool step = false;     // the round changed f
   bool removed = false;  // the round removed a support

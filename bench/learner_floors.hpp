@@ -45,6 +45,7 @@ inline PassFloor pass_floor(const std::string& algo, const LearnerOptions& optio
     const std::size_t b = data.rowptr[order[t]], e = data.rowptr[order[t] + 1];
     FloorRound r;
     r.nnz = static_cast<double>(e - b);
+    for (std::size_t k = b; k < e; ++k) r.scaled += data.val[k] != 1.0;
     double words = 0.0;  // x's non-zero 64-bit words (indices ascend)
     for (std::size_t k = b; k < e; ++k) words += k == b || data.idx[k] / 64 != data.idx[k - 1] / 64;
     r.term = binary ? 2.0 * words + kBinaryTermOps : r.nnz + kRbfTermOps;
