@@ -7,6 +7,7 @@
 #include <cctype>
 #include <deque>
 #include <initializer_list>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 
@@ -191,6 +192,21 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
   if (info.summary.empty()) throw std::invalid_argument(at + "no summary");
 }
 
+// Each learner option's name and earlier name -> the learners that declare it, in registration
+// order: learners_taking's index, extended with the table (caller holds the lock).
+std::map<std::string, std::vector<std::string>>& takers() {
+  static std::map<std::string, std::vector<std::string>> m;
+  return m;
+}
+void index_options(const LearnerInfo& info) {
+  for (const auto& r : info.own.rows) {
+    std::vector<std::string> keys = r.aliases;
+    keys.push_back(r.name);
+    for (const auto& k : keys)
+      if (auto& v = takers()[k]; v.empty() || v.back() != info.name) v.push_back(info.name);
+  }
+}
+
 // A deque: descriptors never move, so pointers returned by find_learner stay valid after
 // register_learner adds one.
 std::deque<LearnerInfo>& table() {
@@ -198,6 +214,7 @@ std::deque<LearnerInfo>& table() {
     std::deque<LearnerInfo> d;
     for (auto& info : builtin()) {
       check_entry(d, info);
+      index_options(info);
       d.push_back(std::move(info));
     }
     return d;
@@ -270,15 +287,16 @@ const LearnerInfo& learner_info(const std::string& name, const std::string& wher
 const LearnerInfo& register_learner(LearnerInfo info) {
   std::lock_guard<std::mutex> lock(table_mutex());
   check_entry(table(), info);
+  index_options(info);
   table().push_back(std::move(info));
   return table().back();
 }
 
 std::vector<std::string> learners_taking(const std::string& option) {
-  std::vector<std::string> v;
-  for (const auto& l : learners())
-    if (l.uses(option)) v.push_back(l.name);
-  return v;
+  std::lock_guard<std::mutex> lock(table_mutex());
+  table();  // the built-ins indexed
+  const auto it = takers().find(option);
+  return it == takers().end() ? std::vector<std::string>{} : it->second;
 }
 
 LearnerOptions with_own_defaults(const LearnerInfo& info, LearnerOptions o) {

@@ -1,6 +1,7 @@
 #include "config/given_options.hpp"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include "algorithms/registry.hpp"
@@ -40,6 +41,19 @@ void check_known(const GivenOptions& given, const std::string& algo, const std::
                                   known + ")");
 }
 
+// The kind of declaration `key` names: "learner" (any learner's option, by name or earlier name) or
+// "kernel" (both the learner's configuration), "comparator", "run"; "" when none does.
+std::string kind_of(const std::string& key) {
+  static const std::map<std::string, std::string> fixed = [] {  // the kernel's, comparator's and run's keys
+    std::map<std::string, std::string> m;
+    for (const auto* decls : {&kernel_options(), &comparator_options(), &run_options()})
+      for (const OptionDecl& d : *decls) m[option_key(d)] = d.kind == "kernel" ? "learner" : d.kind;
+    return m;
+  }();
+  if (const auto it = fixed.find(key); it != fixed.end()) return it->second;
+  return learners_taking(key).empty() ? "" : "learner";
+}
+
 }  // namespace
 
 nlohmann::json kernel_json_given(const Kernel& k) {
@@ -75,14 +89,39 @@ Kernel configure_kernel(const GivenOptions& given) {
 }
 
 LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
-  check_known(given, algo, kinds);
-  GivenOptions learner = given;  // the learner's options and the kernel's: the comparator's are read by configure
-  std::erase_if(learner.values, [](const auto& kv) {
-    const std::vector<OptionDecl>& k = kernel_options();
-    return learners_taking(kv.first).empty() &&
-           std::none_of(k.begin(), k.end(), [&](const OptionDecl& d) { return option_key(d) == kv.first; });
+  const GivenByKind by = by_kind(given);
+  refuse_unknown(given, by, algo, kinds);
+  return learner_config(learner_info(algo, given.spelling("algo")), by.learner, configure_kernel(by.learner));
+}
+
+GivenByKind by_kind(const GivenOptions& given) {
+  GivenOptions none;
+  none.spell = given.spell;
+  none.no_comparator = given.no_comparator;
+  GivenByKind by{none, none, none, {}};
+  for (const auto& [key, g] : given.values) {
+    const std::string kind = kind_of(key);
+    if (kind.empty()) {
+      by.unknown.push_back(key);
+      continue;
+    }
+    (kind == "run" ? by.run : kind == "comparator" ? by.comparator : by.learner).values.emplace(key, g);
+  }
+  return by;
+}
+
+void refuse_unknown(const GivenOptions& given, const GivenByKind& by, const std::string& algo,
+                    const std::vector<std::string>& kinds) {
+  const auto in = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
+  const bool left_out = (!in("comparator") && !by.comparator.values.empty()) || (!in("run") && !by.run.values.empty());
+  if (by.unknown.empty() && !left_out) return;
+  GivenOptions refused = given;  // the keys refused, the first of which check_known names
+  std::erase_if(refused.values, [&](const auto& kv) {
+    const auto of = [&](const GivenOptions& part) { return part.has(kv.first); };
+    return of(by.learner) || (in("comparator") && of(by.comparator)) || (in("run") && of(by.run));
   });
-  return learner_config(learner_info(algo, given.spelling("algo")), learner, configure_kernel(given));
+  check_known(refused, algo, kinds);  // throws, naming the nearest and what algo takes
+  throw std::logic_error("refuse_unknown: a key of no kind was not refused");
 }
 
 void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected) {

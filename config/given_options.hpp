@@ -22,6 +22,20 @@ std::string option_key(const OptionDecl& d);
 // {"kernel": type, and the parameters that type takes}: a kernel as given options.
 nlohmann::json kernel_json_given(const Kernel& k);
 
+// `given` sorted by the kind of declaration each key names, in one pass: a learner's option (any
+// learner's, by name or earlier name: configure_learner_options checks its owner) or the kernel's,
+// the comparator's, the run's own (run_options(), datasets/readers.hpp); a key no declaration of
+// these kinds has is `unknown`. Each part spells options as `given` does.
+struct GivenByKind {
+  GivenOptions learner, comparator, run;
+  std::vector<std::string> unknown;
+};
+GivenByKind by_kind(const GivenOptions& given);
+// The error of a key of `by` no declaration of `kinds` has (an unknown one, or one of a kind left
+// out): "<label>: unknown option (did you mean ...?) (<algo> takes ...)"; nothing when there is none.
+void refuse_unknown(const GivenOptions& given, const GivenByKind& by, const std::string& algo,
+                    const std::vector<std::string>& kinds);
+
 // The kernel of `given` (defaults: Kernel{}); a parameter of another kernel type is an error.
 Kernel configure_kernel(const GivenOptions& given);
 // The options of learner `algo` (kernel included): a key no declaration of `kinds` has is an

@@ -15,7 +15,7 @@ void check_owners(const LearnerInfo& info, const std::vector<std::string>& given
     if (info.uses(g)) continue;
     if (learners_taking(g).empty()) throw std::invalid_argument(label(g) + ": unknown option");
     std::string takes;
-    for (const auto& r : info.option_rows()) takes += (takes.empty() ? "" : ", ") + spell(r.name);
+    for (const auto& r : info.own.rows) takes += (takes.empty() ? "" : ", ") + spell(r.name);
     throw std::invalid_argument(label(g) + " is not an option of " + info.name + " (" +
                                 (takes.empty() ? std::string("it takes no learner options") : "its options: " + takes) +
                                 "); it is an option of " + join_and(learners_taking(g)));
@@ -27,8 +27,7 @@ void check_owners(const LearnerInfo& info, const std::vector<std::string>& given
 void check_learner_options(const LearnerInfo& info, const LearnerOptions& o, const std::vector<std::string>& given,
                            const SpellOption& label, const SpellOption& spell, const std::string& at) {
   check_owners(info, given, label, spell);
-  const std::vector<OptionDecl> rows = info.option_rows();
-  for (const auto& r : rows) {  // declared ranges, the defaults' included (a budget of 0)
+  for (const auto& r : info.own.rows) {  // declared ranges, the defaults' included (a budget of 0)
     const nlohmann::json v = o.own.value(r.name, r.default_value);
     const bool was_given = std::find(given.begin(), given.end(), r.name) != given.end();
     r.check(v, was_given ? label(r.name) : spell(r.name), info.name);

@@ -8,7 +8,7 @@
 namespace plab {
 namespace {
 
-const std::vector<std::string> kRunKinds = {"learner", "kernel", "comparator"};  // a run's options
+const std::vector<std::string> kRunKinds = {"learner", "kernel", "comparator", "run"};  // a run's options
 
 // The comparator of a run with bounds, over `c`; without, any comparator option given is an error.
 void configure_comparator_for(ComparatorRequest& c, bool bounds, const GivenOptions& given, const Dataset* data,
@@ -44,7 +44,7 @@ LearnerConfig model_under_given(const ModelFile& m, const GivenOptions& given) {
   for (const auto& [k, v] : m.header.options.items()) both.add(k, v, m.path);
   for (const auto& [k, v] : kernel.items()) both.add(k, v, m.path);
   for (const auto& [key, g] : given.values) both.values[key] = g;
-  const LearnerConfig mine = configure_learner(m.header.algo, both, kRunKinds);  // as for a fresh run
+  const LearnerConfig mine = configure_learner(m.header.algo, both);  // as for a fresh run
   const LearnerInfo& info = learner_info(m.header.algo);
   const nlohmann::json theirs = info.options_json(model), ours = info.options_json(mine);
   const nlohmann::json my_kernel = kernel_json_given(mine.options().kernel);
@@ -55,25 +55,23 @@ LearnerConfig model_under_given(const ModelFile& m, const GivenOptions& given) {
   return model;
 }
 
-// The value of the run option `name`: as given (checked), else its declared default.
-nlohmann::json run_value(const GivenOptions& given, const std::string& name) {
-  for (const OptionDecl& d : run_options()) {
-    if (d.name != name) continue;
-    if (!given.has(option_key(d))) return d.default_value;
-    const GivenOption& g = given.values.at(option_key(d));
-    d.check(g.value, g.label());
-    return d.typed(g.value);
-  }
-  throw std::logic_error("no run option " + name);
-}
-
+// The run's own options of `given` (its run part), checked, the rest their declared defaults.
 RunOptions configure_run(const GivenOptions& given) {
   RunOptions r;
-  if (const nlohmann::json labels = run_value(given, "labels"); !labels.is_null()) r.labels = labels.get<std::string>();
-  r.preprocess = run_value(given, "preprocess").get<std::string>();
-  r.limit = run_value(given, "limit").get<std::size_t>();
-  if (const nlohmann::json seed = run_value(given, "shuffle"); !seed.is_null()) r.shuffle = seed.get<uint64_t>();
-  r.threads = run_value(given, "threads").get<unsigned>();
+  for (const OptionDecl& d : run_options()) {
+    nlohmann::json v = d.default_value;
+    if (given.has(option_key(d))) {
+      const GivenOption& g = given.values.at(option_key(d));
+      d.check(g.value, g.label());
+      v = d.typed(g.value);
+    }
+    if (v.is_null()) continue;  // none given: no label map, the file order
+    if (d.name == "labels") r.labels = v.get<std::string>();
+    if (d.name == "preprocess") r.preprocess = v.get<std::string>();
+    if (d.name == "limit") r.limit = v.get<std::size_t>();
+    if (d.name == "shuffle") r.shuffle = v.get<uint64_t>();
+    if (d.name == "threads") r.threads = v.get<unsigned>();
+  }
   return r;
 }
 
@@ -91,24 +89,21 @@ void model_run_options(RunOptions& r, const GivenOptions& given, const ModelFile
   r.preprocess = m.header.preprocess;
 }
 
-// `given` without the run's own options: the learner's, the kernel's and the comparator's.
-GivenOptions without_run_options(GivenOptions given) {
-  for (const OptionDecl& d : run_options()) given.values.erase(option_key(d));
-  return given;
-}
-
 }  // namespace
 
 RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
+  const GivenByKind given = by_kind(all);
   RunConfig c;
-  c.run_ = configure_run(all);
+  c.run_ = configure_run(given.run);
   if (ctx.init) model_run_options(c.run_, all, *ctx.init);
-  const GivenOptions given = without_run_options(all);
+  refuse_unknown(all, given, ctx.algo, kRunKinds);
   c.bounds_ = ctx.bounds;
   c.comparator_.kind = ctx.comparator;
   c.comparator_.seed = default_comparator_seed(ctx.permutation_seed ? ctx.permutation_seed : c.run_.shuffle);
-  c.learner_ = ctx.init ? model_under_given(*ctx.init, given) : configure_learner(ctx.algo, given, kRunKinds);
-  configure_comparator_for(c.comparator_, c.bounds_, given, ctx.data, *c.learner_);
+  c.learner_ = ctx.init ? model_under_given(*ctx.init, given.learner)
+                        : learner_config(learner_info(ctx.algo, all.spelling("algo")), given.learner,
+                                         configure_kernel(given.learner));
+  configure_comparator_for(c.comparator_, c.bounds_, given.comparator, ctx.data, *c.learner_);
   return c;
 }
 

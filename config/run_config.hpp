@@ -19,14 +19,14 @@
 
 namespace plab {
 
-// The run's own options (run_options(), datasets/readers.hpp), checked; a continued run's label
-// map and preprocessing are its model's.
+// The run's own options, checked, each given or its declared default (run_options(),
+// datasets/readers.hpp); a continued run's label map and preprocessing are its model's.
 struct RunOptions {
   std::string labels;               // "" = none given: the binary spellings, "classes" for a multiclass learner
-  std::string preprocess = "none";  // Preprocess::parse's text
-  std::size_t limit = 0;            // the first `limit` rounds (0 = all)
+  std::string preprocess;           // Preprocess::parse's text
+  std::size_t limit{};              // the first `limit` rounds (0 = all)
   std::optional<uint64_t> shuffle;  // the permutation's seed; none: the file order
-  unsigned threads = 0;             // 0: the hardware threads
+  unsigned threads{};               // 0: the hardware threads
 };
 
 // What the configuration reads besides the given options.

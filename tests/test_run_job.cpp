@@ -54,6 +54,32 @@ TEST(RunOptions, RefusedValuesNameTheOption) {
   EXPECT_EQ(run_job_error({{"labels", "3:+2"}}).rfind("labels: bad item '3:+2'", 0), 0u);  // spelled as given, as preprocess
 }
 
+// One pass sorts the given keys by the kind of declaration each names; an unknown one, or one of a
+// kind the step does not read, is refused naming the nearest key.
+TEST(Configure, EachKeyGoesToItsKindOnce) {
+  const GivenByKind by = by_kind(given_from_json(
+      {{"budget", 5}, {"gamma", 0.5}, {"kernel", "rbf"}, {"svm_C", 2.0}, {"shuffle", 3}, {"budjet", 5}}));
+  const auto keys = [](const GivenOptions& g) {
+    std::vector<std::string> k;
+    for (const auto& [key, v] : g.values) k.push_back(key);
+    return k;
+  };
+  EXPECT_EQ(keys(by.learner), (std::vector<std::string>{"budget", "gamma", "kernel"}));
+  EXPECT_EQ(keys(by.comparator), std::vector<std::string>{"svm_C"});
+  EXPECT_EQ(keys(by.run), std::vector<std::string>{"shuffle"});
+  EXPECT_EQ(by.unknown, std::vector<std::string>{"budjet"});
+  EXPECT_EQ(run_job_error({{"budjet", 5}}).rfind("budjet: unknown option (did you mean \"budget\"?)", 0), 0u);
+  try {  // the learner's own step reads no comparator
+    configure_learner("rbp", given_from_json({{"svm_C", 2.0}}));
+    ADD_FAILURE() << "svm_C was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("svm_C: unknown option", 0), 0u) << e.what();
+  }
+  // Without bounds, a comparator's option is refused as one of no comparator.
+  EXPECT_NE(run_job_error({{"svm_C", 2.0}}).find("svm_C is an option of the auto and svm comparators, not of no bounds"),
+            std::string::npos) << run_job_error({{"svm_C", 2.0}});
+}
+
 // run_configured is run_pipeline on the request a front end would build by hand: the same bits.
 TEST(RunJob, RunsTheConfiguredOrder) {
   const Dataset d = load_dataset("synthetic:dekel:n=80,seed=3");
