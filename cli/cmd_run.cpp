@@ -31,20 +31,14 @@ struct RunArgs {
   bool quiet = false, no_bounds = false, strict = false;
   std::string save_model, init_model;  // docs/models.md
   OptionFlags flags;
-  std::string reader(const std::string& name) const { return flags.value("reader", name).get<std::string>(); }
 };
 
-// The selected readers: a flag none of them takes is an error naming it and its owners.
-void check_readers(const RunArgs& a) {
-  for (const auto& [flag, spec] : {std::pair{"--data", a.data}, std::pair{"--test", a.test}}) {
-    if (spec.empty()) continue;
-    const std::string reader = data_reader(spec, a.reader("format"));
-    const std::string what = reader == "generator" ? "a generator: reader options apply to files"
-                             : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
-                                                      "options apply to files"
-                                                    : "read as " + reader + ": pass --format csv or --format tsv";
-    check_reader_options(a.flags.readers_given(), reader, flag + (" " + spec) + " (" + what + ")");
-  }
+// The data sets the reader flags apply to: --data and --test.
+std::vector<DataSource> sources(const RunArgs& a) {
+  std::vector<DataSource> v;
+  for (const auto& [flag, spec] : {std::pair{"--data", a.data}, std::pair{"--test", a.test}})
+    if (!spec.empty()) v.push_back({flag + (" " + spec), spec});
+  return v;
 }
 
 void print_start(const RunArgs& a, const RunOptions& run, const RunRequest& req) {
@@ -132,20 +126,6 @@ void write_outputs(const RunArgs& a, const RunOptions& run, const RunRequest& re
   write_json_atomic(a.summary, s);
 }
 
-LoadOptions load_options(const RunArgs& a, const RunConfig& config) {
-  LoadOptions o;
-  // Multiclass learners read class indices: "classes" is their default label map.
-  const std::string& labels = config.run().labels;
-  o.labels = LabelMap::parse(labels.empty() && learner_info(config.algo()).multiclass ? "classes" : labels);
-  o.format = a.reader("format");
-  if (a.flags.was_given("reader", "header") || a.flags.was_given("reader", "label_column")) {
-    o.layout = DelimitedLayout{};
-    o.layout->header = DelimitedLayout::parse_header(a.reader("header"));
-    o.layout->label_column = a.reader("label_column");
-  }
-  return o;
-}
-
 // Says where the data came from and which first line was dropped as a CSV header.
 void print_source(const RunArgs& a, const std::string& spec, const Dataset& d) {
   if (a.quiet) return;
@@ -211,15 +191,15 @@ void save_trained(const RunArgs& a, const RunOptions& run, const RunRequest& req
 
 void run(RunArgs& a) {
   const std::optional<ModelFile> init = init_model(a);
-  check_readers(a);
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
   // Usage errors, the model's options included, before any data is read; the bounds assume
   // f_0 = 0: a continued run has none.
   const RunConfig config =
-      configure(given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init});
+      configure(given, {.algo = a.algo, .init = init ? &*init : nullptr, .bounds = !a.no_bounds && !init,
+                        .sources = sources(a)});
   const RunOptions& run = config.run();
-  const LoadOptions load = load_options(a, config);
+  const LoadOptions& load = config.load();
   const Preprocess pre = Preprocess::parse(run.preprocess);
   StreamInput in = stream_input(a.data, {run.shuffle.has_value(), !a.test.empty(), run.preprocess, a.algo, &a.flags}, load);
   Dataset data;

@@ -132,32 +132,17 @@ void OptionFlags::add_learner_options(CLI::App* app) {
   add(app, aliases);
 }
 
-nlohmann::json OptionFlags::value(const std::string& kind, const std::string& name) const {
-  for (const auto& f : flags_)
-    if (f.decl.kind == kind && f.decl.name == name) return f.value();
-  throw std::logic_error("no flag for the declared " + kind + " option " + name);
-}
-
-GivenOptions OptionFlags::given_where(const std::function<bool(const OptionDecl&)>& keep) const {
+GivenOptions OptionFlags::given(const std::string& no_comparator) const {
   GivenOptions g;
   g.spell = [](const std::string& key, const std::string& v) {
     std::string flag = "--" + key;
     std::replace(flag.begin(), flag.end(), '_', '-');
     return v.empty() ? flag : flag + " " + v;
   };
-  for (const auto& f : flags_)
-    if (keep(f.decl) && f.option->count() > 0) g.add(option_key(f.decl), f.value(), "", f.decl.flag());
-  return g;
-}
-
-GivenOptions OptionFlags::given(const std::string& no_comparator) const {
-  GivenOptions g = given_where([](const OptionDecl& d) { return d.kind != "reader"; });
   g.no_comparator = no_comparator;
+  for (const auto& f : flags_)
+    if (f.option->count() > 0) g.add(option_key(f.decl), f.value(), "", f.decl.flag());
   return g;
-}
-
-GivenOptions OptionFlags::readers_given() const {
-  return given_where([](const OptionDecl& d) { return d.kind == "reader"; });
 }
 
 bool OptionFlags::was_given(const std::string& kind, const std::string& name) const {

@@ -1,9 +1,8 @@
 // Command-line flags generated from the option declarations (core/option_decl.hpp): the options
 // learners declare (bounds/option_owners.hpp) and the kernel, comparator, reader and run options. Each flag's help,
 // default, allowed values and --help group (its owner: "Kernel options", "NORMA options", ...)
-// come from its declaration. After parsing, given() hands the learner, kernel, comparator and run
-// flags given to the one configuration step (config/run_config.hpp), and readers_given() the
-// reader flags to its check of reader options.
+// come from its declaration. After parsing, given() hands the flags given to the one configuration
+// step (config/run_config.hpp).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <deque>
@@ -25,15 +24,11 @@ class OptionFlags {
   // Adds the flags of kernel, comparator, reader or run declarations, each holding its declared
   // default until given (value()).
   void add(CLI::App* app, const std::vector<OptionDecl>& decls);
-  // The value of a kernel, comparator or reader option: as given, else its declared default.
-  nlohmann::json value(const std::string& kind, const std::string& name) const;
-  // The learner, kernel, comparator and run options given, for configure, spelt as flags;
+  // The learner, kernel, comparator, reader and run options given, for configure, spelt as flags;
   // `no_comparator` says why a run has no comparator ("--no-bounds").
   GivenOptions given(const std::string& no_comparator) const;
   // Whether the declared option `name` of `kind` was given.
   bool was_given(const std::string& kind, const std::string& name) const;
-  // The reader options given, spelt as flags, for check_reader_options (config/given_options.hpp).
-  GivenOptions readers_given() const;
 
  private:
   // A kernel, comparator or reader flag's value (the member of its type).
@@ -49,7 +44,6 @@ class OptionFlags {
     std::function<nlohmann::json()> value;
   };
   static std::string help(const OptionDecl& d);
-  GivenOptions given_where(const std::function<bool(const OptionDecl&)>& keep) const;  // flags given, spelt as flags
   static CLI::Option* checked(const OptionDecl& d, CLI::Option* o);
   std::deque<Held> held_;                         // stable addresses: CLI11 writes into them
   std::vector<Flag> flags_;

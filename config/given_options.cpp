@@ -42,11 +42,11 @@ void check_known(const GivenOptions& given, const std::string& algo, const std::
 }
 
 // The kind of declaration `key` names: "learner" (any learner's option, by name or earlier name) or
-// "kernel" (both the learner's configuration), "comparator", "run"; "" when none does.
+// "kernel" (both the learner's configuration), "comparator", "run", "reader"; "" when none does.
 std::string kind_of(const std::string& key) {
   static const std::map<std::string, std::string> fixed = [] {  // the kernel's, comparator's and run's keys
     std::map<std::string, std::string> m;
-    for (const auto* decls : {&kernel_options(), &comparator_options(), &run_options()})
+    for (const auto* decls : {&kernel_options(), &comparator_options(), &run_options(), &reader_options()})
       for (const OptionDecl& d : *decls) m[option_key(d)] = d.kind == "kernel" ? "learner" : d.kind;
     return m;
   }();
@@ -98,14 +98,15 @@ GivenByKind by_kind(const GivenOptions& given) {
   GivenOptions none;
   none.spell = given.spell;
   none.no_comparator = given.no_comparator;
-  GivenByKind by{none, none, none, {}};
+  GivenByKind by{none, none, none, none, {}};
   for (const auto& [key, g] : given.values) {
     const std::string kind = kind_of(key);
     if (kind.empty()) {
       by.unknown.push_back(key);
       continue;
     }
-    (kind == "run" ? by.run : kind == "comparator" ? by.comparator : by.learner).values.emplace(key, g);
+    (kind == "run" ? by.run : kind == "comparator" ? by.comparator : kind == "reader" ? by.reader : by.learner)
+        .values.emplace(key, g);
   }
   return by;
 }
@@ -113,12 +114,14 @@ GivenByKind by_kind(const GivenOptions& given) {
 void refuse_unknown(const GivenOptions& given, const GivenByKind& by, const std::string& algo,
                     const std::vector<std::string>& kinds) {
   const auto in = [&](const char* kind) { return std::find(kinds.begin(), kinds.end(), kind) != kinds.end(); };
-  const bool left_out = (!in("comparator") && !by.comparator.values.empty()) || (!in("run") && !by.run.values.empty());
+  const bool left_out = (!in("comparator") && !by.comparator.values.empty()) || (!in("run") && !by.run.values.empty()) ||
+                        (!in("reader") && !by.reader.values.empty());
   if (by.unknown.empty() && !left_out) return;
   GivenOptions refused = given;  // the keys refused, the first of which check_known names
   std::erase_if(refused.values, [&](const auto& kv) {
     const auto of = [&](const GivenOptions& part) { return part.has(kv.first); };
-    return of(by.learner) || (in("comparator") && of(by.comparator)) || (in("run") && of(by.run));
+    return of(by.learner) || (in("comparator") && of(by.comparator)) || (in("run") && of(by.run)) ||
+           (in("reader") && of(by.reader));
   });
   check_known(refused, algo, kinds);  // throws, naming the nearest and what algo takes
   throw std::logic_error("refuse_unknown: a key of no kind was not refused");

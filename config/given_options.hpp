@@ -24,10 +24,11 @@ nlohmann::json kernel_json_given(const Kernel& k);
 
 // `given` sorted by the kind of declaration each key names, in one pass: a learner's option (any
 // learner's, by name or earlier name: configure_learner_options checks its owner) or the kernel's,
-// the comparator's, the run's own (run_options(), datasets/readers.hpp); a key no declaration of
+// the comparator's, the run's own (run_options(), datasets/readers.hpp), a data reader's
+// (reader_options()); a key no declaration of
 // these kinds has is `unknown`. Each part spells options as `given` does.
 struct GivenByKind {
-  GivenOptions learner, comparator, run;
+  GivenOptions learner, comparator, run, reader;
   std::vector<std::string> unknown;
 };
 GivenByKind by_kind(const GivenOptions& given);

@@ -4,6 +4,7 @@
 
 #include "algorithms/registry.hpp"
 #include "datasets/readers.hpp"
+#include "datasets/registry.hpp"
 
 namespace plab {
 namespace {
@@ -75,6 +76,38 @@ RunOptions configure_run(const GivenOptions& given) {
   return r;
 }
 
+// How the run's data is read: the label map of `run` (a multiclass learner's default "classes"),
+// and the reader options given, each checked against the reader of every data source
+// (docs/inputs.md#readers); without sources there are none (refuse_unknown).
+LoadOptions configure_load(const GivenOptions& given, const RunOptions& run, bool multiclass,
+                           const std::vector<DataSource>& sources) {
+  LoadOptions o;
+  o.labels = LabelMap::parse(run.labels.empty() && multiclass ? "classes" : run.labels);
+  const auto value = [&](const OptionDecl& d) {
+    if (!given.has(option_key(d))) return d.default_value;
+    const GivenOption& g = given.values.at(option_key(d));
+    d.check(g.value, g.label());
+    return g.value;
+  };
+  for (const OptionDecl& d : reader_options())
+    if (d.name == "format") o.format = value(d).get<std::string>();
+  for (const DataSource& src : sources) {
+    const std::string reader = data_reader(src.spec, o.format);
+    const std::string what = reader == "generator" ? "a generator: reader options apply to files"
+                             : reader == "registry" ? "a registered data set, its layout fixed in the registry: reader "
+                                                      "options apply to files"
+                                                    : "read as " + reader + ": pass --format csv or --format tsv";
+    check_reader_options(given, reader, src.label + " (" + what + ")");
+  }
+  if (!given.has("header") && !given.has("label_column")) return o;
+  o.layout = DelimitedLayout{};
+  for (const OptionDecl& d : reader_options()) {
+    if (d.name == "header") o.layout->header = DelimitedLayout::parse_header(value(d).get<std::string>());
+    if (d.name == "label_column") o.layout->label_column = value(d).get<std::string>();
+  }
+  return o;
+}
+
 // A continued run reads its data as the model's was read: a label map or a preprocessing given
 // that differs is an error (docs/models.md#continue).
 void model_run_options(RunOptions& r, const GivenOptions& given, const ModelFile& m) {
@@ -96,7 +129,9 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
   RunConfig c;
   c.run_ = configure_run(given.run);
   if (ctx.init) model_run_options(c.run_, all, *ctx.init);
-  refuse_unknown(all, given, ctx.algo, kRunKinds);
+  std::vector<std::string> kinds = kRunKinds;
+  if (!ctx.sources.empty()) kinds.push_back("reader");
+  refuse_unknown(all, given, ctx.algo, kinds);
   c.bounds_ = ctx.bounds;
   c.comparator_.kind = ctx.comparator;
   c.comparator_.seed = default_comparator_seed(ctx.permutation_seed ? ctx.permutation_seed : c.run_.shuffle);
@@ -104,6 +139,7 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
                         : learner_config(learner_info(ctx.algo, all.spelling("algo")), given.learner,
                                          configure_kernel(given.learner));
   configure_comparator_for(c.comparator_, c.bounds_, given.comparator, ctx.data, *c.learner_);
+  c.load_ = configure_load(given.reader, c.run_, learner_info(c.algo()).multiclass, ctx.sources);
   return c;
 }
 

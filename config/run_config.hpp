@@ -16,6 +16,7 @@
 
 #include "config/given_options.hpp"
 #include "config/recorded_options.hpp"
+#include "datasets/registry.hpp"
 
 namespace plab {
 
@@ -29,6 +30,12 @@ struct RunOptions {
   unsigned threads{};               // 0: the hardware threads
 };
 
+// A data set the run reads with the reader options: how an error names it ("--data x.csv") and
+// its spec (a file, a registered data set or a generator: datasets/registry.hpp).
+struct DataSource {
+  std::string label, spec;
+};
+
 // What the configuration reads besides the given options.
 struct RunContext {
   std::string algo;                           // the learner (a model's own with init)
@@ -39,6 +46,9 @@ struct RunContext {
   // comparator_seed's default: the seed of the run's permutation when it is not the given
   // `shuffle` (a cell's, which seeds its comparator in file order too); none: `shuffle`'s.
   std::optional<uint64_t> permutation_seed{};
+  // The data sets the reader options (--format, --header, --label-column) apply to; none: a reader
+  // option is an unknown option (a spec's data sets and Python's arrays have their layout).
+  std::vector<DataSource> sources{};
 };
 
 class RunConfig;
@@ -52,6 +62,9 @@ class RunConfig {
   const LearnerOptions& options() const { return learner_->options(); }  // the learner's, kernel included
   const ComparatorRequest& comparator() const { return comparator_; }
   const RunOptions& run() const { return run_; }
+  // How the run's data is read: the label map (a multiclass learner's default "classes"), the
+  // format and the CSV/TSV layout when given.
+  const LoadOptions& load() const { return load_; }
   bool bounds() const { return bounds_; }
   // This configuration on the data now read: "auto" resolved to the comparator it picks there and
   // the SVM's options checked against it (for a front end that configured before reading).
@@ -63,6 +76,7 @@ class RunConfig {
   std::optional<LearnerConfig> learner_;  // always set by configure
   ComparatorRequest comparator_;
   RunOptions run_;
+  LoadOptions load_;
   bool bounds_ = true;
 };
 

@@ -80,6 +80,34 @@ TEST(Configure, EachKeyGoesToItsKindOnce) {
             std::string::npos) << run_job_error({{"svm_C", 2.0}});
 }
 
+// The reader options are the configuration's too: checked against the reader of each data set the
+// context names, and carried in load(); a context with no data sets (a spec, Python) takes none.
+TEST(Configure, ReaderOptionsAreCheckedAgainstEachSource) {
+  const auto config = [](const nlohmann::json& given, std::vector<DataSource> sources) {
+    return configure(given_from_json(given), {.algo = "multiclass-perceptron", .bounds = false, .sources = sources});
+  };
+  const RunConfig c = config({{"header", "yes"}, {"label_column", "first"}}, {{"--data a.csv", "a.csv"}});
+  ASSERT_TRUE(c.load().layout.has_value());
+  EXPECT_EQ(c.load().layout->header, DelimitedLayout::Header::yes);
+  EXPECT_EQ(c.load().layout->label_column, "first");
+  EXPECT_EQ(c.load().format, "auto");
+  EXPECT_TRUE(c.load().labels.classes);  // a multiclass learner's default label map
+  EXPECT_FALSE(config({{"format", "tsv"}}, {{"--data a.txt", "a.txt"}}).load().layout.has_value());
+  const auto error = [&](const nlohmann::json& given, std::vector<DataSource> sources) -> std::string {
+    try {
+      config(given, sources);
+    } catch (const std::invalid_argument& e) {
+      return e.what();
+    }
+    return "";
+  };
+  EXPECT_EQ(error({{"header", "yes"}}, {{"--data a.csv", "a.csv"}, {"--test t", "synthetic:dekel:n=5"}}),
+            "header is an option of the csv and tsv readers, not of --test t (a generator: reader options apply to "
+            "files)");
+  EXPECT_EQ(error({{"format", "csvv"}}, {{"--data a.csv", "a.csv"}}).rfind("format: unknown value 'csvv'", 0), 0u);
+  EXPECT_EQ(error({{"header", "yes"}}, {}).rfind("header: unknown option", 0), 0u);
+}
+
 // run_configured is run_pipeline on the request a front end would build by hand: the same bits.
 TEST(RunJob, RunsTheConfiguredOrder) {
   const Dataset d = load_dataset("synthetic:dekel:n=80,seed=3");
