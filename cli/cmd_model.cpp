@@ -20,11 +20,12 @@ struct ModelArgs {
 void show(const ModelArgs& a) {
   const ModelFile m = read_model(a.model);
   const ModelHeader& h = m.header;
+  const Kernel kernel = model_kernel(m);  // its fields checked before any is shown
   std::string out;
   std::size_t bytes = 0;
   for (const auto& arr : m.arrays) bytes += arr.bytes.size();
   out += fmt::format("{}: plab model, format {}\n", a.model, kModelFormat);
-  out += fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), h.kernel.describe());
+  out += fmt::format("learner     {}\noptions     {}\nkernel      {}\n", h.algo, h.options.dump(), kernel.describe());
   out += fmt::format("labels      {}\n", h.classes.empty() ? (h.labels.empty() ? "+1/-1 (default spellings)" : h.labels)
                                                            : nlohmann::json(h.classes).dump() + " (class list)");
   out += fmt::format("preprocess  {}\nrounds      {}\ndim         {}\ncode        {}\n", h.preprocess, h.rounds, h.dim,

@@ -5,6 +5,20 @@
 
 namespace plab {
 
+Kernel model_kernel(const ModelFile& m) {
+  Kernel k;
+  for (const OptionDecl& d : kernel_options()) {
+    const nlohmann::json& v = m.header.kernel.at(d.name);  // every field is there (read_model)
+    try {
+      d.check(v, "header: kernel." + d.name);
+    } catch (const std::invalid_argument& e) {
+      throw ModelError(m.path + ": " + e.what());
+    }
+    k.set_option(d.name, v);
+  }
+  return k;
+}
+
 LearnerConfig model_learner(const ModelFile& m, std::size_t dim) {
   const ModelHeader& h = m.header;
   const LearnerInfo* info = find_learner(h.algo);
@@ -12,15 +26,16 @@ LearnerConfig model_learner(const ModelFile& m, std::size_t dim) {
   if (info->multiclass != !h.classes.empty() || h.classes.size() == 1)
     throw ModelError(m.path + ": " + h.algo + (info->multiclass ? " needs a class list of 2 or more" : " takes no class list"));
   if (!h.options.is_object()) throw ModelError(m.path + ": header: options is not an object");
+  const Kernel kernel = model_kernel(m);
   try {
     // The header's options as given options, each named "option 'k'" (the path prefixes the
-    // error); its kernel, read and checked with the header, named "kernel <type>".
+    // error); its kernel, checked above, named "kernel <type>".
     GivenOptions given;
     for (const auto& [k, v] : h.options.items()) given.add(k, v, "", "option '" + k + "'");
-    given.add("kernel", h.kernel.type_name());
+    given.add("kernel", kernel.type_name());
     LearnerOptions before;
     options_absent_as_before(before, h.options, info->own.rows);
-    return learner_config(*info, given, h.kernel, before).with_data(dim, h.classes.size());
+    return learner_config(*info, given, kernel, before).with_data(dim, h.classes.size());
   } catch (const std::invalid_argument& e) {
     throw ModelError(m.path + ": " + e.what());
   }

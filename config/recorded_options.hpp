@@ -12,6 +12,10 @@
 
 namespace plab {
 
+// The model's kernel, each field checked against its declaration (numerics/kernel.cpp: type, range),
+// a field its type does not read too (it is written back): ModelError "<file>: header: kernel.gamma
+// must be > 0 ...".
+Kernel model_kernel(const ModelFile& m);
 // The model's learner, options and kernel, checked (classes set; dim given): ModelError naming the
 // file on a learner not registered here, a class list that does not fit it, an option it refuses
 // or a kernel it is not defined for.

@@ -33,22 +33,19 @@ constexpr int64_t kMaxModelRounds = int64_t{1} << 53;
 constexpr std::size_t kMaxFirstLine = 200;
 
 
-// Every kernel field, checked against its declaration (numerics/kernel.cpp: type, ranges) and set.
-Kernel kernel_from_json(const nlohmann::json& j) {
+// The kernel's fields: an object with every declared field (numerics/kernel.cpp); their values are
+// the configuration step's to check (model_kernel).
+nlohmann::json kernel_fields(const nlohmann::json& j) {
   if (!j.is_object()) throw ModelError("header: kernel is not an object");
-  Kernel k;
-  for (const OptionDecl& d : kernel_options()) {
+  for (const OptionDecl& d : kernel_options())
     if (!j.contains(d.name)) throw ModelError("header: kernel." + d.name + " is missing");
-    d.check(j.at(d.name), "header: kernel." + d.name);
-    k.set_option(d.name, j.at(d.name));
-  }
-  return k;
+  return j;
 }
 
 nlohmann::json header_json(const ModelHeader& h, const std::vector<StateArray>& arrays) {
   nlohmann::json list = nlohmann::json::array();
   for (const auto& a : arrays) list.push_back({a.name, std::string(1, static_cast<char>(a.type)), a.count});
-  return {{"learner", h.algo}, {"options", h.options}, {"kernel", h.kernel.options_json()},
+  return {{"learner", h.algo}, {"options", h.options}, {"kernel", h.kernel},
           {"labels", h.labels}, {"classes", h.classes}, {"preprocess", h.preprocess}, {"data", h.data}, {"rounds", h.rounds},
           {"dim", h.dim}, {"code", h.code}, {"arrays", list}};
 }
@@ -78,7 +75,7 @@ ModelHeader header_from_json(const nlohmann::json& j) {
   ModelHeader h;
   h.algo = field<std::string>(j, "learner", "a string");
   h.options = field<nlohmann::json>(j, "options", "an object");
-  h.kernel = kernel_from_json(field<nlohmann::json>(j, "kernel", "an object"));
+  h.kernel = kernel_fields(field<nlohmann::json>(j, "kernel", "an object"));
   h.labels = field<std::string>(j, "labels", "a string");
   h.preprocess = field<std::string>(j, "preprocess", "a string");
   // The header's own spellings, checked here: a bad one is the file's fault, not a flag's.
@@ -176,7 +173,7 @@ ModelHeader model_header(const std::string& algo, const LearnerOptions& o) {
   ModelHeader h;
   h.algo = algo;
   h.options = learner_info(algo).options_json(o);
-  h.kernel = o.kernel;
+  h.kernel = o.kernel.options_json();
   h.dim = o.dim;
   return h;
 }

@@ -102,9 +102,9 @@ std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& sp
   return out;
 }
 
-LearnerSpec model_spec(const ModelHeader& h) {
-  LearnerSpec s{h.algo, h.options};
-  s.options.update(kernel_json_given(h.kernel));
+LearnerSpec model_spec(const ModelFile& m) {
+  LearnerSpec s{m.header.algo, m.header.options};
+  s.options.update(kernel_json_given(model_kernel(m)));
   return s;
 }
 

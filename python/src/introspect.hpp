@@ -39,7 +39,7 @@ RunConfig run_config(const LearnerSpec& spec, const Dataset& data, bool bounds, 
 // The kernel and the comparator of `spec` on `data` (perceptron_lab.bounds), checked the same way.
 std::pair<Kernel, ComparatorRequest> kernel_and_comparator(const LearnerSpec& spec, const Dataset& data);
 // The spec of a model's learner: its options and its kernel as keywords.
-LearnerSpec model_spec(const ModelHeader& h);
+LearnerSpec model_spec(const ModelFile& m);
 // A fresh learner of `spec` for inputs of dimension `dim` (and `classes` classes when multiclass),
 // configured by the configuration step of every run (configure, without data or bounds).
 std::unique_ptr<Learner> build_learner(const LearnerSpec& spec, std::size_t dim, std::size_t classes);

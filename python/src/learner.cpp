@@ -35,7 +35,7 @@ PyLearner PyLearner::from_model(const std::string& bytes, const std::string& whe
 
 PyLearner PyLearner::from_model(const ModelFile& m) {
   const ModelHeader& h = m.header;
-  LearnerSpec spec = model_spec(h);
+  LearnerSpec spec = model_spec(m);
   // dim 0: buffers grow with the rows (the header's dim, unchecked against the state, sizes nothing).
   PyLearner l(std::move(spec), restore_learner(m, 0), h.dim, h.classes.size(), h.rounds);
   l.model_classes_ = h.classes;
