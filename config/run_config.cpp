@@ -56,25 +56,6 @@ LearnerConfig model_under_given(const ModelFile& m, const GivenOptions& given) {
   return model;
 }
 
-// The run's own options of `given` (its run part), checked, the rest their declared defaults.
-RunOptions configure_run(const GivenOptions& given) {
-  RunOptions r;
-  for (const OptionDecl& d : run_options()) {
-    nlohmann::json v = d.default_value;
-    if (given.has(option_key(d))) {
-      const GivenOption& g = given.values.at(option_key(d));
-      d.check(g.value, g.label());
-      v = d.typed(g.value);
-    }
-    if (v.is_null()) continue;  // none given: no label map, the file order
-    if (d.name == "labels") r.labels = v.get<std::string>();
-    if (d.name == "preprocess") r.preprocess = v.get<std::string>();
-    if (d.name == "limit") r.limit = v.get<std::size_t>();
-    if (d.name == "shuffle") r.shuffle = v.get<uint64_t>();
-    if (d.name == "threads") r.threads = v.get<unsigned>();
-  }
-  return r;
-}
 
 // How the run's data is read: the label map of `run` (a multiclass learner's default "classes"),
 // and the reader options given, each checked against the reader of every data source
@@ -123,6 +104,25 @@ void model_run_options(RunOptions& r, const GivenOptions& given, const ModelFile
 }
 
 }  // namespace
+
+RunOptions configure_run(const GivenOptions& given) {
+  RunOptions r;
+  for (const OptionDecl& d : run_options()) {
+    nlohmann::json v = d.default_value;
+    if (given.has(option_key(d))) {
+      const GivenOption& g = given.values.at(option_key(d));
+      d.check(g.value, g.label());
+      v = d.typed(g.value);
+    }
+    if (v.is_null()) continue;  // none given: no label map, the file order
+    if (d.name == "labels") r.labels = v.get<std::string>();
+    if (d.name == "preprocess") r.preprocess = v.get<std::string>();
+    if (d.name == "limit") r.limit = v.get<std::size_t>();
+    if (d.name == "shuffle") r.shuffle = v.get<uint64_t>();
+    if (d.name == "threads") r.threads = v.get<unsigned>();
+  }
+  return r;
+}
 
 RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
   const GivenByKind given = by_kind(all);

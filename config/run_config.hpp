@@ -36,6 +36,10 @@ struct DataSource {
   std::string label, spec;
 };
 
+// The run's own options of `given` (its other keys are not read), checked, the rest their declared
+// defaults: the part of configure that a spec's data set is checked by when the spec is read.
+RunOptions configure_run(const GivenOptions& given);
+
 // What the configuration reads besides the given options.
 struct RunContext {
   std::string algo;                           // the learner (a model's own with init)

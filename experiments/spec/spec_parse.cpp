@@ -12,6 +12,7 @@
 #include "algorithms/registry.hpp"
 #include "config/given_options.hpp"
 #include "config/learner_config.hpp"
+#include "config/run_config.hpp"
 #include "datasets/preprocess.hpp"
 #include "datasets/text_parse.hpp"
 #include "core/json_text.hpp"
@@ -74,10 +75,13 @@ DatasetSpec parse_dataset(const Node& n) {
   DatasetSpec d;
   d.id = n.child("id").text();
   d.data = n.text("data", d.id);
-  d.labels = n.text("labels", "");
+  // The label map and the preprocessing are the run's own options: checked when the spec is read,
+  // by the configuration step that checks --labels and --preprocess.
+  const RunOptions run = configure_run(given_at(n, {"labels", "preprocess"}));
+  d.labels = run.labels;
   d.test = n.text("test", "");
   d.order = n.text("order", d.order);
-  if (n.has("preprocess")) d.preprocess = Preprocess::parse(n.child("preprocess").text(), "").name();
+  d.preprocess = Preprocess::parse(run.preprocess, "").name();
   if (n.has("kernel")) d.kernel = parse_kernel(n.child("kernel"));
   d.optional = n.flag("optional", false);
   return d;
