@@ -59,7 +59,7 @@ LearnerConfig model_under_given(const ModelFile& m, const GivenOptions& given) {
 
 // How the run's data is read: the label map of `run` (a multiclass learner's default "classes"),
 // and the reader options given, each checked against the reader of every data source
-// (docs/inputs.md#readers); without sources there are none (refuse_unknown).
+// (docs/inputs.md#csv-and-tsv).
 LoadOptions configure_load(const GivenOptions& given, const RunOptions& run, bool multiclass,
                            const std::vector<DataSource>& sources) {
   LoadOptions o;
@@ -139,7 +139,8 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
                         : learner_config(learner_info(ctx.algo, all.spelling("algo")), given.learner,
                                          configure_kernel(given.learner));
   configure_comparator_for(c.comparator_, c.bounds_, given.comparator, ctx.data, *c.learner_);
-  c.load_ = configure_load(given.reader, c.run_, learner_info(c.algo()).multiclass, ctx.sources);
+  if (!ctx.sources.empty())  // nothing is read without them
+    c.load_ = configure_load(given.reader, c.run_, learner_info(c.algo()).multiclass, ctx.sources);
   return c;
 }
 

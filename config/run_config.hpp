@@ -66,8 +66,8 @@ class RunConfig {
   const LearnerOptions& options() const { return learner_->options(); }  // the learner's, kernel included
   const ComparatorRequest& comparator() const { return comparator_; }
   const RunOptions& run() const { return run_; }
-  // How the run's data is read: the label map (a multiclass learner's default "classes"), the
-  // format and the CSV/TSV layout when given.
+  // How the context's data sources are read: the label map (a multiclass learner's default
+  // "classes"), the format and the CSV/TSV layout when given; the defaults without sources.
   const LoadOptions& load() const { return load_; }
   bool bounds() const { return bounds_; }
   // This configuration on the data now read: "auto" resolved to the comparator it picks there and
