@@ -27,6 +27,7 @@
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
 #include "core/nearest.hpp"
+#include "datasets/readers.hpp"
 
 namespace plab {
 namespace {
@@ -174,6 +175,17 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
   // both; an earlier name (alias) is no option's name, and names the same option wherever declared.
   for (const auto& r : info.own.rows) {
     if (r.kind != "learner") throw std::invalid_argument(at + "own option '" + r.name + "' is not a learner option");
+    // Its keys are spec keys and flags ('_' read as '-'): no '-', and none a kernel's, run's or reader's.
+    std::vector<std::string> keys = r.aliases;
+    keys.push_back(r.name);
+    for (const auto& k : keys) {
+      if (k.empty() || k.find('-') != std::string::npos)
+        throw std::invalid_argument(at + "own option '" + k + "': a key is written with '_', not '-'");
+      for (const auto* decls : {&kernel_options(), &run_options(), &reader_options()})
+        for (const OptionDecl& d : *decls)
+          if (d.flag() == "--" + k || d.name == k)
+            throw std::invalid_argument(at + "own option '" + k + "' is the " + d.kind + " option " + d.flag());
+    }
     std::vector<OptionDecl> others;
     for (const auto& l : t) others.insert(others.end(), l.own.rows.begin(), l.own.rows.end());
     for (const auto& o : others) {

@@ -42,6 +42,7 @@ std::string hypothesis_of(const PredictArgs& a, const Learner& l) {
 
 void run_predict(const PredictArgs& a) {
   const ModelFile m = read_model(a.model);
+  (void)model_learner(m, 0);  // its learner, options and kernel checked before any data is read
   LoadOptions load;
   load.labels = LabelMap::parse(m.header.labels);
   load.format = a.format;

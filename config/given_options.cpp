@@ -42,16 +42,22 @@ void check_known(const GivenOptions& given, const std::string& algo, const std::
 }
 
 // The kind of declaration `key` names: "learner" (any learner's option, by name or earlier name) or
-// "kernel" (both the learner's configuration), "comparator", "run", "reader"; "" when none does.
+// "kernel" (both the learner's configuration), "comparator", "run" or "reader"; "" when none does.
 std::string kind_of(const std::string& key) {
-  static const std::map<std::string, std::string> fixed = [] {  // the kernel's, comparator's and run's keys
+  static const std::map<std::string, std::string> fixed = [] {  // the kernel's, comparator's, run's and readers' keys
     std::map<std::string, std::string> m;
     for (const auto* decls : {&kernel_options(), &comparator_options(), &run_options(), &reader_options()})
       for (const OptionDecl& d : *decls) m[option_key(d)] = d.kind == "kernel" ? "learner" : d.kind;
     return m;
   }();
-  if (const auto it = fixed.find(key); it != fixed.end()) return it->second;
-  return learners_taking(key).empty() ? "" : "learner";
+  const bool learner = !learners_taking(key).empty();
+  if (const auto it = fixed.find(key); it != fixed.end()) {
+    if (learner && it->second != "learner")  // a learner registered at run time (register_learner)
+      throw std::logic_error("option '" + key + "' is declared by " + join_and(learners_taking(key)) + " and as a " +
+                             it->second + " option");
+    return it->second;
+  }
+  return learner ? "learner" : "";
 }
 
 }  // namespace
@@ -91,7 +97,8 @@ Kernel configure_kernel(const GivenOptions& given) {
 LearnerConfig configure_learner(const std::string& algo, const GivenOptions& given, const std::vector<std::string>& kinds) {
   const GivenByKind by = by_kind(given);
   refuse_unknown(given, by, algo, kinds);
-  return learner_config(learner_info(algo, given.spelling("algo")), by.learner, configure_kernel(by.learner));
+  const LearnerInfo& info = learner_info(algo, given.spelling("algo"));  // an unknown learner first
+  return learner_config(info, by.learner, configure_kernel(by.learner));
 }
 
 GivenByKind by_kind(const GivenOptions& given) {

@@ -135,9 +135,12 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
   c.bounds_ = ctx.bounds;
   c.comparator_.kind = ctx.comparator;
   c.comparator_.seed = default_comparator_seed(ctx.permutation_seed ? ctx.permutation_seed : c.run_.shuffle);
-  c.learner_ = ctx.init ? model_under_given(*ctx.init, given.learner)
-                        : learner_config(learner_info(ctx.algo, all.spelling("algo")), given.learner,
-                                         configure_kernel(given.learner));
+  if (ctx.init) {
+    c.learner_ = model_under_given(*ctx.init, given.learner);
+  } else {
+    const LearnerInfo& info = learner_info(ctx.algo, all.spelling("algo"));  // an unknown learner first
+    c.learner_ = learner_config(info, given.learner, configure_kernel(given.learner));
+  }
   configure_comparator_for(c.comparator_, c.bounds_, given.comparator, ctx.data, *c.learner_);
   if (!ctx.sources.empty())  // nothing is read without them
     c.load_ = configure_load(given.reader, c.run_, learner_info(c.algo()).multiclass, ctx.sources);

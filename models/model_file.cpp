@@ -208,7 +208,7 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
     m.header = header_from_json(j);
     m.arrays = arrays_from(field<nlohmann::json>(j, "arrays", "a list"), content.substr(nl + 1));
     return m;
-  } catch (const std::invalid_argument& e) {  // ModelError, and a kernel field's declared check ("header: kernel.gamma ...")
+  } catch (const std::invalid_argument& e) {  // ModelError, and a parser's (labels, preprocess)
     throw ModelError(where + ": " + e.what());
   } catch (const std::exception& e) {  // JSON syntax
     throw ModelError(where + ": header: " + json_error_text(e));

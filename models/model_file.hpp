@@ -26,7 +26,7 @@ struct ModelHeader {
   nlohmann::json options = nlohmann::json::object();  // the options the learner takes, by name
   // The kernel's fields as written, every declared one present ({type, gamma, degree, coef0}); their
   // values are checked by the configuration step that reads them (model_kernel, config/recorded_options.hpp).
-  nlohmann::json kernel = nlohmann::json::object();
+  nlohmann::json kernel = Kernel{}.options_json();
   std::string labels;               // the --labels spec the data was read with ("" = default spellings)
   std::vector<double> classes;      // multiclass: the original label of each class index
   std::string preprocess = "none";  // the --preprocess applied to its rows (predict applies it too)

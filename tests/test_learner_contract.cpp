@@ -307,6 +307,18 @@ TEST(Registry, RejectsBadRegistrations) {
   };
   rejects(spoilt("toy-2", [](LearnerInfo& i) { i.own = own_options<RealBudget>("Toy options"); }),
           "own option 'budget' is a real, another learner's is a count");
+  struct DashedKey {  // a key is its spec key and its flag with '-' for '_'
+    double my_rate = 1.0;
+    static std::vector<OptionMember<DashedKey>> rows() { return {{"my-rate", &DashedKey::my_rate, "a rate"}}; }
+  };
+  rejects(spoilt("toy-6", [](LearnerInfo& i) { i.own = own_options<DashedKey>("Toy options"); }),
+          "own option 'my-rate': a key is written with '_', not '-'");
+  struct RunKey {  // --limit is the run's
+    double limit = 1.0;
+    static std::vector<OptionMember<RunKey>> rows() { return {{"limit", &RunKey::limit, "a limit"}}; }
+  };
+  rejects(spoilt("toy-7", [](LearnerInfo& i) { i.own = own_options<RunKey>("Toy options"); }),
+          "own option 'limit' is the run option --limit");
   rejects(spoilt("toy-3", [](LearnerInfo& i) { i.color = "red"; }), "#rrggbb");
   rejects(spoilt("toy-4", [](LearnerInfo& i) { i.summary.clear(); }), "no summary");
   rejects(spoilt("toy-5", [](LearnerInfo& i) { i.make = nullptr; }), "no maker");
