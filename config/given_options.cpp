@@ -50,14 +50,15 @@ std::string kind_of(const std::string& key) {
       for (const OptionDecl& d : *decls) m[option_key(d)] = d.kind == "kernel" ? "learner" : d.kind;
     return m;
   }();
-  const bool learner = !learners_taking(key).empty();
   if (const auto it = fixed.find(key); it != fixed.end()) {
-    if (learner && it->second != "learner")  // a learner registered at run time (register_learner)
-      throw std::logic_error("option '" + key + "' is declared by " + join_and(learners_taking(key)) + " and as a " +
-                             it->second + " option");
+    // register_learner refuses a learner option named as a kernel's, run's or reader's; the
+    // comparators are declared above the registry, so a learner registered at run time is caught here.
+    if (it->second == "comparator" && !learners_taking(key).empty())
+      throw std::logic_error("option '" + key + "' is declared by " + join_and(learners_taking(key)) +
+                             " and as a comparator option");
     return it->second;
   }
-  return learner ? "learner" : "";
+  return learners_taking(key).empty() ? "" : "learner";
 }
 
 }  // namespace
