@@ -15,6 +15,7 @@
 #include "datasets/preprocess.hpp"
 #include "datasets/registry.hpp"
 #include "config/recorded_options.hpp"
+#include "config/run_config.hpp"
 #include "models/model_file.hpp"
 
 namespace plab {
@@ -40,14 +41,21 @@ std::string hypothesis_of(const PredictArgs& a, const Learner& l) {
   return h;
 }
 
+// The model's configuration and how its data is read (the model's label map and preprocessing,
+// --format checked against the reader of --data), by the one configuration step, before any data is
+// read.
+RunConfig predict_config(const PredictArgs& a, const ModelFile& m) {
+  GivenOptions given;
+  given.spell = [](const std::string& key, const std::string& v) { return v.empty() ? "--" + key : "--" + key + " " + v; };
+  if (a.format != "auto") given.add("format", a.format, "", "--format");
+  return configure(given, {.algo = m.header.algo, .init = &m, .bounds = false, .sources = {{"--data " + a.data, a.data}}});
+}
+
 void run_predict(const PredictArgs& a) {
   const ModelFile m = read_model(a.model);
-  (void)model_learner(m, 0);  // its learner, options and kernel checked before any data is read
-  LoadOptions load;
-  load.labels = LabelMap::parse(m.header.labels);
-  load.format = a.format;
-  Dataset d = load_dataset(a.data, load);
-  apply_preprocess(d, Preprocess::parse(m.header.preprocess));
+  const RunConfig config = predict_config(a, m);
+  Dataset d = load_dataset(a.data, config.load());
+  apply_preprocess(d, Preprocess::parse(config.run().preprocess));
   fit_labels(d, m);
   // dim 0: scoring never grows a learner, so memory is the model's whatever the data's largest
   // index (a primal Perceptron sized by a row with index 2^31 would hold 16 GiB of zeros).

@@ -499,6 +499,13 @@ TEST(Models, CommandsSaveContinuePredictShow) {
   const auto labels = test_util::run_cli("predict --model " + mb + " --data " + (dir.p / "c.svm").string());
   EXPECT_EQ(labels.status, 2) << labels.output;
   EXPECT_NE(labels.output.find("c.svm"), std::string::npos) << labels.output;
+  // predict reads its data through the configuration step: --format is a file reader's option, and
+  // the model is checked before the data (an absent file is not reached).
+  const auto generator = test_util::run_cli("predict --model " + mb + " --data synthetic:dekel:n=20 --format csv");
+  EXPECT_EQ(generator.status, 2) << generator.output;
+  EXPECT_NE(generator.output.find("--format is an option of the csv, libsvm, tsv and usps readers, not of --data "
+                                  "synthetic:dekel:n=20 (a generator: reader options apply to files)"),
+            std::string::npos) << generator.output;
   std::ofstream(dir.p / "bad.plab") << "plab-model format 7 bytes 1 sha256 x\nx";
   const auto bad = test_util::run_cli("predict --model " + (dir.p / "bad.plab").string() + " --data " + all);
   EXPECT_EQ(bad.status, 2);
