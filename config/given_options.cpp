@@ -71,26 +71,32 @@ nlohmann::json kernel_json_given(const Kernel& k) {
 }
 
 std::string option_key(const OptionDecl& d) {
-  std::string k = d.flag().substr(2);
+  std::string k = d.cli.empty() ? d.name : d.cli.substr(2);  // the flag without "--"
   std::replace(k.begin(), k.end(), '-', '_');
   return k;
+}
+
+const GivenOption* given_option(const GivenOptions& given, const OptionDecl& d) {
+  // Most keys are the name itself: looked up without building option_key's copy.
+  const bool plain = d.cli.empty() && d.name.find('-') == std::string::npos;
+  const auto it = plain ? given.values.find(d.name) : given.values.find(option_key(d));
+  return it == given.values.end() ? nullptr : &it->second;
 }
 
 Kernel configure_kernel(const GivenOptions& given) {
   Kernel k;
   const std::vector<OptionDecl>& decls = kernel_options();
   for (const OptionDecl& d : decls)  // the type first: it selects the owner of the others
-    if (d.owners.empty() && given.has(option_key(d))) {
-      const GivenOption& g = given.values.at(option_key(d));
-      d.check(g.value, g.label());
-      k.set_option(d.name, g.value);
+    if (const GivenOption* g = d.owners.empty() ? given_option(given, d) : nullptr) {
+      d.check(g->value, g->label());
+      k.set_option(d.name, g->value);
     }
   for (const OptionDecl& d : decls) {
-    if (d.owners.empty() || !given.has(option_key(d))) continue;
-    const GivenOption& g = given.values.at(option_key(d));
-    if (!d.takes(k.type_name())) refuse(d, g, selected(given, "kernel", k.type_name()));
-    d.check(g.value, g.label());
-    k.set_option(d.name, g.value);
+    const GivenOption* g = d.owners.empty() ? nullptr : given_option(given, d);
+    if (!g) continue;
+    if (!d.takes(k.type_name())) refuse(d, *g, selected(given, "kernel", k.type_name()));
+    d.check(g->value, g->label());
+    k.set_option(d.name, g->value);
   }
   return k;
 }
@@ -137,26 +143,26 @@ void refuse_unknown(const GivenOptions& given, const GivenByKind& by, const std:
 
 void check_reader_options(const GivenOptions& given, const std::string& reader, const std::string& selected) {
   for (const OptionDecl& d : reader_options()) {
-    if (!given.has(option_key(d))) continue;
-    const GivenOption& g = given.values.at(option_key(d));
-    if (!d.takes(reader)) refuse(d, g, selected);
-    d.check(g.value, g.label());
+    const GivenOption* g = given_option(given, d);
+    if (!g) continue;
+    if (!d.takes(reader)) refuse(d, *g, selected);
+    d.check(g->value, g->label());
   }
 }
 
 void configure_comparator(ComparatorRequest& c, const GivenOptions& given, const Dataset* data, const Kernel& k) {
   const std::vector<OptionDecl>& decls = comparator_options();
   for (const OptionDecl& d : decls)
-    if (d.owners.empty() && given.has(option_key(d))) {
-      const GivenOption& g = given.values.at(option_key(d));
-      d.check(g.value, g.label());
-      c.kind = g.value.get<std::string>();
+    if (const GivenOption* g = d.owners.empty() ? given_option(given, d) : nullptr) {
+      d.check(g->value, g->label());
+      c.kind = g->value.get<std::string>();
     }
   // "auto" is the comparator it picks on this data (docs/bounds.md#comparator).
   const std::string kind = c.kind == "auto" && data ? resolve_comparator(c.kind, *data, k) : c.kind;
   for (const OptionDecl& d : decls) {
-    if (d.owners.empty() || !given.has(option_key(d))) continue;
-    const GivenOption& g = given.values.at(option_key(d));
+    const GivenOption* gp = d.owners.empty() ? nullptr : given_option(given, d);
+    if (!gp) continue;
+    const GivenOption& g = *gp;
     if (!d.takes(kind)) {
       if (c.kind != kind) {  // the owners other than auto: auto did not pick them
         OptionDecl picked = d;

@@ -19,6 +19,8 @@ namespace plab {
 // The key of a declaration in GivenOptions: its flag without "--", '-' read as '_' ("kernel",
 // "svm_C", "learning_rate").
 std::string option_key(const OptionDecl& d);
+// The option given for declaration `d` (under option_key(d)), or null when none is.
+const GivenOption* given_option(const GivenOptions& given, const OptionDecl& d);
 // {"kernel": type, and the parameters that type takes}: a kernel as given options.
 nlohmann::json kernel_json_given(const Kernel& k);
 

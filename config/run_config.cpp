@@ -16,8 +16,8 @@ void configure_comparator_for(ComparatorRequest& c, bool bounds, const GivenOpti
                               const LearnerConfig& learner) {
   if (!bounds) {
     for (const OptionDecl& d : comparator_options())
-      if (!d.owners.empty() && given.has(option_key(d)))
-        throw std::invalid_argument(d.not_applicable(given.no_comparator, given.values.at(option_key(d)).label()));
+      if (const GivenOption* g = d.owners.empty() ? nullptr : given_option(given, d))
+        throw std::invalid_argument(d.not_applicable(given.no_comparator, g->label()));
     return;
   }
   configure_comparator(c, given, data, learner.options().kernel);
@@ -65,10 +65,10 @@ LoadOptions configure_load(const GivenOptions& given, const RunOptions& run, boo
   LoadOptions o;
   o.labels = LabelMap::parse(run.labels.empty() && multiclass ? "classes" : run.labels);
   const auto value = [&](const OptionDecl& d) {
-    if (!given.has(option_key(d))) return d.default_value;
-    const GivenOption& g = given.values.at(option_key(d));
-    d.check(g.value, g.label());
-    return g.value;
+    const GivenOption* g = given_option(given, d);
+    if (!g) return d.default_value;
+    d.check(g->value, g->label());
+    return g->value;
   };
   for (const OptionDecl& d : reader_options())
     if (d.name == "format") o.format = value(d).get<std::string>();
@@ -109,10 +109,9 @@ RunOptions configure_run(const GivenOptions& given) {
   RunOptions r;
   for (const OptionDecl& d : run_options()) {
     nlohmann::json v = d.default_value;
-    if (given.has(option_key(d))) {
-      const GivenOption& g = given.values.at(option_key(d));
-      d.check(g.value, g.label());
-      v = d.typed(g.value);
+    if (const GivenOption* g = given_option(given, d)) {
+      d.check(g->value, g->label());
+      v = d.typed(g->value);
     }
     if (v.is_null()) continue;  // none given: no label map, the file order
     if (d.name == "labels") r.labels = v.get<std::string>();

@@ -37,8 +37,8 @@ GivenOptions keywords(const LearnerSpec& s) {
 void refuse_run_options(const GivenOptions& g, const std::function<bool(const std::string&)>& taken,
                         const std::string& why) {
   for (const OptionDecl& d : run_options())
-    if (g.has(option_key(d)) && !taken(d.name))
-      throw std::invalid_argument(g.values.at(option_key(d)).label() + ": unknown option (" + why + ")");
+    if (const GivenOption* given = given_option(g, d); given && !taken(d.name))
+      throw std::invalid_argument(given->label() + ": unknown option (" + why + ")");
 }
 
 // A Learner's configuration: the configuration step of every run (configure), without data, a
