@@ -36,6 +36,7 @@
 #include "core/state_archive.hpp"
 #include "core/thread_pool.hpp"
 #include "numerics/bit_dots.hpp"
+#include "numerics/coef_scale.hpp"
 #include "numerics/fast_exp.hpp"
 #include "numerics/kernel.hpp"
 #include "numerics/lane_sum.hpp"
@@ -701,10 +702,7 @@ class KernelExpansion {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();
     const double tt = static_cast<double>(t), c1 = c - 1.0;
-    if (!averaging_valid_) {
-      for (std::size_t i = 0, n = alpha.size(); i < n; ++i) a[i] += c1 * a[i];
-      return;
-    }
+    if (!averaging_valid_) return scale_coefficients(a, alpha.size(), c1);
     for (std::size_t i = 0, n = alpha.size(); i < n; ++i) {
       const double d = c1 * a[i];
       a[i] += d;
@@ -717,10 +715,7 @@ class KernelExpansion {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();
     const double tt = static_cast<double>(t);
-    if (!averaging_valid_) {
-      for (std::size_t i = 0, n = alpha.size(); i < n; ++i) a[i] += (g[i] - 1.0) * a[i];
-      return;
-    }
+    if (!averaging_valid_) return scale_coefficients_each(a, g, alpha.size());
     for (std::size_t i = 0, n = alpha.size(); i < n; ++i) {
       const double d = (g[i] - 1.0) * a[i];
       a[i] += d;

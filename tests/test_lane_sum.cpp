@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <vector>
 
 #include "core/random.hpp"
 #include "tests/test_util.hpp"
+#include "numerics/coef_scale.hpp"
 #include "numerics/lane_dots.hpp"
 #include "numerics/lane_min.hpp"
 #include "numerics/lane_sum.hpp"
@@ -98,5 +100,30 @@ TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
     for (std::size_t i = 0; i < n; ++i)
       if (v[i] < m) m = v[i], best = i;
     ASSERT_EQ(first_min(v.data(), n), best) << "n " << n << " trial " << trial;
+  }
+}
+
+// The coefficient scaling of every path (PLAB_SIMD picks it; ctest runs both) against the serial
+// multiply-then-add of each element, bit for bit, past the vector blocks and their tails.
+TEST(CoefScale, EachElementAsTheSerialMultiplyThenAdd) {
+  const uint64_t seed = test_util::test_seed(20261130);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = static_cast<std::size_t>(trial % 37) + (trial % 2 ? 800 : 0);
+    std::vector<double> a(n), g(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      a[i] = rng.normal() * std::ldexp(1.0, static_cast<int>(rng.below(40)) - 20);
+      g[i] = 1.0 + 0.1 * rng.normal();
+    }
+    const double c1 = -0.001 * rng.uniform();
+    std::vector<double> one = a, each = a;
+    scale_coefficients(one.data(), n, c1);
+    scale_coefficients_each(each.data(), g.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+      volatile double p = c1 * a[i], q = (g[i] - 1.0) * a[i];  // each product rounded on its own
+      ASSERT_EQ(one[i], a[i] + p) << "n " << n << " slot " << i;
+      ASSERT_EQ(each[i], a[i] + q) << "n " << n << " slot " << i;
+    }
   }
 }

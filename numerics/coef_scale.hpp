@@ -1,0 +1,14 @@
+// Scaling every coefficient of an expansion (KernelExpansion::scale and scale_each,
+// numerics/support_set.hpp): a_i += c1 a_i, or a_i += (g_i - 1) a_i. Each element is one
+// multiply, then one add, so every path gives the scalar's bits; the AVX-512 path takes 8 lanes
+// a step where the generic loop (built for AVX2) takes 4 (the per-round shrink of BOGD, NORMA and
+// the Forgetron: a sixth of an a9a BOGD pass).
+#pragma once
+#include <cstddef>
+
+namespace plab {
+
+void scale_coefficients(double* a, std::size_t n, double c1);             // a_i += c1 a_i
+void scale_coefficients_each(double* a, const double* g, std::size_t n);  // a_i += (g_i - 1) a_i
+
+}  // namespace plab
