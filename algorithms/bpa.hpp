@@ -32,9 +32,6 @@
 // support has one neighbour). Memory O(B) beyond the expansion.
 #pragma once
 #include <algorithm>
-#if defined(__AVX__)
-#include <immintrin.h>
-#endif
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -145,26 +142,6 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   static const V& load4(const T* p, V& v) {
     std::memcpy(&v, p, sizeof v);
     return v;
-  }
-  // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
-  // by hit4(i, mask) (their lane mask): the hits are few, and the scalar loops' compares and branches
-  // were most of a BPA-NN round's own time.
-  template <class Hit4, class Hit, class Visit>
-  static void visit_hits(std::size_t n, Hit4 hit4, Hit hit, Visit visit) {
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-      I4 m;
-      hit4(i, m);
-#if defined(__AVX__)
-      if (!_mm256_testz_si256(reinterpret_cast<__m256i>(m), reinterpret_cast<__m256i>(m)))  // one vptest
-#else
-      if (m[0] | m[1] | m[2] | m[3])
-#endif
-        for (std::size_t l = 0; l < 4; ++l)
-          if (m[l]) visit(i + l);
-    }
-    for (; i < n; ++i)
-      if (hit(i)) visit(i);
   }
   // Candidate r's removal: q_r = ||a_r (k_r - P_V k_r)||^2 and the coefficient changes a_r c on
   // x_t (dt) and on nn(r) = slot j (dj), c = K_V^{-1} p.

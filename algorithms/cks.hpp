@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/lane_min.hpp"
 
 namespace plab {
 
@@ -70,10 +71,11 @@ class CKSPerceptron final : public ExpansionLearner {
   }
 
  private:
-  // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id: one order over the
-  // candidates (ids are unique), so sixteen lanes (four accumulators of four: one waited on its
-  // compare and blends) scan it at once and their winners meet by the same rule (the scalar
-  // loop's branches were a third of an a9a CKS pass).
+  // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id (ids are unique, so
+  // one order over the candidates). Two passes: the largest value m (a maximum is exact in any
+  // order: sixteen lanes in four accumulators), then the smallest id among the slots equal to m,
+  // four compared at a time (one pass that carried value, id and slot in each lane spilled AVX2's
+  // registers: a sixth of an a9a CKS pass). A NaN candidate is never taken.
   std::size_t argmax() const {
     const std::size_t n = F_.size();
     v_.resize(n);
@@ -82,44 +84,38 @@ class CKSPerceptron final : public ExpansionLearner {
       for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * 1.0);
     else
       for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * f_.self(i));  // alpha_i = y_i
-    const int64_t* id = f_.sv.ids();
-    const auto better = [](double v, int64_t i, double bv, int64_t bi) { return v > bv || (v == bv && i < bi); };
     using V4 = double __attribute__((vector_size(32)));
     using I4 = int64_t __attribute__((vector_size(32)));
-    constexpr int kAcc = 4;
+    constexpr std::size_t kAcc = 4;
     const double inf = std::numeric_limits<double>::infinity();
-    V4 bv[kAcc];
-    I4 bid[kAcc], bslot[kAcc], slot[kAcc];
-    for (int q = 0; q < kAcc; ++q) {
-      bv[q] = V4{-inf, -inf, -inf, -inf};
-      bid[q] = I4{INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};
-      bslot[q] = I4{0, 0, 0, 0};
-      slot[q] = I4{4 * q, 4 * q + 1, 4 * q + 2, 4 * q + 3};
-    }
-    const I4 step = {4 * kAcc, 4 * kAcc, 4 * kAcc, 4 * kAcc};
+    V4 mv[kAcc];
+    for (auto& v : mv) v = V4{-inf, -inf, -inf, -inf};
     std::size_t i = 0;
-    for (; i + 4 * kAcc <= n; i += 4 * kAcc) {
-      for (int q = 0; q < kAcc; ++q) {
+    for (; i + 4 * kAcc <= n; i += 4 * kAcc)
+      for (std::size_t q = 0; q < kAcc; ++q) {
         V4 v;
-        I4 ii;
         std::memcpy(&v, v_.data() + i + 4 * q, sizeof v);
-        std::memcpy(&ii, id + i + 4 * q, sizeof ii);
-        const I4 take = (v > bv[q]) | ((v == bv[q]) & (ii < bid[q]));
-        bv[q] = take ? v : bv[q];
-        bid[q] = take ? ii : bid[q];
-        bslot[q] = take ? slot[q] : bslot[q];
-        slot[q] += step;
+        mv[q] = v > mv[q] ? v : mv[q];
       }
-    }
-    double best_v = -inf;
-    int64_t best_id = INT64_MAX;
+    double m = -inf;
+    for (const auto& v : mv)
+      for (std::size_t l = 0; l < 4; ++l) m = v[l] > m ? v[l] : m;
+    for (; i < n; ++i) m = v_[i] > m ? v_[i] : m;
+    const int64_t* id = f_.sv.ids();
     std::size_t best = 0;
-    for (int q = 0; q < kAcc; ++q)
-      for (int l = 0; l < 4; ++l)
-        if (better(bv[q][l], bid[q][l], best_v, best_id))
-          best_v = bv[q][l], best_id = bid[q][l], best = static_cast<std::size_t>(bslot[q][l]);
-    for (; i < n; ++i)
-      if (better(v_[i], id[i], best_v, best_id)) best_v = v_[i], best_id = id[i], best = i;
+    int64_t best_id = INT64_MAX;
+    const V4 mm = {m, m, m, m};
+    visit_hits(
+        n,
+        [&](std::size_t i, I4& hit) {
+          V4 v;
+          std::memcpy(&v, v_.data() + i, sizeof v);
+          hit = v == mm;
+        },
+        [&](std::size_t i) { return v_[i] == m; },
+        [&](std::size_t i) {
+          if (id[i] < best_id) best_id = id[i], best = i;
+        });
     return best;
   }
   // f <- f - a_j k(x_j,.): F_i -= a_j k(x_i,x_j), ||f||^2 -= 2 a_j f(x_j) - a_j^2 k_jj; slot j

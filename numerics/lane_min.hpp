@@ -1,5 +1,9 @@
-// The first slot of the least value, and of a given id, sixteen and four lanes at a time.
+// The first slot of the least value, and of a given id, sixteen and four lanes at a time; the
+// slots a test holds for, four tested at a time.
 #pragma once
+#if defined(__AVX__)
+#include <immintrin.h>
+#endif
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -63,6 +67,28 @@ inline std::size_t first_equal(const int64_t* v, std::size_t n, int64_t x) {
   for (; i < n; ++i)
     if (v[i] == x) return i;
   return n;
+}
+
+// visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
+// by hit4(i, mask) (their lane mask, int64_t lanes of 0 or -1): the hits are few, and scalar loops'
+// compares and branches were most of a BPA-NN round's own time.
+template <class Hit4, class Hit, class Visit>
+void visit_hits(std::size_t n, Hit4 hit4, Hit hit, Visit visit) {
+  using I4 = int64_t __attribute__((vector_size(32)));
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    I4 m;
+    hit4(i, m);
+#if defined(__AVX__)
+    if (!_mm256_testz_si256(reinterpret_cast<__m256i>(m), reinterpret_cast<__m256i>(m)))  // one vptest
+#else
+    if (m[0] | m[1] | m[2] | m[3])
+#endif
+      for (std::size_t l = 0; l < 4; ++l)
+        if (m[l]) visit(i + l);
+  }
+  for (; i < n; ++i)
+    if (hit(i)) visit(i);
 }
 
 }  // namespace plab
