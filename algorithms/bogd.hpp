@@ -30,6 +30,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -196,8 +197,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
   }
   // max(m, max_i |a_i + g_i a_i|), i < n (g_i = g, or gs[i] - 1 with BOGD++'s factors gs): a
-  // maximum is exact in any order, so sixteen lanes in four accumulators (one accumulator waited on
-  // its max every four slots) and |y| one AND: a tenth of an a9a BOGD pass. Finite a.
+  // maximum is exact in any order, so sixteen lanes in four accumulators (one accumulator would
+  // wait on each max's latency) and |y| one AND, which saves a tenth of an a9a BOGD pass. Finite a.
   static double max_abs_scaled(const double* a, const double* gs, std::size_t n, double g, double m) {
     using V4 = double __attribute__((vector_size(32)));
     using I4 = int64_t __attribute__((vector_size(32)));

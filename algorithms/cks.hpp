@@ -74,8 +74,8 @@ class CKSPerceptron final : public ExpansionLearner {
   // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id (ids are unique, so
   // one order over the candidates). Two passes: the largest value m (a maximum is exact in any
   // order: sixteen lanes in four accumulators), then the smallest id among the slots equal to m,
-  // four compared at a time (one pass that carried value, id and slot in each lane spilled AVX2's
-  // registers: a sixth of an a9a CKS pass). A NaN candidate is never taken.
+  // four compared at a time (one pass carrying value, id and slot in each lane would spill AVX2's
+  // sixteen registers). A NaN candidate is never taken unless all are (slot 0).
   std::size_t argmax() const {
     const std::size_t n = F_.size();
     v_.resize(n);

@@ -5,10 +5,14 @@
 // the Forgetron: a sixth of an a9a BOGD pass).
 #pragma once
 #include <cstddef>
+#include <string>
 
 namespace plab {
 
 void scale_coefficients(double* a, std::size_t n, double c1);             // a_i += c1 a_i
 void scale_coefficients_each(double* a, const double* g, std::size_t n);  // a_i += (g_i - 1) a_i
+// Either on a named path ("scalar", "avx2", "avx512"; tests), g null for the common c1. Throws
+// std::invalid_argument when the CPU lacks it.
+void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1);
 
 }  // namespace plab

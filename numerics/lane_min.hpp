@@ -1,5 +1,5 @@
-// The first slot of the least value, and of a given id, sixteen and four lanes at a time; the
-// slots a test holds for, four tested at a time.
+// The first slot of the least value (sixteen lanes at a time), the first of a given id (eight a
+// compare) and the slots a test holds for (four a test).
 #pragma once
 #if defined(__AVX__)
 #include <immintrin.h>
@@ -54,8 +54,8 @@ inline std::size_t first_min(const double* v, std::size_t n) {
 }
 
 // The first slot i < n with v[i] == x (n when none): eight slots compared at a time, one vptest
-// for the eight (NORMA's truncation finds its oldest term's slot by its id; a lane-by-lane OR of
-// four was a tenth of an a9a NORMA pass).
+// for the eight (NORMA's truncation finds its oldest term's slot by its id; four slots a compare
+// and their lanes OR'd one by one cost a tenth of an a9a NORMA pass).
 inline std::size_t first_equal(const int64_t* v, std::size_t n, int64_t x) {
   using I4 = int64_t __attribute__((vector_size(32)));
   std::size_t i = 0;

@@ -695,9 +695,10 @@ class KernelExpansion {
     wsum_.assign(wsum.begin(), wsum.end());
   }
   // alpha <- c alpha for all i (Forgetron shrink, NORMA decay), as bump(i, (c - 1) alpha_i, t):
-  // the same bits, in one loop the compiler vectorises (the arrays cannot overlap).
+  // the same bits, with the sums in one loop the compiler vectorises (the arrays cannot overlap).
   // Once a removal has ended the averaging (averaging_valid() false) the sums are no longer kept:
-  // nothing reads them (a BOGD round at its budget scaled both, a tenth of its pass on ijcnn1).
+  // nothing reads them (a BOGD round at its budget scaled both, a tenth of its pass on ijcnn1), and
+  // alpha alone goes to scale_coefficients (numerics/coef_scale.hpp, 8 lanes on AVX-512).
   void scale(double c, int64_t t) {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();
@@ -710,7 +711,7 @@ class KernelExpansion {
     }
   }
   // Each coefficient times its own factor g[i] (size() values), as bump(i, (g[i] - 1) alpha_i, t):
-  // the same bits, in one loop the compiler vectorises (the arrays cannot overlap).
+  // the same bits, as scale's two cases.
   void scale_each(const double* __restrict g, int64_t t) {
     double* __restrict a = alpha.data();
     double* __restrict w = wsum_.data();

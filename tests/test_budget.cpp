@@ -428,6 +428,46 @@ TEST(CKS, IncrementalSupportScores) {  // F_i = f(x_i) kept incrementally vs rec
   }
 }
 
+// The removal is the support of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id,
+// computed here from the state before each round. Inputs drawn from four points (random labels)
+// make many supports equal, so the largest value is shared across the search's blocks of 16.
+TEST(CKS, RemovesTheLargestValueTiesToTheSmallestId) {
+  const uint64_t seed = test_util::test_seed(20261130);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const double pool[4][2] = {{0.0, 1.0}, {1.0, 0.5}, {-0.5, -1.0}, {2.0, -0.3}};
+  Dataset d;
+  for (int t = 0; t < 3000; ++t) {
+    const double* p = pool[rng.below(4)];
+    const std::vector<double> x = {p[0], p[1]};
+    d.push_dense(x, rng.uniform() < 0.5 ? 1.0 : -1.0);
+  }
+  d.dim = 2;
+  CKSPerceptron L(opts(Kernel::rbf(0.5), 2, 40), {.budget = 40, .beta = 0.5});
+  std::size_t removals = 0, tied = 0;
+  for (std::size_t t = 0; t < d.size(); ++t) {
+    const KernelExpansion& f = *L.expansion();
+    const std::vector<double> F = L.support_scores();
+    int64_t want = -1;
+    double best = -std::numeric_limits<double>::infinity();
+    std::size_t at_best = 0;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      const double a = f.alpha[i], v = (a >= 0.0 ? 1.0 : -1.0) * (F[i] - a * 1.0);  // k_ii = 1
+      const int64_t id = f.sv.id(i);
+      if (v > best || (v == best && id < want)) best = v, want = id;
+    }
+    for (std::size_t i = 0; i < f.size(); ++i)
+      at_best += (f.alpha[i] >= 0.0 ? 1.0 : -1.0) * (F[i] - f.alpha[i] * 1.0) == best;
+    const RoundRecord r = L.learn(d[t], static_cast<int64_t>(t + 1));
+    if (r.removed < 0) continue;
+    ++removals;
+    tied += at_best > 1;
+    ASSERT_EQ(r.removed, want) << "round " << t + 1;
+  }
+  EXPECT_GT(removals, 100u);
+  EXPECT_GT(tied, 50u);  // the ties the rule decides
+}
+
 // ---------------------------------------------------------------- PA-I
 struct PaRow { double s; double coef; int64_t n; double norm2; };
 

@@ -103,27 +103,56 @@ TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
   }
 }
 
-// The coefficient scaling of every path (PLAB_SIMD picks it; ctest runs both) against the serial
-// multiply-then-add of each element, bit for bit, past the vector blocks and their tails.
+// The coefficient scaling on every path the CPU has against the serial multiply-then-add of each
+// element, bit for bit, past the vector blocks and their tails; and the run's own path.
 TEST(CoefScale, EachElementAsTheSerialMultiplyThenAdd) {
   const uint64_t seed = test_util::test_seed(20261130);
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
   for (int trial = 0; trial < 200; ++trial) {
     const std::size_t n = static_cast<std::size_t>(trial % 37) + (trial % 2 ? 800 : 0);
-    std::vector<double> a(n), g(n);
+    std::vector<double> a(n), g(n), one(n), each(n);
     for (std::size_t i = 0; i < n; ++i) {
       a[i] = rng.normal() * std::ldexp(1.0, static_cast<int>(rng.below(40)) - 20);
       g[i] = 1.0 + 0.1 * rng.normal();
     }
     const double c1 = -0.001 * rng.uniform();
-    std::vector<double> one = a, each = a;
-    scale_coefficients(one.data(), n, c1);
-    scale_coefficients_each(each.data(), g.data(), n);
     for (std::size_t i = 0; i < n; ++i) {
       volatile double p = c1 * a[i], q = (g[i] - 1.0) * a[i];  // each product rounded on its own
-      ASSERT_EQ(one[i], a[i] + p) << "n " << n << " slot " << i;
-      ASSERT_EQ(each[i], a[i] + q) << "n " << n << " slot " << i;
+      one[i] = a[i] + p;
+      each[i] = a[i] + q;
     }
+    for (const std::string isa : {"scalar", "avx2", "avx512", "run"}) {
+      if (isa != "run" && simd_parse(isa) > simd_best()) continue;
+      std::vector<double> x = a, y = a;
+      if (isa == "run") {
+        scale_coefficients(x.data(), n, c1);
+        scale_coefficients_each(y.data(), g.data(), n);
+      } else {
+        scale_coefficients_on(isa, x.data(), nullptr, n, c1);
+        scale_coefficients_on(isa, y.data(), g.data(), n, 0.0);
+      }
+      for (std::size_t i = 0; i < n; ++i) {
+        ASSERT_EQ(bits(x[i]), bits(one[i])) << isa << " n " << n << " slot " << i;
+        ASSERT_EQ(bits(y[i]), bits(each[i])) << isa << " n " << n << " slot " << i;
+      }
+    }
+  }
+}
+
+// first_equal against the serial scan, ids drawn from a few (repeats in every block of eight).
+TEST(LaneMin, FirstEqualAsTheSerialScan) {
+  const uint64_t seed = test_util::test_seed(20261130);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  for (int trial = 0; trial < 2000; ++trial) {
+    const std::size_t n = static_cast<std::size_t>(trial % 41);
+    std::vector<int64_t> v(n);
+    for (auto& x : v) x = static_cast<int64_t>(rng.below(12)) - 2;
+    const int64_t x = static_cast<int64_t>(rng.below(14)) - 2;
+    std::size_t want = n;
+    for (std::size_t i = 0; i < n && want == n; ++i)
+      if (v[i] == x) want = i;
+    ASSERT_EQ(first_equal(v.data(), n, x), want) << "n " << n << " trial " << trial;
   }
 }
