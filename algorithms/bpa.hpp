@@ -206,15 +206,10 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // BPA-NN's q_r of every candidate at k_tt > 0 (no candidate then projects on nn(r) alone):
   // removal_cost's two expressions for every slot, the pair's where K_V is regular, in loops
   // without branches that vectorise (the candidates' calls and switch were a fifth of an a9a
-  // BPA-NN pass); the same expressions, so the same bits.
+  // BPA-NN pass); the same expressions, so the same bits. nn(r)'s k_tj is gathered from the row in
+  // the same loop (0 without a neighbour): a scalar loop storing it first was two fifths of this.
   void pair_costs(const AlignedVector<double>& row, double ktt, double* __restrict q) const {
     const std::size_t n = f_.size();
-    ktj_.resize(n);
-    double* __restrict ktj = ktj_.data();
-    for (std::size_t i = 0; i < n; ++i) {  // nn(r)'s k_tj (0 without one)
-      const std::size_t j = nn_j_[i];
-      ktj[i] = j == kNone ? 0.0 : row[j];
-    }
     const double* __restrict kjj = nn_s_.data();  // nn(r)'s k_jj (0 without one)
     const double* __restrict a = f_.alpha.data();
     const double* __restrict krr = self_.data();
@@ -238,11 +233,16 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
         V4 v, va, vrr, vrt, vrj, vjj, vtj;
         I4 vj;
         const I4 has_j = load4(jj + i, vj) != static_cast<int64_t>(kNone);
+        const I4 at = vj & has_j;  // slot 0 stands in where there is no neighbour (a vgatherqpd
+                                   // instead of the four loads took a sixth longer on Intel)
+        vtj = V4{krt[at[0]], krt[at[1]], krt[at[2]], krt[at[3]]};
+        vtj = has_j ? vtj : V4{0.0, 0.0, 0.0, 0.0};
         cost(v, unit, load4(a + i, va), load4(krr + i, vrr), load4(krt + i, vrt), load4(krj + i, vrj),
-             load4(kjj + i, vjj), load4(ktj + i, vtj), has_j);
+             load4(kjj + i, vjj), vtj, has_j);
         std::memcpy(q + i, &v, sizeof v);
       }
-      for (; i < n; ++i) cost(q[i], unit, a[i], krr[i], krt[i], krj[i], kjj[i], ktj[i], jj[i] != kNone);
+      for (; i < n; ++i)
+        cost(q[i], unit, a[i], krr[i], krt[i], krj[i], kjj[i], jj[i] == kNone ? 0.0 : krt[jj[i]], jj[i] != kNone);
     };
     if (ktt == 1.0) all(std::true_type{});
     else all(std::false_type{});
@@ -279,22 +279,22 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
       nn_j_[i] = j, nn_k_[i] = kij, nn_d_[i] = d, nn_s_[i] = self_[j];
   }
   // The outcome of offering slots 0..n-1 but `skip` in turn, d[j] their distances (d[skip] is
-  // overwritten): the first slot of the least d (first_min), then the smallest id among the slots
-  // of that d; when the first offered slot's d is NaN it stays (nothing compares with it), when no
-  // d is below +inf the first offered slot is where the ties start. kNone when no slot is offered.
+  // overwritten): the smallest id among the slots of the least d (the first offered of them, then
+  // each of equal d and smaller id); when the first offered slot's d is NaN it stays (nothing
+  // compares with it), when no d is below +inf the ties are those at +inf, the first offered slot
+  // among them. kNone when no slot is offered. Two passes: the least d, then its slots.
   std::size_t nearest_of(double* d, std::size_t n, std::size_t skip) const {
     const std::size_t first = skip == 0 ? 1 : 0;
     if (first >= n) return kNone;
     if (std::isnan(d[first])) return first;
     if (skip < n) d[skip] = std::numeric_limits<double>::quiet_NaN();  // never taken, never equal
-    std::size_t best = first_min(d, n);
-    if (!(d[best] < std::numeric_limits<double>::infinity())) best = first;
-    const double m = d[best];
+    const double m = least_value(d, n);  // +inf when nothing is below it: d[first] is then +inf
     const int64_t* id = f_.sv.ids();
+    std::size_t best = kNone;
     visit_hits(
         n, [&](std::size_t i, I4& hit) { V4 v; hit = load4(d + i, v) == m; }, [&](std::size_t i) { return d[i] == m; },
         [&](std::size_t i) {
-          if (id[i] < id[best]) best = i;
+          if (best == kNone || id[i] < id[best]) best = i;
         });
     return best;
   }
@@ -325,16 +325,18 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     double* __restrict d = near_d_.data();
     const double* __restrict self = self_.data();
     const double* __restrict k = row.data();
-    for (std::size_t i = 0; i < n; ++i) d[i] = self[i] - 2.0 * k[i] + ktt;  // x_t offered to support i
     const int64_t none = static_cast<int64_t>(kNone);
-    visit_hits(  // offer's own test decides; every slot it can take passes this one
+    visit_hits(  // x_t offered to support i at offer's distance; offer's own test decides, and every
+                 // slot it can take passes this one
         n,
         [&](std::size_t i, I4& hit) {
           I4 j;
-          V4 di, ni;
-          hit = (load4(nn_j_.data() + i, j) == none) | (load4(d + i, di) <= load4(nn_d_.data() + i, ni));
+          V4 si, ki, ni;
+          const V4 di = load4(self + i, si) - 2.0 * load4(k + i, ki) + ktt;
+          hit = (load4(nn_j_.data() + i, j) == none) | (di <= load4(nn_d_.data() + i, ni));
         },
-        [&](std::size_t i) { return nn_j_[i] == kNone || d[i] <= nn_d_[i]; }, [&](std::size_t i) { offer(i, n, row[i]); });
+        [&](std::size_t i) { return nn_j_[i] == kNone || self[i] - 2.0 * k[i] + ktt <= nn_d_[i]; },
+        [&](std::size_t i) { offer(i, n, row[i]); });
     for (std::size_t i = 0; i < n; ++i) d[i] = ktt - 2.0 * k[i] + self[i];  // support i offered to x_t
     const std::size_t j = nearest_of(d, n, n);
     nn_j_.push_back(j);
@@ -380,7 +382,6 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   mutable std::vector<double> q_;  // cheapest_removal's costs, one a support
   std::vector<std::size_t> nn_j_;  // BPA-NN: each slot's nearest neighbour (offer)
   std::vector<double> nn_k_, nn_d_, nn_s_;  // nn_s_: k_jj of the neighbour j (slot moves keep it)
-  mutable std::vector<double> ktj_;          // pair_costs' scratch: nn(r)'s k_tj
   std::vector<double> near_row_, near_d_;   // find_nearest's and add's scratch: a kernel row, distances
   std::vector<std::size_t> orphans_;        // remove's scratch
 };

@@ -82,8 +82,8 @@ TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
   }
 }
 
-// first_min against the serial scan it stands for, on values drawn from a few (ties in every
-// lane), with +-inf and NaN among them.
+// first_min and least_value against the serial scan they stand for, on values drawn from a few
+// (ties in every lane), with +-inf and NaN among them.
 TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
   const uint64_t seed = test_util::test_seed(20261130);
   SCOPED_TRACE("seed " + std::to_string(seed));
@@ -100,6 +100,7 @@ TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
     for (std::size_t i = 0; i < n; ++i)
       if (v[i] < m) m = v[i], best = i;
     ASSERT_EQ(first_min(v.data(), n), best) << "n " << n << " trial " << trial;
+    ASSERT_TRUE(least_value(v.data(), n) == m) << "n " << n << " trial " << trial;  // -0 == +0: either
   }
 }
 
