@@ -79,24 +79,35 @@ class CKSPerceptron final : public ExpansionLearner {
   std::size_t argmax() const {
     const std::size_t n = F_.size();
     v_.resize(n);
-    const double* a = f_.alpha.data();
-    if (f_.kernel.unit_diagonal())  // k_ii = 1 exactly (KernelExpansion::self)
-      for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * 1.0);
-    else
-      for (std::size_t i = 0; i < n; ++i) v_[i] = (a[i] >= 0.0 ? 1.0 : -1.0) * (F_[i] - a[i] * f_.self(i));  // alpha_i = y_i
     using V4 = double __attribute__((vector_size(32)));
     using I4 = int64_t __attribute__((vector_size(32)));
     constexpr std::size_t kAcc = 4;
     const double inf = std::numeric_limits<double>::infinity();
     V4 mv[kAcc];
     for (auto& v : mv) v = V4{-inf, -inf, -inf, -inf};
+    const double* a = f_.alpha.data();
     std::size_t i = 0;
-    for (; i + 4 * kAcc <= n; i += 4 * kAcc)
-      for (std::size_t q = 0; q < kAcc; ++q) {
-        V4 v;
-        std::memcpy(&v, v_.data() + i + 4 * q, sizeof v);
-        mv[q] = v > mv[q] ? v : mv[q];
-      }
+    if (f_.kernel.unit_diagonal()) {  // k_ii = 1 exactly (KernelExpansion::self); the values formed in the max's pass
+      const V4 one = {1.0, 1.0, 1.0, 1.0};
+      for (; i + 4 * kAcc <= n; i += 4 * kAcc)
+        for (std::size_t q = 0; q < kAcc; ++q) {
+          V4 va, vf;
+          std::memcpy(&va, a + i + 4 * q, sizeof va);
+          std::memcpy(&vf, F_.data() + i + 4 * q, sizeof vf);
+          const V4 v = (va >= 0.0 ? one : -one) * (vf - va * 1.0);  // the scalar expression below, lane by lane
+          std::memcpy(v_.data() + i + 4 * q, &v, sizeof v);
+          mv[q] = v > mv[q] ? v : mv[q];
+        }
+      for (std::size_t j = i; j < n; ++j) v_[j] = (a[j] >= 0.0 ? 1.0 : -1.0) * (F_[j] - a[j] * 1.0);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) v_[j] = (a[j] >= 0.0 ? 1.0 : -1.0) * (F_[j] - a[j] * f_.self(j));  // alpha_i = y_i
+      for (; i + 4 * kAcc <= n; i += 4 * kAcc)
+        for (std::size_t q = 0; q < kAcc; ++q) {
+          V4 v;
+          std::memcpy(&v, v_.data() + i + 4 * q, sizeof v);
+          mv[q] = v > mv[q] ? v : mv[q];
+        }
+    }
     double m = -inf;
     for (const auto& v : mv)
       for (std::size_t l = 0; l < 4; ++l) m = v[l] > m ? v[l] : m;

@@ -669,10 +669,13 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
 }
 
 // The same on AVX-512 (BW: bytes 64 to a register): the planes of 512 supports at a time, each
-// block of 64 supports' counts from them by masked byte adds, each 8 of them widened to 64-bit
-// indices and picked from a table of 16 Q <= 64 entries in registers (pick, as lookup_avx512),
-// lanes 0-7 and 8-15 of s in two registers; the last block's supports past e are counted (the
-// columns' slack) but masked out of the sums. Runs to e (i a multiple of 64).
+// block of 64 supports' counts from them by masked byte adds, each 8 of them picked from a table of
+// 16 Q <= 64 entries in registers (pick, as lookup_avx512), lanes 0-7 and 8-15 of s in two
+// registers; the last block's supports past e are counted (the columns' slack) but masked out of
+// the sums. Runs to e (i a multiple of 64). Each 8's indices are their 8 bytes broadcast from
+// memory and shifted right by 8 l in lane l (pick reads the low bits only): on Intel's AVX-512
+// cores the permutes issue on one port, and widening the bytes (vpmovzxbq, with the extracts the
+// compiler made of the reloads) took that port too, a third of the pass's issue slots.
 template <std::size_t Q, int P>
 __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const double* table, bool rbf,
                                                                            const Columns& x, unsigned xs,
@@ -680,12 +683,13 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
                                                                            std::size_t i, std::size_t e, LaneSum& s) {
   __m512d t[2 * Q];
   for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
-  __m512d acc[2] = {_mm512_loadu_pd(s.acc), _mm512_loadu_pd(s.acc + 8)};
+  __m512d acc0 = _mm512_loadu_pd(s.acc), acc1 = _mm512_loadu_pd(s.acc + 8);
   const __m512i xv = _mm512_set1_epi8(static_cast<char>(xs));
-  alignas(64) uint8_t hb[64];
+  const __m512i by_lane = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
+  alignas(64) uint64_t hb[8];  // the block's 64 table indices, a byte each
   alignas(64) uint64_t w[P][8];
-  const auto value = [&](std::size_t g) __attribute__((target("avx512f,avx512bw"))) {  // the table's 8 values
-    return pick<Q>(t, _mm512_cvtepu8_epi64(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * g))));
+  const auto value = [&](std::size_t g) __attribute__((target("avx512f,avx512bw"), always_inline)) {
+    return pick<Q>(t, _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(hb[g])), by_lane));
   };
   while (i < e) {
     __m512i pl[P];
@@ -696,21 +700,26 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
       for (int p = 0; p < P; ++p)
         c = _mm512_mask_add_epi8(c, _cvtu64_mask64(w[p][b]), c, _mm512_set1_epi8(static_cast<char>(1 << p)));
       _mm512_store_si512(hb, rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c);
+      asm("" : "+m"(hb));  // read back from memory by broadcasts, not extracted from the register
       if (i + 64 <= e) {
-        for (std::size_t g = 0; g < 8; ++g)
-          acc[g % 2] = _mm512_add_pd(acc[g % 2], _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
+#pragma GCC unroll 8
+        for (std::size_t g = 0; g < 8; g += 2) {
+          acc0 = _mm512_add_pd(acc0, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
+          acc1 = _mm512_add_pd(acc1, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g + 8), value(g + 1)));
+        }
         continue;
       }
       // the last supports: their lanes alone (the others keep their bits, a -0 included)
       for (std::size_t g = 0; i + 8 * g < e; ++g) {
         const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
-        acc[g % 2] = _mm512_mask_add_pd(acc[g % 2], m, acc[g % 2], _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
+        __m512d& acc = g % 2 ? acc1 : acc0;
+        acc = _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
       }
       i = e;
     }
   }
-  _mm512_storeu_pd(s.acc, acc[0]);
-  _mm512_storeu_pd(s.acc + 8, acc[1]);
+  _mm512_storeu_pd(s.acc, acc0);
+  _mm512_storeu_pd(s.acc + 8, acc1);
   return e;
 }
 
