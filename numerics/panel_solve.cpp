@@ -108,15 +108,76 @@ void panel_scalar(const double* p, std::size_t b, std::size_t e, double* Z, std:
     }                                                                                            \
   }
 
-// AVX2: 4 rows x 3 vectors of 4 = 12 open accumulators, the 3 vectors of Z and L's broadcast (16
-// registers), over lanes 0-11 and then 12-23: Z's rows are loaded for 4 rows of L, not 2 (2 rows
-// x 6 vectors read 16 bytes of Z an fma from L2; now 8). AVX-512: 6 rows x 3 vectors of 8 = 18 of
-// its 32 registers (a broadcast of L and the 3 vectors of Z serve more fmas than with 4 rows).
-PLAB_ROWS_KERNEL(rows_avx2, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_loadu_pd, _mm256_storeu_pd,
-                 _mm256_set1_pd, _mm256_fmadd_pd, _mm256_add_pd, _mm256_sub_pd, _mm256_div_pd)
+// AVX-512: 6 rows x 3 vectors of 8 = 18 of its 32 registers (a broadcast of L and the 3 vectors of
+// Z serve more fmas than with 4 rows); AVX2 below (rows_halves_avx2).
 PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm512_loadu_pd,
                  _mm512_storeu_pd, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_add_pd, _mm512_sub_pd, _mm512_div_pd)
 #undef PLAB_ROWS_KERNEL
+
+// AVX2: 4 rows x 3 vectors of 4 = 12 open accumulators, the 3 vectors of Z and L's broadcast (16
+// registers), over lanes 0-11 and then 12-23: Z's rows are loaded for 4 rows of L, not 2 (2 rows
+// x 6 vectors read 16 bytes of Z an fma from L2; now 8). The two halves run chunk by chunk, so a
+// chunk of L's rows comes from memory once and from L1 the second time (half by half over all of
+// j, L's rows, megabytes past a few hundred supports, were streamed twice: BM_PanelForward/800
+// took an eighth longer). Per lane the same chains: full chunks (their totals in acc), then the
+// partial chunk and the diagonal block as PLAB_ROWS_KERNEL runs them.
+template <std::size_t R>
+__attribute__((target("avx2,fma"))) inline void rows_halves_avx2(const double* p, std::size_t i, double* Z) {
+  constexpr std::size_t S = kPanelLanes, V = 3, H = 12;
+  const double* r[R];
+  __m256d acc[2][R][V], a[R][V];
+  for (std::size_t m = 0; m < R; ++m) {
+    r[m] = row(p, i + m);
+    for (std::size_t h = 0; h < 2; ++h)
+      for (std::size_t v = 0; v < V; ++v) acc[h][m][v] = _mm256_setzero_pd();
+  }
+  const auto fmas = [&](std::size_t jb, std::size_t je, std::size_t o) __attribute__((target("avx2,fma"), always_inline)) {
+    for (std::size_t j = jb; j < je; ++j) {
+      __m256d z[V];
+      for (std::size_t v = 0; v < V; ++v) z[v] = _mm256_loadu_pd(Z + j * S + o + 4 * v);
+      for (std::size_t m = 0; m < R; ++m) {
+        const __m256d l = _mm256_set1_pd(r[m][j]);
+        for (std::size_t v = 0; v < V; ++v) a[m][v] = _mm256_fmadd_pd(l, z[v], a[m][v]);
+      }
+    }
+  };
+  const auto zero = [&]() __attribute__((target("avx2"), always_inline)) {
+    for (std::size_t m = 0; m < R; ++m)
+      for (std::size_t v = 0; v < V; ++v) a[m][v] = _mm256_setzero_pd();
+  };
+  const auto total = [&](std::size_t h) __attribute__((target("avx2"), always_inline)) {
+    for (std::size_t m = 0; m < R; ++m)
+      for (std::size_t v = 0; v < V; ++v) acc[h][m][v] = _mm256_add_pd(acc[h][m][v], a[m][v]);
+  };
+  std::size_t jb = 0;
+  for (; jb + kPanelChunk <= i; jb += kPanelChunk)
+    for (std::size_t h = 0; h < 2; ++h) {
+      zero();
+      fmas(jb, jb + kPanelChunk, H * h);
+      total(h);
+    }
+  for (std::size_t h = 0; h < 2; ++h) {
+    const std::size_t o = H * h;
+    zero();
+    fmas(jb, i, o);
+    for (std::size_t m = 0; m < R; ++m) {
+      for (std::size_t c = 0; c < m; ++c) {
+        for (std::size_t v = 0; v < V; ++v)
+          a[m][v] = _mm256_fmadd_pd(_mm256_set1_pd(r[m][i + c]), _mm256_loadu_pd(Z + (i + c) * S + o + 4 * v), a[m][v]);
+        if ((i + c + 1) % kPanelChunk == 0)
+          for (std::size_t v = 0; v < V; ++v) {
+            acc[h][m][v] = _mm256_add_pd(acc[h][m][v], a[m][v]);
+            a[m][v] = _mm256_setzero_pd();
+          }
+      }
+      const __m256d d = _mm256_set1_pd(r[m][i + m]);
+      for (std::size_t v = 0; v < V; ++v) {
+        double* z = Z + (i + m) * S + o + 4 * v;
+        _mm256_storeu_pd(z, _mm256_div_pd(_mm256_sub_pd(_mm256_loadu_pd(z), _mm256_add_pd(acc[h][m][v], a[m][v])), d));
+      }
+    }
+  }
+}
 
 constexpr std::size_t kRowsAvx2 = 4, kRowsAvx512 = 6;  // 8 rows on AVX-512: no faster (BM_PanelForward/800)
 
@@ -132,10 +193,9 @@ inline void rows_in_passes(std::size_t b, std::size_t e, Rows rows) {
 
 __attribute__((target("avx2,fma"))) void panel_avx2(const double* p, std::size_t b, std::size_t e,
                                                     double* Z) {
-  for (std::size_t o = 0; o < kPanelLanes; o += 12)
-    rows_in_passes<kRowsAvx2>(b, e, [&]<std::size_t R>(std::size_t i) __attribute__((target("avx2,fma"))) {
-      rows_avx2<R, 3>(p, i, Z, o);
-    });
+  rows_in_passes<kRowsAvx2>(b, e, [&]<std::size_t R>(std::size_t i) __attribute__((target("avx2,fma"))) {
+    rows_halves_avx2<R>(p, i, Z);
+  });
 }
 
 __attribute__((target("avx512f,fma"))) void panel_avx512(const double* p, std::size_t b, std::size_t e,
