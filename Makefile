@@ -27,7 +27,7 @@ bench: build
 
 # docs/performance.md, from the benchmarks' JSON (scripts/bench_report.py).
 BENCH_OUT = $(BUILD)/perf-report
-BENCH_JSON = --benchmark_repetitions=3 --benchmark_out_format=json
+BENCH_JSON = --benchmark_repetitions=3 --benchmark_display_aggregates_only=true --benchmark_out_format=json
 bench-report: build
 	@cmake --build $(BUILD) -j $(JOBS) --target bench_projectron bench_threads bench_learners bench_multiclass
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cat /proc/loadavg > $(BENCH_OUT)/load_before

@@ -1,5 +1,5 @@
-// The least value and its first slot (sixteen lanes at a time), the first of a given id (eight a
-// compare) and the slots a test holds for (four a test).
+// The least value (sixteen lanes at a time) and its first slot (eight a compare), the first of a
+// given id (eight a compare) and the slots a test holds for (four a test).
 #pragma once
 #if defined(__AVX__)
 #include <immintrin.h>

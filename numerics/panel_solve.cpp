@@ -124,6 +124,7 @@ PLAB_ROWS_KERNEL(rows_avx512, "avx512f,fma", __m512d, 8, _mm512_setzero_pd, _mm5
 template <std::size_t R>
 __attribute__((target("avx2,fma"))) inline void rows_halves_avx2(const double* p, std::size_t i, double* Z) {
   constexpr std::size_t S = kPanelLanes, V = 3, H = 12;
+  static_assert(S == 2 * H && H == 4 * V, "two halves of 3 vectors of 4 lanes");
   const double* r[R];
   __m256d acc[2][R][V], a[R][V];
   for (std::size_t m = 0; m < R; ++m) {
