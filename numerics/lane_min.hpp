@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 namespace plab {
 
@@ -33,41 +34,18 @@ inline double least_value(const double* v, std::size_t n) {
   return m;
 }
 
-// Represents: the serial scan `best = 0, m = +inf; for i < n: if v[i] < m: m = v[i], best = i`,
-// i.e. the first slot of the least value (NaN never taken; 0 when no value is below +inf).
-// Two passes: the least value m (least_value), then the first slot equal to m, eight compared at a
-// time. The serial scan takes that slot too: nothing before it is below m or equal to it (-0 and
-// +0 compare equal, and either is "the first of the least"). One pass carrying each lane's slot
-// took five operations a vector where these take one and a quarter (a ninth of a BPA-NN pass).
-inline std::size_t first_min(const double* v, std::size_t n) {
-  using V4 = double __attribute__((vector_size(32)));
+// The first slot i < n with v[i] == x (n when none; T int64_t or double): eight slots compared at
+// a time, one vptest for the eight (NORMA's truncation finds its oldest term's slot by its id;
+// four slots a compare and their lanes OR'd one by one cost a tenth of an a9a NORMA pass).
+template <class T>
+inline std::size_t first_equal(const T* v, std::size_t n, std::type_identity_t<T> x) {
+  using D4 = double __attribute__((vector_size(32)));
   using I4 = int64_t __attribute__((vector_size(32)));
-  const double m = least_value(v, n);
-  if (!(m < std::numeric_limits<double>::infinity())) return 0;
+  using V4 = std::conditional_t<std::is_same_v<T, double>, D4, I4>;  // (vector_size on T itself is ignored)
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, int64_t>);
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     V4 a, b;
-    std::memcpy(&a, v + i, sizeof a);
-    std::memcpy(&b, v + i + 4, sizeof b);
-    const I4 hit = (a == m) | (b == m);
-#if defined(__AVX__)
-    if (!_mm256_testz_si256(reinterpret_cast<__m256i>(hit), reinterpret_cast<__m256i>(hit))) break;
-#else
-    if (hit[0] | hit[1] | hit[2] | hit[3]) break;
-#endif
-  }
-  while (!(v[i] == m)) ++i;  // m is some v[i], i < n
-  return i;
-}
-
-// The first slot i < n with v[i] == x (n when none): eight slots compared at a time, one vptest
-// for the eight (NORMA's truncation finds its oldest term's slot by its id; four slots a compare
-// and their lanes OR'd one by one cost a tenth of an a9a NORMA pass).
-inline std::size_t first_equal(const int64_t* v, std::size_t n, int64_t x) {
-  using I4 = int64_t __attribute__((vector_size(32)));
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    I4 a, b;
     std::memcpy(&a, v + i, sizeof a);
     std::memcpy(&b, v + i + 4, sizeof b);
     const I4 hit = (a == x) | (b == x);
@@ -80,6 +58,17 @@ inline std::size_t first_equal(const int64_t* v, std::size_t n, int64_t x) {
   for (; i < n; ++i)
     if (v[i] == x) return i;
   return n;
+}
+
+// Represents: the serial scan `best = 0, m = +inf; for i < n: if v[i] < m: m = v[i], best = i`,
+// i.e. the first slot of the least value (NaN never taken; 0 when no value is below +inf).
+// Two passes: the least value m (least_value), then the first slot equal to m (first_equal). The
+// serial scan takes that slot too: nothing before it is below m or equal to it (-0 and +0 compare
+// equal, and either is "the first of the least"). One pass carrying each lane's slot took five
+// operations a vector where these take one and a quarter (a ninth of a BPA-NN pass).
+inline std::size_t first_min(const double* v, std::size_t n) {
+  const double m = least_value(v, n);
+  return m < std::numeric_limits<double>::infinity() ? first_equal(v, n, m) : 0;
 }
 
 // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
