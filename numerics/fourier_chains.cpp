@@ -6,7 +6,11 @@
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
 // every path. A feature of value 1 skips the multiply (1 u = u exactly): binary data sets, such
-// as a9a, then pay an add a frequency and feature. The last chains (D mod 32) take as many vectors as are left: one vector alone
+// as a9a, then pay an add a frequency and feature. A row whose values are all 1 takes a loop of
+// adds alone: with a branch by feature GCC loaded the block's vectors above the branch, the eight
+// accumulators and eight loads took all sixteen AVX2 registers, and one accumulator went through the
+// stack at every feature (a store-to-load wait: the chains took 2.5x as long on an AMD EPYC Zen 3).
+// The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
 // an AVX2 FOGD pass on ijcnn1.
@@ -26,14 +30,21 @@ namespace {
       VEC acc[W];                                                                                           \
       for (std::size_t w = 0; w < W; ++w) acc[w] = ZERO();                                                  \
       const double* val = xs[r].val.data();                                                                 \
-      for (std::size_t k = 0, nk = starts[r + 1] - starts[r]; k < nk; ++k) {                                \
-        const double* u = cols[starts[r] + k] + i0;                                                         \
-        if (val[k] == 1.0) {                                                                                \
+      const std::size_t nk = starts[r + 1] - starts[r];                                                     \
+      const double* const* rc = cols + starts[r];                                                           \
+      bool ones = true;                                                                                     \
+      for (std::size_t k = 0; k < nk; ++k) ones &= val[k] == 1.0;                                           \
+      if (ones) {                                                                                           \
+        for (std::size_t k = 0; k < nk; ++k) {                                                              \
+          const double* u = rc[k] + i0;                                                                     \
           for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], LOADU(u + LANES * w));                   \
-          continue;                                                                                         \
         }                                                                                                   \
-        const VEC v = SET1(val[k]);                                                                         \
-        for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], MUL(v, LOADU(u + LANES * w)));             \
+      } else {                                                                                              \
+        for (std::size_t k = 0; k < nk; ++k) {                                                              \
+          const double* u = rc[k] + i0;                                                                     \
+          const VEC v = SET1(val[k]);                                                                       \
+          for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], MUL(v, LOADU(u + LANES * w)));           \
+        }                                                                                                   \
       }                                                                                                     \
       double* c = Z + 2 * D * r + i0;                                                                       \
       for (std::size_t w = 0; w + 2 <= W; w += 2) SINCOS<2>(acc + w, c + LANES * w, c + D + LANES * w);      \
