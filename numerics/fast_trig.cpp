@@ -30,44 +30,13 @@
 // omitted Taylor terms below 0.03 ulp. Measured error against long double cosl and sinl: <= 0.67
 // ulp (tests/test_fast_trig.cpp holds it to 0.7; libm's is about 0.56 ulp). Other x (0, larger, Inf,
 // NaN) take std::cos and std::sin, lane by lane after the vector pass: the same call on every path,
-// and NaN for Inf and NaN as libm gives.
+// and NaN for Inf and NaN as libm gives. The sequence is trig::sincos_core (numerics/sincos_simd.hpp);
+// the vector paths reach the same bits with three operations fewer where they may, and recompute
+// the other lanes with it (the shortcuts and their proof are stated there).
 namespace plab {
 namespace {
 
 using namespace trig;
-
-// The reduction and polynomials, whatever x (the caller replaces the fallback's elements).
-inline void sincos_core(double x, double& c, double& s) {
-  const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift;
-  const double r1 = std::fma(-k, kP1, x);
-  const double ph = k * kP2, pl = std::fma(k, kP2, -ph);
-  const double r = r1 - ph, b = r - r1;
-  const double rl = std::fma(-k, kP3, ((r1 - (r - b)) - (ph + b)) - pl);
-  const double z = r * r;
-  double ps = kS[0];
-#pragma GCC unroll 8
-  for (int i = 1; i < 8; ++i) ps = std::fma(ps, z, kS[i]);
-  const double hz = 0.5 * z, zlo = std::fma(r, r, -z), rz = r * z;
-  const double rz_lo = std::fma(r, zlo, std::fma(r, z, -rz));  // r^3 - rz
-  const double sr = r + std::fma(rz, ps, std::fma(rz_lo, ps, std::fma(-hz, rl, rl)));
-  double pc = kC[0];
-#pragma GCC unroll 8
-  for (int i = 1; i < 7; ++i) pc = std::fma(pc, z, kC[i]);
-  const double h = 1.0 - hz, e = (1.0 - h) - hz;
-  const double cr = h + std::fma(z * z, pc, std::fma(-r, rl, e - 0.5 * zlo));
-  const uint64_t q = std::bit_cast<uint64_t>(t);
-  const double sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
-  s = (q & 2) ? -sv : sv;
-  c = ((q + 1) & 2) ? -cv : cv;
-}
-
-void sincos_scalar(double x, double& c, double& s) {
-  if (trig_fallback(x)) {
-    trig_fallback_sincos(x, c, s);
-  } else {
-    sincos_core(x, c, s);
-  }
-}
 
 // Blocks of kU2 (AVX2) or kU8 (AVX-512) vectors, then single vectors, then the scalar tail. Two
 // measured best on both (ns a value, AVX2 / AVX-512, AMD EPYC Zen 4: one 2.05 / 1.02, two 1.87 /
@@ -83,7 +52,7 @@ __attribute__((target("avx2,fma"))) void sincos_avx2(const double* x, std::size_
   };
   for (; i + 4 * kU2 <= n; i += 4 * kU2) block.template operator()<kU2>();
   for (; i + 4 <= n; i += 4) block.template operator()<1>();
-  for (; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
+  for (; i < n; ++i) sincos_exact(x[i], c[i], s[i]);
 }
 
 __attribute__((target("avx512f"))) void sincos_avx512(const double* x, std::size_t n, double* c, double* s) {
@@ -95,7 +64,7 @@ __attribute__((target("avx512f"))) void sincos_avx512(const double* x, std::size
   };
   for (; i + 8 * kU8 <= n; i += 8 * kU8) block.template operator()<kU8>();
   for (; i + 8 <= n; i += 8) block.template operator()<1>();
-  for (; i < n; ++i) sincos_scalar(x[i], c[i], s[i]);
+  for (; i < n; ++i) sincos_exact(x[i], c[i], s[i]);
 }
 
 void sincos_on(Simd path, const double* x, std::size_t n, double* c, double* s) {
@@ -105,13 +74,13 @@ void sincos_on(Simd path, const double* x, std::size_t n, double* c, double* s) 
     default:  // branch-free first, so that the compiler may vectorise it (the same operations)
       for (std::size_t i = 0; i < n; ++i) sincos_core(x[i], c[i], s[i]);
       for (std::size_t i = 0; i < n; ++i)
-        if (trig_fallback(x[i])) sincos_scalar(x[i], c[i], s[i]);
+        if (trig_fallback(x[i])) sincos_exact(x[i], c[i], s[i]);
   }
 }
 
 }  // namespace
 
-void sincos_fixed(double x, double& c, double& s) { sincos_scalar(x, c, s); }
+void sincos_fixed(double x, double& c, double& s) { sincos_exact(x, c, s); }
 
 void sincos_array(const double* x, std::size_t n, double* c, double* s) { sincos_on(simd_path(), x, n, c, s); }
 

@@ -5,11 +5,12 @@
 // chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
-// every path. A feature of value 1 skips the multiply (1 u = u exactly): binary data sets, such
-// as a9a, then pay an add a frequency and feature. A row whose values are all 1 takes a loop of
+// every path. A row whose values are all 1 (map_rows tells, once a row) skips the multiplies (1 u = u
+// exactly): binary data sets, such as a9a, then pay an add a frequency and feature. Its loop holds the
 // adds alone: with a branch by feature GCC loaded the block's vectors above the branch, the eight
 // accumulators and eight loads took all sixteen AVX2 registers, and one accumulator went through the
-// stack at every feature (a store-to-load wait: the chains took 2.5x as long on an AMD EPYC Zen 3).
+// stack at every feature (a store-to-load wait: the chains took 2.5x as long on an AMD EPYC Zen 3;
+// testing the values at every block was another fifth of them).
 // The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
@@ -24,6 +25,7 @@ namespace {
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
+                                                                  const unsigned char* ones,               \
                                                                   const Example* xs, std::size_t n,        \
                                                                   std::size_t D, std::size_t i0, double* Z) { \
     for (std::size_t r = 0; r < n; ++r) {                                                                   \
@@ -32,9 +34,7 @@ namespace {
       const double* val = xs[r].val.data();                                                                 \
       const std::size_t nk = starts[r + 1] - starts[r];                                                     \
       const double* const* rc = cols + starts[r];                                                           \
-      bool ones = true;                                                                                     \
-      for (std::size_t k = 0; k < nk; ++k) ones &= val[k] == 1.0;                                           \
-      if (ones) {                                                                                           \
+      if (ones[r]) {                                                                                        \
         for (std::size_t k = 0; k < nk; ++k) {                                                              \
           const double* u = rc[k] + i0;                                                                     \
           for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], LOADU(u + LANES * w));                   \
@@ -61,15 +61,15 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
 // Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
 #define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \
   std::size_t i0 = 0;                                                                            \
-  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, xs, n, D, i0, Z);             \
+  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, ones, xs, n, D, i0, Z);             \
   switch ((D - i0) / LANES) {                                                                    \
-    case 7: FN<7>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 6: FN<6>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 5: FN<5>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 4: FN<4>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 3: FN<3>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 2: FN<2>(cols, starts, xs, n, D, i0, Z); break;                                         \
-    case 1: FN<1>(cols, starts, xs, n, D, i0, Z); break;                                         \
+    case 7: FN<7>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 6: FN<6>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 5: FN<5>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 4: FN<4>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 3: FN<3>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 2: FN<2>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 1: FN<1>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
     default: break;                                                                              \
   }                                                                                              \
   return i0 + (D - i0) / LANES * LANES;
@@ -77,13 +77,15 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
 }  // namespace
 
 __attribute__((target("avx2,fma"))) std::size_t fourier_chains_avx2(const double* const* cols,
-                                                                     const std::size_t* starts, const Example* xs,
+                                                                     const std::size_t* starts,
+                                                                     const unsigned char* ones, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains4, 4, 8)
 }
 
 __attribute__((target("avx512f"))) std::size_t fourier_chains_avx512(const double* const* cols,
-                                                                     const std::size_t* starts, const Example* xs,
+                                                                     const std::size_t* starts,
+                                                                     const unsigned char* ones, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains8, 8, 4)
 }

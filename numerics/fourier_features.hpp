@@ -10,6 +10,7 @@
 // own (numerics/fast_trig.hpp, within 0.7 ulp), not libm's (docs/learners.md#fogd).
 // Not thread-safe (the columns are drawn lazily, the chains kept in a scratch): each user owns its map.
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -29,10 +30,11 @@ namespace detail {
 // map_rows' chains with their cos and sin on the AVX-512 and AVX2 paths (numerics/fourier_chains.cpp),
 // from i = 0 in vectors of 8 or 4 chains: Z[2 D r + i] = cos(u_i.x_r), Z[2 D r + D + i] = sin(u_i.x_r)
 // for every row r; returns where it stopped (the last D mod 8 or D mod 4 chains are map_rows').
-std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const Example* xs,
-                                  std::size_t n, std::size_t D, double* Z);
-std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const Example* xs,
-                                std::size_t n, std::size_t D, double* Z);
+// ones[r] != 0 says that every value of row r is 1.
+std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const unsigned char* ones,
+                                  const Example* xs, std::size_t n, std::size_t D, double* Z);
+std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const unsigned char* ones,
+                                const Example* xs, std::size_t n, std::size_t D, double* Z);
 }  // namespace detail
 
 class FourierFeatures {
@@ -63,14 +65,17 @@ class FourierFeatures {
   void map_rows(const Example* xs, std::size_t n, double* Z) const {
     cols_.clear();
     starts_.assign(1, 0);
+    ones_.resize(n);
     for (std::size_t r = 0; r < n; ++r) {
       for (uint32_t j : xs[r].idx) cols_.push_back(column(j));
       starts_.push_back(cols_.size());
+      ones_[r] = std::all_of(xs[r].val.begin(), xs[r].val.end(), [](double v) { return v == 1.0; });
     }
     const Simd path = simd_path();
-    std::size_t i0 = path == Simd::avx512 ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), xs, n, D_, Z)
-                     : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), xs, n, D_, Z)
-                                          : 0;
+    std::size_t i0 =
+        path == Simd::avx512   ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), ones_.data(), xs, n, D_, Z)
+        : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), ones_.data(), xs, n, D_, Z)
+                             : 0;
     // The chains left (all of them on the scalar path) through d_, then their cos and sin.
     const std::size_t i_vec = i0;
     d_.resize(n * D_);
@@ -143,6 +148,7 @@ class FourierFeatures {
   mutable std::vector<double> d_;  // scratch: the chains u_i.x of each row that the vector paths leave
   mutable std::vector<const double*> cols_;  // scratch: the columns of the rows' features, row after row
   mutable std::vector<std::size_t> starts_;  // scratch: row r's columns are cols_[starts_[r] .. starts_[r + 1])
+  mutable std::vector<unsigned char> ones_;  // scratch: ones_[r] != 0 when every value of row r is 1
 };
 
 }  // namespace plab

@@ -10,6 +10,7 @@
 #include <immintrin.h>
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 
 #include "numerics/trig_range.hpp"
@@ -25,21 +26,70 @@ constexpr double kS[8] = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 /
 constexpr double kC[7] = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0,
                           1.0 / 40320.0,          -1.0 / 720.0,          1.0 / 24.0};
 
-// The arithmetic above on U vectors x[0..U), step by step across them (each element gets the
-// scalar's sequence of operations; the U chains interleave, where one alone waits on the fma
-// latency): t[j] (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r.
-#define PLAB_SINCOS_CORE(VEC, SET1, FMA, FNMA, FMS, SUB, ADD, MUL, U, x, t, sr, cr)                   \
+// The scalar sequence: the definition of every path's bits (numerics/fast_trig.cpp states the method).
+inline void sincos_core(double x, double& c, double& s) {
+  const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift;
+  const double r1 = std::fma(-k, kP1, x);
+  const double ph = k * kP2, pl = std::fma(k, kP2, -ph);
+  const double r = r1 - ph, b = r - r1;
+  const double rl = std::fma(-k, kP3, ((r1 - (r - b)) - (ph + b)) - pl);
+  const double z = r * r;
+  double ps = kS[0];
+#pragma GCC unroll 8
+  for (int i = 1; i < 8; ++i) ps = std::fma(ps, z, kS[i]);
+  const double hz = 0.5 * z, zlo = std::fma(r, r, -z), rz = r * z;
+  const double rz_lo = std::fma(r, zlo, std::fma(r, z, -rz));  // r^3 - rz
+  const double sr = r + std::fma(rz, ps, std::fma(rz_lo, ps, std::fma(-hz, rl, rl)));
+  double pc = kC[0];
+#pragma GCC unroll 8
+  for (int i = 1; i < 7; ++i) pc = std::fma(pc, z, kC[i]);
+  const double h = 1.0 - hz, e = (1.0 - h) - hz;
+  const double cr = h + std::fma(z * z, pc, std::fma(-r, rl, e - 0.5 * zlo));
+  const uint64_t q = std::bit_cast<uint64_t>(t);
+  const double sv = (q & 1) ? cr : sr, cv = (q & 1) ? sr : cr;
+  s = (q & 2) ? -sv : sv;
+  c = ((q + 1) & 2) ? -cv : cv;
+}
+
+// cos and sin of any x as every path gives them: trig_fallback_sincos outside 0 < |x| <=
+// kTrigReducedMax, else sincos_core.
+inline void sincos_exact(double x, double& c, double& s) {
+  if (trig_fallback(x)) {
+    trig_fallback_sincos(x, c, s);
+  } else {
+    sincos_core(x, c, s);
+  }
+}
+
+// The vector paths take two shortcuts that keep sincos_core's bits on the lanes they keep; the
+// others (kept in `bad`) are recomputed by sincos_exact:
+// - The reduction's error by Fast2Sum in place of TwoSum: with |r1| >= 2^-33 > |ph| (|ph| <=
+//   |k| P2 < 2^-34 for |x| <= kTrigReducedMax), r1 - (r - b) is exactly 0, so the tail is
+//   -(ph + b) - pl; the vectors keep nrl = -rl = fma(k, P3, (ph + b) + pl) (rounding to nearest is
+//   symmetric) and use it as -rl: fnma(hz, rl, rl) = fms(hz, nrl, nrl), fnma(r, rl, y) = fma(r, nrl,
+//   y). Where both are zeros their signs may differ; each is then an addend of a sum with a
+//   non-zero term (z^2 pc, or rl's products), which the sign of a zero does not change.
+// - e - 0.5 zlo as one fnma: with |r| >= 2^-34, zlo is 0 or at least 2^-172, so 0.5 zlo is exact.
+// Lanes with |r1| < 2^-33 (x within 2^-33 of a multiple of pi/2, or 0) or outside 0 < |x| <=
+// kTrigReducedMax (Inf and NaN included) are the bad ones. Three operations fewer a vector than
+// the scalar sequence: the map of an AVX2 FOGD pass is bound by the count of FP operations.
+constexpr double kFast2SumMin = 0x1p-33;
+
+// The arithmetic on U vectors x[0..U), step by step across them (each element gets the same
+// values as sincos_core; the U chains interleave, where one alone waits on the fma latency): t[j]
+// (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r. BAD(j, r1) is told each vector's r1.
+#define PLAB_SINCOS_CORE(VEC, SET1, FMA, FNMA, FMS, SUB, ADD, MUL, BAD, U, x, t, sr, cr)              \
   VEC t[U], sr[U], cr[U];                                                                           \
   {                                                                                                 \
-    VEC r[U], rl[U], z[U], ps[U], pc[U];                                                            \
+    VEC r[U], nrl[U], z[U], ps[U], pc[U];                                                           \
     for (int j = 0; j < U; ++j) {                                                                   \
       t[j] = FMA(x[j], SET1(kTwoOverPi), SET1(kShift));                                            \
       const VEC k = SUB(t[j], SET1(kShift));                                                        \
       const VEC r1 = FNMA(k, SET1(kP1), x[j]);                                                      \
+      BAD(j, r1);                                                                                   \
       const VEC ph = MUL(k, SET1(kP2)), pl = FMS(k, SET1(kP2), ph);                                 \
       r[j] = SUB(r1, ph);                                                                           \
-      const VEC b = SUB(r[j], r1);                                                                  \
-      rl[j] = FNMA(k, SET1(kP3), SUB(SUB(SUB(r1, SUB(r[j], b)), ADD(ph, b)), pl));                  \
+      nrl[j] = FMA(k, SET1(kP3), ADD(ADD(ph, SUB(r[j], r1)), pl));                                  \
       z[j] = MUL(r[j], r[j]);                                                                       \
       ps[j] = SET1(kS[0]);                                                                          \
       pc[j] = SET1(kC[0]);                                                                          \
@@ -53,40 +103,41 @@ constexpr double kC[7] = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 47
       const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMS(r[j], r[j], z[j]);                             \
       const VEC rz = MUL(r[j], z[j]);                                                               \
       const VEC rz_lo = FMA(r[j], zlo, FMS(r[j], z[j], rz));                                        \
-      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FNMA(hz, rl[j], rl[j]))));                 \
+      sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FMS(hz, nrl[j], nrl[j]))));                \
       const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);                             \
-      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FNMA(r[j], rl[j], SUB(e, MUL(SET1(0.5), zlo)))));  \
+      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FMA(r[j], nrl[j], FNMA(SET1(0.5), zlo, e))));     \
     }                                                                                               \
   }
 
-// c[0..4U) = cos and s[0..4U) = sin of the AVX2 vectors v[0..U); lanes outside 0 < |x| <=
-// kTrigReducedMax take trig_fallback_sincos (the same call on every path).
+// c[0..4U) = cos and s[0..4U) = sin of the AVX2 vectors v[0..U); the bad lanes take sincos_exact.
 template <int U>
 __attribute__((target("avx2,fma"), always_inline)) inline void sincos_avx2(const __m256d* v, double* c, double* s) {
   const __m256d sign = _mm256_set1_pd(-0.0);
+  __m256d badv[U];
+  for (int j = 0; j < U; ++j)
+    badv[j] = _mm256_cmp_pd(_mm256_andnot_pd(sign, v[j]), _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ);
+#define PLAB_BAD_AVX2(j, r1) \
+  badv[j] = _mm256_or_pd(badv[j], _mm256_cmp_pd(_mm256_andnot_pd(sign, r1), _mm256_set1_pd(kFast2SumMin), _CMP_LT_OQ))
+  PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, PLAB_BAD_AVX2, U, v, t, sr, cr)
+#undef PLAB_BAD_AVX2
   unsigned bad = 0;
   for (int j = 0; j < U; ++j) {
-    const __m256d a = _mm256_andnot_pd(sign, v[j]);
-    bad |= static_cast<unsigned>(_mm256_movemask_pd(_mm256_or_pd(_mm256_cmp_pd(a, _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ),
-                                                                 _mm256_cmp_pd(a, _mm256_setzero_pd(), _CMP_EQ_OQ))))
-           << (4 * j);
-  }
-  PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, U, v, t, sr, cr)
-  for (int j = 0; j < U; ++j) {
-    // Sign bits: q1 = bit 1 of q (sin's flip), q0 = bit 0 (the swap); cos flips on q1 ^ q0.
+    bad |= static_cast<unsigned>(_mm256_movemask_pd(badv[j])) << (4 * j);
+    // Sign bits: q1 = bit 1 of q (sin's flip), q0 = bit 0 (the swap, by blendv on q0's sign bit);
+    // cos flips on q1 ^ q0. The blends took a cycle a vector less than a mask of q0 and an and-xor
+    // swap on an AMD EPYC Zen 3.
     const __m256i q = _mm256_castpd_si256(t[j]);
     const __m256d q0 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 63)), q1 = _mm256_castsi256_pd(_mm256_slli_epi64(q, 62));
-    const __m256d swap = _mm256_and_pd(_mm256_xor_pd(sr[j], cr[j]),  // (sr ^ cr) where q is odd, else 0
-                                       _mm256_castsi256_pd(_mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(q0))));
+    const __m256d sv = _mm256_blendv_pd(sr[j], cr[j], q0), cv = _mm256_blendv_pd(cr[j], sr[j], q0);
     const __m256d sflip = _mm256_and_pd(sign, q1), cflip = _mm256_and_pd(sign, _mm256_xor_pd(q1, q0));
-    _mm256_storeu_pd(s + 4 * j, _mm256_xor_pd(_mm256_xor_pd(sr[j], swap), sflip));
-    _mm256_storeu_pd(c + 4 * j, _mm256_xor_pd(_mm256_xor_pd(cr[j], swap), cflip));
+    _mm256_storeu_pd(s + 4 * j, _mm256_xor_pd(sv, sflip));
+    _mm256_storeu_pd(c + 4 * j, _mm256_xor_pd(cv, cflip));
   }
   if (bad) {
     alignas(32) double x[4 * U];
     for (int j = 0; j < U; ++j) _mm256_store_pd(x + 4 * j, v[j]);
     for (int i = 0; bad; ++i, bad >>= 1)
-      if (bad & 1) trig_fallback_sincos(x[i], c[i], s[i]);
+      if (bad & 1) sincos_exact(x[i], c[i], s[i]);
   }
 }
 
@@ -94,15 +145,15 @@ __attribute__((target("avx2,fma"), always_inline)) inline void sincos_avx2(const
 template <int U>
 __attribute__((target("avx512f"), always_inline)) inline void sincos_avx512(const __m512d* v, double* c, double* s) {
   const __m512i sign = _mm512_set1_epi64(std::bit_cast<int64_t>(-0.0)), one = _mm512_set1_epi64(1);
+  __mmask8 badm[U];
+  for (int j = 0; j < U; ++j) badm[j] = _mm512_cmp_pd_mask(_mm512_abs_pd(v[j]), _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ);
+#define PLAB_BAD_AVX512(j, r1) \
+  badm[j] = static_cast<__mmask8>(badm[j] | _mm512_cmp_pd_mask(_mm512_abs_pd(r1), _mm512_set1_pd(kFast2SumMin), _CMP_LT_OQ))
+  PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, PLAB_BAD_AVX512, U, v, t, sr, cr)
+#undef PLAB_BAD_AVX512
   unsigned bad = 0;
   for (int j = 0; j < U; ++j) {
-    const __m512d a = _mm512_abs_pd(v[j]);
-    bad |= static_cast<unsigned>(_mm512_cmp_pd_mask(a, _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) |
-                                 _mm512_cmp_pd_mask(a, _mm512_setzero_pd(), _CMP_EQ_OQ))
-           << (8 * j);
-  }
-  PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, U, v, t, sr, cr)
-  for (int j = 0; j < U; ++j) {
+    bad |= static_cast<unsigned>(badm[j]) << (8 * j);
     // Sign bits as the AVX2 path's: sin flips on bit 1 of q, cos on bit 1 ^ bit 0; a ^ (b & c) is
     // ternary-logic 0x78.
     const __m512i q = _mm512_castpd_si512(t[j]);
@@ -117,7 +168,7 @@ __attribute__((target("avx512f"), always_inline)) inline void sincos_avx512(cons
     alignas(64) double x[8 * U];
     for (int j = 0; j < U; ++j) _mm512_store_pd(x + 8 * j, v[j]);
     for (int i = 0; bad; ++i, bad >>= 1)
-      if (bad & 1) trig_fallback_sincos(x[i], c[i], s[i]);
+      if (bad & 1) sincos_exact(x[i], c[i], s[i]);
   }
 }
 #undef PLAB_SINCOS_CORE
