@@ -26,17 +26,18 @@ void advise_huge_pages(const void* p, std::size_t bytes) {
 #endif
 }
 
-void* huge_allocate(std::size_t bytes) {
+void* huge_allocate(std::size_t bytes, bool small_head) {
   constexpr std::size_t kHuge = std::size_t{2} << 20;
   if (bytes < kHuge) {  // 64-byte aligned (rows panel_dots may stream)
     if (void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + (bytes ? 0 : 64))) return p;
     throw std::bad_alloc();
   }
-  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge;
+  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge, head = small_head ? kHuge : 0;
   void* p = std::aligned_alloc(kHuge, size);
   if (!p) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  madvise(p, size, MADV_HUGEPAGE);  // advice only: without huge pages the memory works the same
+  if (size > head)  // advice only: without huge pages the memory works the same
+    madvise(static_cast<char*>(p) + head, size - head, MADV_HUGEPAGE);
 #endif
   return p;
 }

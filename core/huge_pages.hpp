@@ -18,17 +18,24 @@ void advise_huge_pages(const void* p, std::size_t bytes);
 // apart, so a block of rounds touches ~100 rows at once: with 4 KB pages that is 100 TLB entries
 // (measured on MNIST: kernel rows and the PA-I pass 1.4-1.5x faster on huge pages); a data set's
 // arrays are filled once, one fault per 2 MB instead of per 4 KB.
-void* huge_allocate(std::size_t bytes);  // std::bad_alloc on failure; release with std::free
-template <class T>
+// small_head leaves a block's first 2 MB to ordinary 4 KB pages (a data set's arrays, filled from
+// their start while a learner reads them: the first rows then wait for a few 4 KB faults, not for
+// the zeroing of a 2 MB page an array, about 1 ms each on a virtual machine: docs/architecture.md#fixed-cost).
+void* huge_allocate(std::size_t bytes, bool small_head = false);  // std::bad_alloc on failure; release with std::free
+template <class T, bool kSmallHead = false>
 struct HugePageAllocator {
   using value_type = T;
+  template <class U>
+  struct rebind {
+    using other = HugePageAllocator<U, kSmallHead>;
+  };
   HugePageAllocator() = default;
   template <class U>
-  HugePageAllocator(const HugePageAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(huge_allocate(n * sizeof(T))); }
+  HugePageAllocator(const HugePageAllocator<U, kSmallHead>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(huge_allocate(n * sizeof(T), kSmallHead)); }
   void deallocate(T* p, std::size_t) { std::free(p); }
   template <class U>
-  bool operator==(const HugePageAllocator<U>&) const { return true; }
+  bool operator==(const HugePageAllocator<U, kSmallHead>&) const { return true; }
 };
 
 // A vector on huge_allocate: 64-byte aligned, so that no vector load of it splits a cache line.

@@ -20,7 +20,9 @@ class DataArray {
   using value_type = T;
   using iterator = const T*;
   using const_iterator = const T*;
-  using Owned = std::vector<T, HugePageAllocator<T>>;  // large arrays on huge pages (core/huge_pages.hpp)
+  // Large arrays on huge pages but the first 2 MB (core/huge_pages.hpp: the first rows are not kept
+  // waiting for a whole page to be zeroed).
+  using Owned = std::vector<T, HugePageAllocator<T, true>>;
 
   DataArray() = default;
   DataArray(std::initializer_list<T> v) : own_(v) {}
