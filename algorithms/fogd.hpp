@@ -36,7 +36,8 @@ class FourierOnlineGradientDescent final : public Learner {
   // and tail 7, the cosine's Horner 6 and tail 4, and the square 1.
   static constexpr double kSinCosOps = 31.0;
   // Its floor (docs/learners.md#floors): the map (a product a frequency and feature of a value
-  // other than 1), its cos and sin, w.z, and w += eta y z on a step.
+  // other than 1: 1 u = u, though only rows of all 1s skip the product), its cos and sin, w.z, and
+  // w += eta y z on a step.
   static double floor_ops(const FloorRound& r) {
     const auto D = static_cast<double>(options_from<Options>(r.options->own).features);
     return D * (r.scaled + kSinCosOps) + 2.0 * D * (r.step ? 2.0 : 1.0);

@@ -18,9 +18,10 @@ void advise_huge_pages(const void* p, std::size_t bytes);
 // apart, so a block of rounds touches ~100 rows at once: with 4 KB pages that is 100 TLB entries
 // (measured on MNIST: kernel rows and the PA-I pass 1.4-1.5x faster on huge pages); a data set's
 // arrays are filled once, one fault per 2 MB instead of per 4 KB.
-// small_head leaves a block's first 2 MB to ordinary 4 KB pages (a data set's arrays, filled from
-// their start while a learner reads them: the first rows then wait for a few 4 KB faults, not for
-// the zeroing of a 2 MB page an array, about 1 ms each on a virtual machine: docs/architecture.md#fixed-cost).
+// small_head does not advise a block's first 2 MB for huge pages: a data set's arrays, filled from
+// their start while a learner reads them, then (transparent huge pages in "madvise" mode, fresh
+// memory) fault in 4 KB at a time there, and the first rows wait for a few such faults, not for the
+// zeroing of a 2 MB page an array, about 1 ms each on a virtual machine (docs/architecture.md#fixed-cost).
 void* huge_allocate(std::size_t bytes, bool small_head = false);  // std::bad_alloc on failure; release with std::free
 template <class T, bool kSmallHead = false>
 struct HugePageAllocator {

@@ -63,16 +63,19 @@ inline void sincos_exact(double x, double& c, double& s) {
 
 // The vector paths take two shortcuts that keep sincos_core's bits on the lanes they keep; the
 // others (kept in `bad`) are recomputed by sincos_exact:
-// - The reduction's error by Fast2Sum in place of TwoSum: with |r1| >= 2^-33 > |ph| (|ph| <=
-//   |k| P2 < 2^-34 for |x| <= kTrigReducedMax), r1 - (r - b) is exactly 0, so the tail is
-//   -(ph + b) - pl; the vectors keep nrl = -rl = fma(k, P3, (ph + b) + pl) (rounding to nearest is
-//   symmetric) and use it as -rl: fnma(hz, rl, rl) = fms(hz, nrl, nrl), fnma(r, rl, y) = fma(r, nrl,
-//   y). Where both are zeros their signs may differ; each is then an addend of a sum with a
-//   non-zero term (z^2 pc, or rl's products), which the sign of a zero does not change.
-// - e - 0.5 zlo as one fnma: with |r| >= 2^-34, zlo is 0 or at least 2^-172, so 0.5 zlo is exact.
+// - The reduction's error by Fast2Sum in place of TwoSum: with |r1| >= 2^-33 > |ph| (ph =
+//   fl(k P2), |ph| <= 2^-34 for |x| <= kTrigReducedMax, |k| <= 667544), b = r - r1 and ph + b are
+//   exact and r1 - (r - b) is exactly 0, so the tail is -(ph + b) - pl; the vectors keep nrl = -rl
+//   = fma(k, P3, (ph + b) + pl) (rounding to nearest is symmetric) and use it as -rl: fnma(hz, rl,
+//   rl) = fms(hz, nrl, nrl), fnma(r, rl, y) = fma(r, nrl, y). Where k = 0 both rl and nrl are +0:
+//   the two fmses then give +0 whatever the zeros' signs, and y (e - 0.5 zlo, a difference of exact
+//   zeros or non-zero) is never -0, so the fmas agree too.
+// - e - 0.5 zlo as one fnma: with |r| >= 2^-34, zlo is 0 or a multiple of 2^-172, so 0.5 zlo is exact.
 // Lanes with |r1| < 2^-33 (x within 2^-33 of a multiple of pi/2, or 0) or outside 0 < |x| <=
-// kTrigReducedMax (Inf and NaN included) are the bad ones. Three operations fewer a vector than
-// the scalar sequence: the map of an AVX2 FOGD pass is bound by the count of FP operations.
+// kTrigReducedMax (Inf and NaN included) are the bad ones. Four arithmetic operations fewer a
+// vector than the scalar sequence, one compare more: the map of an AVX2 FOGD pass is bound by the
+// count of FP operations. (A search over 1.4 million doubles near multiples of pi/2 found no lane
+// below 2^-33 where the shortcuts change a bit either; the threshold is what the argument needs.)
 constexpr double kFast2SumMin = 0x1p-33;
 
 // The arithmetic on U vectors x[0..U), step by step across them (each element gets the same

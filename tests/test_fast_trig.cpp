@@ -151,7 +151,8 @@ TEST(FastTrig, EveryPathGivesTheSameBits) {
 
 // The map is (cos, sin) of the chains u_i.x by sincos_fixed (docs/learners.md#fogd), and a second
 // map from the same (gamma, D, seed) gives the same bits (the comparator's). Some rows have values
-// 1, all or some of them: the chains add those features' frequencies without the product.
+// 1, all or some of them: rows of all 1s add the frequencies without the product; in other rows
+// 1 u = u.
 TEST(FastTrig, FourierMapIsSincosOfTheChains) {
   Rng rng(test_util::test_seed(37));
   const std::size_t D = 203;
