@@ -48,9 +48,13 @@ class VotedPerceptron final : public ExpansionLearner {
     require_state(T_ == sum, "T: " + std::to_string(T_) + " is not the sum of the survival counts, " + std::to_string(sum));
   }
 
-  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    step(x, t, r);
+    return r;
+  }
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
-    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord& r) { step(x, t, r); });
   }
 
   double score_as(const std::string& which, const Example& x) const override {
@@ -70,7 +74,7 @@ class VotedPerceptron final : public ExpansionLearner {
   }
 
  private:
-  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
+  void step(const Example& x, int64_t t, RoundRecord& r) {
     ++T_;
     if (r.mistake) {  // v_{k+1} = v_k + y x, c_{k+1} = 1 (docs/learners.md#voted-perceptron)
       f_.add(x, t, x.y);
@@ -80,7 +84,7 @@ class VotedPerceptron final : public ExpansionLearner {
     } else {
       ++c_.back();    // c_k += 1
     }
-    return finish(r);
+    finish(r);
   }
 
   bool voted_default_;

@@ -87,7 +87,7 @@ class Learner {
   // Rounds t0 .. t0+n-1 on xs[0..n): the same records as n calls of learn(), bit for bit (tested);
   // learners that can share work across rounds they know in advance override it (Projectron).
   virtual void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = learn(xs[i], t0 + static_cast<int64_t>(i));
+    for (std::size_t i = 0; i < n; ++i) emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
   }
   virtual std::size_t support_size() const = 0;
   // Running ||f||^2 maintained by the update rules.
@@ -136,7 +136,7 @@ class ExpansionLearner : public Learner {
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
     f_.prepare(xs, n);
     try {
-      for (std::size_t i = 0; i < n; ++i) out[i] = learn(xs[i], t0 + static_cast<int64_t>(i));
+      for (std::size_t i = 0; i < n; ++i) emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
     } catch (...) {
       f_.unprepare();
       throw;
@@ -198,7 +198,7 @@ class ExpansionLearner : public Learner {
   // The scores of up to kPanelLanes rounds against the supports at the block's start are formed
   // together (KernelExpansion::scores, as lane sums), then each round, in order, adds the terms of
   // the supports the block's earlier rounds appended, by slot number: dot_alpha's lane sums, so the
-  // same bits as learn(). step(x, t, r) finishes a round that begin(x, t, score) started.
+  // same bits as learn(). step(x, t, r) finishes, in place, a round that begin(x, t, score) started.
   template <class Step>
   void learn_block_appending(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out, Step step) {
     LaneSum s[kPanelLanes];
@@ -209,7 +209,8 @@ class ExpansionLearner : public Learner {
         const Example& x = xs[b + l];
         const int64_t t = t0 + static_cast<int64_t>(b + l);
         if (m == 1) {  // a lone round: one kernel row, no panel
-          out[b + l] = step(x, t, begin(x, t));
+          emplace_record(out + b + l, [&] { return begin(x, t); });
+          step(x, t, out[b + l]);
           continue;
         }
         LaneSum& sum = s[l];
@@ -217,7 +218,8 @@ class ExpansionLearner : public Learner {
         if (f_.size() - ns > l) throw std::logic_error("learn_block_appending: a round appended more than one support");
         f_.sv.kernel_range(f_.kernel, x, ns, f_.size(), k);
         for (std::size_t j = ns; j < f_.size(); ++j) sum.add_term(j, f_.alpha[j], k[j - ns]);
-        out[b + l] = step(x, t, begin(x, t, sum.total()));
+        emplace_record(out + b + l, [&] { return begin(x, t, sum.total()); });
+        step(x, t, out[b + l]);
       }
     }
   }

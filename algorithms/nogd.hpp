@@ -76,7 +76,7 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
     map_rows(block_rows_.data(), n);
     for (std::size_t l = 0; l < n; ++l) {
       given_z_ = block_z_.data() + l * k_;
-      out[l] = learn(xs[l], t0 + static_cast<int64_t>(l));
+      emplace_record(out + l, [&] { return learn(xs[l], t0 + static_cast<int64_t>(l)); });
     }
     given_z_ = nullptr;
   }

@@ -28,13 +28,17 @@ class PassiveAggressive1 final : public ExpansionLearner {
   // Its options from o.own (what make_learner hands it; absent: their defaults).
   explicit PassiveAggressive1(const LearnerOptions& o) : PassiveAggressive1(o, options_from<Options>(o.own)) {}
 
-  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    step(x, t, r);
+    return r;
+  }
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
-    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord& r) { step(x, t, r); });
   }
 
  private:
-  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
+  void step(const Example& x, int64_t t, RoundRecord& r) {
     const double ys = x.y * r.score, loss = 1.0 - ys;
     r.margin_error = ys > 0.0 && ys < 1.0;
     if (loss > 0.0 || (dogma_ && loss == 0.0)) {
@@ -47,7 +51,7 @@ class PassiveAggressive1 final : public ExpansionLearner {
       r.coef = a;
       r.update = UpdateKind::add;
     }
-    return finish(r);
+    finish(r);
   }
 
   double C_;

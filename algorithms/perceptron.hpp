@@ -100,19 +100,23 @@ class PrimalPerceptron final : public Learner {
 class KernelPerceptron final : public ExpansionLearner {
  public:
   using ExpansionLearner::ExpansionLearner;
-  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    step(x, t, r);
+    return r;
+  }
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
-    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord& r) { step(x, t, r); });
   }
 
  private:
-  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
+  void step(const Example& x, int64_t t, RoundRecord& r) {
     if (r.mistake) {
       f_.add(x, t, x.y);
       norm2_ += r.kxx + 2.0 * x.y * r.score;  // ||f + y k||^2 = ||f||^2 + 2 y f(x) + k(x,x)
       r.update = UpdateKind::add;
     }
-    return finish(r);
+    finish(r);
   }
 };
 

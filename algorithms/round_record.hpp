@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string>
 #include <string_view>
 
@@ -71,5 +72,14 @@ struct RoundRecord {
   // comparator's multiclass margin u_y(x_t) - max_{r != y} u_r(x_t) (docs/bounds.md#multiclass).
   double g = kNone;
 };
+
+// Builds a round's record in its slot: `make()`'s result is constructed there (guaranteed copy
+// elision), not copied. A copy of a record just written reads it back in 16-byte pieces that
+// span the 8-byte and 1-byte stores that wrote it, which store forwarding cannot serve: a stall
+// of a fraction of a fast learner's round. RoundRecord is trivially destructible.
+template <class Make>
+inline void emplace_record(RoundRecord* slot, Make&& make) {
+  ::new (static_cast<void*>(slot)) RoundRecord(make());
+}
 
 }  // namespace plab

@@ -16,19 +16,23 @@ class Stoptron final : public ExpansionLearner {
   explicit Stoptron(const LearnerOptions& o) : Stoptron(o, options_from<Options>(o.own)) {}
   bool frozen() const { return f_.size() >= B_; }
 
-  RoundRecord learn(const Example& x, int64_t t) override { return step(x, t, begin(x, t)); }
+  RoundRecord learn(const Example& x, int64_t t) override {
+    RoundRecord r = begin(x, t);
+    step(x, t, r);
+    return r;
+  }
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
-    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord r) { return step(x, t, r); });
+    learn_block_appending(xs, n, t0, out, [this](const Example& x, int64_t t, RoundRecord& r) { step(x, t, r); });
   }
 
  private:
-  RoundRecord step(const Example& x, int64_t t, RoundRecord r) {
+  void step(const Example& x, int64_t t, RoundRecord& r) {
     if (r.mistake && !frozen()) {  // docs/learners.md#stoptron: update only while |S| < B
       f_.add(x, t, x.y);
       norm2_ += r.kxx + 2.0 * x.y * r.score;
       r.update = UpdateKind::add;
     }
-    return finish(r);
+    finish(r);
   }
 
   std::size_t B_;

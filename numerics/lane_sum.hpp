@@ -40,12 +40,25 @@ struct LaneSum {
   }
   // One term, number `index`.
   void add_term(std::size_t index, double a, double b) { acc[index % kSumLanes] += a * b; }
+  // Halving: lane l += lane l + h for h = 8, 4, 2, 1. In vector registers: a loop over a copy of
+  // acc went through the stack in 16-byte stores read back as 32-byte loads, which store
+  // forwarding cannot serve (a stall a round).
   double total() const {
-    double s[kSumLanes];
-    for (std::size_t l = 0; l < kSumLanes; ++l) s[l] = acc[l];
-    for (std::size_t h = kSumLanes / 2; h > 0; h /= 2)
-      for (std::size_t l = 0; l < h; ++l) s[l] += s[l + h];
-    return s[0];
+    static_assert(kSumLanes == 16);
+    using V4 = double __attribute__((vector_size(32)));
+    using V2 = double __attribute__((vector_size(16)));
+    V4 a, b, c, d;
+    __builtin_memcpy(&a, acc, sizeof a);
+    __builtin_memcpy(&b, acc + 4, sizeof b);
+    __builtin_memcpy(&c, acc + 8, sizeof c);
+    __builtin_memcpy(&d, acc + 12, sizeof d);
+    a += c;  // h = 8
+    b += d;
+    a += b;  // h = 4
+    V2 lo = {a[0], a[1]};
+    const V2 hi = {a[2], a[3]};
+    lo += hi;  // h = 2
+    return lo[0] + lo[1];
   }
 };
 
