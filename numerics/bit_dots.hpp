@@ -24,7 +24,12 @@ namespace plab {
 
 // Whether x's stored values are all 1.0 and ||x||^2 is their count (then every dot product with
 // a binary support is a popcount and the kernel's argument a whole number).
-bool binary_example(const Example& x);
+// Every value compared (no early exit: a loop the compiler vectorises; it runs more than once a round).
+inline bool binary_example(const Example& x) {
+  bool ones = true;
+  for (const double v : x.val) ones &= v == 1.0;
+  return ones && x.sqnorm == static_cast<double>(x.val.size());
+}
 
 // x's features below 64 `words` as the non-zero 64-bit words of its bitset: word at[k] holds
 // bits[k] (feature j is bit j % 64 of word j / 64).
@@ -104,11 +109,11 @@ void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Exa
 bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
                  LaneSum& s);
-// The same with a named way to the table ("gather": AVX2's VGATHERDPD; "permute": the table's
-// halves in AVX2 registers, as kernel_from_counts on AVX2; "avx512": 64 supports a block, the
-// table of up to 64 entries in AVX-512 registers; "scalar"; tests). byte_scores takes "avx512" on
-// the AVX-512 path, on AVX2 "gather" on Intel CPUs and "permute" elsewhere (AMD's gathers are
-// about as slow as a scalar loop).
+// The same with a named way to the table ("gather": AVX2's VGATHERDPD; "loads": AVX2, scalar
+// loads two to a 128-bit half; "permute": the table's halves in AVX2 registers, as
+// kernel_from_counts on AMD; "avx512": 64 supports a block, the table of up to 64 entries in
+// AVX-512 registers; "scalar"; tests). byte_scores takes "avx512" on the AVX-512 path, on AVX2
+// "gather" on Intel CPUs and "loads" elsewhere (AMD's gathers are about as slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
                     std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
                     const double* alpha, std::size_t b, std::size_t e, LaneSum& s);

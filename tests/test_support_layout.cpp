@@ -326,10 +326,10 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
   }
 }
 
-// The lookups byte_scores_on takes on this CPU ("scalar", "permute", "gather", "avx512").
+// The lookups byte_scores_on takes on this CPU ("scalar", "permute", "gather", "loads", "avx512").
 std::vector<std::string> byte_lookups() {
   std::vector<std::string> out;
-  for (const std::string lookup : {"scalar", "permute", "gather", "avx512"}) {
+  for (const std::string lookup : {"scalar", "permute", "gather", "loads", "avx512"}) {
     try {
       LaneSum probe;
       const uint8_t none[1] = {0};
