@@ -221,9 +221,8 @@ __attribute__((target("avx2"))) inline void pick8_avx2(const __m256* lo, const _
 }
 
 // table[i0], .., table[i3] by scalar loads, two to a 128-bit half: byte_scores' way to the table
-// on AVX2 on AMD cores (on a Zen 4, whole a9a passes of the learners that score by it 9-12% faster
-// than by the register halves above; VPGATHERDPD no faster than those). Kernel rows keep the
-// halves there: their indices come from doubles, and by loads they were 1-3% slower.
+// on AVX2 on AMD cores, faster there than the register halves above and than VPGATHERDPD; kernel
+// rows keep the halves (docs/learners.md#binary).
 __attribute__((target("avx2"), always_inline)) inline __m256d load4(const double* table, unsigned i0, unsigned i1,
                                                                     unsigned i2, unsigned i3) {
   const __m128d a = _mm_loadh_pd(_mm_load_sd(table + i0), table + i1), b = _mm_loadh_pd(_mm_load_sd(table + i2), table + i3);
