@@ -67,8 +67,10 @@ class FourierOnlineGradientDescent final : public Learner {
     for (std::size_t b = 0; b < n; b += kMapRows) {
       const std::size_t m = std::min(kMapRows, n - b);
       z_map_.map_rows(xs + b, m, zs_.data());
-      for (std::size_t r = 0; r < m; ++r)
-        emplace_record(out + b + r, [&] { return learn_mapped(xs[b + r], t0 + static_cast<int64_t>(b + r), zs_.data() + 2 * D_ * r); });
+      for (std::size_t r = 0; r < m; ++r) {
+        const int64_t t = t0 + static_cast<int64_t>(b + r);
+        emplace_record(out + b + r, [&] { return learn_mapped(xs[b + r], t, zs_.data() + 2 * D_ * r); });
+      }
     }
   }
   std::size_t support_size() const override { return 0; }

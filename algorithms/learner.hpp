@@ -87,7 +87,8 @@ class Learner {
   // Rounds t0 .. t0+n-1 on xs[0..n): the same records as n calls of learn(), bit for bit (tested);
   // learners that can share work across rounds they know in advance override it (Projectron).
   virtual void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) {
-    for (std::size_t i = 0; i < n; ++i) emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
+    for (std::size_t i = 0; i < n; ++i)
+      emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
   }
   virtual std::size_t support_size() const = 0;
   // Running ||f||^2 maintained by the update rules.
@@ -136,7 +137,8 @@ class ExpansionLearner : public Learner {
   void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
     f_.prepare(xs, n);
     try {
-      for (std::size_t i = 0; i < n; ++i) emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
+      for (std::size_t i = 0; i < n; ++i)
+        emplace_record(out + i, [&] { return learn(xs[i], t0 + static_cast<int64_t>(i)); });
     } catch (...) {
       f_.unprepare();
       throw;

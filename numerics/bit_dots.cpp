@@ -225,7 +225,8 @@ __attribute__((target("avx2"))) inline void pick8_avx2(const __m256* lo, const _
 // rows keep the halves (docs/learners.md#binary).
 __attribute__((target("avx2"), always_inline)) inline __m256d load4(const double* table, unsigned i0, unsigned i1,
                                                                     unsigned i2, unsigned i3) {
-  const __m128d a = _mm_loadh_pd(_mm_load_sd(table + i0), table + i1), b = _mm_loadh_pd(_mm_load_sd(table + i2), table + i3);
+  const __m128d a = _mm_loadh_pd(_mm_load_sd(table + i0), table + i1);
+  const __m128d b = _mm_loadh_pd(_mm_load_sd(table + i2), table + i3);
   return _mm256_insertf128_pd(_mm256_castpd128_pd256(a), b, 1);
 }
 
@@ -829,8 +830,8 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* 
                         : lookup == "loads"   ? ByteLookup::loads
                         : lookup == "avx512"
                             ? ByteLookup::avx512
-                            : throw std::invalid_argument("byte_scores lookup must be gather, loads, permute, avx512 or scalar, not '" +
-                                                          lookup + "'");
+                            : throw std::invalid_argument(
+                                  "byte_scores lookup must be gather, loads, permute, avx512 or scalar, not '" + lookup + "'");
   if (by != ByteLookup::scalar && !has_avx2()) throw std::invalid_argument("this CPU has no AVX2");
   if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
   if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
