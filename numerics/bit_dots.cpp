@@ -386,21 +386,25 @@ bool kernel_from_counts(const Kernel& k, double xs, const double* sq, std::size_
 }
 
 namespace {
-// One support's term, as bit_dots, the lookup and LaneSum::add_term form it.
+// One support's term, as bit_dots, the lookup and LaneSum::add_term form it (and its kernel value
+// into row[i] when row is given).
 inline void score_scalar(const double* table, bool rbf, const uint64_t* words, std::size_t ld, const WordsOf& x,
-                         double xs, const double* sq, const double* alpha, std::size_t i, LaneSum& s) {
+                         double xs, const double* sq, const double* alpha, std::size_t i, LaneSum& s, double* row) {
   uint64_t c = 0;
   for (std::size_t k = 0; k < x.at.size(); ++k) c += static_cast<uint64_t>(std::popcount(words[x.at[k] * ld + i] & x.bits[k]));
   const auto d = static_cast<double>(c);
-  s.add_term(i, alpha[i], table[static_cast<std::size_t>(rbf ? (sq[i] + xs) - 2.0 * d : d)]);
+  const double kv = table[static_cast<std::size_t>(rbf ? (sq[i] + xs) - 2.0 * d : d)];
+  if (row) row[i] = kv;
+  s.add_term(i, alpha[i], kv);
 }
 
 // Supports i .. in blocks of 16 (i a multiple of 16): lanes 0-7 and 8-15 of s in two registers,
-// each term the lookup's value times alpha, added; returns where it stopped.
-template <std::size_t Q>
+// each term the lookup's value times alpha, added (Row: the value stored to row[i] too); returns
+// where it stopped.
+template <std::size_t Q, bool Row>
 __attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) std::size_t scores_avx512(
     const double* table, bool rbf, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs,
-    const double* sq, const double* alpha, std::size_t i, std::size_t e, LaneSum& s) {
+    const double* sq, const double* alpha, std::size_t i, std::size_t e, LaneSum& s, double* row) {
   __m512d t[Q ? 2 * Q : 1];
   for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
   const __m512d xv = _mm512_set1_pd(xs), two = _mm512_set1_pd(2.0), shift = _mm512_set1_pd(0x1p52);
@@ -412,6 +416,7 @@ __attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) std::size_t scores_a
     __m512d kv;
     if constexpr (Q == 0) kv = _mm512_i32gather_pd(_mm512_cvttpd_epi32(h), table, 8);
     else kv = pick<Q>(t, _mm512_castpd_si512(_mm512_add_pd(h, shift)));
+    if constexpr (Row) _mm512_storeu_pd(row + o, kv);
     return _mm512_mul_pd(_mm512_loadu_pd(alpha + o), kv);
   };
   for (; i + 16 <= e; i += 16) {
@@ -434,7 +439,7 @@ __attribute__((target("avx512f,avx512dq,avx512vpopcntdq"))) std::size_t scores_a
 
 bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                   LaneSum& s) {
+                   LaneSum& s, double* row) {
   if (k.type == Kernel::Type::linear) return false;
   if ((isa == "avx512" && !has_vpopcnt()) || (isa != "avx512" && isa != "scalar"))
     throw std::invalid_argument("bit_scores path '" + isa + "' is not available here");
@@ -442,25 +447,30 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
   const std::size_t top = counts_top(k, xs, max_count);
   std::vector<double>& table = counts_table(k, top);
   std::size_t i = b;
-  for (; i < e && i % kSumLanes != 0; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s);
+  for (; i < e && i % kSumLanes != 0; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s, row);
   if (isa == "avx512") {
     const auto pad = [&](std::size_t m) {
       if (table.size() < m) table.resize(m, 0.0);
     };
-    if (top + 1 <= 16) { pad(16); i = scores_avx512<1>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
-    else if (top + 1 <= 32) { pad(32); i = scores_avx512<2>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
-    else if (top + 1 <= 64) { pad(64); i = scores_avx512<4>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s); }
-    else i = scores_avx512<0>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s);
+    const auto run = [&]<std::size_t Q>(std::integral_constant<std::size_t, Q>) {
+      if (Q > 0) pad(16 * Q);
+      return row ? scores_avx512<Q, true>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s, row)
+                 : scores_avx512<Q, false>(table.data(), rbf, words, ld, x, xs, sq, alpha, i, e, s, row);
+    };
+    if (top + 1 <= 16) i = run(std::integral_constant<std::size_t, 1>{});
+    else if (top + 1 <= 32) i = run(std::integral_constant<std::size_t, 2>{});
+    else if (top + 1 <= 64) i = run(std::integral_constant<std::size_t, 4>{});
+    else i = run(std::integral_constant<std::size_t, 0>{});
   }
-  for (; i < e; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s);
+  for (; i < e; ++i) score_scalar(table.data(), rbf, words, ld, x, xs, sq, alpha, i, s, row);
   return true;
 }
 
 bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
-                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s) {
+                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s, double* row) {
   // AVX-512 only: fused on AVX2 (the nibble popcounts and the table's halves in 16 registers) an
   // a9a kernel Perceptron pass took 5-12% longer than the row, the lookup and the lane sums apart.
-  return bit_scores_fused() && bit_scores_on("avx512", k, words, ld, x, xs, sq, max_count, alpha, b, e, s);
+  return bit_scores_fused() && bit_scores_on("avx512", k, words, ld, x, xs, sq, max_count, alpha, b, e, s, row);
 }
 
 bool bit_scores_fused() {
@@ -624,19 +634,21 @@ __attribute__((target("avx2"), always_inline)) inline __m256i distances32(bool r
 // Supports i .. e - 1 in blocks of 32 (i a multiple of 64), their terms into the lane sums of s:
 // the Hamming distance (rbf) or the count as a byte, the table's entry by a gather (R = 0) or by
 // the halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times
-// alpha, added to lane i mod 16; a last block of fewer than 32 supports term by term.
-template <std::size_t R, bool Loads = false>
+// alpha, added to lane i mod 16 (Row: the entry stored to row[i] too); a last block of fewer
+// than 32 supports term by term.
+template <std::size_t R, bool Loads, bool Row>
 __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool rbf, const Columns& x, unsigned xs,
                                                       const uint8_t* counts, const double* alpha, std::size_t i,
-                                                      std::size_t e, LaneSum& s) {
+                                                      std::size_t e, LaneSum& s, double* row) {
   using V4 = double __attribute__((vector_size(32)));
   V4 v[4];
   std::memcpy(v, s.acc, sizeof v);
   __m256 lo[R ? R : 1], hi[R ? R : 1];
   if constexpr (R > 0) table_halves<R>(table, lo, hi);
-  const auto add = [&](std::size_t q, const double* a, __m256d k) __attribute__((target("avx2"))) {
+  const auto add = [&](std::size_t q, std::size_t at, __m256d k) __attribute__((target("avx2"))) {  // supports at..at+3
     V4 av;
-    std::memcpy(&av, a, sizeof av);
+    std::memcpy(&av, alpha + at, sizeof av);
+    if constexpr (Row) _mm256_storeu_pd(row + at, k);
     v[q] += av * reinterpret_cast<const V4&>(k);  // a rounded product, then the lane's add
   };
   blocks_avx2_of(x, i, e, [&](std::size_t j, __m256i c, std::size_t n) __attribute__((target("avx2"))) {
@@ -645,7 +657,10 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
     if (n < 32) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       std::memcpy(s.acc, v, sizeof v);
-      for (std::size_t t = 0; t < n; ++t) s.add_term(j + t, alpha[j + t], table[hb[t]]);
+      for (std::size_t t = 0; t < n; ++t) {
+        if constexpr (Row) row[j + t] = table[hb[t]];
+        s.add_term(j + t, alpha[j + t], table[hb[t]]);
+      }
       std::memcpy(v, s.acc, sizeof v);
       return;
     }
@@ -653,14 +668,14 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       for (std::size_t g = 0; g < 8; ++g) {
         const uint8_t* q = hb + 4 * g;
-        add(g % 4, alpha + j + 4 * g, load4(table, q[0], q[1], q[2], q[3]));
+        add(g % 4, j + 4 * g, load4(table, q[0], q[1], q[2], q[3]));
       }
     } else if constexpr (R == 0) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       for (std::size_t g = 0; g < 8; ++g) {
         int four;
         std::memcpy(&four, hb + 4 * g, sizeof four);
-        add(g % 4, alpha + j + 4 * g, _mm256_i32gather_pd(table, _mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 8));
+        add(g % 4, j + 4 * g, _mm256_i32gather_pd(table, _mm_cvtepu8_epi32(_mm_cvtsi32_si128(four)), 8));
       }
     } else {
       // Within each 8, the order (0 1 4 5 2 3 6 7): pick's halves then interleave into supports 0-3, 4-7.
@@ -670,8 +685,8 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
       for (std::size_t q = 0; q < 4; ++q) {
         const __m256i id = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(hb + 8 * q)));
         const __m256i l = _mm256_castps_si256(pick_avx2<R>(lo, id)), u = _mm256_castps_si256(pick_avx2<R>(hi, id));
-        add((2 * q) % 4, alpha + j + 8 * q, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, u)));
-        add((2 * q + 1) % 4, alpha + j + 8 * q + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, u)));
+        add((2 * q) % 4, j + 8 * q, _mm256_castsi256_pd(_mm256_unpacklo_epi32(l, u)));
+        add((2 * q + 1) % 4, j + 8 * q + 4, _mm256_castsi256_pd(_mm256_unpackhi_epi32(l, u)));
       }
     }
   });
@@ -686,11 +701,13 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
 // memory and shifted right by 8 l in lane l (pick reads the low bits only): on Intel's AVX-512
 // cores the permutes issue on one port, and widening the bytes (vpmovzxbq, with the extracts the
 // compiler made of the reloads) took that port too, a third of the pass's issue slots.
-template <std::size_t Q, int P>
+// Row: each value stored to row[i] too.
+template <std::size_t Q, int P, bool Row>
 __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const double* table, bool rbf,
                                                                            const Columns& x, unsigned xs,
                                                                            const uint8_t* counts, const double* alpha,
-                                                                           std::size_t i, std::size_t e, LaneSum& s) {
+                                                                           std::size_t i, std::size_t e, LaneSum& s,
+                                                                           double* row) {
   __m512d t[2 * Q];
   for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
   __m512d acc0 = _mm512_loadu_pd(s.acc), acc1 = _mm512_loadu_pd(s.acc + 8);
@@ -714,8 +731,13 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
       if (i + 64 <= e) {
 #pragma GCC unroll 8
         for (std::size_t g = 0; g < 8; g += 2) {
-          acc0 = _mm512_add_pd(acc0, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), value(g)));
-          acc1 = _mm512_add_pd(acc1, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g + 8), value(g + 1)));
+          const __m512d v0 = value(g), v1 = value(g + 1);
+          if constexpr (Row) {
+            _mm512_storeu_pd(row + i + 8 * g, v0);
+            _mm512_storeu_pd(row + i + 8 * g + 8, v1);
+          }
+          acc0 = _mm512_add_pd(acc0, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), v0));
+          acc1 = _mm512_add_pd(acc1, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g + 8), v1));
         }
         continue;
       }
@@ -723,7 +745,9 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
       for (std::size_t g = 0; i + 8 * g < e; ++g) {
         const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
         __m512d& acc = g % 2 ? acc1 : acc0;
-        acc = _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), value(g)));
+        const __m512d v = value(g);
+        if constexpr (Row) _mm512_mask_storeu_pd(row + i + 8 * g, m, v);
+        acc = _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), v));
       }
       i = e;
     }
@@ -770,7 +794,7 @@ enum class ByteLookup { scalar, permute, gather, loads, avx512 };
 // byte_scores on a lookup the CPU has (a round's entry: no names to compare).
 bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
-                    std::size_t e, LaneSum& s) {
+                    std::size_t e, LaneSum& s, double* row) {
   if (k.type == Kernel::Type::linear) return false;
   const bool rbf = k.type == Kernel::Type::rbf;
   const std::size_t top = counts_top(k, x.sqnorm, max_count);
@@ -786,7 +810,9 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
       word_planes(c, i / 64, pl);
       for (const std::size_t end = std::min(to, (i / 64 + 1) * 64); i < end; ++i) {
         const unsigned n = plane_count(pl, i % 64);
-        s.add_term(i, alpha[i], table[rbf ? counts[i] + xs - 2 * n : n]);
+        const double kv = table[rbf ? counts[i] + xs - 2 * n : n];
+        if (row) row[i] = kv;
+        s.add_term(i, alpha[i], kv);
       }
     }
   };
@@ -795,27 +821,39 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
     return true;
   }
   part(std::min(e, (b + 63) / 64 * 64));
+  // Each kernel with Row and without (a row's stores cost nothing where none is asked).
+  const auto with_row = [&](auto f) { return row ? f(std::true_type{}) : f(std::false_type{}); };
   if (lookup == ByteLookup::avx512 && top + 1 <= 64) {
     const std::size_t q = top + 1 <= 16 ? 1 : top + 1 <= 32 ? 2 : 4;
     if (table.size() < 16 * q) table.resize(16 * q, 0.0);
+    const auto run = [&]<std::size_t Q, int P>(auto r) {
+      return byte_scores_avx512<Q, P, decltype(r)::value>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row);
+    };
     const bool p4 = c.nk <= 15;
-    if (q == 1) i = p4 ? byte_scores_avx512<1, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
-                       : byte_scores_avx512<1, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-    else if (q == 2) i = p4 ? byte_scores_avx512<2, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
-                            : byte_scores_avx512<2, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-    else i = p4 ? byte_scores_avx512<4, 4>(table.data(), rbf, c, xs, counts, alpha, i, e, s)
-                : byte_scores_avx512<4, 8>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-  } else if (lookup == ByteLookup::permute && top + 1 <= 16) {
-    if (table.size() < 16) table.resize(16, 0.0);
-    byte_scores_avx2<2>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-  } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
-    if (table.size() < 32) table.resize(32, 0.0);
-    byte_scores_avx2<4>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-  } else if (lookup == ByteLookup::loads) {
-    byte_scores_avx2<0, true>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
-  } else {
-    byte_scores_avx2<0>(table.data(), rbf, c, xs, counts, alpha, i, e, s);
+    i = with_row([&](auto r) {
+      if (q == 1) return p4 ? run.operator()<1, 4>(r) : run.operator()<1, 8>(r);
+      if (q == 2) return p4 ? run.operator()<2, 4>(r) : run.operator()<2, 8>(r);
+      return p4 ? run.operator()<4, 4>(r) : run.operator()<4, 8>(r);
+    });
+    return true;
   }
+  const auto avx2 = [&]<std::size_t R, bool Loads>(auto r) {
+    byte_scores_avx2<R, Loads, decltype(r)::value>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row);
+  };
+  with_row([&](auto r) {
+    if (lookup == ByteLookup::permute && top + 1 <= 16) {
+      if (table.size() < 16) table.resize(16, 0.0);
+      avx2.operator()<2, false>(r);
+    } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
+      if (table.size() < 32) table.resize(32, 0.0);
+      avx2.operator()<4, false>(r);
+    } else if (lookup == ByteLookup::loads) {
+      avx2.operator()<0, true>(r);
+    } else {
+      avx2.operator()<0, false>(r);
+    }
+    return 0;
+  });
   return true;
 }
 
@@ -823,7 +861,7 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
 
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
-                    std::size_t e, LaneSum& s) {
+                    std::size_t e, LaneSum& s, double* row) {
   const ByteLookup by = lookup == "scalar"    ? ByteLookup::scalar
                         : lookup == "permute" ? ByteLookup::permute
                         : lookup == "gather"  ? ByteLookup::gather
@@ -836,16 +874,16 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* 
   if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
   if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
     throw std::invalid_argument("byte_scores: the counts do not fit a byte");
-  return byte_scores_by(by, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s);
+  return byte_scores_by(by, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row);
 }
 
 bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                 LaneSum& s) {
+                 LaneSum& s, double* row) {
   static const ByteLookup lookup = bit_dots_isa() == "avx512" ? ByteLookup::avx512
                                    : avx2_gathers()           ? ByteLookup::gather
                                                               : ByteLookup::loads;
-  return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s);
+  return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row);
 }
 
 }  // namespace plab

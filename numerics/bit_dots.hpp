@@ -70,16 +70,19 @@ bool kernel_from_counts_on(const std::string& path, const Kernel& k, double xs, 
 // popcount by the kernel's table (x binary with |x| = xs, support i binary with sq[i] = |s_i| <=
 // max_count, words as bit_dots reads them): the same bits as bit_dots, then kernel_from_counts (or
 // the direct row function: the table holds its bits), then LaneSum::add, without the row in
-// memory. Returns false, doing nothing, for the linear kernel and where bit_scores_fused() is false.
+// memory. Given row, each value is also stored to row[i] (b <= i < e): the kernel row the same
+// sum reads, for a learner that reads it after its score. Returns false, doing nothing, for the
+// linear kernel and where bit_scores_fused() is false.
 bool bit_scores(const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x, double xs, const double* sq,
-                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s);
+                std::size_t max_count, const double* alpha, std::size_t b, std::size_t e, LaneSum& s,
+                double* row = nullptr);
 // Whether bit_scores runs: on the AVX-512 popcount path (elsewhere the row apart is as fast or
 // faster).
 bool bit_scores_fused();
 // The same on a named path ("scalar" or "avx512"; tests), for any kernel but the linear one.
 bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* words, std::size_t ld, const WordsOf& x,
                    double xs, const double* sq, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                   LaneSum& s);
+                   LaneSum& s, double* row = nullptr);
 
 // Binary supports' bit columns, which SupportSet keeps beside the bitsets where
 // byte_columns_wanted(): bit i % 64 of cols[j * cw + i / 64] is set when support i has feature j,
@@ -105,10 +108,10 @@ bool byte_counts_fit(double xs, std::size_t max_count);
 void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
                double* out);
 // bit_scores from the bit columns (x binary, byte_counts_fit; counts[i] = |s_i| <= max_count):
-// the same bits. False, doing nothing, for the linear kernel.
+// the same bits, the row (given) too. False, doing nothing, for the linear kernel.
 bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                 LaneSum& s);
+                 LaneSum& s, double* row = nullptr);
 // The same with a named way to the table ("gather": AVX2's VGATHERDPD; "loads": AVX2, scalar
 // loads two to a 128-bit half; "permute": the table's halves in AVX2 registers, as
 // kernel_from_counts on AMD; "avx512": 64 supports a block, the table of up to 64 entries in
@@ -116,6 +119,6 @@ bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::siz
 // "gather" on Intel CPUs and "loads" elsewhere (AMD's gathers are about as slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
                     std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
-                    const double* alpha, std::size_t b, std::size_t e, LaneSum& s);
+                    const double* alpha, std::size_t b, std::size_t e, LaneSum& s, double* row = nullptr);
 
 }  // namespace plab

@@ -197,20 +197,23 @@ class SupportSet {
   // s[l].add_term(i, alpha[i], k(s_i, xs[l])) for every support and l < m, fused where the rows are
   // popcounts (bit_scores: the same bits as kernel_rows and then LaneSum::add, without the rows in
   // memory), the rounds split between the pool's threads. False, doing nothing, where they are not
-  // (or the kernel is linear).
-  bool binary_scores(const Kernel& k, const Example* xs, std::size_t m, const double* alpha, LaneSum* s) const {
+  // (or the kernel is linear). With row (m = 1): row[i] = k(s_i, xs[0]) too, kernel_row's bits;
+  // false where kernel_row would split the supports between threads (a pool wide enough for the work).
+  bool binary_scores(const Kernel& k, const Example* xs, std::size_t m, const double* alpha, LaneSum* s,
+                     double* row = nullptr) const {
     if (k.type == Kernel::Type::linear || n_ == 0 || !binary_rounds(xs, m)) return false;
     const bool bytes = bytes_rounds(xs, m);
     if (!bytes && !bit_scores_fused()) return false;
+    if (row && (m != 1 || row_splits(xs[0]))) return false;
     parallel_for(0, m, 1, rows_work(xs, m, n_), [&](std::size_t lb, std::size_t le) {
       thread_local WordsOf w;
       for (std::size_t l = lb; l < le; ++l) {
         if (bytes) {
-          byte_scores(k, colbits_.data(), cw_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l]);
+          byte_scores(k, colbits_.data(), cw_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l], row);
           continue;
         }
         w.set(xs[l], bwords_);
-        bit_scores(k, bits_.data(), bld_, w, xs[l].sqnorm, sq_.data(), max_count_, alpha, 0, n_, s[l]);
+        bit_scores(k, bits_.data(), bld_, w, xs[l].sqnorm, sq_.data(), max_count_, alpha, 0, n_, s[l], row);
       }
     });
     return true;
@@ -318,6 +321,11 @@ class SupportSet {
     double val;
   };
 
+  // Whether kernel_row(x) would run on more than one thread (parallel_for's test).
+  bool row_splits(const Example& x) const {
+    const ThreadPool* pool = current_pool();
+    return pool && pool->width() >= 2 && rows_work(&x, 1, n_) >= parallel_min_work();
+  }
   // The fmas and kernel maps of m kernel rows against n supports: what parallel_for weighs. The
   // sparse layout's parts would each walk x's whole index lists: 0, it stays on one thread (unless
   // a test forces every split).
@@ -624,10 +632,15 @@ class KernelExpansion {
   AlignedVector<double> alpha;  // 64-byte aligned: no vector load of it splits a cache line
 
   std::size_t size() const { return sv.size(); }
-  // Computes k_t = (k(s_i,x))_i into row() and returns f(x) = alpha . k_t.
+  // Computes k_t = (k(s_i,x))_i into row() and returns f(x) = alpha . k_t: where x and the
+  // supports are binary, the row stored as its terms are summed (SupportSet::binary_scores; the
+  // same bits, one pass instead of the row's and the sum's).
   double score(const Example& x) const {
     row_.resize(sv.size());
-    if (!prepared_row(x)) sv.kernel_row(kernel, x, row_.data());
+    if (prepared_row(x)) return dot_alpha(row_.data());
+    LaneSum s;
+    if (sv.binary_scores(kernel, &x, 1, alpha.data(), &s, row_.data())) return s.total();
+    sv.kernel_row(kernel, x, row_.data());
     return dot_alpha(row_.data());
   }
   // f(x) alone, bit for bit score(x): where x and the supports are binary its terms are formed in

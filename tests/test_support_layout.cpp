@@ -282,8 +282,16 @@ TEST(SupportLayout, BitScoresAreTheRowsLaneSums) {
           if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, xs, sq.data() + b, row.data(), e - b);
           else poly_from_dots_on("scalar", k.gamma, k.coef0, k.degree, row.data(), e - b);
           want.add(alpha.data() + b, row.data(), e - b, b);
+          const LaneSum start = got;
           ASSERT_TRUE(bit_scores_on(isa, k, w.data(), ld, x, xs, sq.data(), max_count, alpha.data(), b, e, got));
           for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+          // With the row asked for: the same sums, and the row's own values in slots b..e-1 alone.
+          got = start;
+          std::vector<double> out(ld + 1, -7.0);
+          ASSERT_TRUE(bit_scores_on(isa, k, w.data(), ld, x, xs, sq.data(), max_count, alpha.data(), b, e, got, out.data()));
+          for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+          for (std::size_t i = 0; i <= ld; ++i)
+            ASSERT_TRUE(same_bits(out[i], i >= b && i < e ? row[i - b] : -7.0)) << "row, slot " << i;
         }
       }
     }
@@ -389,8 +397,17 @@ void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup,
   LaneSum want, got;
   for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
   want.add(s.alpha.data() + b, row.data(), e - b, b);
+  const LaneSum start = got;
   ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e, got));
   for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+  // With the row asked for: the same sums, and the row's own values in slots b..e-1 alone.
+  got = start;
+  std::vector<double> out(s.ld + 1, -7.0);
+  ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e,
+                             got, out.data()));
+  for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
+  for (std::size_t i = 0; i <= s.ld; ++i)
+    ASSERT_TRUE(same_bits(out[i], i >= b && i < e ? row[i - b] : -7.0)) << "row, slot " << i;
 }
 
 // The bit columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
