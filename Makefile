@@ -31,7 +31,7 @@ BENCH_JSON = --benchmark_repetitions=3 --benchmark_display_aggregates_only=true 
 bench-report: build
 	@cmake --build $(BUILD) -j $(JOBS) --target bench_projectron bench_threads bench_learners bench_multiclass
 	@rm -rf $(BENCH_OUT) && mkdir -p $(BENCH_OUT) && cat /proc/loadavg > $(BENCH_OUT)/load_before
-	$(BUILD)/bench_projectron --benchmark_filter=FmaPeak $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/peak.json
+	$(BUILD)/bench_projectron --benchmark_filter='FmaPeak|MulAddPeak' $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/peak.json
 	$(BUILD)/bench_threads --benchmark_filter='StreamTriad/1/' $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/triad.json
 	$(BUILD)/bench_learners $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/a9a.json
 	$(BUILD)/bench_multiclass --benchmark_filter=WholePassMnist $(BENCH_JSON) --benchmark_out=$(BENCH_OUT)/mnist.json

@@ -193,10 +193,44 @@ void BM_FmaPeakAvx512(benchmark::State& state) {
   FmaPeakAvx512(state);
 }
 
+// The rate of lane-sum terms, a product rounded and then added (acc += a * b as two operations:
+// the terms of every score, kernel-row dot and map whose bits docs/learners.md#lane-sums fixes):
+// 12 accumulator chains, a multiply and an add each, 2 flops per lane and term. Where the adds run
+// beside the FMA pipes it matches FmaPeak; where they share them, half of it.
+#define PLAB_MUL_ADD_PEAK(NAME, TARGET, VEC, W, SET1, MUL, ADD)                                       \
+  __attribute__((target(TARGET))) void NAME(benchmark::State& state) {                             \
+    VEC x = SET1(0.999999);                                                                         \
+    const VEC b0 = SET1(1e-9), b1 = SET1(2e-9), b2 = SET1(3e-9), b3 = SET1(4e-9);                  \
+    VEC a0 = x, a1 = x, a2 = x, a3 = x, a4 = x, a5 = x, a6 = x, a7 = x, a8 = x, a9 = x, a10 = x, a11 = x; \
+    for (auto _ : state)                                                                            \
+      for (int r = 0; r < 1000; ++r) {                                                              \
+        asm volatile("" : "+v"(x)); /* the products are formed anew every step */                   \
+        a0 = ADD(a0, MUL(x, b0)); a1 = ADD(a1, MUL(x, b1)); a2 = ADD(a2, MUL(x, b2));               \
+        a3 = ADD(a3, MUL(x, b3)); a4 = ADD(a4, MUL(b0, x)); a5 = ADD(a5, MUL(b1, x));               \
+        a6 = ADD(a6, MUL(x, b0)); a7 = ADD(a7, MUL(x, b1)); a8 = ADD(a8, MUL(x, b2));               \
+        a9 = ADD(a9, MUL(x, b3)); a10 = ADD(a10, MUL(b0, x)); a11 = ADD(a11, MUL(b1, x));           \
+        asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));            \
+        asm volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));          \
+      }                                                                                             \
+    for (const VEC& v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v); \
+    state.counters["GFLOP/s"] = benchmark::Counter(12.0 * 1000 * 2 * (W) * 1e-9,                    \
+                                                   benchmark::Counter::kIsIterationInvariantRate);  \
+  }
+PLAB_MUL_ADD_PEAK(MulAddPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, _mm256_mul_pd, _mm256_add_pd)
+PLAB_MUL_ADD_PEAK(MulAddPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_mul_pd, _mm512_add_pd)
+#undef PLAB_MUL_ADD_PEAK
+void BM_MulAddPeakAvx2(benchmark::State& state) { MulAddPeakAvx2(state); }
+void BM_MulAddPeakAvx512(benchmark::State& state) {
+  if (!__builtin_cpu_supports("avx512f")) { state.SkipWithError("no AVX-512 on this CPU"); return; }
+  MulAddPeakAvx512(state);
+}
+
 }  // namespace
 
 BENCHMARK(BM_FmaPeakAvx2);
 BENCHMARK(BM_FmaPeakAvx512);
+BENCHMARK(BM_MulAddPeakAvx2);
+BENCHMARK(BM_MulAddPeakAvx512);
 BENCHMARK(BM_ProjectronStep)->Arg(100)->Arg(500)->Arg(2000);
 BENCHMARK(BM_PanelForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);
 BENCHMARK(BM_LaneForward)->Arg(100)->Arg(500)->Arg(800)->Arg(2000);

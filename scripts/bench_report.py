@@ -4,7 +4,7 @@ files that `make bench-report` leaves in one folder (stdlib only):
 
     bench_report.py DIR OUT.md
 
-DIR holds peak.json (bench_projectron FmaPeak), triad.json (bench_threads StreamTriad/1),
+DIR holds peak.json (bench_projectron FmaPeak and MulAddPeak), triad.json (bench_threads StreamTriad/1),
 a9a.json (bench_learners), a9a_avx2.json (the same under PLAB_SIMD=avx2, when the CPU has AVX-512) and,
 when MNIST was found, mnist.json and mnist_avx2.json (bench_multiclass WholePassMnist),
 each run with --benchmark_repetitions (the fastest repetition reported), and load_before and load_after
@@ -146,6 +146,8 @@ def main():
     names = {"Avx512": "AVX-512", "Avx2": "AVX2"}
     peaks = ", ".join(f"{names[w]} {g:.1f} GFLOP/s" for w, g in widths)
     avx2_gfma = dict(widths).get("Avx2", 0) / 2 if path != "Avx2" else None
+    # Lane-sum terms (a product, then an add) at their own rate, beside the FMA peak of each width.
+    terms = [(w, peak[f"BM_MulAddPeak{w}"]["GFLOP/s"] / 2, g / 2) for w, g in widths if f"BM_MulAddPeak{w}" in peak]
     a9a_rows = learner_rows(a9a, "BM_WholePassA9a", gfma, a9a_avx2, avx2_gfma, bw)
     mnist_rows = learner_rows(mnist, "BM_WholePassMnist", gfma, mnist_avx2, avx2_gfma, bw)
 
@@ -166,6 +168,13 @@ def main():
         f"independent FMA chains); the floors below use {names[path]}'s {gfma:.1f} GFMA/s"
         + (f", and the AVX2 path's columns (the same benchmarks under `PLAB_SIMD=avx2`) AVX2's {avx2_gfma:.1f} GFMA/s."
            if avx2_gfma and (a9a_avx2 or mnist_avx2) else "."),
+    ] + ([
+        "- **Lane-sum terms of one core** (a product rounded, then added: the terms of every score, kernel-row dot "
+        "and map, whose order [learners.md#lane-sums](learners.md#lane-sums) fixes): "
+        + ", ".join(f"{names[w]} {t:.1f} G terms/s ({t / f:.2f} of its FMA rate)" for w, t, f in terms)
+        + " (`bench_projectron --benchmark_filter=MulAddPeak`, 12 independent chains of a multiply and an add). "
+        "The floors count such a term as one FMA-pipe operation, the add beside it; where the adds share the FMA "
+        "pipes this rate, not the FMA peak, bounds those learners."] if terms else []) + [
         "- **Memory bandwidth, one thread:** " + (f"{bw:.1f} GB/s" if bw else "not measured") +
         " (`bench_threads --benchmark_filter=StreamTriad/1`: a = b + s c over 3 x 64 MB, 24 bytes an element).",
         "",
