@@ -171,17 +171,28 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
       pair_costs(row, ktt, q);
     } else if (nearest_) {
       for (std::size_t i = 0; i < n; ++i) q[i] = removal_cost(i, row, ktt);
-    } else {
+    } else {  // formed and their least taken in one pass (store_least)
       const double* __restrict a = f_.alpha.data();
       const double* __restrict krr = self_.data();
       const double* __restrict krt = row.data();
+      const auto at = [&](std::size_t i) {
+        const double proj = ktt == 1.0 ? krt[i] * krt[i] : ktt > 0.0 ? krt[i] * krt[i] / ktt : 0.0;
+        return a[i] * a[i] * (krr[i] - proj);
+      };
+      double m;
       if (ktt == 1.0)
-        for (std::size_t i = 0; i < n; ++i) q[i] = a[i] * a[i] * (krr[i] - krt[i] * krt[i]);
+        m = store_least(q, n, [&](std::size_t i) {
+          V4 va, vrr, vrt;
+          load4(a + i, va), load4(krr + i, vrr), load4(krt + i, vrt);
+          return va * va * (vrr - vrt * vrt);
+        }, at);
       else
-        for (std::size_t i = 0; i < n; ++i) {
-          const double proj = ktt > 0.0 ? krt[i] * krt[i] / ktt : 0.0;
-          q[i] = a[i] * a[i] * (krr[i] - proj);
-        }
+        m = store_least(q, n, [&](std::size_t i) {
+          V4 v;
+          for (int l = 0; l < 4; ++l) v[l] = at(i + l);
+          return v;
+        }, at);
+      return first_min(q, n, m);
     }
     return first_min(q, n);
   }

@@ -66,9 +66,41 @@ inline std::size_t first_equal(const T* v, std::size_t n, std::type_identity_t<T
 // serial scan takes that slot too: nothing before it is below m or equal to it (-0 and +0 compare
 // equal, and either is "the first of the least"). One pass carrying each lane's slot took five
 // operations a vector where these take one and a quarter (a ninth of a BPA-NN pass).
-inline std::size_t first_min(const double* v, std::size_t n) {
-  const double m = least_value(v, n);
+inline std::size_t first_min(const double* v, std::size_t n, double m) {
   return m < std::numeric_limits<double>::infinity() ? first_equal(v, n, m) : 0;
+}
+inline std::size_t first_min(const double* v, std::size_t n) { return first_min(v, n, least_value(v, n)); }
+
+// v[i] = value4(i) for every i in steps of four (a vector of four doubles; value(i) for the last
+// n mod 4 slots), returning least_value(v, n): the values' minimum taken as they are stored, one
+// pass where storing them and least_value took two.
+template <class Value4, class Value>
+inline double store_least(double* v, std::size_t n, Value4 value4, Value value) {
+  using V4 = double __attribute__((vector_size(32)));
+  constexpr int kAcc = 4;
+  const double inf = std::numeric_limits<double>::infinity();
+  V4 acc[kAcc];
+  for (auto& a : acc) a = V4{inf, inf, inf, inf};
+  std::size_t i = 0;
+  for (; i + 4 * kAcc <= n; i += 4 * kAcc)
+    for (int a = 0; a < kAcc; ++a) {
+      const V4 x = value4(i + 4 * a);
+      std::memcpy(v + i + 4 * a, &x, sizeof x);
+      acc[a] = x < acc[a] ? x : acc[a];
+    }
+  for (; i + 4 <= n; i += 4) {
+    const V4 x = value4(i);
+    std::memcpy(v + i, &x, sizeof x);
+    acc[0] = x < acc[0] ? x : acc[0];
+  }
+  double m = inf;
+  for (const auto& a : acc)
+    for (int l = 0; l < 4; ++l) m = a[l] < m ? a[l] : m;
+  for (; i < n; ++i) {
+    v[i] = value(i);
+    m = v[i] < m ? v[i] : m;
+  }
+  return m;
 }
 
 // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time

@@ -101,6 +101,16 @@ TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
       if (v[i] < m) m = v[i], best = i;
     ASSERT_EQ(first_min(v.data(), n), best) << "n " << n << " trial " << trial;
     ASSERT_TRUE(least_value(v.data(), n) == m) << "n " << n << " trial " << trial;  // -0 == +0: either
+    // store_least: the same values stored slot for slot (vectors of four, then the last ones), and
+    // the same least, so first_min from it takes the same slot.
+    using V4 = double __attribute__((vector_size(32)));
+    std::vector<double> w(n, 7.0);
+    const double ms = store_least(
+        w.data(), n, [&](std::size_t i) { return V4{v[i], v[i + 1], v[i + 2], v[i + 3]}; },
+        [&](std::size_t i) { return v[i]; });
+    for (std::size_t i = 0; i < n; ++i) ASSERT_TRUE(test_util::same_bits(w[i], v[i])) << "slot " << i << " trial " << trial;
+    ASSERT_TRUE(ms == m) << "n " << n << " trial " << trial;
+    ASSERT_EQ(first_min(w.data(), n, ms), best) << "n " << n << " trial " << trial;
   }
 }
 
