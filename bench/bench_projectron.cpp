@@ -166,64 +166,55 @@ void BM_ProjectronStep(benchmark::State& state) {
   counters(state, static_cast<double>(kPanelLanes), static_cast<double>(n));
 }
 
-// The machine's FP64 FMA limit on one core: 12 independent accumulator chains (enough to cover
-// the FMA latency), 2 flops per lane and FMA. Compare every GFLOP/s above with this.
-#define PLAB_FMA_PEAK(NAME, TARGET, VEC, W, SET1, FMA)                                               \
-  __attribute__((target(TARGET))) void NAME(benchmark::State& state) {                             \
-    const VEC x = SET1(0.999999), y = SET1(1e-9);                                                   \
-    VEC a0 = x, a1 = x, a2 = x, a3 = x, a4 = x, a5 = x, a6 = x, a7 = x, a8 = x, a9 = x, a10 = x, a11 = x; \
-    for (auto _ : state)                                                                            \
-      for (int r = 0; r < 1000; ++r) {                                                              \
-        a0 = FMA(a0, x, y); a1 = FMA(a1, x, y); a2 = FMA(a2, x, y); a3 = FMA(a3, x, y);             \
-        a4 = FMA(a4, x, y); a5 = FMA(a5, x, y); a6 = FMA(a6, x, y); a7 = FMA(a7, x, y);             \
-        a8 = FMA(a8, x, y); a9 = FMA(a9, x, y); a10 = FMA(a10, x, y); a11 = FMA(a11, x, y);         \
-        asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));            \
-        asm volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));          \
-      }                                                                                             \
-    for (const VEC& v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v); \
-    state.counters["GFLOP/s"] = benchmark::Counter(12.0 * 1000 * 2 * (W) * 1e-9,                    \
-                                                   benchmark::Counter::kIsIterationInvariantRate);  \
-  }
-PLAB_FMA_PEAK(FmaPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, _mm256_fmadd_pd)
-PLAB_FMA_PEAK(FmaPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_fmadd_pd)
-#undef PLAB_FMA_PEAK
-void BM_FmaPeakAvx2(benchmark::State& state) { FmaPeakAvx2(state); }
-void BM_FmaPeakAvx512(benchmark::State& state) {
-  if (!__builtin_cpu_supports("avx512f")) { state.SkipWithError("no AVX-512 on this CPU"); return; }
-  FmaPeakAvx512(state);
-}
-
-// The rate of lane-sum terms, a product rounded and then added (acc += a * b as two operations:
-// the terms of every score, kernel-row dot and map whose bits docs/learners.md#lane-sums fixes):
-// 12 accumulator chains, a multiply and an add each, 2 flops per lane and term. Where the adds run
-// beside the FMA pipes it matches FmaPeak; where they share them, half of it.
-#define PLAB_MUL_ADD_PEAK(NAME, TARGET, VEC, W, SET1, MUL, ADD)                                       \
+// The machine's FP64 limits on one core, 12 independent accumulator chains (enough to cover the
+// latency), 2 flops per lane and step. FmaPeak: a step is an FMA; compare every GFLOP/s above with
+// it. MulAddPeak: a step is a lane-sum term, a product rounded and then added (acc += a * b as two
+// operations: the terms of every score, kernel-row dot and map whose bits
+// docs/learners.md#lane-sums fixes); where the adds run beside the FMA pipes it matches FmaPeak,
+// where they share them, less.
+#define PLAB_PEAK(NAME, TARGET, VEC, W, SET1, STEP)                                                   \
   __attribute__((target(TARGET))) void NAME(benchmark::State& state) {                             \
     VEC x = SET1(0.999999);                                                                         \
-    const VEC b0 = SET1(1e-9), b1 = SET1(2e-9), b2 = SET1(3e-9), b3 = SET1(4e-9);                  \
+    const VEC y = SET1(1e-9), b[4] = {SET1(1e-9), SET1(2e-9), SET1(3e-9), SET1(4e-9)};               \
     VEC a0 = x, a1 = x, a2 = x, a3 = x, a4 = x, a5 = x, a6 = x, a7 = x, a8 = x, a9 = x, a10 = x, a11 = x; \
     for (auto _ : state)                                                                            \
       for (int r = 0; r < 1000; ++r) {                                                              \
-        asm volatile("" : "+v"(x)); /* the products are formed anew every step */                   \
-        a0 = ADD(a0, MUL(x, b0)); a1 = ADD(a1, MUL(x, b1)); a2 = ADD(a2, MUL(x, b2));               \
-        a3 = ADD(a3, MUL(x, b3)); a4 = ADD(a4, MUL(b0, x)); a5 = ADD(a5, MUL(b1, x));               \
-        a6 = ADD(a6, MUL(x, b0)); a7 = ADD(a7, MUL(x, b1)); a8 = ADD(a8, MUL(x, b2));               \
-        a9 = ADD(a9, MUL(x, b3)); a10 = ADD(a10, MUL(b0, x)); a11 = ADD(a11, MUL(b1, x));           \
+        asm volatile("" : "+v"(x)); /* products are formed anew every step */                       \
+        a0 = STEP(a0, 0); a1 = STEP(a1, 1); a2 = STEP(a2, 2); a3 = STEP(a3, 3);                     \
+        a4 = STEP(a4, 0); a5 = STEP(a5, 1); a6 = STEP(a6, 2); a7 = STEP(a7, 3);                     \
+        a8 = STEP(a8, 0); a9 = STEP(a9, 1); a10 = STEP(a10, 2); a11 = STEP(a11, 3);                 \
         asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5));            \
         asm volatile("" : "+v"(a6), "+v"(a7), "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11));          \
       }                                                                                             \
+    (void)y, (void)b;                                                                               \
     for (const VEC& v : {a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11}) benchmark::DoNotOptimize(v); \
     state.counters["GFLOP/s"] = benchmark::Counter(12.0 * 1000 * 2 * (W) * 1e-9,                    \
                                                    benchmark::Counter::kIsIterationInvariantRate);  \
   }
-PLAB_MUL_ADD_PEAK(MulAddPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, _mm256_mul_pd, _mm256_add_pd)
-PLAB_MUL_ADD_PEAK(MulAddPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, _mm512_mul_pd, _mm512_add_pd)
-#undef PLAB_MUL_ADD_PEAK
-void BM_MulAddPeakAvx2(benchmark::State& state) { MulAddPeakAvx2(state); }
-void BM_MulAddPeakAvx512(benchmark::State& state) {
-  if (!__builtin_cpu_supports("avx512f")) { state.SkipWithError("no AVX-512 on this CPU"); return; }
-  MulAddPeakAvx512(state);
-}
+#define PLAB_FMA_STEP_256(a, k) _mm256_fmadd_pd(a, x, y)
+#define PLAB_FMA_STEP_512(a, k) _mm512_fmadd_pd(a, x, y)
+#define PLAB_MUL_ADD_STEP_256(a, k) _mm256_add_pd(a, _mm256_mul_pd(x, b[k]))
+#define PLAB_MUL_ADD_STEP_512(a, k) _mm512_add_pd(a, _mm512_mul_pd(x, b[k]))
+PLAB_PEAK(FmaPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, PLAB_FMA_STEP_256)
+PLAB_PEAK(FmaPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, PLAB_FMA_STEP_512)
+PLAB_PEAK(MulAddPeakAvx2, "avx2,fma", __m256d, 4, _mm256_set1_pd, PLAB_MUL_ADD_STEP_256)
+PLAB_PEAK(MulAddPeakAvx512, "avx512f", __m512d, 8, _mm512_set1_pd, PLAB_MUL_ADD_STEP_512)
+#undef PLAB_PEAK
+#undef PLAB_FMA_STEP_256
+#undef PLAB_FMA_STEP_512
+#undef PLAB_MUL_ADD_STEP_256
+#undef PLAB_MUL_ADD_STEP_512
+// Where the CPU lacks AVX-512 its rows are skipped (not run: an illegal instruction).
+#define PLAB_PEAK_BM(NAME, AVX512)                                                                    \
+  void BM_##NAME(benchmark::State& state) {                                                         \
+    if (AVX512 && !__builtin_cpu_supports("avx512f")) { state.SkipWithError("no AVX-512 on this CPU"); return; } \
+    NAME(state);                                                                                    \
+  }
+PLAB_PEAK_BM(FmaPeakAvx2, false)
+PLAB_PEAK_BM(FmaPeakAvx512, true)
+PLAB_PEAK_BM(MulAddPeakAvx2, false)
+PLAB_PEAK_BM(MulAddPeakAvx512, true)
+#undef PLAB_PEAK_BM
 
 }  // namespace
 

@@ -12,9 +12,13 @@
 
 namespace plab {
 
-// The least of v[0..n) that is not NaN (+inf when none; n = 0 included): sixteen lanes in four
-// accumulators, x < m ? x : m skipping NaN (a minimum is exact in any order; of -0 and +0 either).
-inline double least_value(const double* v, std::size_t n) {
+namespace detail {
+// The least of value4(i) (four values at a time, sixteen lanes in four accumulators) and value(i)
+// (the slots after the last whole vector) that is not NaN (+inf when none), each vector handed to
+// seen4(i, x) and each value to seen(i, x) as it is taken: x < m ? x : m skips NaN, and a minimum
+// is exact in any order (of -0 and +0 either).
+template <class Value4, class Value, class Seen4, class Seen>
+inline double least_of(std::size_t n, Value4 value4, Value value, Seen4 seen4, Seen seen) {
   using V4 = double __attribute__((vector_size(32)));
   constexpr int kAcc = 4;
   const double inf = std::numeric_limits<double>::infinity();
@@ -23,15 +27,38 @@ inline double least_value(const double* v, std::size_t n) {
   std::size_t i = 0;
   for (; i + 4 * kAcc <= n; i += 4 * kAcc)
     for (int a = 0; a < kAcc; ++a) {
-      V4 x;
-      std::memcpy(&x, v + i + 4 * a, sizeof x);
+      const V4 x = value4(i + 4 * a);
+      seen4(i + 4 * a, x);
       acc[a] = x < acc[a] ? x : acc[a];
     }
+  for (; i + 4 <= n; i += 4) {
+    const V4 x = value4(i);
+    seen4(i, x);
+    acc[0] = x < acc[0] ? x : acc[0];
+  }
   double m = inf;
   for (const auto& a : acc)
     for (int l = 0; l < 4; ++l) m = a[l] < m ? a[l] : m;
-  for (; i < n; ++i) m = v[i] < m ? v[i] : m;
+  for (; i < n; ++i) {
+    const double x = value(i);
+    seen(i, x);
+    m = x < m ? x : m;
+  }
   return m;
+}
+}  // namespace detail
+
+// The least of v[0..n) that is not NaN (+inf when none; n = 0 included): detail::least_of.
+inline double least_value(const double* v, std::size_t n) {
+  using V4 = double __attribute__((vector_size(32)));
+  return detail::least_of(
+      n,
+      [v](std::size_t i) {
+        V4 x;
+        std::memcpy(&x, v + i, sizeof x);
+        return x;
+      },
+      [v](std::size_t i) { return v[i]; }, [](std::size_t, const V4&) {}, [](std::size_t, double) {});
 }
 
 // The first slot i < n with v[i] == x (n when none; T int64_t or double): eight slots compared at
@@ -77,30 +104,9 @@ inline std::size_t first_min(const double* v, std::size_t n) { return first_min(
 template <class Value4, class Value>
 inline double store_least(double* v, std::size_t n, Value4 value4, Value value) {
   using V4 = double __attribute__((vector_size(32)));
-  constexpr int kAcc = 4;
-  const double inf = std::numeric_limits<double>::infinity();
-  V4 acc[kAcc];
-  for (auto& a : acc) a = V4{inf, inf, inf, inf};
-  std::size_t i = 0;
-  for (; i + 4 * kAcc <= n; i += 4 * kAcc)
-    for (int a = 0; a < kAcc; ++a) {
-      const V4 x = value4(i + 4 * a);
-      std::memcpy(v + i + 4 * a, &x, sizeof x);
-      acc[a] = x < acc[a] ? x : acc[a];
-    }
-  for (; i + 4 <= n; i += 4) {
-    const V4 x = value4(i);
-    std::memcpy(v + i, &x, sizeof x);
-    acc[0] = x < acc[0] ? x : acc[0];
-  }
-  double m = inf;
-  for (const auto& a : acc)
-    for (int l = 0; l < 4; ++l) m = a[l] < m ? a[l] : m;
-  for (; i < n; ++i) {
-    v[i] = value(i);
-    m = v[i] < m ? v[i] : m;
-  }
-  return m;
+  return detail::least_of(
+      n, value4, value, [v](std::size_t i, const V4& x) { std::memcpy(v + i, &x, sizeof x); },
+      [v](std::size_t i, double x) { v[i] = x; });
 }
 
 // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
