@@ -37,6 +37,7 @@
 
 #include "algorithms/learner.hpp"
 #include "core/random.hpp"
+#include "numerics/coef_scale.hpp"
 
 namespace plab {
 
@@ -144,7 +145,12 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       const double aj = f_.alpha[j];
       const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
       if (!p.empty()) weighted_factors(p, c);  // BOGD++'s own factors, g_ in slot order
-      cap = cap_factor(j, p, gu, a);
+      // Without the norm nothing reads the coefficients before the rescaling: it runs inside the
+      // cap's pass, before the removal (slot j, removed, keeps its value). Not while the averaged
+      // sums are kept (until the first removal): scale updates them too.
+      const bool rescaled = norm_dropped_ && cap_ > 0.0 && (removal_ == Removal::uniform || !p.empty()) &&
+                            !f_.averaging_valid();
+      cap = cap_factor(j, p, gu, a, rescaled);
       double fj = 0.0, kjj = 0.0;  // f(x_j), k(x_j,x_j) before the removal (the norm's update)
       if (!norm_dropped_) {
         fj = gram_dot(j);
@@ -154,8 +160,8 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       r.removed = f_.sv.id(j);
       r.update = UpdateKind::evict;
       remove_slot(j, row, p);
-      if (p.empty()) f_.scale(gu, t);
-      else f_.scale_each(g_.data(), t);  // g_ moved with the slots
+      if (!rescaled && p.empty()) f_.scale(gu, t);
+      else if (!rescaled) f_.scale_each(g_.data(), t);  // g_ moved with the slots
       s = norm_dropped_ ? 0.0 : f_.dot_alpha(row.data());  // only the norm reads it
       if (!norm_dropped_) update_norm_after_removal(n, gu, aj, fj, kjj);
     } else if (f_.size() > 0) {
@@ -196,38 +202,6 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double factor(std::size_t i, const std::vector<double>& p, double gu) const {
     return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
   }
-  // max(m, max_i |a_i + g_i a_i|), i < n (g_i = g, or gs[i] - 1 with BOGD++'s factors gs): a
-  // maximum is exact in any order, so sixteen lanes in four accumulators (one accumulator would
-  // wait on each max's latency) and |y| one AND, which saves a tenth of an a9a BOGD pass. Finite a.
-  static double max_abs_scaled(const double* a, const double* gs, std::size_t n, double g, double m) {
-    using V4 = double __attribute__((vector_size(32)));
-    using I4 = int64_t __attribute__((vector_size(32)));
-    constexpr std::size_t kAcc = 4;
-    const V4 gv = {g, g, g, g}, one = {1.0, 1.0, 1.0, 1.0};
-    const I4 magnitude = {INT64_MAX, INT64_MAX, INT64_MAX, INT64_MAX};  // all but the sign bit: |y| is one AND
-    V4 mv[kAcc];
-    for (auto& v : mv) v = V4{m, m, m, m};
-    const auto lane = [&](std::size_t i) {  // |a_i + g_i a_i| for slots i .. i + 3
-      V4 x, f = gv;
-      std::memcpy(&x, a + i, sizeof x);
-      if (gs) std::memcpy(&f, gs + i, sizeof f), f -= one;
-      return reinterpret_cast<V4>(reinterpret_cast<I4>(x + f * x) & magnitude);
-    };
-    std::size_t i = 0;
-    for (; i + 4 * kAcc <= n; i += 4 * kAcc)
-      for (std::size_t q = 0; q < kAcc; ++q) {
-        const V4 y = lane(i + 4 * q);
-        mv[q] = mv[q] > y ? mv[q] : y;
-      }
-    for (; i + 4 <= n; i += 4) {
-      const V4 y = lane(i);
-      mv[0] = mv[0] > y ? mv[0] : y;
-    }
-    for (const auto& v : mv)
-      for (std::size_t l = 0; l < 4; ++l) m = std::max(m, v[l]);
-    for (; i < n; ++i) m = std::max(m, std::abs(a[i] + (gs ? gs[i] - 1.0 : g) * a[i]));
-    return m;
-  }
   // g_ = BOGD++'s factors c / (1 - p_i) (factor()'s bits) of the probabilities p, slot order; four
   // lanes at a time (division is exact-rounded lane by lane; the scalar divisions, three a slot and
   // removal, were a third of an a9a BOGD++ pass).
@@ -247,14 +221,16 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
-  double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a) const {
+  // With rescale (BOGD's and BOGD++'s own factors), every coefficient but slot j's is rescaled in
+  // the same pass, the values the maximum reads (one pass over alpha where there were two).
+  double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a, bool rescale = false) {
     if (!(cap_ > 0.0)) return 1.0;
     double m = std::abs(a);
-    const double* al = f_.alpha.data();
+    double* al = f_.alpha.data();
     for (const auto& [b, e] : {std::pair{std::size_t{0}, j}, std::pair{j + 1, f_.size()}}) {
       std::size_t i = b;
-      if (removal_ == Removal::uniform) m = max_abs_scaled(al + b, nullptr, e - b, gu - 1.0, m), i = e;
-      else if (!p.empty()) m = max_abs_scaled(al + b, g_.data() + b, e - b, 0.0, m), i = e;
+      if (removal_ == Removal::uniform) m = scaled_max_abs(al + b, nullptr, e - b, gu - 1.0, m, rescale), i = e;
+      else if (!p.empty()) m = scaled_max_abs(al + b, g_.data() + b, e - b, 0.0, m, rescale), i = e;
       for (; i < e; ++i) {  // p in slot order before the removal, as alpha
         const double ai = al[i];
         m = std::max(m, std::abs(ai + (factor(i, p, gu) - 1.0) * ai));

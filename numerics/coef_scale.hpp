@@ -11,8 +11,14 @@ namespace plab {
 
 void scale_coefficients(double* a, std::size_t n, double c1);             // a_i += c1 a_i
 void scale_coefficients_each(double* a, const double* g, std::size_t n);  // a_i += (g_i - 1) a_i
+// max(m, max_i |y_i|) of the values the scaling stores, y_i = a_i + c1 a_i (g null) or
+// a_i + (g_i - 1) a_i; with store, a_i = y_i too (BOGD's cap reads the maximum of the coefficients it
+// rescales: one pass over them). Finite a (a NaN may be lost from the maximum).
+double scaled_max_abs(double* a, const double* g, std::size_t n, double c1, double m, bool store);
 // Either on a named path ("scalar", "avx2", "avx512"; tests), g null for the common c1. Throws
 // std::invalid_argument when the CPU lacks it.
 void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1);
+double scaled_max_abs_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1, double m,
+                         bool store);
 
 }  // namespace plab
