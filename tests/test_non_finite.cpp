@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
@@ -151,6 +152,34 @@ TEST(NonFinite, CheckNamesEachQuantity) {
   EXPECT_TRUE(has(msg(e), "the coefficient of x_t is -inf")) << msg(e);
   RoundRecord f = r; f.tau = inf;
   EXPECT_TRUE(has(msg(f), "the step tau_t is inf")) << msg(f);
+  // Every optional quantity on its own: infinite of either sign stops and is named, NaN (not
+  // applicable) and the largest finite values pass.
+  const std::pair<double RoundRecord::*, const char*> optional[] = {
+      {&RoundRecord::delta_norm, "the projection error ||delta_t||"}, {&RoundRecord::pk2, "||P k(x_t,.)||^2"},
+      {&RoundRecord::tau, "the step tau_t"}, {&RoundRecord::eta_t, "the threshold eta_t"},
+      {&RoundRecord::phi, "the Forgetron phi_t"}, {&RoundRecord::psi, "the Forgetron psi_t"},
+      {&RoundRecord::Q, "the Forgetron Q_t"}, {&RoundRecord::sigma_r, "the Forgetron sigma_r"},
+      {&RoundRecord::f_r, "the Forgetron f_r"}, {&RoundRecord::rho, "the margin rho_t"},
+      {&RoundRecord::coef, "the coefficient of x_t"}, {&RoundRecord::trunc_norm, "the truncated norm"},
+      {&RoundRecord::trunc_bound, "the truncation bound"}};
+  const double big = std::numeric_limits<double>::max();
+  for (const auto& [field, name] : optional) {
+    for (const double v : {inf, -inf}) {
+      RoundRecord q = r;
+      q.*field = v;
+      EXPECT_TRUE(has(msg(q), std::string(name) + " is " + (v > 0 ? "inf" : "-inf"))) << name << ": " << msg(q);
+    }
+    for (const double v : {nan, -nan, big, -big, 0.0}) {
+      RoundRecord q = r;
+      q.*field = v;
+      EXPECT_NO_THROW(check_finite(q)) << name << " = " << v;
+    }
+  }
+  // Without the running norm (no bounds) it may be NaN, never infinite.
+  RoundRecord g = r; g.f_norm2 = nan;
+  EXPECT_NO_THROW(check_finite(g, false));
+  g.f_norm2 = inf;
+  EXPECT_THROW(check_finite(g, false), NonFiniteError);
 }
 
 }  // namespace
