@@ -162,7 +162,10 @@ class Norma final : public ExpansionLearner {
       norm2_ *= c * c;
       changed = true;
     }
-    if (tau_ > 0) logdecay_ += std::log(c);
+    if (tau_ > 0) {  // log c once per value of c (one value for a constant eta): the same bits
+      if (c != log_of_) log_of_ = c, log_c_ = std::log(c);
+      logdecay_ += log_c_;
+    }
     if (a != 0.0) {  // ||h + a k(x,.)||^2 = ||h||^2 + 2 a h(x) + a^2 k(x,x), h already decayed
       norm2_ += 2.0 * a * c * h + a * a * r.kxx;
       f_.add(x, t, a);
@@ -262,6 +265,7 @@ class Norma final : public ExpansionLearner {
   std::size_t tau_;
   bool decay_rate_, bias_, inclusive_;
   double thr_ = 0.0, b_ = 0.0, logdecay_ = 0.0, max_kxx_ = 0.0;
+  double log_of_ = 1.0, log_c_ = 0.0;  // the last c whose log was taken, and its log (log 1 = 0)
   std::deque<Born> born_;
 };
 
