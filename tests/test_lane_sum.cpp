@@ -115,49 +115,14 @@ TEST(LaneMin, FirstSlotOfTheLeastAsTheSerialScan) {
 }
 
 // The coefficient scaling on every path the CPU has against the serial multiply-then-add of each
-// element, bit for bit, past the vector blocks and their tails; and the run's own path.
+// element, bit for bit, past the vector blocks and their tails; and the run's own path. The same
+// for scaled_max_abs: the largest |y_i| of the values the scaling stores (and m when larger), the
+// coefficients untouched without store and scaled as scale_coefficients with it.
 TEST(CoefScale, EachElementAsTheSerialMultiplyThenAdd) {
   const uint64_t seed = test_util::test_seed(20261130);
   SCOPED_TRACE("seed " + std::to_string(seed));
   Rng rng(seed);
-  for (int trial = 0; trial < 200; ++trial) {
-    const std::size_t n = static_cast<std::size_t>(trial % 37) + (trial % 2 ? 800 : 0);
-    std::vector<double> a(n), g(n), one(n), each(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      a[i] = rng.normal() * std::ldexp(1.0, static_cast<int>(rng.below(40)) - 20);
-      g[i] = 1.0 + 0.1 * rng.normal();
-    }
-    const double c1 = -0.001 * rng.uniform();
-    for (std::size_t i = 0; i < n; ++i) {
-      volatile double p = c1 * a[i], q = (g[i] - 1.0) * a[i];  // each product rounded on its own
-      one[i] = a[i] + p;
-      each[i] = a[i] + q;
-    }
-    for (const std::string isa : {"scalar", "avx2", "avx512", "run"}) {
-      if (isa != "run" && simd_parse(isa) > simd_best()) continue;
-      std::vector<double> x = a, y = a;
-      if (isa == "run") {
-        scale_coefficients(x.data(), n, c1);
-        scale_coefficients_each(y.data(), g.data(), n);
-      } else {
-        scale_coefficients_on(isa, x.data(), nullptr, n, c1);
-        scale_coefficients_on(isa, y.data(), g.data(), n, 0.0);
-      }
-      for (std::size_t i = 0; i < n; ++i) {
-        ASSERT_EQ(bits(x[i]), bits(one[i])) << isa << " n " << n << " slot " << i;
-        ASSERT_EQ(bits(y[i]), bits(each[i])) << isa << " n " << n << " slot " << i;
-      }
-    }
-  }
-}
-
-// scaled_max_abs: the largest |y_i| of the values the scaling stores (and m when larger), the
-// coefficients untouched without store and scaled as scale_coefficients with it, on every path.
-TEST(CoefScale, ScaledMaxAbsIsTheSerialMaximumOfTheScaledValues) {
-  const uint64_t seed = test_util::test_seed(20261201);
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  Rng rng(seed);
-  for (int trial = 0; trial < 200; ++trial) {
+  for (int trial = 0; trial < 300; ++trial) {
     const std::size_t n = static_cast<std::size_t>(trial % 41) + (trial % 3 ? 793 : 0);
     std::vector<double> a(n), g(n), one(n), each(n);
     for (std::size_t i = 0; i < n; ++i) {
@@ -167,28 +132,40 @@ TEST(CoefScale, ScaledMaxAbsIsTheSerialMaximumOfTheScaledValues) {
     const double c1 = 0.002 * rng.uniform() - 0.001;
     // m below, between or above the values: the maximum must take it where it is the largest
     const double m0 = trial % 4 == 0 ? 0.0 : std::ldexp(rng.uniform(), static_cast<int>(rng.below(44)) - 22);
-    double want_one = m0, want_each = m0;
+    double max_one = m0, max_each = m0;
     for (std::size_t i = 0; i < n; ++i) {
       volatile double p = c1 * a[i], q = (g[i] - 1.0) * a[i];  // each product rounded on its own
       one[i] = a[i] + p;
       each[i] = a[i] + q;
-      want_one = std::fabs(one[i]) > want_one ? std::fabs(one[i]) : want_one;
-      want_each = std::fabs(each[i]) > want_each ? std::fabs(each[i]) : want_each;
+      max_one = std::fabs(one[i]) > max_one ? std::fabs(one[i]) : max_one;
+      max_each = std::fabs(each[i]) > max_each ? std::fabs(each[i]) : max_each;
     }
+    const auto same = [&](const std::vector<double>& x, const std::vector<double>& want, const std::string& what) {
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(bits(x[i]), bits(want[i])) << what << " n " << n << " slot " << i;
+    };
     for (const std::string isa : {"scalar", "avx2", "avx512", "run"}) {
       if (isa != "run" && simd_parse(isa) > simd_best()) continue;
+      const bool run = isa == "run";
+      std::vector<double> x = a, y = a;
+      if (run) {
+        scale_coefficients(x.data(), n, c1);
+        scale_coefficients_each(y.data(), g.data(), n);
+      } else {
+        scale_coefficients_on(isa, x.data(), nullptr, n, c1);
+        scale_coefficients_on(isa, y.data(), g.data(), n, 0.0);
+      }
+      same(x, one, isa);
+      same(y, each, isa);
       for (const bool store : {false, true}) {
-        std::vector<double> x = a, y = a;
-        const double mx = isa == "run" ? scaled_max_abs(x.data(), nullptr, n, c1, m0, store)
-                                       : scaled_max_abs_on(isa, x.data(), nullptr, n, c1, m0, store);
-        const double my = isa == "run" ? scaled_max_abs(y.data(), g.data(), n, 0.0, m0, store)
-                                       : scaled_max_abs_on(isa, y.data(), g.data(), n, 0.0, m0, store);
-        ASSERT_EQ(bits(mx), bits(want_one)) << isa << " store " << store << " n " << n;
-        ASSERT_EQ(bits(my), bits(want_each)) << isa << " store " << store << " n " << n;
-        for (std::size_t i = 0; i < n; ++i) {
-          ASSERT_EQ(bits(x[i]), bits(store ? one[i] : a[i])) << isa << " store " << store << " n " << n << " slot " << i;
-          ASSERT_EQ(bits(y[i]), bits(store ? each[i] : a[i])) << isa << " store " << store << " n " << n << " slot " << i;
-        }
+        x = a, y = a;
+        const double mx = run ? scaled_max_abs(x.data(), nullptr, n, c1, m0, store)
+                              : scaled_max_abs_on(isa, x.data(), nullptr, n, c1, m0, store);
+        const double my = run ? scaled_max_abs(y.data(), g.data(), n, 0.0, m0, store)
+                              : scaled_max_abs_on(isa, y.data(), g.data(), n, 0.0, m0, store);
+        ASSERT_EQ(bits(mx), bits(max_one)) << isa << " store " << store << " n " << n;
+        ASSERT_EQ(bits(my), bits(max_each)) << isa << " store " << store << " n " << n;
+        same(x, store ? one : a, isa + " max");
+        same(y, store ? each : a, isa + " max");
       }
     }
   }
