@@ -60,7 +60,7 @@ double scale_on(Simd path, double* a, const double* g, std::size_t n, double c1,
   return scale_scalar<Store, Max>(a, g, n, c1, m);
 }
 
-Simd checked(const std::string& isa) {
+Simd scale_path_named(const std::string& isa) {
   const Simd want = simd_parse(isa);
   if (want > simd_best()) throw std::invalid_argument("scale_coefficients path '" + isa + "' is not available here");
   return want;
@@ -81,11 +81,11 @@ double scaled_max_abs(double* a, const double* g, std::size_t n, double c1, doub
   return store ? scale_on<true, true>(path, a, g, n, c1, m) : scale_on<false, true>(path, a, g, n, c1, m);
 }
 void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1) {
-  scale_on<true, false>(checked(isa), a, g, n, c1, 0.0);
+  scale_on<true, false>(scale_path_named(isa), a, g, n, c1, 0.0);
 }
 double scaled_max_abs_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1, double m,
                          bool store) {
-  const Simd path = checked(isa);
+  const Simd path = scale_path_named(isa);
   return store ? scale_on<true, true>(path, a, g, n, c1, m) : scale_on<false, true>(path, a, g, n, c1, m);
 }
 
