@@ -38,6 +38,7 @@
 #include "algorithms/learner.hpp"
 #include "core/random.hpp"
 #include "numerics/coef_scale.hpp"
+#include "numerics/common_divisor.hpp"
 
 namespace plab {
 
@@ -141,10 +142,9 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       const std::size_t n = f_.size();
       std::vector<double>& p = p_;
       p.clear();
-      const std::size_t j = draw(p);
+      const std::size_t j = draw(p, c);  // BOGD++: also its own factors, g_ in slot order
       const double aj = f_.alpha[j];
       const double gu = c * static_cast<double>(n) / static_cast<double>(n - 1);  // BOGD's common factor
-      if (!p.empty()) weighted_factors(p, c);  // BOGD++'s own factors, g_ in slot order
       // Without the norm nothing reads the coefficients before the rescaling: it runs inside the
       // cap's pass, before the removal (slot j, removed, keeps its value). Not while the averaged
       // sums are kept (until the first removal): scale updates them too.
@@ -205,19 +205,29 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // g_ = BOGD++'s factors c / (1 - p_i) (factor()'s bits) of the probabilities p, slot order; four
   // lanes at a time (division is exact-rounded lane by lane; the scalar divisions, three a slot and
   // removal, were a third of an a9a BOGD++ pass).
-  void weighted_factors(const std::vector<double>& p, double c) {
+  // With u, the draw's walk rides along: the first slot i < n - 1 whose running sum p_0 + ... + p_i
+  // (in slot order) exceeds u, else n - 1; the serial adds wait on each other, the divisions fill
+  // the wait (two loops, one after the other, took the sum of the two).
+  std::size_t weighted_factors(const std::vector<double>& p, double c, double u = -1.0) {
     using V4 = double __attribute__((vector_size(32)));
     const std::size_t n = p.size();
     g_.resize(n);
     const V4 cv = {c, c, c, c}, one = {1.0, 1.0, 1.0, 1.0};
-    std::size_t i = 0;
+    std::size_t i = 0, drawn = n - 1;
+    double acc = 0.0;
+    bool walking = u >= 0.0;
+    const auto walk = [&](std::size_t k) {
+      if (walking && k + 1 < n && u < (acc += p[k])) drawn = k, walking = false;
+    };
     for (; i + 4 <= n; i += 4) {
       V4 x;
       std::memcpy(&x, p.data() + i, sizeof x);
       const V4 y = cv / (one - x);
       std::memcpy(g_.data() + i, &y, sizeof y);
+      for (std::size_t k = i; k < i + 4; ++k) walk(k);
     }
-    for (; i < n; ++i) g_[i] = c / (1.0 - p[i]);
+    for (; i < n; ++i) g_[i] = c / (1.0 - p[i]), walk(i);
+    return drawn;
   }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
@@ -279,22 +289,19 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     replay_ = std::move(ids);
     replayed_ = 0;
   }
-  // The slot to remove; p gets BOGD++'s removal probabilities (slot order).
-  std::size_t draw(std::vector<double>& p) {
+  // The slot to remove; p gets BOGD++'s removal probabilities (slot order) and g_ its factors
+  // (shrink c).
+  std::size_t draw(std::vector<double>& p, double c) {
     const std::size_t n = f_.size();
     if (replayed_ < replay_.size()) {
-      if (removal_ == Removal::weighted && n > 1) weights(p);
+      if (removal_ == Removal::weighted && n > 1) weights(p), weighted_factors(p, c);
       for (std::size_t i = 0; i < n; ++i)
         if (f_.sv.id(i) == replay_[replayed_]) { ++replayed_; return i; }
       throw std::logic_error("replay_removals: no support " + std::to_string(replay_[replayed_]));
     }
     if (removal_ == Removal::uniform || n == 1) return static_cast<std::size_t>(rng_.below(n));  // B = 1: no rescaling (no other support)
     weights(p);
-    const double u = rng_.uniform();
-    double acc = 0.0;
-    for (std::size_t i = 0; i + 1 < n; ++i)
-      if (u < (acc += p[i])) return i;
-    return n - 1;
+    return weighted_factors(p, c, rng_.uniform());  // u in [0, 1)
   }
   // BOGD++'s removal probabilities p_j = (1 - b_j)/(n - 1) (slot order).
   void weights(std::vector<double>& p) const {
@@ -309,17 +316,19 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
       p.assign(n, 1.0 / static_cast<double>(n));
       return;
     }
-    using V4 = double __attribute__((vector_size(32)));  // four lanes at a time, each the scalar's bits
-    const double d = static_cast<double>(n - 1);
-    const V4 sv = {sum, sum, sum, sum}, dv = {d, d, d, d}, one = {1.0, 1.0, 1.0, 1.0};
+    // Four lanes at a time, each quotient the division's bits from a product and two fmas (the two
+    // divisions a slot were two thirds of this loop, a fifth of an a9a BOGD++ pass).
+    using V4 = CommonDivisor::V4;
+    const CommonDivisor by_sum(sum), by_d(static_cast<double>(n - 1));
+    const V4 one = {1.0, 1.0, 1.0, 1.0};
     std::size_t i = 0;
     for (; i + 4 <= n; i += 4) {
       V4 x;
       std::memcpy(&x, p.data() + i, sizeof x);
-      x = (one - x / sv) / dv;
+      x = by_d(one - by_sum(x));
       std::memcpy(p.data() + i, &x, sizeof x);
     }
-    for (; i < n; ++i) p[i] = (1.0 - p[i] / sum) / d;
+    for (; i < n; ++i) p[i] = by_d(1.0 - by_sum(p[i]));
   }
 
   // k(x_i, x_i): the Gram matrix's diagonal, the same bits (both are Kernel::self of the row's sqnorm).

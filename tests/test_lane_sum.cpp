@@ -12,6 +12,7 @@
 #include "core/random.hpp"
 #include "tests/test_util.hpp"
 #include "numerics/coef_scale.hpp"
+#include "numerics/common_divisor.hpp"
 #include "numerics/lane_dots.hpp"
 #include "numerics/lane_min.hpp"
 #include "numerics/lane_sum.hpp"
@@ -186,4 +187,44 @@ TEST(LaneMin, FirstEqualAsTheSerialScan) {
       if (v[i] == x) want = i;
     ASSERT_EQ(first_equal(v.data(), n, x), want) << "n " << n << " trial " << trial;
   }
+}
+
+// CommonDivisor's product and two fmas against the division itself, bit for bit: divisors with every
+// mantissa (all ones among them, the reciprocal's hard case), whole numbers, and out of its range;
+// dividends across the exponent range, at its edges, zeros of both signs, subnormals, infinities, NaN.
+TEST(CommonDivisor, EveryQuotientIsTheDivisions) {
+  const uint64_t seed = test_util::test_seed(20261201);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const auto any = [&](int emin, int emax) {  // a random double of exponent in [emin, emax], either sign
+    const uint64_t e = static_cast<uint64_t>(emin + 1023 + static_cast<int>(rng.below(static_cast<uint64_t>(emax - emin + 1))));
+    const uint64_t b = (e << 52) | (rng.below(uint64_t{1} << 52)) | (rng.below(2) << 63);
+    return std::bit_cast<double>(b);
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  const double edge[] = {0.0, -0.0, 0x1p-900, 0x1p900, std::nextafter(0x1p-900, 0.0), std::nextafter(0x1p900, inf),
+                         0x1p-1074, 0x1p-1030, -inf, inf, std::numeric_limits<double>::quiet_NaN(), 1.0, 3.0};
+  long fast = 0;
+  for (int trial = 0; trial < 20000; ++trial) {
+    double b = trial % 4 == 0   ? static_cast<double>(rng.below(100000) + 1)
+               : trial % 4 == 1 ? any(-40, 40)
+               : trial % 4 == 2 ? std::bit_cast<double>(std::bit_cast<uint64_t>(any(-40, 40)) | ((uint64_t{1} << 52) - 1))
+                                : any(-1000, 1000);
+    if (trial % 997 == 0) b = edge[rng.below(std::size(edge))];
+    const CommonDivisor by(b);
+    for (int k = 0; k < 200; ++k) {
+      CommonDivisor::V4 a;
+      for (int l = 0; l < 4; ++l)
+        a[l] = k % 50 == 0 ? edge[rng.below(std::size(edge))] : k % 2 ? any(-60, 60) : any(-1022, 1023);
+      if (k % 3) a = CommonDivisor::V4{a[0], a[0] * 0.5, -a[0], std::nextafter(a[0], 0.0)};  // one vector in range
+      const CommonDivisor::V4 q = by(a);
+      for (int l = 0; l < 4; ++l) {
+        const double want = a[l] / b;
+        ASSERT_EQ(std::bit_cast<uint64_t>(by(a[l])), std::bit_cast<uint64_t>(want)) << a[l] << " / " << b;
+        ASSERT_EQ(std::bit_cast<uint64_t>(q[l]), std::bit_cast<uint64_t>(want)) << a[l] << " / " << b << " lane " << l;
+        fast += std::abs(a[l]) >= 0x1p-900 && std::abs(a[l]) <= 0x1p900 && std::abs(b) >= 0x1p-40 && std::abs(b) <= 0x1p40;
+      }
+    }
+  }
+  EXPECT_GT(fast, 4000000);  // most quotients took the product and fmas, not the division
 }
