@@ -288,16 +288,23 @@ def log(msg):
 
 
 def cpuinfo():
-    model, flags = "unknown CPU", []
+    """The first CPU's model name with its family and model numbers (a virtual machine may name it only
+    "AMD EPYC"), and its flags."""
+    fields, flags = {}, []
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith("model name") and model == "unknown CPU":
-                    model = line.split(":", 1)[1].strip()
-                elif line.startswith("flags") and not flags:
-                    flags = line.split(":", 1)[1].split()
+                key, _, value = line.partition(":")
+                key = key.strip()
+                if key == "flags" and not flags:
+                    flags = value.split()
+                elif key in ("model name", "cpu family", "model"):
+                    fields.setdefault(key, value.strip())
     except OSError:
         pass
+    model = fields.get("model name", "unknown CPU")
+    if "cpu family" in fields and "model" in fields:
+        model += f" (family {fields['cpu family']}, model {fields['model']})"
     return model, flags
 
 

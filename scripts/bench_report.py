@@ -16,6 +16,8 @@ import re
 import subprocess
 import sys
 
+import bench_peers  # its cpuinfo(): both reports name the CPU alike
+
 _UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 # The last section of OUT.md is written by `make bench-peers` (scripts/bench_peers.py); kept as it is.
 _PEERS = "## Against the peer toolbox"
@@ -59,11 +61,8 @@ def seconds(row, key):
 
 
 def cpu_model():
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown CPU"
+    """The CPU as bench_peers.py names it: model name, family and model numbers."""
+    return bench_peers.cpuinfo()[0]
 
 
 def git_revision(src):
