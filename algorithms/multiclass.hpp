@@ -15,6 +15,7 @@
 #pragma once
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -25,7 +26,8 @@ namespace plab {
 
 class MulticlassLearner : public Learner {
  public:
-  explicit MulticlassLearner(const LearnerOptions& o) : kernel_(o.kernel), sv_(o.dim), m_(o.classes) {
+  explicit MulticlassLearner(const LearnerOptions& o)
+      : kernel_(o.kernel), sv_(o.dim), m_(o.classes), record_norms_(o.record_norms) {
     if (m_ < 2) throw std::invalid_argument("multiclass learners need at least 2 classes (load the data with --labels classes)");
   }
   // Rounds whose kernel rows are computed in one pass over the supports (learn_block): one DRAM pass
@@ -34,7 +36,9 @@ class MulticlassLearner : public Learner {
   static constexpr std::size_t kBlockRounds = 192;
   std::size_t classes() const { return m_; }
   std::size_t support_size() const override { return sv_.size(); }
-  double norm2() const override { return norm2_; }
+  // NaN when the learner skips the running norm (drop_norm(); docs/learners.md#bookkeeping).
+  double norm2() const override { return norm_dropped_ ? std::numeric_limits<double>::quiet_NaN() : norm2_; }
+  bool keeps_norm() const override { return !norm_dropped_; }
   const SupportSet& supports() const { return sv_; }
   double coef(std::size_t i, std::size_t c) const { return coef_[i * m_ + c]; }
 
@@ -90,7 +94,7 @@ class MulticlassLearner : public Learner {
   void save_state(StateWriter& w) const override {
     sv_.save(w, "sv.");
     w.put("coef", coef_);
-    w.put_one("norm2", norm2_);
+    w.put_one("norm2", norm_dropped_ ? norm2_exact() : norm2_);  // a model always holds ||f||^2
   }
   void load_state(const StateReader& r) override {
     sv_.load(r, "sv.");
@@ -119,7 +123,7 @@ class MulticlassLearner : public Learner {
         begin(x, t0 + static_cast<int64_t>(b + l), row, prefix_from_ ? &prefix_[l * m_] : nullptr, r);
         round(x, r.t, row, r);
         r.support_size = static_cast<int64_t>(sv_.size());
-        r.f_norm2 = norm2_;
+        r.f_norm2 = norm2();
       }
       pending_ = {};
     }
@@ -179,22 +183,27 @@ class MulticlassLearner : public Learner {
 
   // Appends x with one coefficient per class; ||f||^2 grows by 2 <f, v k(x,.)> + k(x,x) ||v||^2.
   void add_support(const Example& x, int64_t t, const std::vector<double>& v, double kxx) {
-    double ip = 0.0, vv = 0.0;
-    for (std::size_t c = 0; c < m_; ++c) { ip += v[c] * f_[c]; vv += v[c] * v[c]; }
-    norm2_ += 2.0 * ip + kxx * vv;
+    if (!norm_dropped_) {
+      double ip = 0.0, vv = 0.0;
+      for (std::size_t c = 0; c < m_; ++c) { ip += v[c] * f_[c]; vv += v[c] * v[c]; }
+      norm2_ += 2.0 * ip + kxx * vv;
+    }
     sv_.add(x, t);
     coef_.insert(coef_.end(), v.begin(), v.end());
   }
   // Removes slot j (the last slot moves into it, as in SupportSet); returns the moved slot's old index.
-  // ||f||^2 shrinks by 2 sum_c a_c f_c(s_j) - k(s_j,s_j) ||a||^2 with a = coef(j, .).
+  // ||f||^2 shrinks by 2 sum_c a_c f_c(s_j) - k(s_j,s_j) ||a||^2 with a = coef(j, .): a kernel row
+  // of s_j, for the norm only.
   std::size_t remove_support(std::size_t j) {
-    std::vector<double> kj(sv_.size()), fj(m_);
-    const Example sj = sv_.row(j);
-    sv_.kernel_row(kernel_, sj, kj.data());
-    class_scores(kj.data(), fj.data());
-    double ip = 0.0, aa = 0.0;
-    for (std::size_t c = 0; c < m_; ++c) { ip += coef_[j * m_ + c] * fj[c]; aa += coef_[j * m_ + c] * coef_[j * m_ + c]; }
-    norm2_ += -2.0 * ip + kj[j] * aa;
+    if (!norm_dropped_) {
+      std::vector<double> kj(sv_.size()), fj(m_);
+      const Example sj = sv_.row(j);
+      sv_.kernel_row(kernel_, sj, kj.data());
+      class_scores(kj.data(), fj.data());
+      double ip = 0.0, aa = 0.0;
+      for (std::size_t c = 0; c < m_; ++c) { ip += coef_[j * m_ + c] * fj[c]; aa += coef_[j * m_ + c] * coef_[j * m_ + c]; }
+      norm2_ += -2.0 * ip + kj[j] * aa;
+    }
     const std::size_t moved = sv_.remove(j);
     std::copy_n(&coef_[moved * m_], m_, &coef_[j * m_]);
     coef_.resize(coef_.size() - m_);
@@ -202,9 +211,14 @@ class MulticlassLearner : public Learner {
     return moved;
   }
 
+  // A learner whose running norm costs more than O(m) a round calls this in its constructor: with
+  // record_norms off it then skips that work, and norm2() and the records' f_norm2 are NaN.
+  void drop_norm() { norm_dropped_ = !record_norms_; }
+
   Kernel kernel_;
   SupportSet sv_;
   std::size_t m_;
+  bool record_norms_ = true, norm_dropped_ = false;
   std::vector<double> coef_;  // coef_[i * m + c]
   std::vector<double> f_;     // class scores of the current round
   double norm2_ = 0.0;
@@ -339,7 +353,9 @@ class MulticlassRandomBudgetPerceptron final : public MulticlassPerceptron {
   };
   MulticlassRandomBudgetPerceptron(const LearnerOptions& o, const Options& own)
       : MulticlassPerceptron(o, MulticlassPerceptron::Options{}), B_(own.budget), rng_(own.seed),
-        overwrite_(own.eviction == "overwrite") {}
+        overwrite_(own.eviction == "overwrite") {
+    drop_norm();  // a removal's norm update costs a kernel row of the removed support
+  }
   // Its option from o.own (what make_learner hands it; absent: its default).
   explicit MulticlassRandomBudgetPerceptron(const LearnerOptions& o)
       : MulticlassRandomBudgetPerceptron(o, options_from<Options>(o.own)) {}

@@ -1,9 +1,10 @@
 // One whole pass of every multiclass learner over the full MNIST training set (60000 images, pixels/255)
 // with R4's former polynomial kernel of degree 7 (r4_kernel below), in file order, and the kernel
-// rows alone. The kernel row of x against S costs nnz(x) |S| fma (dense feature-major supports, sparse x:
-// MNIST has ~150 non-zero pixels of 784); the counters count those useful fma per second, to compare
-// with the core's measured peak (bench_projectron's BM_FmaPeakAvx512: 143 GFLOP/s = 71.6 GFMA/s on
-// the Zen 5 dev VM, 2 x 8-wide fma a cycle at ~4.5 GHz). Measured numbers: docs/learners.md#layout.
+// rows alone. The learners run as without bounds (record_norms off). The kernel row of x against S
+// costs nnz(x) |S| fma (dense feature-major supports, sparse x: MNIST has ~150 non-zero pixels of
+// 784); the counters count those useful fma per second, to compare with the core's measured peak
+// (bench_projectron's BM_FmaPeakAvx512: 143 GFLOP/s = 71.6 GFMA/s on the Zen 5 dev VM, 2 x 8-wide
+// fma a cycle at ~4.5 GHz). Measured numbers: docs/learners.md#layout.
 #include <benchmark/benchmark.h>
 
 #include <memory>
@@ -47,7 +48,7 @@ LearnerConfig r4_options(const std::string& algo, const Dataset& d) {
   given.add("coef0", k.coef0, "bench_multiclass");
   given.add("degree", k.degree, "bench_multiclass");
   LearnerConfig c = configure_learner(algo, given);
-  c.with_data(d.dim, d.classes.size());
+  c.with_data(d.dim, d.classes.size()).with_record_norms(false);  // as without bounds (docs/learners.md#bookkeeping)
   return c;
 }
 

@@ -196,7 +196,8 @@ def main():
     if mnist_rows:
         md += ["## MNIST", "",
                "`bench_multiclass`: one pass over the 60000 MNIST training digits (pixels/255) in file order, "
-               "polynomial kernel (0.006⟨x,x'⟩ + 1/2)^7, η = 0.1 DOGMA, B = 2000, C = 1; a pass a repetition. "
+               "polynomial kernel (0.006⟨x,x'⟩ + 1/2)^7, η = 0.1 DOGMA, B = 2000, C = 1; the learners run as without "
+               "bounds ([learners.md#bookkeeping](learners.md#bookkeeping)); a pass a repetition. "
                "Floor: every round's kernel row, nnz(x_t) |S| fmas ([learners.md#layout](learners.md#layout)); "
                "for `multiclass-projectron++` also the forward solves of the rounds that project, "
                "n_c(n_c + 1)/2 fmas for each of the two classes ([learners.md#floors](learners.md#floors)).",

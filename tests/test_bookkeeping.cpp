@@ -10,6 +10,7 @@
 
 #include "algorithms/registry.hpp"
 #include "core/random.hpp"
+#include "core/state_archive.hpp"
 #include "tests/test_util.hpp"
 
 namespace plab {
@@ -72,6 +73,66 @@ TEST(Bookkeeping, SameRoundsWithoutTheNorms) {
       }
     }
   }
+}
+
+// The multiclass learners the same way: MRBP (both evictions) skips the running norm, whose update
+// at a removal costs a kernel row of the removed support; the others keep it (O(m) a round). A
+// model written without it holds ||f||^2 all the same.
+TEST(Bookkeeping, MulticlassSameRoundsWithoutTheNorms) {
+  const uint64_t seed = test_util::test_seed(20261202);
+  Rng rng(seed);
+  const std::size_t m = 4, dim = 5;
+  Dataset data;
+  std::vector<double> x(dim);
+  for (std::size_t t = 0; t < 500; ++t) {  // labels from the sign pattern of two coordinates, 10% noise
+    for (double& v : x) v = rng.normal();
+    std::size_t y = (x[0] > 0 ? 1 : 0) + (x[1] > 0 ? 2 : 0);
+    if (rng.uniform() < 0.1) y = rng.below(m);
+    data.push_dense(x, static_cast<double>(y));
+  }
+  data.dim = dim;
+  for (const std::string eviction : {"", "dogma", "overwrite"})
+    for (const std::string algo : {"multiclass-perceptron", "multiclass-pa1", "multiclass-projectron++", "mrbp"}) {
+      if ((algo == "mrbp") != !eviction.empty()) continue;
+      LearnerOptions on;
+      on.kernel = Kernel::rbf(0.3);
+      on.dim = dim;
+      on.classes = m;
+      if (algo == "mrbp") {
+        on.own["budget"] = std::size_t{20};
+        on.own["seed"] = seed;
+        on.own["eviction"] = eviction;
+      }
+      LearnerOptions off = on;
+      off.record_norms = false;
+      const auto a = test_util::configured_learner(algo, on), b = test_util::configured_learner(algo, off);
+      bool skips = false;
+      int evictions = 0;
+      for (std::size_t t = 0; t < data.size(); ++t) {
+        const RoundRecord ra = a->learn(data[t], static_cast<int64_t>(t + 1));
+        const RoundRecord rb = b->learn(data[t], static_cast<int64_t>(t + 1));
+        ASSERT_TRUE(same_bits(ra.score, rb.score)) << algo << " " << eviction << " round " << t + 1;
+        ASSERT_EQ(ra.mistake, rb.mistake);
+        ASSERT_EQ(ra.update, rb.update);
+        ASSERT_EQ(ra.pred, rb.pred);
+        ASSERT_EQ(ra.competitor, rb.competitor);
+        ASSERT_EQ(ra.support_size, rb.support_size);
+        ASSERT_EQ(ra.removed, rb.removed);
+        ASSERT_FALSE(std::isnan(ra.f_norm2)) << algo << ": the norm is kept with record_norms on";
+        skips = skips || std::isnan(rb.f_norm2);
+        evictions += rb.update == UpdateKind::evict;
+      }
+      const bool expensive = algo == "mrbp";
+      EXPECT_EQ(skips, expensive) << algo;
+      EXPECT_EQ(std::isnan(b->norm2()), expensive) << algo;
+      EXPECT_EQ(b->keeps_norm(), !expensive) << algo;
+      if (expensive) EXPECT_GT(evictions, 20) << "the budget is reached early";
+      StateWriter w;
+      b->save_state(w);
+      const double held = StateReader(w.arrays()).get_one<double>("norm2"), kept = a->norm2();
+      EXPECT_NEAR(held, kept, 1e-9 * std::max(1.0, std::abs(kept))) << algo << " " << eviction;
+      EXPECT_NEAR(a->norm2_exact(), kept, 1e-9 * std::max(1.0, std::abs(kept))) << algo << " " << eviction;
+    }
 }
 
 // sum_ij a_i a_j k(x_i, x_j) in long double, from the supports.
