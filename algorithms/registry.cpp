@@ -186,16 +186,15 @@ void check_entry(const std::deque<LearnerInfo>& t, const LearnerInfo& info) {
           if (d.flag() == "--" + k || d.name == k)
             throw std::invalid_argument(at + "own option '" + k + "' is the " + d.kind + " option " + d.flag());
     }
-    std::vector<OptionDecl> others;
-    for (const auto& l : t) others.insert(others.end(), l.own.rows.begin(), l.own.rows.end());
-    for (const auto& o : others) {
-      if (o.name == r.name && o.type != r.type)
-        throw std::invalid_argument(at + "own option '" + r.name + "' is a " + r.type_name() + ", another learner's is a " +
-                                    o.type_name());
-      for (const auto& a : r.aliases)
-        if (o.name == a || (o.named(a) && o.name != r.name))
-          throw std::invalid_argument(at + "own option '" + r.name + "': its earlier name '" + a + "' names another option");
-    }
+    for (const auto& l : t)  // read in place: no copy of every learner's rows for each row (start-up runs this)
+      for (const auto& o : l.own.rows) {
+        if (o.name == r.name && o.type != r.type)
+          throw std::invalid_argument(at + "own option '" + r.name + "' is a " + r.type_name() + ", another learner's is a " +
+                                      o.type_name());
+        for (const auto& a : r.aliases)
+          if (o.name == a || (o.named(a) && o.name != r.name))
+            throw std::invalid_argument(at + "own option '" + r.name + "': its earlier name '" + a + "' names another option");
+      }
   }
   if (!info.make) throw std::invalid_argument(at + "no maker");
   const bool hex = info.color.size() == 7 && info.color[0] == '#' &&
