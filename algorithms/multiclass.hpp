@@ -117,7 +117,8 @@ class MulticlassLearner : public Learner {
       for (std::size_t l = 0; l < k; ++l) {
         const Example& x = xs[b + l];
         double* row = &block_[l * ld];
-        for (std::size_t i = pending_.valid; i < sv_.size(); ++i) row[i] = sv_.kernel_one(kernel_, x, i);
+        if (pending_.valid < sv_.size())  // the supports added inside the block, as one range (adjacent slots)
+          sv_.kernel_range(kernel_, x, pending_.valid, sv_.size(), row + pending_.valid);
         pending_.next = l + 1;
         RoundRecord& r = out[b + l];
         begin(x, t0 + static_cast<int64_t>(b + l), row, prefix_from_ ? &prefix_[l * m_] : nullptr, r);
