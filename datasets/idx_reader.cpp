@@ -9,10 +9,8 @@
 namespace plab {
 
 namespace {
-// The whole (decompressed) file, read in 4 MB pieces into memory on 2 MB pages
-// (docs/architecture.md#fixed-cost). Read a byte at a time into a vector grown on 4 KB pages,
-// loading MNIST took 31,000 page faults against 5,400 now, and a third more CPU time (AMD EPYC
-// Zen 3, `perf stat -r 8 plab run ... --data mnist --limit 200`).
+// The whole (decompressed) file, read in 4 MB pieces into memory on 2 MB pages, not a byte at a
+// time into a vector grown on 4 KB pages: a page fault each (docs/architecture.md#fixed-cost).
 using Bytes = AlignedVector<unsigned char>;
 Bytes slurp(const std::string& path) {
   auto in = open_input(path);
