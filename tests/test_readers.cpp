@@ -401,14 +401,20 @@ TEST_F(Readers, IdxErrors) {
   expect_error([&] { load_idx(img, lab3, LabelMap::one_vs_rest("1")); }, {"size mismatch", "2 images", "3 labels"});
   const auto lab5 = write("lab5.idx1", idx_labels(0x801, 2, std::string(2, char(5))));
   expect_error([&] { load_idx(img, lab5, LabelMap{}); }, {lab5, "unknown label '5'"});
-  // A gzip file cut in the middle, larger than one of the reader's 4 MB pieces: refused, naming it.
-  std::string big(3 * 4 * 1024 * 1024 + 4, '\0');
+  // Images are read as they are parsed: a gzip file cut in the middle is refused, naming it, and
+  // a longer file than its header says is counted to its end.
+  const uint32_t n = 1 << 20;
+  std::string many(std::size_t{4} * n, '\0');
   Rng rng(test_util::test_seed(5));
-  for (char& c : big) c = static_cast<char>(rng.below(256));  // incompressible: the .gz stays past 4 MB
-  const auto whole = write("big.idx3", idx_images(0x803, 3 * 1024 * 1024 + 1, big));
+  for (char& c : many) c = static_cast<char>(rng.below(256));  // incompressible: the .gz stays large
+  const auto whole = write("many.idx3", idx_images(0x803, n, many));
+  const auto labn = write("labn.idx1", idx_labels(0x801, n, std::string(n, char(1))));
   ASSERT_EQ(std::system(("gzip -k -f '" + whole + "'").c_str()), 0);
-  const auto cut = write("cut.idx3.gz", test_util::read_text(whole + ".gz").substr(0, 6 * 1024 * 1024));
-  expect_error([&] { load_idx(cut, lab, LabelMap::one_vs_rest("1")); }, {cut, "read error (corrupt or truncated file?)"});
+  const auto cut = write("cut.idx3.gz", test_util::read_text(whole + ".gz").substr(0, 2 * 1024 * 1024));
+  expect_error([&] { load_idx(cut, labn, LabelMap::one_vs_rest("1")); }, {cut, "read error (corrupt or truncated file?)"});
+  const auto longer = write("long.idx3", idx_images(0x803, 2, px + "abc"));
+  expect_error([&] { load_idx(longer, lab, LabelMap::one_vs_rest("1")); },
+               {longer, "size mismatch: header promises 24 bytes, file has 27"});
 }
 
 // ---- USPS ----
