@@ -126,7 +126,9 @@ TEST(Bookkeeping, MulticlassSameRoundsWithoutTheNorms) {
       EXPECT_EQ(skips, expensive) << algo;
       EXPECT_EQ(std::isnan(b->norm2()), expensive) << algo;
       EXPECT_EQ(b->keeps_norm(), !expensive) << algo;
-      if (expensive) EXPECT_GT(evictions, 20) << "the budget is reached early";
+      if (expensive) {
+        EXPECT_GT(evictions, 20) << "the budget is reached early";
+      }
       StateWriter w;
       b->save_state(w);
       const double held = StateReader(w.arrays()).get_one<double>("norm2"), kept = a->norm2();
