@@ -39,6 +39,7 @@
 #include "core/random.hpp"
 #include "numerics/coef_scale.hpp"
 #include "numerics/common_divisor.hpp"
+#include "numerics/lane_sum.hpp"
 
 namespace plab {
 
@@ -202,33 +203,6 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double factor(std::size_t i, const std::vector<double>& p, double gu) const {
     return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
   }
-  // g_ = BOGD++'s factors c / (1 - p_i) (factor()'s bits) of the probabilities p, slot order; four
-  // lanes at a time (division is exact-rounded lane by lane; the scalar divisions, three a slot and
-  // removal, were a third of an a9a BOGD++ pass).
-  // With u, the draw's walk rides along: the first slot i < n - 1 whose running sum p_0 + ... + p_i
-  // (in slot order) exceeds u, else n - 1; the serial adds wait on each other, the divisions fill
-  // the wait (two loops, one after the other, took the sum of the two).
-  std::size_t weighted_factors(const std::vector<double>& p, double c, double u = -1.0) {
-    using V4 = double __attribute__((vector_size(32)));
-    const std::size_t n = p.size();
-    g_.resize(n);
-    const V4 cv = {c, c, c, c}, one = {1.0, 1.0, 1.0, 1.0};
-    std::size_t i = 0, drawn = n - 1;
-    double acc = 0.0;
-    bool walking = u >= 0.0;
-    const auto walk = [&](std::size_t k) {
-      if (walking && k + 1 < n && u < (acc += p[k])) drawn = k, walking = false;
-    };
-    for (; i + 4 <= n; i += 4) {
-      V4 x;
-      std::memcpy(&x, p.data() + i, sizeof x);
-      const V4 y = cv / (one - x);
-      std::memcpy(g_.data() + i, &y, sizeof y);
-      for (std::size_t k = i; k < i + 4; ++k) walk(k);
-    }
-    for (; i < n; ++i) g_[i] = c / (1.0 - p[i]), walk(i);
-    return drawn;
-  }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
   // With rescale (BOGD's and BOGD++'s own factors), every coefficient but slot j's is rescaled in
@@ -294,41 +268,80 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   std::size_t draw(std::vector<double>& p, double c) {
     const std::size_t n = f_.size();
     if (replayed_ < replay_.size()) {
-      if (removal_ == Removal::weighted && n > 1) weights(p), weighted_factors(p, c);
+      if (removal_ == Removal::weighted && n > 1) probabilities(p, c);
       for (std::size_t i = 0; i < n; ++i)
         if (f_.sv.id(i) == replay_[replayed_]) { ++replayed_; return i; }
       throw std::logic_error("replay_removals: no support " + std::to_string(replay_[replayed_]));
     }
     if (removal_ == Removal::uniform || n == 1) return static_cast<std::size_t>(rng_.below(n));  // B = 1: no rescaling (no other support)
-    weights(p);
-    return weighted_factors(p, c, rng_.uniform());  // u in [0, 1)
+    const double sum = probabilities(p, c);
+    // p_j = (1 - b_j)/(n - 1) by rejection from the uniform draw: slot j = below(n) is taken with
+    // probability 1 - b_j (u < 1 - b_j, u uniform in [0, 1)), else both are drawn again; a taken slot
+    // has probability (1 - b_j) / sum_i (1 - b_i) = p_j. Sum_i (1 - b_i) = n - 1, so at most n/(n - 1)
+    // tries are expected: O(1), where walking the running sum of p was two serial chains of adds, at
+    // the add latency, two thirds of an a9a BOGD++ pass. A NaN weight is taken (nothing to loop on).
+    for (;;) {
+      const auto j = static_cast<std::size_t>(rng_.below(n));
+      const double u = rng_.uniform();
+      if (!(u >= (sum > 0.0 ? 1.0 - weight(j) / sum : 1.0))) return j;
+    }
   }
-  // BOGD++'s removal probabilities p_j = (1 - b_j)/(n - 1) (slot order).
-  void weights(std::vector<double>& p) const {
+  // BOGD++'s weight of slot j, |a_j| sqrt(k_jj) (|a_j| where k(x,x) = 1 exactly, Kernel::self).
+  double weight(std::size_t j) const {
+    const double a = std::abs(f_.alpha[j]);
+    return f_.kernel.unit_diagonal() ? a : a * std::sqrt(self(j));
+  }
+  // BOGD++'s removal probabilities p_j = (1 - b_j)/(n - 1) (slot order), b_j = w_j / sum_i w_i, and
+  // g_ its factors c / (1 - p_j) (factor()'s bits); the sum of the weights is a lane sum
+  // (docs/learners.md#lane-sums), which it returns (0: all weights 0, p uniform).
+  double probabilities(std::vector<double>& p, double c) {
+    using V4 = CommonDivisor::V4;
+    using I4 = int64_t __attribute__((vector_size(32)));
     const std::size_t n = f_.size();
-    double sum = 0.0;
     p.resize(n);
-    if (f_.kernel.unit_diagonal())  // k(x,x) = 1 exactly (Kernel::self): |a_i| sqrt(1) is |a_i|
-      for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]);
-    else
-      for (std::size_t i = 0; i < n; ++i) sum += p[i] = std::abs(f_.alpha[i]) * std::sqrt(self(i));
+    g_.resize(n);
+    double* __restrict w = p.data();  // restrict: a store to p could not move alpha's pointer
+    double* __restrict g = g_.data();
+    const double* __restrict a = f_.alpha.data();
+    V4 lo = {};  // the least weight, four lanes (the quotients' range check)
+    std::size_t i = 0;
+    if (f_.kernel.unit_diagonal()) {  // weight()'s two forms, each loop without its branch
+      lo += std::numeric_limits<double>::infinity();
+      for (; i + 4 <= n; i += 4) {
+        V4 x;
+        std::memcpy(&x, a + i, sizeof x);
+        x = reinterpret_cast<V4>(reinterpret_cast<I4>(x) & std::numeric_limits<int64_t>::max());  // |x|, std::abs's bits
+        lo = x < lo ? x : lo;
+        std::memcpy(w + i, &x, sizeof x);
+      }
+    }
+    for (std::size_t k = i; k < n; ++k) w[k] = weight(k);
+    double least = i < n ? *std::min_element(w + i, w + n) : std::numeric_limits<double>::infinity();
+    for (int l = 0; l < 4; ++l) least = std::min(least, lo[l]);
+    const double sum = lane_total(w, n);
+    const V4 cv = {c, c, c, c}, one = {1.0, 1.0, 1.0, 1.0};
     if (!(sum > 0.0)) {  // all-zero weights: uniform
       p.assign(n, 1.0 / static_cast<double>(n));
-      return;
+      for (std::size_t k = 0; k < n; ++k) g[k] = c / (1.0 - p[k]);
+      return 0.0;
     }
-    // Four lanes at a time, each quotient the division's bits from a product and two fmas (the two
-    // divisions a slot were two thirds of this loop, a fifth of an a9a BOGD++ pass).
-    using V4 = CommonDivisor::V4;
+    // Four lanes at a time, each quotient by the sum and by n - 1 the division's bits from a product
+    // and two fmas (the two divisions a slot were two thirds of this loop, a fifth of an a9a BOGD++
+    // pass); the factor's divisor 1 - p_j is the slot's own. With the weights in range (checked
+    // once above, not a vector at a time: that check was half of this loop), 1 - b_j is +0 or in
+    // [2^-53, 1] (0 <= w_j <= sum, so b_j in [0, 1]), in range too.
     const CommonDivisor by_sum(sum), by_d(static_cast<double>(n - 1));
-    const V4 one = {1.0, 1.0, 1.0, 1.0};
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
+    const bool checked = !(by_sum.covers(least, sum) && by_d.covers(0x1p-53, 1.0));  // every w_j <= sum
+    for (i = 0; i + 4 <= n; i += 4) {
       V4 x;
-      std::memcpy(&x, p.data() + i, sizeof x);
-      x = by_d(one - by_sum(x));
-      std::memcpy(p.data() + i, &x, sizeof x);
+      std::memcpy(&x, w + i, sizeof x);
+      x = checked ? by_d(one - by_sum(x)) : by_d.quotient(one - by_sum.quotient(x));
+      std::memcpy(w + i, &x, sizeof x);
+      const V4 y = cv / (one - x);
+      std::memcpy(g + i, &y, sizeof y);
     }
-    for (; i < n; ++i) p[i] = by_d(1.0 - by_sum(p[i]));
+    for (; i < n; ++i) w[i] = by_d(1.0 - by_sum(w[i])), g[i] = c / (1.0 - w[i]);
+    return sum;
   }
 
   // k(x_i, x_i): the Gram matrix's diagonal, the same bits (both are Kernel::self of the row's sqnorm).

@@ -70,6 +70,23 @@ struct LaneSum {
   }
 };
 
+// sum_i a[i], i < n, as a LaneSum's terms a[i] (term i): the same lanes and halving, no products.
+inline double lane_total(const double* a, std::size_t n) {
+  using V4 = double __attribute__((vector_size(32)));
+  V4 v[4] = {};
+  std::size_t i = 0;
+  for (; i + kSumLanes <= n; i += kSumLanes)
+    for (int q = 0; q < 4; ++q) {
+      V4 x;
+      __builtin_memcpy(&x, a + i + 4 * q, sizeof x);
+      v[q] += x;
+    }
+  LaneSum s;
+  __builtin_memcpy(s.acc, v, sizeof v);
+  for (; i < n; ++i) s.acc[i % kSumLanes] += a[i];
+  return s.total();
+}
+
 // sum_i a[i] b[i], i < n, as a LaneSum.
 inline double lane_dot(const double* a, const double* b, std::size_t n) {
   LaneSum s;

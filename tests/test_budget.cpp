@@ -14,6 +14,7 @@
 
 #include "tests/test_util.hpp"
 #include "algorithms/averaged.hpp"
+#include "algorithms/bogd.hpp"
 #include "algorithms/registry.hpp"
 #include "algorithms/cks.hpp"
 #include "algorithms/forgetron.hpp"
@@ -853,11 +854,38 @@ TEST(Bogd, WeightedRemovalFixture) {  // budget_ogd_reference.py: bogd++ B=3 eta
   auto L = make_1d("bogd++", bogd_options());
   expect_run(*L,
              {{0.0, -1, 0.25}, {0.477998740916550, -1, 0.021526196129278}, {-0.053588778740541, -1, 0.218518052203159},
-              {0.066835615999930, 3, 0.264039670984471}, {0.213531522610686, 4, 0.507397734699036},
-              {-0.402750440667432, 1, 2.214508329045872}, {-0.597814236701188, 6, 6.102469896714799},
-              {-2.428773569925199, -1, 5.507479081785108}, {-2.072243560999508, 5, 2.282023463390165},
-              {-0.668212135580306, 7, 3.859610829905010}},
-             {{9, 0.822724302549115}, {2, -2.310591803903645}, {10, -0.5}});
+              {0.066835615999930, 2, 2.064072468430929}, {1.170078601406436, 3, 1.927136703771297},
+              {1.281999049125462, -1, 1.739240875153596}, {-0.057269304482185, 1, 0.518926559367202},
+              {0.498370843956251, 5, 1.432646246180663}, {0.916859850855585, 7, 1.937140790546457},
+              {0.728241111453052, 4, 0.965086153238004}},
+             {{8, -1.191957750065238}, {9, 0.812526058896352}, {10, -0.5}});
+}
+
+// BOGD++'s draw (rejection from the uniform slot, bogd.hpp draw()) against its probabilities p_j:
+// B = 5 supports of unequal coefficients, 200000 draws, each slot's frequency within 5 standard
+// deviations of p_j, and p_j itself (1 - |a_j| / sum |a_i|)/(B - 1) from the coefficients here.
+TEST(Bogd, WeightedDrawFollowsItsProbabilities) {
+  const Dataset d = noisy(400, 3, 31);
+  LearnerOptions o = opts(Kernel::rbf(0.7), 3, 5);
+  BoundedOnlineGradientDescent L(o, {.budget = 5, .seed = 3, .eta = 0.5, .lambda = 0.01, .cap = 0.0},
+                                 BoundedOnlineGradientDescent::Removal::weighted);
+  for (std::size_t t = 0; t < d.size(); ++t) L.learn(d[t], static_cast<int64_t>(t + 1));
+  const KernelExpansion& f = *L.expansion();
+  ASSERT_EQ(f.size(), 5u);
+  double sum = 0.0;
+  for (std::size_t i = 0; i < 5; ++i) sum += std::abs(f.alpha[i]);
+  std::vector<double> p, want(5);
+  for (std::size_t i = 0; i < 5; ++i) want[i] = (1.0 - std::abs(f.alpha[i]) / sum) / 4.0;
+  ASSERT_GT(*std::max_element(want.begin(), want.end()) - *std::min_element(want.begin(), want.end()), 0.02)
+      << "the coefficients differ enough for the draw to be told from the uniform";
+  std::vector<int64_t> hits(5, 0);
+  const int64_t draws = 200000;
+  for (int64_t k = 0; k < draws; ++k) ++hits[L.draw(p, 1.0)];
+  for (std::size_t i = 0; i < 5; ++i) {
+    EXPECT_NEAR(p[i], want[i], 1e-12) << "slot " << i;
+    const double sd = std::sqrt(want[i] * (1.0 - want[i]) / static_cast<double>(draws));
+    EXPECT_NEAR(static_cast<double>(hits[i]) / static_cast<double>(draws), want[i], 5.0 * sd) << "slot " << i;
+  }
 }
 
 // BOGD's packed Gram sweep (bogd.hpp, form()) at every support count mod 4 (its chains put the

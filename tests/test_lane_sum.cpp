@@ -57,6 +57,18 @@ TEST(LaneSum, DotAndPairOfDotsFollowTheRule) {
   }
 }
 
+// lane_total (BOGD++'s sum of weights): the rule's sum of the values themselves (products by 1 are exact).
+TEST(LaneSum, TotalFollowsTheRule) {
+  const uint64_t seed = 20261202;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  for (std::size_t n = 0; n < 140; ++n) {
+    std::vector<double> a(n), one(n, 1.0);
+    for (std::size_t i = 0; i < n; ++i) a[i] = rng.normal() * static_cast<double>(1u << (i % 23));
+    EXPECT_EQ(bits(lane_total(a.data(), n)), bits(rule(a, one, n))) << "n=" << n;
+  }
+}
+
 // Two rows against two rows (NOGD's block maps): each of the four sums is the rule's, on every path
 // the CPU has (AVX-512 one pass, AVX2 two passes of 8 lanes, scalar lane_dot2).
 TEST(LaneSum, TwoByTwoDotsFollowTheRule) {
@@ -227,4 +239,36 @@ TEST(CommonDivisor, EveryQuotientIsTheDivisions) {
     }
   }
   EXPECT_GT(fast, 4000000);  // most quotients took the product and fmas, not the division
+}
+
+// CommonDivisor::quotient (no check a vector) wherever covers(lo, hi) says it may run: the division's
+// bits for +0 and numerators in [lo, hi]; covers refuses a bound out of range, b <= 0 and b out of range.
+TEST(CommonDivisor, QuotientWhereCoveredIsTheDivisions) {
+  const uint64_t seed = test_util::test_seed(20261202);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  Rng rng(seed);
+  const auto in = [&](double lo, double hi) {  // log-uniform in [lo, hi], either end possible
+    const double v = lo * std::exp2(rng.uniform() * std::log2(hi / lo));
+    return rng.below(50) == 0 ? (rng.below(2) ? lo : hi) : std::clamp(v, lo, hi);
+  };
+  EXPECT_FALSE(CommonDivisor(3.0).covers(0.0, 1.0));
+  EXPECT_FALSE(CommonDivisor(3.0).covers(std::nextafter(0x1p-900, 0.0), 1.0));
+  EXPECT_FALSE(CommonDivisor(3.0).covers(1.0, std::nextafter(0x1p900, INFINITY)));
+  EXPECT_FALSE(CommonDivisor(-3.0).covers(1.0, 2.0));
+  EXPECT_FALSE(CommonDivisor(0x1p41).covers(1.0, 2.0));
+  long checked = 0;
+  for (int trial = 0; trial < 4000; ++trial) {
+    const double b = trial % 2 ? static_cast<double>(rng.below(100000) + 1) : in(0x1p-40, 0x1p40);
+    const double lo = in(0x1p-900, 0x1p900), hi = in(lo, 0x1p900);
+    const CommonDivisor by(b);
+    ASSERT_TRUE(by.covers(lo, hi)) << b << " [" << lo << ", " << hi << "]";
+    for (int k = 0; k < 200; ++k) {
+      CommonDivisor::V4 a;
+      for (int l = 0; l < 4; ++l) a[l] = rng.below(20) == 0 ? 0.0 : in(lo, hi);
+      const CommonDivisor::V4 q = by.quotient(a);
+      for (int l = 0; l < 4; ++l, ++checked)
+        ASSERT_EQ(std::bit_cast<uint64_t>(q[l]), std::bit_cast<uint64_t>(a[l] / b)) << a[l] << " / " << b;
+    }
+  }
+  EXPECT_EQ(checked, 3200000);
 }

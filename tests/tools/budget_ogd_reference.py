@@ -58,6 +58,13 @@ def derive_seed(parent, salt):  # splitmix64 mixing, core/random.hpp
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
     return z ^ (z >> 31)
 
+def lane_sum(v):  # docs/learners.md#lane-sums: 16 interleaved partial sums, halved l + 8, + 4, + 2, + 1
+    acc = [0.0] * 16
+    for i, x in enumerate(v): acc[i % 16] += x
+    for h in (8, 4, 2, 1):
+        for l in range(h): acc[l] += acc[l + h]
+    return acc[0]
+
 def f_of(S, x): return sum(a * kern(xi, x) for _, xi, a in S)
 def norm2(S): return sum(a * b * kern(xa, xb) for _, xa, a in S for _, xb, b in S)
 
@@ -90,11 +97,11 @@ def bogd(B, eta, lam, seed, plus):
                 n = len(S)
                 if plus:
                     w = [abs(a) * math.sqrt(kern(xi, xi)) for _, xi, a in S]
-                    p = [(1 - wi / sum(w)) / (n - 1) for wi in w]
-                    u, acc, j = rng.uniform(), 0.0, n - 1
-                    for i in range(n - 1):
-                        acc += p[i]
-                        if u < acc: j = i; break
+                    total = lane_sum(w)
+                    p = [(1 - wi / total) / (n - 1) for wi in w]
+                    while True:   # rejection: slot j uniform, taken with probability 1 - w_j / total
+                        j = rng.below(n)
+                        if rng.uniform() < 1 - w[j] / total: break
                     scale = [c / (1 - pi) for pi in p]
                 else:
                     j = rng.below(n); scale = [c * n / (n - 1)] * n
