@@ -1,7 +1,10 @@
 #include "core/sha256.hpp"
 
-#include <openssl/crypto.h>
-#include <openssl/evp.h>
+// SHA256_Init and the rest: OpenSSL 3 deprecates them for EVP, whose first digest sets up the
+// default provider and its name tables, about 2.7 ms of every start (docs/architecture.md#fixed-cost);
+// these hash with the same code (SHA extensions where the CPU has them) and set up nothing.
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 
 #include <array>
 #include <fstream>
@@ -10,34 +13,24 @@
 
 namespace plab {
 struct Sha256::Ctx {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md{EVP_MD_CTX_new(), &EVP_MD_CTX_free};
+  SHA256_CTX c;
 };
 
-namespace {
-// OpenSSL without its configuration file: a digest needs none, and reading openssl.cnf took ~2 ms
-// of every run's start (docs/architecture.md#fixed-cost). Once per process.
-bool crypto_ready() {
-  static const bool ok = OPENSSL_init_crypto(OPENSSL_INIT_NO_LOAD_CONFIG, nullptr) == 1;
-  return ok;
-}
-}  // namespace
-
 Sha256::Sha256() : ctx_(std::make_unique<Ctx>()) {
-  if (!crypto_ready() || !ctx_->md || EVP_DigestInit_ex(ctx_->md.get(), EVP_sha256(), nullptr) != 1)
-    throw std::runtime_error("SHA-256: OpenSSL initialisation failed");
+  if (SHA256_Init(&ctx_->c) != 1) throw std::runtime_error("SHA-256: initialisation failed");
 }
 Sha256::~Sha256() = default;
 Sha256::Sha256(Sha256&&) noexcept = default;
 Sha256& Sha256::operator=(Sha256&&) noexcept = default;
 
 void Sha256::feed(const char* p, std::size_t n) {
-  if (EVP_DigestUpdate(ctx_->md.get(), p, n) != 1) throw std::runtime_error("SHA-256: update failed");
+  if (SHA256_Update(&ctx_->c, p, n) != 1) throw std::runtime_error("SHA-256: update failed");
 }
 
 std::string Sha256::hex() {
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  if (EVP_DigestFinal_ex(ctx_->md.get(), md, &len) != 1) throw std::runtime_error("SHA-256: final failed");
+  unsigned char md[SHA256_DIGEST_LENGTH];
+  const unsigned len = SHA256_DIGEST_LENGTH;
+  if (SHA256_Final(md, &ctx_->c) != 1) throw std::runtime_error("SHA-256: final failed");
   static const char* digits = "0123456789abcdef";
   std::string out;
   for (unsigned i = 0; i < len; ++i) { out += digits[md[i] >> 4]; out += digits[md[i] & 15]; }

@@ -1,4 +1,4 @@
-// The one SHA-256 of the project (OpenSSL EVP): checksums of data files and cell keys.
+// The one SHA-256 of the project (OpenSSL's SHA256_* functions): checksums of data files and cell keys.
 #pragma once
 #include <cstddef>
 #include <memory>
