@@ -319,28 +319,18 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     double least = i < n ? *std::min_element(w + i, w + n) : std::numeric_limits<double>::infinity();
     for (int l = 0; l < 4; ++l) least = std::min(least, lo[l]);
     const double sum = lane_total(w, n);
-    const V4 cv = {c, c, c, c}, one = {1.0, 1.0, 1.0, 1.0};
     if (!(sum > 0.0)) {  // all-zero weights: uniform
       p.assign(n, 1.0 / static_cast<double>(n));
       for (std::size_t k = 0; k < n; ++k) g[k] = c / (1.0 - p[k]);
       return 0.0;
     }
-    // Four lanes at a time, each quotient by the sum and by n - 1 the division's bits from a product
-    // and two fmas (the two divisions a slot were two thirds of this loop, a fifth of an a9a BOGD++
-    // pass); the factor's divisor 1 - p_j is the slot's own. With the weights in range (checked
-    // once above, not a vector at a time: that check was half of this loop), 1 - b_j is +0 or in
-    // [2^-53, 1] (0 <= w_j <= sum, so b_j in [0, 1]), in range too.
-    const CommonDivisor by_sum(sum), by_d(static_cast<double>(n - 1));
-    const bool checked = !(by_sum.covers(least, sum) && by_d.covers(0x1p-53, 1.0));  // every w_j <= sum
-    for (i = 0; i + 4 <= n; i += 4) {
-      V4 x;
-      std::memcpy(&x, w + i, sizeof x);
-      x = checked ? by_d(one - by_sum(x)) : by_d.quotient(one - by_sum.quotient(x));
-      std::memcpy(w + i, &x, sizeof x);
-      const V4 y = cv / (one - x);
-      std::memcpy(g + i, &y, sizeof y);
-    }
-    for (; i < n; ++i) w[i] = by_d(1.0 - by_sum(w[i])), g[i] = c / (1.0 - w[i]);
+    // Each quotient by the sum and by n - 1 the division's bits from a product and two fmas where
+    // the weights are in range (checked once above, not a vector at a time: that check was half of
+    // this pass); 1 - b_j is then +0 or in [2^-53, 1] (0 <= w_j <= sum, so b_j in [0, 1]), in range
+    // too. The factor's divisor 1 - p_j is the slot's own: a division a slot, at the path's width.
+    const bool markstein = CommonDivisor(sum).covers(least, sum) &&
+                           CommonDivisor(static_cast<double>(n - 1)).covers(0x1p-53, 1.0);  // every w_j <= sum
+    removal_probabilities(w, g, n, sum, c, markstein);
     return sum;
   }
 

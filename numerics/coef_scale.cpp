@@ -6,6 +6,8 @@
 
 #include "numerics/simd.hpp"
 
+#include <immintrin.h>
+
 namespace plab {
 namespace {
 
@@ -53,6 +55,53 @@ PLAB_SCALE(scale_scalar, , 1)
 #undef PLAB_SCALE
 #undef PLAB_SCALE_STEP
 
+// removal_probabilities, LANES at a time, FMA the fused multiply-add of V (the quotient a / b from
+// z = RN(1/b): q = a z, r = a - b q exact, q + r z).
+#define PLAB_PROBS(NAME, ATTR, LANES, FMA, FNMA)                                                         \
+  ATTR void NAME(double* w, double* g, std::size_t n, double sum, double c, bool markstein) {             \
+    using V = double __attribute__((vector_size(8 * LANES)));                                            \
+    const double d = static_cast<double>(n - 1);                                                         \
+    V vs, zs, vd, zd, cv, one;                                                                           \
+    for (int l = 0; l < LANES; ++l) vs[l] = sum, zs[l] = 1.0 / sum, vd[l] = d, zd[l] = 1.0 / d, cv[l] = c, one[l] = 1.0; \
+    const auto quotient = [&](V a, V b, V z) ATTR {                                                      \
+      if (!markstein) return a / b;                                                                      \
+      const V q = a * z;                                                                                 \
+      return FMA(FNMA(b, q, a), z, q);                                                                   \
+    };                                                                                                   \
+    std::size_t i = 0;                                                                                   \
+    for (; i + LANES <= n; i += LANES) {                                                                 \
+      V x;                                                                                               \
+      __builtin_memcpy(&x, w + i, sizeof x);                                                             \
+      x = quotient(one - quotient(x, vs, zs), vd, zd);                                                   \
+      __builtin_memcpy(w + i, &x, sizeof x);                                                             \
+      x = cv / (one - x);                                                                                \
+      __builtin_memcpy(g + i, &x, sizeof x);                                                             \
+    }                                                                                                    \
+    for (; i < n; ++i) w[i] = (1.0 - w[i] / sum) / d, g[i] = c / (1.0 - w[i]);                          \
+  }
+#define PLAB_FMA512(a, b, c) reinterpret_cast<V>(_mm512_fmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b), reinterpret_cast<__m512d>(c)))
+#define PLAB_FNMA512(a, b, c) reinterpret_cast<V>(_mm512_fnmadd_pd(reinterpret_cast<__m512d>(a), reinterpret_cast<__m512d>(b), reinterpret_cast<__m512d>(c)))
+#define PLAB_FMA256(a, b, c) reinterpret_cast<V>(_mm256_fmadd_pd(reinterpret_cast<__m256d>(a), reinterpret_cast<__m256d>(b), reinterpret_cast<__m256d>(c)))
+#define PLAB_FNMA256(a, b, c) reinterpret_cast<V>(_mm256_fnmadd_pd(reinterpret_cast<__m256d>(a), reinterpret_cast<__m256d>(b), reinterpret_cast<__m256d>(c)))
+PLAB_PROBS(probs_avx512, __attribute__((target("avx512f,fma"))), 8, PLAB_FMA512, PLAB_FNMA512)
+PLAB_PROBS(probs_avx2, __attribute__((target("avx2,fma"))), 4, PLAB_FMA256, PLAB_FNMA256)
+#undef PLAB_FMA512
+#undef PLAB_FNMA512
+#undef PLAB_FMA256
+#undef PLAB_FNMA256
+#undef PLAB_PROBS
+// The scalar path: the divisions themselves (the tail of the vector paths).
+void probs_scalar(double* w, double* g, std::size_t n, double sum, double c, bool) {
+  const double d = static_cast<double>(n - 1);
+  for (std::size_t i = 0; i < n; ++i) w[i] = (1.0 - w[i] / sum) / d, g[i] = c / (1.0 - w[i]);
+}
+
+void probs_on(Simd path, double* w, double* g, std::size_t n, double sum, double c, bool markstein) {
+  if (path == Simd::avx512) return probs_avx512(w, g, n, sum, c, markstein);
+  if (path == Simd::avx2) return probs_avx2(w, g, n, sum, c, markstein);
+  probs_scalar(w, g, n, sum, c, markstein);
+}
+
 template <bool Store, bool Max>
 double scale_on(Simd path, double* a, const double* g, std::size_t n, double c1, double m) {
   if (path == Simd::avx512) return scale_avx512<Store, Max>(a, g, n, c1, m);
@@ -79,6 +128,14 @@ void scale_coefficients_each(double* a, const double* g, std::size_t n) {
 double scaled_max_abs(double* a, const double* g, std::size_t n, double c1, double m, bool store) {
   static const Simd path = simd_path();
   return store ? scale_on<true, true>(path, a, g, n, c1, m) : scale_on<false, true>(path, a, g, n, c1, m);
+}
+void removal_probabilities(double* w, double* g, std::size_t n, double sum, double c, bool markstein) {
+  static const Simd path = simd_path();
+  probs_on(path, w, g, n, sum, c, markstein);
+}
+void removal_probabilities_on(const std::string& isa, double* w, double* g, std::size_t n, double sum, double c,
+                              bool markstein) {
+  probs_on(scale_path_named(isa), w, g, n, sum, c, markstein);
 }
 void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1) {
   scale_on<true, false>(scale_path_named(isa), a, g, n, c1, 0.0);

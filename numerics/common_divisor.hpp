@@ -46,23 +46,10 @@ class CommonDivisor {
 #endif
   }
 
-  // Whether quotient() gives a / b for every numerator a that is +0 or in [lo, hi], 0 < lo <= hi:
-  // b and the bounds in range, and b > 0 (then +0 / b is +0 from the fmas too; -0 would not be).
+  // Whether the product and two fmas give a / b for every numerator a that is +0 or in [lo, hi],
+  // 0 < lo <= hi, with no check a numerator (numerics/coef_scale.hpp, removal_probabilities): b and
+  // the bounds in range, and b > 0 (then +0 / b is +0 from the fmas too; -0 would not be).
   bool covers(double lo, double hi) const { return fast_ && b_ > 0.0 && in_range(lo) && in_range(hi); }
-  // a / b for numerators a caller has bounded once with covers(): the product and two fmas, no check.
-  V4 quotient(V4 a) const {
-#if defined(__FMA__)
-    __m256d av;
-    std::memcpy(&av, &a, sizeof av);
-    const __m256d b = _mm256_set1_pd(b_), z = _mm256_set1_pd(z_), q = _mm256_mul_pd(av, z);
-    const __m256d out = _mm256_fmadd_pd(_mm256_fnmadd_pd(b, q, av), z, q);
-    V4 res;
-    std::memcpy(&res, &out, sizeof res);
-    return res;
-#else
-    return (*this)(a);
-#endif
-  }
 
  private:
   static bool in_range(double m) { return m >= 0x1p-900 && m <= 0x1p900; }

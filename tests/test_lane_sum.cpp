@@ -241,34 +241,52 @@ TEST(CommonDivisor, EveryQuotientIsTheDivisions) {
   EXPECT_GT(fast, 4000000);  // most quotients took the product and fmas, not the division
 }
 
-// CommonDivisor::quotient (no check a vector) wherever covers(lo, hi) says it may run: the division's
-// bits for +0 and numerators in [lo, hi]; covers refuses a bound out of range, b <= 0 and b out of range.
-TEST(CommonDivisor, QuotientWhereCoveredIsTheDivisions) {
-  const uint64_t seed = test_util::test_seed(20261202);
-  SCOPED_TRACE("seed " + std::to_string(seed));
-  Rng rng(seed);
-  const auto in = [&](double lo, double hi) {  // log-uniform in [lo, hi], either end possible
-    const double v = lo * std::exp2(rng.uniform() * std::log2(hi / lo));
-    return rng.below(50) == 0 ? (rng.below(2) ? lo : hi) : std::clamp(v, lo, hi);
-  };
+// BOGD++'s probabilities and factors on every path the CPU has, with the product and two fmas where
+// CommonDivisor::covers says they may run (weights +0 or in [lo, hi]) and with the divisions: the
+// bits of (1 - w / sum) / (n - 1) and c / (1 - p) by divisions. covers refuses a bound out of range,
+// b <= 0 and b out of range.
+TEST(CommonDivisor, RemovalProbabilitiesAreTheDivisions) {
   EXPECT_FALSE(CommonDivisor(3.0).covers(0.0, 1.0));
   EXPECT_FALSE(CommonDivisor(3.0).covers(std::nextafter(0x1p-900, 0.0), 1.0));
   EXPECT_FALSE(CommonDivisor(3.0).covers(1.0, std::nextafter(0x1p900, INFINITY)));
   EXPECT_FALSE(CommonDivisor(-3.0).covers(1.0, 2.0));
   EXPECT_FALSE(CommonDivisor(0x1p41).covers(1.0, 2.0));
-  long checked = 0;
-  for (int trial = 0; trial < 4000; ++trial) {
-    const double b = trial % 2 ? static_cast<double>(rng.below(100000) + 1) : in(0x1p-40, 0x1p40);
-    const double lo = in(0x1p-900, 0x1p900), hi = in(lo, 0x1p900);
-    const CommonDivisor by(b);
-    ASSERT_TRUE(by.covers(lo, hi)) << b << " [" << lo << ", " << hi << "]";
-    for (int k = 0; k < 200; ++k) {
-      CommonDivisor::V4 a;
-      for (int l = 0; l < 4; ++l) a[l] = rng.below(20) == 0 ? 0.0 : in(lo, hi);
-      const CommonDivisor::V4 q = by.quotient(a);
-      for (int l = 0; l < 4; ++l, ++checked)
-        ASSERT_EQ(std::bit_cast<uint64_t>(q[l]), std::bit_cast<uint64_t>(a[l] / b)) << a[l] << " / " << b;
+  const uint64_t seed = test_util::test_seed(20261202);
+  long checked = 0, fast = 0;
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    if (simd_parse(isa) > simd_best()) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", path " + isa);
+    Rng rng(seed);
+    for (int trial = 0; trial < 3000; ++trial) {
+      const std::size_t n = 2 + rng.below(trial % 10 ? 40 : 900);
+      const double lo = trial % 7 ? std::exp2(-50.0 + 70.0 * rng.uniform()) : std::exp2(-880.0 + 1700.0 * rng.uniform()),
+                   span = std::exp2(30.0 * rng.uniform());  // sums mostly in the divisor's range, some far out
+      std::vector<double> w(n), g(n, -1.0), want_p(n), want_g(n);
+      for (std::size_t i = 0; i < n; ++i)  // log-uniform in [lo, lo span], a zero now and then
+        w[i] = rng.below(30) == 0 ? 0.0 : std::min(lo * std::exp2(rng.uniform() * std::log2(span)), 0x1p890);
+      const double sum = lane_total(w.data(), n), least = *std::min_element(w.begin(), w.end());
+      if (!(sum > 0.0)) continue;
+      const double c = 1.0 - 0.5 * rng.uniform();
+      for (std::size_t i = 0; i < n; ++i) {
+        want_p[i] = (1.0 - w[i] / sum) / static_cast<double>(n - 1);
+        want_g[i] = c / (1.0 - want_p[i]);
+      }
+      // Zeros are +0, which covers allows: the least non-zero weight is the lower bound.
+      double nonzero = sum;
+      for (double x : w) nonzero = x > 0.0 ? std::min(nonzero, x) : nonzero;
+      const bool markstein = CommonDivisor(sum).covers(least > 0.0 ? least : nonzero, sum) &&
+                             CommonDivisor(static_cast<double>(n - 1)).covers(0x1p-53, 1.0);
+      fast += markstein;
+      for (const bool m : {false, markstein}) {
+        std::vector<double> p = w;
+        removal_probabilities_on(isa, p.data(), g.data(), n, sum, c, m);
+        for (std::size_t i = 0; i < n; ++i, ++checked) {
+          ASSERT_EQ(bits(p[i]), bits(want_p[i])) << "n " << n << " slot " << i << " markstein " << m;
+          ASSERT_EQ(bits(g[i]), bits(want_g[i])) << "n " << n << " slot " << i << " markstein " << m;
+        }
+      }
     }
   }
-  EXPECT_EQ(checked, 3200000);
+  EXPECT_GT(fast, 2000);  // most trials took the fmas
+  EXPECT_GT(checked, 100000);
 }
