@@ -39,6 +39,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "numerics/coef_scale.hpp"
 #include "numerics/lane_min.hpp"
 
 namespace plab {
@@ -162,13 +163,18 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
   // The candidate of least q_r, the first of equals (first_min). BPA-S's q_r are formed in one
   // branch-free loop (the same expression as removal_cost's, so the same bits), which vectorises:
   // the candidates' loop with its switch was a seventh of an ijcnn1 pass. With k_tt = 1 (the
-  // Gaussian) k_rt^2 / k_tt is k_rt^2 exactly, so that loop has no division.
+  // Gaussian) k_rt^2 / k_tt is k_rt^2 exactly, so that loop has no division. BPA-NN's at k_tt > 0
+  // (no candidate then projects on nn(r) alone): removal_cost's two expressions for every slot, the
+  // pair's where K_V is regular, branch-free at the path's width (pair_removal_costs: 8 lanes on
+  // AVX-512; the candidates' calls and switch were a fifth of an a9a BPA-NN pass).
   std::size_t cheapest_removal(const AlignedVector<double>& row, double ktt) const {
     const std::size_t n = f_.size();
     q_.resize(n);
     double* __restrict q = q_.data();
-    if (nearest_ && ktt > 0.0) {
-      pair_costs(row, ktt, q);
+    if (nearest_ && ktt > 0.0) {  // the least taken as the costs are stored
+      static_assert(sizeof(std::size_t) == sizeof(int64_t));  // nn_j_ read as int64_t: kNone is -1
+      return first_min(q, n, pair_removal_costs(f_.alpha.data(), self_.data(), row.data(), nn_k_.data(), nn_s_.data(),
+                                                 reinterpret_cast<const int64_t*>(nn_j_.data()), n, ktt, kSingular, q));
     } else if (nearest_) {
       for (std::size_t i = 0; i < n; ++i) q[i] = removal_cost(i, row, ktt);
     } else {  // formed and their least taken in one pass (store_least)
@@ -213,50 +219,6 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     }
     const double proj = ktt > 0.0 ? krt * krt / ktt : 0.0;
     return a * a * (krr - proj);
-  }
-  // BPA-NN's q_r of every candidate at k_tt > 0 (no candidate then projects on nn(r) alone):
-  // removal_cost's two expressions for every slot, the pair's where K_V is regular, in loops
-  // without branches that vectorise (the candidates' calls and switch were a fifth of an a9a
-  // BPA-NN pass); the same expressions, so the same bits. nn(r)'s k_tj is gathered from the row in
-  // the same loop (0 without a neighbour): a scalar loop storing it first was two fifths of this.
-  void pair_costs(const AlignedVector<double>& row, double ktt, double* __restrict q) const {
-    const std::size_t n = f_.size();
-    const double* __restrict kjj = nn_s_.data();  // nn(r)'s k_jj (0 without one)
-    const double* __restrict a = f_.alpha.data();
-    const double* __restrict krr = self_.data();
-    const double* __restrict krt = row.data();
-    const double* __restrict krj = nn_k_.data();
-    const std::size_t* __restrict jj = nn_j_.data();
-    // unit: k_tt = 1 (the Gaussian), where k_rt^2 / k_tt is k_rt^2 exactly: no second division.
-    const auto cost = [ktt](auto& q, auto unit, const auto& a, const auto& krr, const auto& krt, const auto& krj, const auto& kjj,
-                            const auto& ktj, const auto& has_j) {  // q = q_r; by reference: no vector ABI
-      const auto det = ktt * kjj - ktj * ktj;
-      const auto pair = has_j & (det > kSingular * ktt * kjj);
-      const auto on_pair = a * a * (krr - (kjj * krt * krt - 2.0 * ktj * krt * krj + ktt * krj * krj) / (pair ? det : 1.0));
-      std::remove_const_t<decltype(on_pair)> on_self;
-      if constexpr (decltype(unit)::value) on_self = a * a * (krr - krt * krt);
-      else on_self = a * a * (krr - krt * krt / ktt);
-      q = pair ? on_pair : on_self;
-    };
-    const auto all = [&](auto unit) {
-      std::size_t i = 0;
-      for (; i + 4 <= n; i += 4) {
-        V4 v, va, vrr, vrt, vrj, vjj, vtj;
-        I4 vj;
-        const I4 has_j = load4(jj + i, vj) != static_cast<int64_t>(kNone);
-        const I4 at = vj & has_j;  // slot 0 stands in where there is no neighbour (a vgatherqpd
-                                   // instead of the four loads took a sixth longer on Intel)
-        vtj = V4{krt[at[0]], krt[at[1]], krt[at[2]], krt[at[3]]};
-        vtj = has_j ? vtj : V4{0.0, 0.0, 0.0, 0.0};
-        cost(v, unit, load4(a + i, va), load4(krr + i, vrr), load4(krt + i, vrt), load4(krj + i, vrj),
-             load4(kjj + i, vjj), vtj, has_j);
-        std::memcpy(q + i, &v, sizeof v);
-      }
-      for (; i < n; ++i)
-        cost(q[i], unit, a[i], krr[i], krt[i], krj[i], kjj[i], jj[i] == kNone ? 0.0 : krt[jj[i]], jj[i] != kNone);
-    };
-    if (ktt == 1.0) all(std::true_type{});
-    else all(std::false_type{});
   }
   Removal removal(std::size_t r, const AlignedVector<double>& row, double ktt) const {
     Removal m;

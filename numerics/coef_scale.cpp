@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
 
 #include "numerics/simd.hpp"
 
@@ -102,6 +104,76 @@ void probs_on(Simd path, double* w, double* g, std::size_t n, double sum, double
   probs_scalar(w, g, n, sum, c, markstein);
 }
 
+// pair_removal_costs, LANES at a time (the neighbour's k_tj gathered lane by lane: vgatherqpd was
+// slower on Intel), the least taken as the costs are stored (x < m ? x : m skips NaN).
+#define PLAB_PAIR_COSTS(NAME, ATTR, LANES)                                                                 \
+  template <bool Unit>                                                                                     \
+  ATTR double NAME(const double* a, const double* krr, const double* krt, const double* krj,               \
+                   const double* kjj, const int64_t* jj, std::size_t n, double ktt, double singular,       \
+                   double* q) {                                                                            \
+    using V = double __attribute__((vector_size(8 * LANES)));                                              \
+    using I = int64_t __attribute__((vector_size(8 * LANES)));                                             \
+    const double inf = std::numeric_limits<double>::infinity();                                            \
+    V m0, m1, vt, vs, one, two, zero;                                                                      \
+    for (int l = 0; l < LANES; ++l)                                                                        \
+      m0[l] = m1[l] = inf, vt[l] = ktt, vs[l] = singular, one[l] = 1.0, two[l] = 2.0, zero[l] = 0.0;        \
+    const auto cost = [&](std::size_t i) ATTR {                                                            \
+      V va, vrr, vrt, vrj, vjj, vtj;                                                                       \
+      I vj;                                                                                                \
+      __builtin_memcpy(&va, a + i, sizeof va);                                                             \
+      __builtin_memcpy(&vrr, krr + i, sizeof vrr);                                                         \
+      __builtin_memcpy(&vrt, krt + i, sizeof vrt);                                                         \
+      __builtin_memcpy(&vrj, krj + i, sizeof vrj);                                                         \
+      __builtin_memcpy(&vjj, kjj + i, sizeof vjj);                                                         \
+      __builtin_memcpy(&vj, jj + i, sizeof vj);                                                            \
+      const I has_j = vj >= 0;                                                                             \
+      for (int l = 0; l < LANES; ++l) vtj[l] = krt[vj[l] & has_j[l]];                                      \
+      vtj = has_j ? vtj : zero;                                                                            \
+      const V det = vt * vjj - vtj * vtj;                                                                  \
+      const I pair = has_j & (det > vs * vt * vjj);                                                        \
+      const V on_pair = va * va * (vrr - (vjj * vrt * vrt - two * vtj * vrt * vrj + vt * vrj * vrj) / (pair ? det : one)); \
+      const V on_self = Unit ? va * va * (vrr - vrt * vrt) : va * va * (vrr - vrt * vrt / vt);             \
+      return pair ? on_pair : on_self;                                                                     \
+    };                                                                                                     \
+    std::size_t i = 0;                                                                                     \
+    for (; i + 2 * LANES <= n; i += 2 * LANES) {                                                           \
+      const V x = cost(i), y = cost(i + LANES);                                                            \
+      __builtin_memcpy(q + i, &x, sizeof x);                                                               \
+      __builtin_memcpy(q + i + LANES, &y, sizeof y);                                                       \
+      m0 = x < m0 ? x : m0;                                                                                \
+      m1 = y < m1 ? y : m1;                                                                                \
+    }                                                                                                      \
+    double m = inf;                                                                                        \
+    for (int l = 0; l < LANES; ++l) m = m0[l] < m ? m0[l] : m, m = m1[l] < m ? m1[l] : m;                  \
+    for (; i < n; ++i) {                                                                                   \
+      const bool has = jj[i] >= 0;                                                                         \
+      const double tj = has ? krt[jj[i]] : 0.0, det = ktt * kjj[i] - tj * tj;                              \
+      const bool pair = has && det > singular * ktt * kjj[i];                                              \
+      const double x =                                                                                     \
+          pair ? a[i] * a[i] * (krr[i] - (kjj[i] * krt[i] * krt[i] - 2.0 * tj * krt[i] * krj[i] + ktt * krj[i] * krj[i]) / det) \
+          : Unit ? a[i] * a[i] * (krr[i] - krt[i] * krt[i])                                                \
+                 : a[i] * a[i] * (krr[i] - krt[i] * krt[i] / ktt);                                         \
+      q[i] = x;                                                                                            \
+      m = x < m ? x : m;                                                                                   \
+    }                                                                                                      \
+    return m;                                                                                              \
+  }
+PLAB_PAIR_COSTS(pair_costs_avx512, __attribute__((target("avx512f"))), 8)
+PLAB_PAIR_COSTS(pair_costs_avx2, __attribute__((target("avx2"))), 4)
+PLAB_PAIR_COSTS(pair_costs_scalar, , 1)
+#undef PLAB_PAIR_COSTS
+
+double pair_costs_on(Simd path, const double* a, const double* krr, const double* krt, const double* krj,
+                     const double* kjj, const int64_t* jj, std::size_t n, double ktt, double singular, double* q) {
+  const auto run = [&](auto unit) {
+    constexpr bool U = decltype(unit)::value;
+    if (path == Simd::avx512) return pair_costs_avx512<U>(a, krr, krt, krj, kjj, jj, n, ktt, singular, q);
+    if (path == Simd::avx2) return pair_costs_avx2<U>(a, krr, krt, krj, kjj, jj, n, ktt, singular, q);
+    return pair_costs_scalar<U>(a, krr, krt, krj, kjj, jj, n, ktt, singular, q);
+  };
+  return ktt == 1.0 ? run(std::true_type{}) : run(std::false_type{});  // k_tt = 1: krt^2 / ktt is krt^2
+}
+
 template <bool Store, bool Max>
 double scale_on(Simd path, double* a, const double* g, std::size_t n, double c1, double m) {
   if (path == Simd::avx512) return scale_avx512<Store, Max>(a, g, n, c1, m);
@@ -136,6 +208,16 @@ void removal_probabilities(double* w, double* g, std::size_t n, double sum, doub
 void removal_probabilities_on(const std::string& isa, double* w, double* g, std::size_t n, double sum, double c,
                               bool markstein) {
   probs_on(scale_path_named(isa), w, g, n, sum, c, markstein);
+}
+double pair_removal_costs(const double* a, const double* krr, const double* krt, const double* krj, const double* kjj,
+                          const int64_t* jj, std::size_t n, double ktt, double singular, double* q) {
+  static const Simd path = simd_path();
+  return pair_costs_on(path, a, krr, krt, krj, kjj, jj, n, ktt, singular, q);
+}
+double pair_removal_costs_on(const std::string& isa, const double* a, const double* krr, const double* krt,
+                             const double* krj, const double* kjj, const int64_t* jj, std::size_t n, double ktt,
+                             double singular, double* q) {
+  return pair_costs_on(scale_path_named(isa), a, krr, krt, krj, kjj, jj, n, ktt, singular, q);
 }
 void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1) {
   scale_on<true, false>(scale_path_named(isa), a, g, n, c1, 0.0);

@@ -5,6 +5,7 @@
 // the Forgetron: a sixth of an a9a BOGD pass).
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace plab {
@@ -23,6 +24,18 @@ double scaled_max_abs(double* a, const double* g, std::size_t n, double c1, doub
 void removal_probabilities(double* w, double* g, std::size_t n, double sum, double c, bool markstein);
 void removal_probabilities_on(const std::string& isa, double* w, double* g, std::size_t n, double sum, double c,
                               bool markstein);
+// BPA-NN's removal costs (algorithms/bpa.hpp, docs/learners.md#bpa-nn) at k_tt > 0: for every
+// candidate r < n, with j = jj[r] its neighbour's slot (-1: none), k_tj = krt[j] (0 without one),
+// det = ktt kjj - k_tj^2 and pair = (j >= 0 and det > singular ktt kjj),
+//   q_r = a^2 (krr - (kjj krt^2 - 2 k_tj krt krj + ktt krj^2) / det)   where pair,
+//   q_r = a^2 (krr - krt^2 / ktt) (krt^2 where ktt == 1)               elsewhere,
+// each product and sum rounded in that order (bpa.hpp's expression, the same bits on every path);
+// returns the least q_r that is not NaN (+inf when none), as least_value (numerics/lane_min.hpp).
+double pair_removal_costs(const double* a, const double* krr, const double* krt, const double* krj, const double* kjj,
+                          const int64_t* jj, std::size_t n, double ktt, double singular, double* q);
+double pair_removal_costs_on(const std::string& isa, const double* a, const double* krr, const double* krt,
+                             const double* krj, const double* kjj, const int64_t* jj, std::size_t n, double ktt,
+                             double singular, double* q);
 // Either on a named path ("scalar", "avx2", "avx512"; tests), g null for the common c1. Throws
 // std::invalid_argument when the CPU lacks it.
 void scale_coefficients_on(const std::string& isa, double* a, const double* g, std::size_t n, double c1);

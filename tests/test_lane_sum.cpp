@@ -290,3 +290,49 @@ TEST(CommonDivisor, RemovalProbabilitiesAreTheDivisions) {
   EXPECT_GT(fast, 2000);  // most trials took the fmas
   EXPECT_GT(checked, 100000);
 }
+
+// BPA-NN's removal costs on every path the CPU has against the expression written out here, slot by
+// slot, bit for bit, and their least (NaN skipped): candidates without a neighbour, with a singular
+// pair (the neighbour's row equal to x_t's), k_tt = 1 and not, a NaN now and then.
+TEST(CoefScale, PairRemovalCostsAreTheExpression) {
+  const uint64_t seed = test_util::test_seed(20261202);
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    if (simd_parse(isa) > simd_best()) continue;
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", path " + isa);
+    Rng rng(seed);
+    for (int trial = 0; trial < 400; ++trial) {
+      const std::size_t n = 1 + rng.below(70);
+      const double ktt = trial % 2 ? 1.0 : 0.5 + rng.uniform(), singular = 1e-10;
+      std::vector<double> a(n), krr(n), krt(n), krj(n), kjj(n), q(n, -1.0);
+      std::vector<int64_t> jj(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        a[i] = rng.normal();
+        krr[i] = 0.5 + rng.uniform();
+        krt[i] = rng.uniform();
+        krj[i] = rng.uniform();
+        kjj[i] = 0.5 + rng.uniform();
+        jj[i] = rng.below(5) == 0 ? -1 : static_cast<int64_t>(rng.below(n));
+        if (jj[i] < 0) kjj[i] = 0.0;
+        if (rng.below(40) == 0) a[i] = std::numeric_limits<double>::quiet_NaN();
+      }
+      if (n > 1 && trial % 3 == 0) {  // a singular pair: k_tj^2 = ktt kjj
+        jj[0] = 1;
+        kjj[0] = ktt;
+        krt[1] = ktt;
+      }
+      const double m = pair_removal_costs_on(isa, a.data(), krr.data(), krt.data(), krj.data(), kjj.data(), jj.data(), n,
+                                             ktt, singular, q.data());
+      double least = std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < n; ++i) {
+        const double tj = jj[i] >= 0 ? krt[static_cast<std::size_t>(jj[i])] : 0.0, det = ktt * kjj[i] - tj * tj;
+        const bool pair = jj[i] >= 0 && det > singular * ktt * kjj[i];
+        const double want = pair ? a[i] * a[i] * (krr[i] - (kjj[i] * krt[i] * krt[i] - 2.0 * tj * krt[i] * krj[i] +
+                                                            ktt * krj[i] * krj[i]) / det)
+                                 : a[i] * a[i] * (krr[i] - krt[i] * krt[i] / ktt);
+        ASSERT_EQ(bits(q[i]), bits(want)) << "n " << n << " slot " << i;
+        if (want < least) least = want;
+      }
+      ASSERT_EQ(bits(m), bits(least)) << "n " << n;
+    }
+  }
+}
