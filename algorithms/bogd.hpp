@@ -278,8 +278,9 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     // p_j = (1 - b_j)/(n - 1) by rejection from the uniform draw: slot j = below(n) is taken with
     // probability 1 - b_j (u < 1 - b_j, u uniform in [0, 1)), else both are drawn again; a taken slot
     // has probability (1 - b_j) / sum_i (1 - b_i) = p_j. Sum_i (1 - b_i) = n - 1, so at most n/(n - 1)
-    // tries are expected: O(1), where walking the running sum of p was two serial chains of adds, at
-    // the add latency, two thirds of an a9a BOGD++ pass. A NaN weight is taken (nothing to loop on).
+    // tries are expected: O(1), where walking the running sum of p was two serial chains of adds, each
+    // add waiting for the one before (docs/learners.md#bogd-draw). A NaN weight is taken (nothing to
+    // loop on).
     for (;;) {
       const auto j = static_cast<std::size_t>(rng_.below(n));
       const double u = rng_.uniform();

@@ -1,7 +1,7 @@
 #include "core/sha256.hpp"
 
 // SHA256_Init and the rest: OpenSSL 3 deprecates them for EVP, whose first digest sets up the
-// default provider and its name tables, about 2.7 ms of every start (docs/architecture.md#fixed-cost);
+// default provider and its name tables at every start (measured: docs/architecture.md#fixed-cost);
 // these hash with the same code (SHA extensions where the CPU has them) and set up nothing.
 #define OPENSSL_SUPPRESS_DEPRECATED
 #include <openssl/sha.h>

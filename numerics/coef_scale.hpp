@@ -1,4 +1,6 @@
-// Scaling every coefficient of an expansion (KernelExpansion::scale and scale_each,
+// The budget learners' arithmetic over every slot at the path's width: BOGD++'s removal
+// probabilities and BPA-NN's removal costs (below), and scaling every coefficient of an expansion
+// (KernelExpansion::scale and scale_each,
 // numerics/support_set.hpp): a_i += c1 a_i, or a_i += (g_i - 1) a_i. Each element is one
 // multiply, then one add, so every path gives the scalar's bits; the AVX-512 path takes 8 lanes
 // a step where the generic loop (built for AVX2) takes 4 (the per-round shrink of BOGD, NORMA and
