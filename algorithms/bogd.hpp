@@ -37,6 +37,7 @@
 
 #include "algorithms/learner.hpp"
 #include "core/random.hpp"
+#include "core/scratch_vector.hpp"
 #include "numerics/coef_scale.hpp"
 #include "numerics/common_divisor.hpp"
 #include "numerics/lane_sum.hpp"
@@ -141,7 +142,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     double cap = 1.0;             // the cap's factor s (1: it does not act)
     if (f_.size() >= B_) {
       const std::size_t n = f_.size();
-      std::vector<double>& p = p_;
+      ScratchVector<double>& p = p_;
       p.clear();
       const std::size_t j = draw(p, c);  // BOGD++: also its own factors, g_ in slot order
       const double aj = f_.alpha[j];
@@ -200,14 +201,14 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
     norm2_ = g * g * rest;
   }
   // Slot i's rescaling factor after the removal (p moved with the slots): BOGD's common gu, BOGD++'s own.
-  double factor(std::size_t i, const std::vector<double>& p, double gu) const {
+  double factor(std::size_t i, const ScratchVector<double>& p, double gu) const {
     return removal_ == Removal::uniform ? gu : (1.0 - eta_ * lambda_) / (1.0 - p[i]);
   }
   // The cap's factor s = min(eta cap / max |a_i|, 1) over the coefficients after removing slot j,
   // rescaling (the bits bump gives) and appending a; 1 without a cap.
   // With rescale (BOGD's and BOGD++'s own factors), every coefficient but slot j's is rescaled in
   // the same pass, the values the maximum reads (one pass over alpha where there were two).
-  double cap_factor(std::size_t j, const std::vector<double>& p, double gu, double a, bool rescale = false) {
+  double cap_factor(std::size_t j, const ScratchVector<double>& p, double gu, double a, bool rescale = false) {
     if (!(cap_ > 0.0)) return 1.0;
     double m = std::abs(a);
     double* al = f_.alpha.data();
@@ -226,7 +227,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // removal probabilities p (before the removal), cap factor s and new coefficient a; fj = f(x_j),
   // row[i] = k(x_i, x_t), score = f_t(x_t), kxx = k(x_t, x_t). With s = 1 the new point's
   // coefficient is the unbudgeted step's and drops out.
-  double removal_norm(std::size_t j, const std::vector<double>& p, double c, double fj, double s, double a,
+  double removal_norm(std::size_t j, const ScratchVector<double>& p, double c, double fj, double s, double a,
                       const AlignedVector<double>& row, double score, double kxx) const {
     const std::size_t n = f_.size();
     const double aj = f_.alpha[j], kjj = K(j, j), an = (s - 1.0) * a;  // an: the new point's coefficient in delta
@@ -265,7 +266,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   }
   // The slot to remove; p gets BOGD++'s removal probabilities (slot order) and g_ its factors
   // (shrink c).
-  std::size_t draw(std::vector<double>& p, double c) {
+  std::size_t draw(ScratchVector<double>& p, double c) {
     const std::size_t n = f_.size();
     if (replayed_ < replay_.size()) {
       if (removal_ == Removal::weighted && n > 1) probabilities(p, c);
@@ -295,7 +296,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   // BOGD++'s removal probabilities p_j = (1 - b_j)/(n - 1) (slot order), b_j = w_j / sum_i w_i, and
   // g_ its factors c / (1 - p_j) (factor()'s bits); the sum of the weights is a lane sum
   // (docs/learners.md#lane-sums), which it returns (0: all weights 0, p uniform).
-  double probabilities(std::vector<double>& p, double c) {
+  double probabilities(ScratchVector<double>& p, double c) {
     using V4 = CommonDivisor::V4;
     using I4 = int64_t __attribute__((vector_size(32)));
     const std::size_t n = f_.size();
@@ -393,7 +394,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   double quadratic_form() const { return form(f_.alpha.data(), f_.alpha.data()); }
   // Removes slot j as KernelExpansion::remove does (the last slot moves into j), with its Gram row
   // and column, and the same move in `row` and `p`.
-  void remove_slot(std::size_t j, AlignedVector<double>& row, std::vector<double>& p) {
+  void remove_slot(std::size_t j, AlignedVector<double>& row, ScratchVector<double>& p) {
     const std::size_t last = f_.size() - 1;
     if (!norm_dropped_) {
       for (std::size_t i = 0; i < last; ++i) K(j, i) = K(last, i == j ? last : i);
@@ -429,7 +430,7 @@ class BoundedOnlineGradientDescent final : public ExpansionLearner {
   std::vector<double> gram_;  // K_ij = k(x_i, x_j) over the slots, the lower triangle packed by rows (kept with the norm)
   std::size_t since_exact_ = 0;  // BOGD: removals since ||f||^2 was last recomputed
   AlignedVector<double> row_;  // learn()'s scoring row (no allocation a round)
-  std::vector<double> p_;      // and its removal probabilities
+  ScratchVector<double> p_;    // and its removal probabilities
   std::vector<int64_t> replay_;  // replay_removals(): the ids to remove, replay_[replayed_] next
   std::size_t replayed_ = 0;
   mutable std::vector<double> sums_;  // form()'s partial sums

@@ -98,8 +98,10 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     r.update = UpdateKind::add;
     r.delta_norm = 0.0;
     AlignedVector<double>& row = row_;  // k(x_i, x_t) in slot order (the norm update below rescores)
-    row.clear();
+    // The expansion's row swapped in (score() refills the old one without zeroing it first: a
+    // cleared one cost a memset of B values at every update), or none.
     if (nearest_ || f_.size() >= B_) f_.take_row(row);
+    else row.clear();
     if (f_.size() >= B_) {
       const std::size_t best = cheapest_removal(row, ktt);
       const Removal rm = removal(best, row, ktt);

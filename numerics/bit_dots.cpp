@@ -230,6 +230,77 @@ __attribute__((target("avx2"), always_inline)) inline __m256d load4(const double
   return _mm256_insertf128_pd(_mm256_castpd128_pd256(a), b, 1);
 }
 
+// A table of at most 16 T <= 64 entries (T = 1, 2, 4) as byte planes: part[q][b] holds byte b of
+// entries 16 q .. 16 q + 15, the same 16 bytes in both 128-bit lanes, so that VPSHUFB looks up
+// byte b of 32 entries at once. Kept per thread with the entries it was made from.
+template <int T>
+struct BytePlanes {
+  __m256i part[T][8];
+};
+template <int T>
+__attribute__((target("avx2"))) const BytePlanes<T>& byte_planes(const double* table) {
+  struct Cache {
+    double from[16 * T];
+    bool made = false;
+    alignas(32) uint8_t part[T][8][32];
+  };
+  thread_local Cache c;
+  thread_local BytePlanes<T> planes;
+  if (!c.made || std::memcmp(c.from, table, sizeof c.from) != 0) {
+    std::memcpy(c.from, table, sizeof c.from);
+    for (int e = 0; e < 16 * T; ++e) {
+      const auto bits = std::bit_cast<uint64_t>(table[e]);
+      for (int b = 0; b < 8; ++b) c.part[e / 16][b][e % 16] = c.part[e / 16][b][e % 16 + 16] = static_cast<uint8_t>(bits >> (8 * b));
+    }
+    for (int q = 0; q < T; ++q)
+      for (int b = 0; b < 8; ++b) planes.part[q][b] = _mm256_load_si256(reinterpret_cast<const __m256i*>(c.part[q][b]));
+    c.made = true;
+  }
+  return planes;
+}
+
+// The entries of the 32 table indices h (a byte each, < 16 T), as 8 registers of 4 doubles:
+// r[g] holds the entries of indices 4 g .. 4 g + 3. Each byte plane by VPSHUFB, one a part of 16
+// entries, blended on h's bits 4 and 5; then a byte transpose by three levels of unpacks. As the
+// unpacks work within 128-bit lanes, the indices are first ordered so that the transpose ends in
+// index order (the low lane holds h's even 16-bit words, the high lane its odd ones).
+template <int T>
+__attribute__((target("avx2"), always_inline)) inline void planes_lookup32(const BytePlanes<T>& t, __m256i h,
+                                                                           __m256d* r) {
+  const __m256i words = _mm256_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15,  //
+                                         0, 1, 4, 5, 8, 9, 12, 13, 2, 3, 6, 7, 10, 11, 14, 15);
+  h = _mm256_permute4x64_epi64(_mm256_shuffle_epi8(h, words), 0xD8);
+  // bit 4 (5) of each byte moved to its bit 7, which BLENDV reads (the bits shifted in from the
+  // byte below land in bits 0-2)
+  const __m256i bit4 = _mm256_slli_epi16(h, 3), bit5 = _mm256_slli_epi16(h, 2);
+  __m256i v[8];
+  for (int b = 0; b < 8; ++b) {
+    const auto look = [&](int q) __attribute__((target("avx2"), always_inline)) { return _mm256_shuffle_epi8(t.part[q][b], h); };
+    if constexpr (T == 1) {
+      v[b] = look(0);
+    } else if constexpr (T == 2) {
+      v[b] = _mm256_blendv_epi8(look(0), look(1), bit4);
+    } else {
+      v[b] = _mm256_blendv_epi8(_mm256_blendv_epi8(look(0), look(1), bit4), _mm256_blendv_epi8(look(2), look(3), bit4), bit5);
+    }
+  }
+  // bytes 0-1, 2-3, 4-5, 6-7 of positions 0-7 (lo) and 8-15 (hi) of each lane
+  const __m256i a0 = _mm256_unpacklo_epi8(v[0], v[1]), a1 = _mm256_unpackhi_epi8(v[0], v[1]);
+  const __m256i b0 = _mm256_unpacklo_epi8(v[2], v[3]), b1 = _mm256_unpackhi_epi8(v[2], v[3]);
+  const __m256i c0 = _mm256_unpacklo_epi8(v[4], v[5]), c1 = _mm256_unpackhi_epi8(v[4], v[5]);
+  const __m256i d0 = _mm256_unpacklo_epi8(v[6], v[7]), d1 = _mm256_unpackhi_epi8(v[6], v[7]);
+  // bytes 0-3 and 4-7 of positions 0-3, 4-7, 8-11, 12-15 of each lane
+  const __m256i e[4] = {_mm256_unpacklo_epi16(a0, b0), _mm256_unpackhi_epi16(a0, b0), _mm256_unpacklo_epi16(a1, b1),
+                        _mm256_unpackhi_epi16(a1, b1)};
+  const __m256i f[4] = {_mm256_unpacklo_epi16(c0, d0), _mm256_unpackhi_epi16(c0, d0), _mm256_unpacklo_epi16(c1, d1),
+                        _mm256_unpackhi_epi16(c1, d1)};
+  // positions (k, k + 1) of both lanes: after the ordering above, indices 2k .. 2k + 3
+  for (int q = 0; q < 4; ++q) {
+    r[2 * q] = _mm256_castsi256_pd(_mm256_unpacklo_epi32(e[q], f[q]));
+    r[2 * q + 1] = _mm256_castsi256_pd(_mm256_unpackhi_epi32(e[q], f[q]));
+  }
+}
+
 template <std::size_t R>
 __attribute__((target("avx2"))) void lookup_avx2(const double* table, bool rbf, double xs, const double* sq,
                                                  double* out, std::size_t n) {
@@ -636,7 +707,7 @@ __attribute__((target("avx2"), always_inline)) inline __m256i distances32(bool r
 // the halves of a table of 8 R <= 32 entries in registers (pick_avx2, as lookup_avx2), times
 // alpha, added to lane i mod 16 (Row: the entry stored to row[i] too); a last block of fewer
 // than 32 supports term by term.
-template <std::size_t R, bool Loads, bool Row>
+template <std::size_t R, bool Loads, bool Row, int T = 0>
 __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool rbf, const Columns& x, unsigned xs,
                                                       const uint8_t* counts, const double* alpha, std::size_t i,
                                                       std::size_t e, LaneSum& s, double* row) {
@@ -645,6 +716,8 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
   std::memcpy(v, s.acc, sizeof v);
   __m256 lo[R ? R : 1], hi[R ? R : 1];
   if constexpr (R > 0) table_halves<R>(table, lo, hi);
+  const BytePlanes<T ? T : 1>* planes = nullptr;
+  if constexpr (T > 0) planes = &byte_planes<T>(table);
   const auto add = [&](std::size_t q, std::size_t at, __m256d k) __attribute__((target("avx2"))) {  // supports at..at+3
     V4 av;
     std::memcpy(&av, alpha + at, sizeof av);
@@ -664,7 +737,11 @@ __attribute__((target("avx2"))) void byte_scores_avx2(const double* table, bool 
       std::memcpy(v, s.acc, sizeof v);
       return;
     }
-    if constexpr (R == 0 && Loads) {
+    if constexpr (T > 0) {
+      __m256d k[8];
+      planes_lookup32<T>(*planes, h, k);
+      for (std::size_t g = 0; g < 8; ++g) add(g % 4, j + 4 * g, k[g]);
+    } else if constexpr (R == 0 && Loads) {
       _mm256_store_si256(reinterpret_cast<__m256i*>(hb), h);
       for (std::size_t g = 0; g < 8; ++g) {
         const uint8_t* q = hb + 4 * g;
@@ -789,7 +866,7 @@ void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Exa
 }
 
 namespace {
-enum class ByteLookup { scalar, permute, gather, loads, avx512 };
+enum class ByteLookup { scalar, permute, gather, loads, planes, avx512 };
 
 // byte_scores on a lookup the CPU has (a round's entry: no names to compare).
 bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
@@ -847,7 +924,14 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
     } else if (lookup == ByteLookup::permute && top + 1 <= 32) {
       if (table.size() < 32) table.resize(32, 0.0);
       avx2.operator()<4, false>(r);
-    } else if (lookup == ByteLookup::loads) {
+    } else if (lookup == ByteLookup::planes && top + 1 <= 64) {
+      const std::size_t parts = top + 1 <= 16 ? 1 : top + 1 <= 32 ? 2 : 4;
+      if (table.size() < 16 * parts) table.resize(16 * parts, 0.0);
+      const auto run = [&]<int T>() { byte_scores_avx2<0, false, decltype(r)::value, T>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row); };
+      if (parts == 1) run.template operator()<1>();
+      else if (parts == 2) run.template operator()<2>();
+      else run.template operator()<4>();
+    } else if (lookup == ByteLookup::loads || lookup == ByteLookup::planes) {
       avx2.operator()<0, true>(r);
     } else {
       avx2.operator()<0, false>(r);
@@ -866,10 +950,11 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* 
                         : lookup == "permute" ? ByteLookup::permute
                         : lookup == "gather"  ? ByteLookup::gather
                         : lookup == "loads"   ? ByteLookup::loads
+                        : lookup == "planes"  ? ByteLookup::planes
                         : lookup == "avx512"
                             ? ByteLookup::avx512
                             : throw std::invalid_argument(
-                                  "byte_scores lookup must be gather, loads, permute, avx512 or scalar, not '" + lookup + "'");
+                                  "byte_scores lookup must be gather, loads, planes, permute, avx512 or scalar, not '" + lookup + "'");
   if (by != ByteLookup::scalar && !has_avx2()) throw std::invalid_argument("this CPU has no AVX2");
   if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
   if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
@@ -882,7 +967,7 @@ bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::siz
                  LaneSum& s, double* row) {
   static const ByteLookup lookup = bit_dots_isa() == "avx512" ? ByteLookup::avx512
                                    : avx2_gathers()           ? ByteLookup::gather
-                                                              : ByteLookup::loads;
+                                                              : ByteLookup::planes;
   return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row);
 }
 

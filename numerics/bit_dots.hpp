@@ -114,9 +114,11 @@ bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::siz
                  LaneSum& s, double* row = nullptr);
 // The same with a named way to the table ("gather": AVX2's VGATHERDPD; "loads": AVX2, scalar
 // loads two to a 128-bit half; "permute": the table's halves in AVX2 registers, as
-// kernel_from_counts on AMD; "avx512": 64 supports a block, the table of up to 64 entries in
-// AVX-512 registers; "scalar"; tests). byte_scores takes "avx512" on the AVX-512 path, on AVX2
-// "gather" on Intel CPUs and "loads" elsewhere (AMD's gathers are about as slow as a scalar loop).
+// kernel_from_counts on AMD; "planes": AVX2, the table of up to 64 entries as byte planes, looked
+// up by VPSHUFB and transposed back to doubles (larger tables by loads); "avx512": 64 supports a
+// block, the table of up to 64 entries in AVX-512 registers; "scalar"; tests). byte_scores takes
+// "avx512" on the AVX-512 path, on AVX2 "gather" on Intel CPUs and "planes" elsewhere (AMD's
+// gathers are about as slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
                     std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
                     const double* alpha, std::size_t b, std::size_t e, LaneSum& s, double* row = nullptr);

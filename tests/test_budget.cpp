@@ -21,6 +21,7 @@
 #include "algorithms/pa.hpp"
 #include "algorithms/perceptron.hpp"
 #include "core/random.hpp"
+#include "core/scratch_vector.hpp"
 #include "algorithms/rbp.hpp"
 #include "algorithms/stoptron.hpp"
 #include "config/given_options.hpp"
@@ -874,7 +875,8 @@ TEST(Bogd, WeightedDrawFollowsItsProbabilities) {
   ASSERT_EQ(f.size(), 5u);
   double sum = 0.0;
   for (std::size_t i = 0; i < 5; ++i) sum += std::abs(f.alpha[i]);
-  std::vector<double> p, want(5);
+  ScratchVector<double> p;
+  std::vector<double> want(5);
   for (std::size_t i = 0; i < 5; ++i) want[i] = (1.0 - std::abs(f.alpha[i]) / sum) / 4.0;
   ASSERT_GT(*std::max_element(want.begin(), want.end()) - *std::min_element(want.begin(), want.end()), 0.02)
       << "the coefficients differ enough for the draw to be told from the uniform";
