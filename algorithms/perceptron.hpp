@@ -40,6 +40,11 @@ class PrimalPerceptron final : public Learner {
     r.f_norm2 = norm2_;
     return r;
   }
+  // The rounds with learn() called directly (the class is final): inlined, no call a round.
+  void learn_block(const Example* xs, std::size_t n, int64_t t0, RoundRecord* out) override {
+    for (std::size_t i = 0; i < n; ++i)
+      emplace_record(out + i, [&] { return PrimalPerceptron::learn(xs[i], t0 + static_cast<int64_t>(i)); });
+  }
   std::size_t support_size() const override { return updates_; }
   double norm2() const override { return norm2_; }
   // Its floor (docs/learners.md#floors): w.x, and w += y x on a step.
