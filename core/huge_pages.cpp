@@ -26,20 +26,34 @@ void advise_huge_pages(const void* p, std::size_t bytes) {
 #endif
 }
 
+namespace {
+constexpr std::size_t kHuge = std::size_t{2} << 20;
+// Where a small-head block starts in its allocation: kSmallHead below its first 2 MB boundary.
+constexpr std::size_t kHeadOffset = kHuge - kSmallHead;
+}  // namespace
+
 void* huge_allocate(std::size_t bytes, bool small_head) {
-  constexpr std::size_t kHuge = std::size_t{2} << 20;
   if (bytes < kHuge) {  // 64-byte aligned (rows panel_dots may stream)
     if (void* p = std::aligned_alloc(64, (bytes + 63) / 64 * 64 + (bytes ? 0 : 64))) return p;
     throw std::bad_alloc();
   }
-  const std::size_t size = (bytes + kHuge - 1) / kHuge * kHuge, head = small_head ? kHuge : 0;
-  void* p = std::aligned_alloc(kHuge, size);
+  // A small head: [p + kHeadOffset, p + kHuge) on 4 KB pages, never advised; the first kHeadOffset
+  // bytes are address space only (never touched, so never backed).
+  const std::size_t lead = small_head ? kHeadOffset : 0;
+  const std::size_t size = (lead + bytes + kHuge - 1) / kHuge * kHuge;
+  char* p = static_cast<char*>(std::aligned_alloc(kHuge, size));
   if (!p) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-  if (size > head)  // advice only: without huge pages the memory works the same
-    madvise(static_cast<char*>(p) + head, size - head, MADV_HUGEPAGE);
+  const std::size_t advised = lead ? kHuge : 0;
+  if (size > advised)  // advice only: without huge pages the memory works the same
+    madvise(p + advised, size - advised, MADV_HUGEPAGE);
 #endif
-  return p;
+  return p + lead;
+}
+
+void huge_free(void* p, std::size_t bytes, bool small_head) {
+  if (p && bytes >= kHuge && small_head) p = static_cast<char*>(p) - kHeadOffset;
+  std::free(p);
 }
 
 namespace {

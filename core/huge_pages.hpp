@@ -18,25 +18,28 @@ void advise_huge_pages(const void* p, std::size_t bytes);
 // apart, so a block of rounds touches ~100 rows at once: with 4 KB pages that is 100 TLB entries
 // (measured on MNIST: kernel rows and the PA-I pass 1.4-1.5x faster on huge pages); a data set's
 // arrays are filled once, one fault per 2 MB instead of per 4 KB.
-// small_head does not advise a block's first 2 MB for huge pages: a data set's arrays, filled from
-// their start while a learner reads them, then (transparent huge pages in "madvise" mode, fresh
-// memory) fault in 4 KB at a time there, and the first rows wait for a few such faults, not for the
-// zeroing of a 2 MB page an array, about 1 ms each on a virtual machine (docs/architecture.md#fixed-cost).
-void* huge_allocate(std::size_t bytes, bool small_head = false);  // std::bad_alloc on failure; release with std::free
-template <class T, bool kSmallHead = false>
+// small_head: a data set's array, filled from its start while a learner reads it. Its first
+// kSmallHead bytes lie on 4 KB pages (the block starts that far below a 2 MB boundary), so that
+// the first rows wait for a few small faults and not for the zeroing of a 2 MB page (about 1 ms
+// on some virtual machines); from that boundary on it is advised for huge pages, one fault per
+// 2 MB where a 4 KB fault costs ~10 us (docs/architecture.md#fixed-cost).
+inline constexpr std::size_t kSmallHead = std::size_t{256} << 10;
+void* huge_allocate(std::size_t bytes, bool small_head = false);  // std::bad_alloc on failure
+void huge_free(void* p, std::size_t bytes, bool small_head = false);  // what huge_allocate(bytes, small_head) returned
+template <class T, bool kHead = false>
 struct HugePageAllocator {
   using value_type = T;
   template <class U>
   struct rebind {
-    using other = HugePageAllocator<U, kSmallHead>;
+    using other = HugePageAllocator<U, kHead>;
   };
   HugePageAllocator() = default;
   template <class U>
-  HugePageAllocator(const HugePageAllocator<U, kSmallHead>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(huge_allocate(n * sizeof(T), kSmallHead)); }
-  void deallocate(T* p, std::size_t) { std::free(p); }
+  HugePageAllocator(const HugePageAllocator<U, kHead>&) {}
+  T* allocate(std::size_t n) { return static_cast<T*>(huge_allocate(n * sizeof(T), kHead)); }
+  void deallocate(T* p, std::size_t n) { huge_free(p, n * sizeof(T), kHead); }
   template <class U>
-  bool operator==(const HugePageAllocator<U, kSmallHead>&) const { return true; }
+  bool operator==(const HugePageAllocator<U, kHead>&) const { return true; }
 };
 
 // A vector on huge_allocate: 64-byte aligned, so that no vector load of it splits a cache line.

@@ -2,10 +2,12 @@
 // very memory it was given, as the owned one it mirrors; it cannot grow; copies share the owner.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <vector>
 
+#include "core/huge_pages.hpp"
 #include "datasets/dataset.hpp"
 
 using namespace plab;
@@ -84,4 +86,25 @@ TEST(DataArray, CopiesShareTheOwnerAndOwnedCopiesAreIndependent) {
   EXPECT_EQ(o.size(), 1u);
   EXPECT_EQ(o.idx.size(), 1u);
   EXPECT_EQ(o2.idx.size(), 2u);
+}
+
+// An owned array of 2 MB or more (core/huge_pages.hpp): its first kSmallHead bytes end on a 2 MB
+// boundary (the head on 4 KB pages, the rest advised for huge ones), every byte is usable, and it
+// grows and frees as any vector (the sanitizer build checks the frees).
+TEST(DataArray, LargeOwnedArraysEndTheirSmallHeadOnA2MBBoundary) {
+  constexpr std::size_t kHuge = std::size_t{2} << 20;
+  for (const std::size_t n : {std::size_t{1} << 10, kHuge / 8, kHuge / 8 + 1, 3 * kHuge / 8 + 5}) {
+    DataArray<double> a;
+    a.reserve(n);
+    const auto at = reinterpret_cast<std::uintptr_t>(a.data());
+    EXPECT_EQ(at % 64, 0u) << n;
+    if (n * sizeof(double) >= kHuge) {
+      EXPECT_EQ((at + kSmallHead) % kHuge, 0u) << n;
+    }
+    for (std::size_t i = 0; i < n; ++i) a.push_back(static_cast<double>(i));
+    a.push_back(-1.0);  // past the reservation: a move into a new block
+    ASSERT_EQ(a.size(), n + 1);
+    EXPECT_EQ(a[n / 2], static_cast<double>(n / 2));
+    EXPECT_EQ(a[n], -1.0);
+  }
 }
