@@ -87,8 +87,8 @@ struct InputFile::Impl {
   // copy a line, no stream layers).
   const char* map = nullptr;
   std::size_t size = 0, pos = 0;
-  // The mapping's SHA-256, taken on a thread of its own while the lines are parsed, so the parse
-  // does not wait for it.
+  // The mapping's SHA-256, taken on a thread of its own while the lines are parsed where a core is
+  // free for it, so the parse does not wait for it.
   std::thread hasher;
   std::string digest;
   void hash_in_background() {
@@ -134,10 +134,13 @@ const char* map_plain_file(const std::string& path, std::size_t& size) {
 }
 }  // namespace
 
-InputFile::InputFile(const std::string& path) : path_(path), impl_(std::make_unique<Impl>()) {
+InputFile::InputFile(const std::string& path, unsigned busy) : path_(path), impl_(std::make_unique<Impl>()) {
   impl_->map = map_plain_file(path, impl_->size);
   if (impl_->map) {
-    impl_->hash_in_background();
+    // Beside `busy` threads the hash takes a core of its own only where there is one: on fewer it
+    // would take its time from them (a learner's included), so sha256() hashes after the parse.
+    const unsigned cores = std::thread::hardware_concurrency();
+    if (cores == 0 || cores > busy) impl_->hash_in_background();
     return;
   }
   impl_->in = std::make_unique<DecodingStream>(path, impl_->raw, impl_->compression);

@@ -297,7 +297,7 @@ Dataset load_libsvm(const std::string& path, const LabelMap& labels, RowArrivals
     d.reserve(static_cast<std::size_t>(rows), static_cast<std::size_t>(nnz));
   };
   try {
-    InputFile in(path);
+    InputFile in(path, arrivals ? 2 : 1);  // a learner reading the rows as they come keeps a core busy
     LabelReader label_reader(labels);
     std::vector<SeenLabel> seen;
     std::string line;

@@ -84,7 +84,9 @@ class LabelReader {
 // "path:line: gzip stream is corrupt|truncated (...)".
 class InputFile {
  public:
-  explicit InputFile(const std::string& path);  // throws DataError if unreadable
+  // Throws DataError if unreadable. A plain file's hash is taken on a thread of its own where the
+  // machine has a core beside `busy` threads (this one, and a learner taking the rows as they come).
+  explicit InputFile(const std::string& path, unsigned busy = 1);
   // A stream (standard input), read as its bytes arrive, not decompressed; `name` ("<stdin>")
   // names it in messages.
   InputFile(std::istream& in, const std::string& name);

@@ -448,7 +448,7 @@ def render(m, rows):
         f"commit {kol_rev} (built with {m['kol_flags']}), on the CPU {m['cpu']} ({m['cpus']} logical CPUs; SIMD "
         f"flags {', '.join(m['simd_flags']) or 'none'}). plab ran its **{m['simd_path']}** path "
         f"({'PLAB_SIMD=' + env if env else 'PLAB_SIMD unset'}) on {m['plab_threads']} learning thread(s) (`--threads`; "
-        "it reads the file and takes its checksum on two more threads while it learns, docs/inputs.md#read-while-learning, "
+        "it reads the file on another thread while it learns and takes its checksum on a third where the machine has a core for it, docs/inputs.md#read-while-learning, "
         "and its CPU time counts them), built as `make build` "
         "builds it (Release, `-O3 -march=x86-64-v3`); KOL is single-threaded. "
         f"Load average (1, 5, 15 min) {' '.join(m['load_before'])} before, {' '.join(m['load_after'])} after"
