@@ -11,6 +11,13 @@
 // accumulators and eight loads took all sixteen AVX2 registers, and one accumulator went through the
 // stack at every feature (a store-to-load wait: the chains took 2.5x as long on an AMD EPYC Zen 3;
 // testing the values at every block was another fifth of them).
+// The cos and sin are bound by the fma pipes and the adds of the sums run on others, so a short
+// row's chains are summed a pair of vectors at a time between the previous row's pairs of cos and
+// sin, where the core issues both at once (on the AVX2 path only for rows of 1s: other rows'
+// products take the fma pipes too). One pass over a9a, `bench_learners` on an AMD EPYC Zen 5: AVX2
+// 36.2 -> 34.1 ms, AVX-512 23.8 -> 21.4 ms; FOGD's learning in `plab run` on ijcnn1 (13 features,
+// not 1s) AVX-512 35.2 -> 31.7 ms. A long row's pairs would wait on the add latency at every feature
+// (100 features a row: AVX2 19% slower), so its chains are summed all at once.
 // The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
@@ -21,42 +28,65 @@
 namespace plab::detail {
 namespace {
 
-#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS)                            \
+// INTERLEAVE(r): whether row r's chains are summed a pair of vectors at a time between the previous
+// row's pairs of cos and sin (see the header).
+#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS, INTERLEAVE)                \
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
                                                                   const unsigned char* ones,               \
                                                                   const Example* xs, std::size_t n,        \
                                                                   std::size_t D, std::size_t i0, double* Z) { \
-    for (std::size_t r = 0; r < n; ++r) {                                                                   \
-      VEC acc[W];                                                                                           \
-      for (std::size_t w = 0; w < W; ++w) acc[w] = ZERO();                                                  \
-      const double* val = xs[r].val.data();                                                                 \
+    /* row r's chains of vectors w .. w + V - 1 into acc[0 .. V), V accumulators in registers */            \
+    const auto sums = [&]<std::size_t V>(std::size_t r, std::size_t w, VEC* acc)                           \
+                          __attribute__((target(TARGET), always_inline)) {                                  \
+      for (std::size_t v = 0; v < V; ++v) acc[v] = ZERO();                                                  \
       const std::size_t nk = starts[r + 1] - starts[r];                                                     \
       const double* const* rc = cols + starts[r];                                                           \
+      const std::size_t at = i0 + LANES * w;                                                                \
       if (ones[r]) {                                                                                        \
-        for (std::size_t k = 0; k < nk; ++k) {                                                              \
-          const double* u = rc[k] + i0;                                                                     \
-          for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], LOADU(u + LANES * w));                   \
-        }                                                                                                   \
+        for (std::size_t k = 0; k < nk; ++k)                                                                \
+          for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], LOADU(rc[k] + at + LANES * v));          \
       } else {                                                                                              \
+        const double* val = xs[r].val.data();                                                               \
         for (std::size_t k = 0; k < nk; ++k) {                                                              \
-          const double* u = rc[k] + i0;                                                                     \
-          const VEC v = SET1(val[k]);                                                                       \
-          for (std::size_t w = 0; w < W; ++w) acc[w] = ADD(acc[w], MUL(v, LOADU(u + LANES * w)));           \
+          const VEC x = SET1(val[k]);                                                                       \
+          for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], MUL(x, LOADU(rc[k] + at + LANES * v)));  \
         }                                                                                                   \
       }                                                                                                     \
+    };                                                                                                      \
+    VEC next[W];                                                                                            \
+    sums.template operator()<W>(0, 0, next);                                                                \
+    for (std::size_t r = 0; r < n; ++r) {                                                                   \
+      VEC cur[W];                                                                                           \
+      for (std::size_t w = 0; w < W; ++w) cur[w] = next[w];                                                 \
       double* c = Z + 2 * D * r + i0;                                                                       \
-      for (std::size_t w = 0; w + 2 <= W; w += 2) SINCOS<2>(acc + w, c + LANES * w, c + D + LANES * w);      \
-      if (W % 2) SINCOS<1>(acc + W - 1, c + LANES * (W - 1), c + D + LANES * (W - 1));                       \
+      const bool more = r + 1 < n, mixed = more && (INTERLEAVE(r + 1));                                     \
+      for (std::size_t w = 0; w + 2 <= W; w += 2) {                                                         \
+        SINCOS<2>(cur + w, c + LANES * w, c + D + LANES * w);                                               \
+        if (mixed) sums.template operator()<2>(r + 1, w, next + w);                                         \
+      }                                                                                                     \
+      if (W % 2) {                                                                                          \
+        SINCOS<1>(cur + W - 1, c + LANES * (W - 1), c + D + LANES * (W - 1));                               \
+        if (mixed) sums.template operator()<1>(r + 1, W - 1, next + W - 1);                                 \
+      }                                                                                                     \
+      if (more && !mixed) sums.template operator()<W>(r + 1, 0, next);                                      \
     }                                                                                                       \
   }
 
+// A pair's two chains wait on the add latency at every feature, hidden under the pair of cos and
+// sin only for short rows: 32 features or fewer. On AVX2 only rows of 1s, whose sums are adds
+// alone: the products of other rows take the fma pipes that the cos and sin fill already.
+constexpr std::size_t kInterleaveFeatures = 32;
+#define PLAB_SHORT(r) (starts[(r) + 1] - starts[r] <= kInterleaveFeatures)
+#define PLAB_SHORT_ONES(r) (ones[r] && PLAB_SHORT(r))
 PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
-            _mm256_mul_pd, trig::sincos_avx2)
+            _mm256_mul_pd, trig::sincos_avx2, PLAB_SHORT_ONES)
 PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
-            _mm512_mul_pd, trig::sincos_avx512)
+            _mm512_mul_pd, trig::sincos_avx512, PLAB_SHORT)
 #undef PLAB_CHAINS
+#undef PLAB_SHORT
+#undef PLAB_SHORT_ONES
 
 // Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
 #define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \

@@ -238,5 +238,43 @@ TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
   }
 }
 
+// The fused map sums a short row's chains between the previous row's cos and sin, a long row's
+// (more than 32 features) all at once, and on the AVX2 path only rows of 1s the first way: rows of
+// every kind in turn (1s and other values, short and long, one feature) give the same traces on
+// every path.
+TEST(FastTrig, FogdRowsOfEveryKindAreIdenticalOnEveryPath) {
+  const test_util::TempDir dir("fogd_rows");
+  const std::string data = (dir.p / "rows.svm").string();
+  {
+    std::ofstream f(data);
+    Rng rng(test_util::test_seed(43));
+    for (int t = 0; t < 400; ++t) {
+      f << (rng.uniform() < 0.5 ? "-1" : "+1");
+      const int kind = static_cast<int>(rng.uniform() * 5);
+      const int nk = kind == 0 ? 14 : kind == 1 ? 13 : kind == 2 ? 40 : kind == 3 ? 70 : 1;
+      const bool ones = kind == 0 || kind == 2 || (kind == 4 && t % 2 == 0);
+      int j = 0;
+      for (int k = 0; k < nk; ++k) {
+        j += 1 + static_cast<int>(rng.uniform() * 3);
+        f << " " << j << ":";
+        if (ones) f << 1;
+        else f << rng.uniform() - 0.5;
+      }
+      f << "\n";
+    }
+  }
+  std::string first;
+  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
+    const std::string trace = (dir.p / (isa + ".csv")).string();
+    const auto r = test_util::run_shell("PLAB_SIMD=" + isa + " " + test_util::plab_bin() + " run --algo fogd --data " + data +
+                                        " --format libsvm --kernel rbf --gamma 0.05 --features 203 --no-bounds --trace " + trace + " 2>&1");
+    ASSERT_EQ(r.status, 0) << r.output;
+    const std::string t = test_util::read_text(trace);
+    ASSERT_GT(t.size(), 1000u);
+    if (first.empty()) first = t;
+    else EXPECT_TRUE(t == first) << "the " << isa << " trace differs from the scalar one";
+  }
+}
+
 }  // namespace fast_trig_test
 }  // namespace plab
