@@ -16,14 +16,7 @@ nlohmann::json number_as_written(const std::string& s) {
   return j.is_number() ? j : nlohmann::json(s);
 }
 // A default outside the declared range (--budget's 0) means "not given": --help shows no default.
-bool has_no_default(const OptionDecl& d) {
-  try {
-    d.check(d.default_value, d.flag());
-  } catch (const std::invalid_argument&) {
-    return true;
-  }
-  return false;
-}
+bool has_no_default(const OptionDecl& d) { return !d.accepts(d.default_value); }
 }  // namespace
 
 std::string OptionFlags::help(const OptionDecl& d) {

@@ -71,12 +71,33 @@ nlohmann::json OptionDecl::typed(const nlohmann::json& v) const {
   return v;
 }
 
+namespace {
+// x within d's declared range (reals also finite): check's test of a number.
+bool within(const OptionDecl& d, double x) {
+  return std::isfinite(x) && (!d.min || (d.min_open ? x > *d.min : x >= *d.min)) &&
+         (!d.max || (d.max_open ? x < *d.max : x <= *d.max));
+}
+}  // namespace
+
+bool OptionDecl::accepts(const nlohmann::json& v) const {
+  using T = OptionDecl::Type;
+  const bool negative = v.is_number_integer() && !v.is_number_unsigned() && v.get<int64_t>() < 0;
+  if ((type == T::real && v.is_number()) || (type == T::count && v.is_number_integer() && !negative) ||
+      (type == T::integer && v.is_number_integer()))
+    return within(*this, v.get<double>());
+  try {
+    check(v, name);
+  } catch (const std::invalid_argument&) {
+    return false;
+  }
+  return true;
+}
+
 void OptionDecl::check(const nlohmann::json& v, const std::string& at, const std::string& who) const {
   check_type(v, at);
   if (type == Type::text || type == Type::flag) return;
   const double x = v.get<double>();
-  const bool in = std::isfinite(x) && (!min || (min_open ? x > *min : x >= *min)) && (!max || (max_open ? x < *max : x <= *max));
-  if (in) return;
+  if (within(*this, x)) return;
   const std::string r = range_text();
   const std::string finite = type == Type::real ? (r.empty() ? "finite" : " (and finite)") : "";
   // Above a declared maximum, what the value costs (the declaration's help says it).

@@ -53,6 +53,10 @@ struct OptionDecl {
   // check_type, then the declared range (reals also finite): "<at> must be >= 1 for <who>, got 0"
   // (" for <who>" when `who` is given).
   void check(const nlohmann::json& v, const std::string& at, const std::string& who = "") const;
+  // Whether check accepts v, without its exception where the answer needs none (a number of a
+  // numeric option: its type and range; other values are tried): the command line asks it of
+  // every declared default at start, where a throw costs the unwinder's first search.
+  bool accepts(const nlohmann::json& v) const;
   // "--gamma is an option of the poly and rbf kernels, not of <selected>" (`subject` in place of
   // the flag when given: the option as another front end wrote it).
   std::string not_applicable(const std::string& selected, const std::string& subject = "") const;
