@@ -205,31 +205,29 @@ TEST(FastTrig, FogdRunsAreIdenticalOnEveryPath) {
   }
 }
 
-// The lanes the vector paths hand to the fallback (a chain of 0: a row without features; beyond
-// 2^20: a huge value) inside the fused map of numerics/fourier_chains.cpp, among ordinary ones:
-// the same traces on every path.
-TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
-  const test_util::TempDir dir("fogd_fallback");
+// dir/rows.svm: n rows, each a random label of test seed `seed`'s draws, then what row(f, rng, t)
+// writes (its features), then a newline; returns its path.
+template <class Row>
+std::string write_rows(const test_util::TempDir& dir, uint64_t seed, int n, Row row) {
   const std::string data = (dir.p / "rows.svm").string();
-  {
-    std::ofstream f(data);
-    Rng rng(test_util::test_seed(41));
-    for (int t = 0; t < 300; ++t) {
-      f << (rng.uniform() < 0.5 ? "-1" : "+1");
-      if (t % 7 == 3) {  // no features: every chain 0
-      } else if (t % 11 == 5) {  // chains far beyond 2^20
-        f << " 1:" << 4e8 * (rng.uniform() + 0.5) << " 3:" << -3e8;
-      } else {
-        for (int j = 1; j <= 5; ++j) f << " " << j << ":" << rng.uniform() - 0.5;
-      }
-      f << "\n";
-    }
+  std::ofstream f(data);
+  Rng rng(test_util::test_seed(seed));
+  for (int t = 0; t < n; ++t) {
+    f << (rng.uniform() < 0.5 ? "-1" : "+1");
+    row(f, rng, t);
+    f << "\n";
   }
+  return data;
+}
+
+// A FOGD run on the LIBSVM file `data` (options `args`) writes the same trace on the scalar, AVX2
+// and AVX-512 paths.
+void expect_fogd_trace_on_every_path(const test_util::TempDir& dir, const std::string& data, const std::string& args) {
   std::string first;
   for (const std::string isa : {"scalar", "avx2", "avx512"}) {
     const std::string trace = (dir.p / (isa + ".csv")).string();
     const auto r = test_util::run_shell("PLAB_SIMD=" + isa + " " + test_util::plab_bin() + " run --algo fogd --data " + data +
-                                        " --format libsvm --kernel rbf --gamma 1 --features 61 --no-bounds --trace " + trace + " 2>&1");
+                                        " --format libsvm --kernel rbf " + args + " --no-bounds --trace " + trace + " 2>&1");
     ASSERT_EQ(r.status, 0) << r.output;
     const std::string t = test_util::read_text(trace);
     ASSERT_GT(t.size(), 1000u);
@@ -238,42 +236,41 @@ TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
   }
 }
 
+// The lanes the vector paths hand to the fallback (a chain of 0: a row without features; beyond
+// 2^20: a huge value) inside the fused map of numerics/fourier_chains.cpp, among ordinary ones:
+// the same traces on every path.
+TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
+  const test_util::TempDir dir("fogd_fallback");
+  const std::string data = write_rows(dir, 41, 300, [](std::ostream& f, Rng& rng, int t) {
+    if (t % 7 == 3) {  // no features: every chain 0
+    } else if (t % 11 == 5) {  // chains far beyond 2^20
+      f << " 1:" << 4e8 * (rng.uniform() + 0.5) << " 3:" << -3e8;
+    } else {
+      for (int j = 1; j <= 5; ++j) f << " " << j << ":" << rng.uniform() - 0.5;
+    }
+  });
+  expect_fogd_trace_on_every_path(dir, data, "--gamma 1 --features 61");
+}
+
 // The fused map sums a short row's chains between the previous row's cos and sin, a long row's
 // (more than 32 features) all at once, and on the AVX2 path only rows of 1s the first way: rows of
 // every kind in turn (1s and other values, short and long, one feature) give the same traces on
 // every path.
 TEST(FastTrig, FogdRowsOfEveryKindAreIdenticalOnEveryPath) {
   const test_util::TempDir dir("fogd_rows");
-  const std::string data = (dir.p / "rows.svm").string();
-  {
-    std::ofstream f(data);
-    Rng rng(test_util::test_seed(43));
-    for (int t = 0; t < 400; ++t) {
-      f << (rng.uniform() < 0.5 ? "-1" : "+1");
-      const int kind = static_cast<int>(rng.uniform() * 5);
-      const int nk = kind == 0 ? 14 : kind == 1 ? 13 : kind == 2 ? 40 : kind == 3 ? 70 : 1;
-      const bool ones = kind == 0 || kind == 2 || (kind == 4 && t % 2 == 0);
-      int j = 0;
-      for (int k = 0; k < nk; ++k) {
-        j += 1 + static_cast<int>(rng.uniform() * 3);
-        f << " " << j << ":";
-        if (ones) f << 1;
-        else f << rng.uniform() - 0.5;
-      }
-      f << "\n";
+  const std::string data = write_rows(dir, 43, 400, [](std::ostream& f, Rng& rng, int t) {
+    const int kind = static_cast<int>(rng.uniform() * 5);
+    const int nk = kind == 0 ? 14 : kind == 1 ? 13 : kind == 2 ? 40 : kind == 3 ? 70 : 1;
+    const bool ones = kind == 0 || kind == 2 || (kind == 4 && t % 2 == 0);
+    int j = 0;
+    for (int k = 0; k < nk; ++k) {
+      j += 1 + static_cast<int>(rng.uniform() * 3);
+      f << " " << j << ":";
+      if (ones) f << 1;
+      else f << rng.uniform() - 0.5;
     }
-  }
-  std::string first;
-  for (const std::string isa : {"scalar", "avx2", "avx512"}) {
-    const std::string trace = (dir.p / (isa + ".csv")).string();
-    const auto r = test_util::run_shell("PLAB_SIMD=" + isa + " " + test_util::plab_bin() + " run --algo fogd --data " + data +
-                                        " --format libsvm --kernel rbf --gamma 0.05 --features 203 --no-bounds --trace " + trace + " 2>&1");
-    ASSERT_EQ(r.status, 0) << r.output;
-    const std::string t = test_util::read_text(trace);
-    ASSERT_GT(t.size(), 1000u);
-    if (first.empty()) first = t;
-    else EXPECT_TRUE(t == first) << "the " << isa << " trace differs from the scalar one";
-  }
+  });
+  expect_fogd_trace_on_every_path(dir, data, "--gamma 0.05 --features 203");
 }
 
 }  // namespace fast_trig_test
