@@ -55,6 +55,7 @@ namespace {
         }                                                                                                   \
       }                                                                                                     \
     };                                                                                                      \
+    if (n == 0) return;                                                                                     \
     VEC next[W];                                                                                            \
     sums.template operator()<W>(0, 0, next);                                                                \
     for (std::size_t r = 0; r < n; ++r) {                                                                   \
