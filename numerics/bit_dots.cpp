@@ -566,6 +566,8 @@ bool byte_rows_wanted() {
   return wanted;
 }
 
+bool byte_sums_wanted() { return byte_rows_wanted(); }
+
 bool byte_counts_fit(double xs, std::size_t max_count) { return xs + static_cast<double>(max_count) <= 255.0; }
 
 namespace {
@@ -575,12 +577,19 @@ std::size_t byte_features(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
-// x's columns: the first word of each of its nk features' bit columns (nk <= |x| <= 255).
+// x's columns: the first word of each of its nk features' bit columns (nk <= |x| <= 255) and,
+// where given and nk <= kByteSumFeatures, the first byte of each one's byte column (sum).
 struct Columns {
   const uint64_t* at[256];
+  const uint8_t* sum[kByteSumFeatures];
   std::size_t nk;
-  Columns(const uint64_t* cols, std::size_t cw, const Example& x, std::size_t rows) : nk(byte_features(x, rows)) {
+  bool sums;
+  Columns(const uint64_t* cols, std::size_t cw, const Example& x, std::size_t rows, const uint8_t* bytes = nullptr,
+          std::size_t sld = 0)
+      : nk(byte_features(x, rows)), sums(bytes != nullptr && nk <= kByteSumFeatures) {
     for (std::size_t k = 0; k < nk; ++k) at[k] = cols + x.idx[k] * cw;
+    if (sums)
+      for (std::size_t k = 0; k < nk; ++k) sum[k] = bytes + x.idx[k] * sld;
   }
 };
 
@@ -687,9 +696,26 @@ __attribute__((target("avx2"), always_inline)) inline void blocks_avx2(const Col
     for (std::size_t g = 0; g < 8 && i < e; ++g, i += 32) f(i, counts_of_planes32<P>(w, g), std::min<std::size_t>(32, e - i));
   }
 }
+// The same from the byte columns: each block's counts are x's columns' bytes added (two
+// accumulators: one waited on each add).
+template <class F>
+__attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(const Columns& x, std::size_t i,
+                                                                           std::size_t e, F f) {
+  for (; i < e; i += 32) {
+    const auto col = [&](std::size_t k) __attribute__((target("avx2"), always_inline)) {
+      return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x.sum[k] + i));
+    };
+    __m256i c0 = _mm256_setzero_si256(), c1 = _mm256_setzero_si256();
+    std::size_t k = 0;
+    for (; k + 2 <= x.nk; k += 2) c0 = _mm256_add_epi8(c0, col(k)), c1 = _mm256_add_epi8(c1, col(k + 1));
+    if (k < x.nk) c0 = _mm256_add_epi8(c0, col(k));
+    f(i, _mm256_add_epi8(c0, c1), std::min<std::size_t>(32, e - i));
+  }
+}
 template <class F>
 __attribute__((target("avx2"))) void blocks_avx2_of(const Columns& x, std::size_t i, std::size_t e, F f) {
-  if (x.nk <= 15) blocks_avx2<4>(x, i, e, f);
+  if (x.sums) sum_blocks_avx2(x, i, e, f);
+  else if (x.nk <= 15) blocks_avx2<4>(x, i, e, f);
   else blocks_avx2<8>(x, i, e, f);
 }
 
@@ -837,8 +863,8 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
 }  // namespace
 
 void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
-               double* out) {
-  const Columns c(cols, cw, x, rows);
+               double* out, const uint8_t* sums, std::size_t sld) {
+  const Columns c(cols, cw, x, rows, sums, sld);
   std::size_t i = b;
   uint64_t pl[8];
   const auto part = [&](std::size_t to) {  // supports i .. to - 1 from their words' planes
@@ -871,12 +897,12 @@ enum class ByteLookup { scalar, permute, gather, loads, planes, avx512 };
 // byte_scores on a lookup the CPU has (a round's entry: no names to compare).
 bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
-                    std::size_t e, LaneSum& s, double* row) {
+                    std::size_t e, LaneSum& s, double* row, const uint8_t* sums, std::size_t sld) {
   if (k.type == Kernel::Type::linear) return false;
   const bool rbf = k.type == Kernel::Type::rbf;
   const std::size_t top = counts_top(k, x.sqnorm, max_count);
   std::vector<double>& table = counts_table(k, top);
-  const Columns c(cols, cw, x, rows);
+  const Columns c(cols, cw, x, rows, lookup == ByteLookup::avx512 ? nullptr : sums, sld);
   const auto xs = static_cast<unsigned>(x.sqnorm);
   // Supports i .. to - 1 (before the blocks, or all on the scalar path) one by one, their counts
   // from their words' planes.
@@ -945,7 +971,7 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
 
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows,
                     const Example& x, const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b,
-                    std::size_t e, LaneSum& s, double* row) {
+                    std::size_t e, LaneSum& s, double* row, const uint8_t* sums, std::size_t sld) {
   const ByteLookup by = lookup == "scalar"    ? ByteLookup::scalar
                         : lookup == "permute" ? ByteLookup::permute
                         : lookup == "gather"  ? ByteLookup::gather
@@ -959,16 +985,16 @@ bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* 
   if (by == ByteLookup::avx512 && !has_avx512bw()) throw std::invalid_argument("this CPU has no AVX-512 BW");
   if (k.type != Kernel::Type::linear && !byte_counts_fit(x.sqnorm, max_count))
     throw std::invalid_argument("byte_scores: the counts do not fit a byte");
-  return byte_scores_by(by, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row);
+  return byte_scores_by(by, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row, sums, sld);
 }
 
 bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                 LaneSum& s, double* row) {
+                 LaneSum& s, double* row, const uint8_t* sums, std::size_t sld) {
   static const ByteLookup lookup = bit_dots_isa() == "avx512" ? ByteLookup::avx512
                                    : avx2_gathers()           ? ByteLookup::gather
                                                               : ByteLookup::planes;
-  return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row);
+  return byte_scores_by(lookup, k, cols, cw, rows, x, counts, max_count, alpha, b, e, s, row, sums, sld);
 }
 
 }  // namespace plab

@@ -100,6 +100,17 @@ bool bit_scores_on(const std::string& isa, const Kernel& k, const uint64_t* word
 // its table index (docs/learners.md#binary).
 // Whether they are kept: on the AVX2 path, and on the AVX-512 path where the CPU has AVX-512 BW.
 bool byte_columns_wanted();
+// Byte columns beside them (AVX2): sums[j * sld + i] = 1 when support i has feature j, else 0, for
+// the features j < rows, each readable 32 bytes past its last support. The AVX2 path then adds
+// the counts of 32 supports a byte each from x's nk columns (nk loads and byte adds), where the
+// bit planes take a shuffle and four other operations a plane, on the pipes the table's lookup
+// needs (the a9a passes 9-17% faster, docs/learners.md#binary). x of more than kByteSumFeatures
+// features in the columns takes the planes, whose cost grows more slowly with nk (a bound by
+// operation counts, not measured: 32 features are 64 loads and adds a block, about the 8 planes'
+// cost). Eight times the bit
+// columns' memory: kept on the AVX2 path only (AVX-512 spreads the planes by masked adds).
+bool byte_sums_wanted();
+constexpr std::size_t kByteSumFeatures = 32;
 // Whether SupportSet forms its kernel rows (not only its fused scores) from them: on the AVX2 path
 // (on AVX-512 VPOPCNTQ's rows are as fast).
 bool byte_rows_wanted();
@@ -109,12 +120,13 @@ bool byte_counts_fit(double xs, std::size_t max_count);
 // out[i - b] = <s_i, x> for b <= i < e from the bit columns: the whole numbers bit_dots gives
 // (x binary, byte_counts_fit).
 void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
-               double* out);
+               double* out, const uint8_t* sums = nullptr, std::size_t sld = 0);
 // bit_scores from the bit columns (x binary, byte_counts_fit; counts[i] = |s_i| <= max_count):
-// the same bits, the row (given) too. False, doing nothing, for the linear kernel.
+// the same bits, the row (given) too. False, doing nothing, for the linear kernel. With sums
+// (the byte columns, sld apart) the AVX2 path counts from them: the same bits.
 bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x,
                  const uint8_t* counts, std::size_t max_count, const double* alpha, std::size_t b, std::size_t e,
-                 LaneSum& s, double* row = nullptr);
+                 LaneSum& s, double* row = nullptr, const uint8_t* sums = nullptr, std::size_t sld = 0);
 // The same with a named way to the table ("gather": AVX2's VGATHERDPD; "loads": AVX2, scalar
 // loads two to a 128-bit half; "permute": the table's halves in AVX2 registers, as
 // kernel_from_counts on AMD; "planes": AVX2, the table of up to 64 entries as byte planes, looked
@@ -124,6 +136,7 @@ bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::siz
 // gathers are about as slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
                     std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
-                    const double* alpha, std::size_t b, std::size_t e, LaneSum& s, double* row = nullptr);
+                    const double* alpha, std::size_t b, std::size_t e, LaneSum& s, double* row = nullptr,
+                    const uint8_t* sums = nullptr, std::size_t sld = 0);
 
 }  // namespace plab

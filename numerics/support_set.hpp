@@ -209,7 +209,8 @@ class SupportSet {
       thread_local WordsOf w;
       for (std::size_t l = lb; l < le; ++l) {
         if (bytes) {
-          byte_scores(k, colbits_.data(), cw_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l], row);
+          byte_scores(k, colbits_.data(), cw_, byte_rows(), xs[l], counts_.data(), max_count_, alpha, 0, n_, s[l], row,
+                      sums(), sld_);
           continue;
         }
         w.set(xs[l], bwords_);
@@ -408,6 +409,7 @@ class SupportSet {
     if (!want_bits(i + 1)) {
       bits_ = {};
       colbits_ = {};
+      colsums_ = {};
       counts_ = {};
       bits_on_ = bytes_on_ = false;
       bwords_ = bld_ = 0;
@@ -422,6 +424,8 @@ class SupportSet {
       bytes_on_ = byte_columns_wanted() && byte_rows() <= kByteRows;
       cw_ = (bld_ + 63) / 64 + kColumnSlack;
       colbits_.assign(bytes_on_ ? byte_rows() * cw_ : 0, 0);
+      sld_ = bld_ + kByteSlack;
+      colsums_.assign(bytes_on_ && byte_sums_wanted() ? byte_rows() * sld_ : 0, 0);
       counts_.assign(bytes_on_ ? bld_ + kByteSlack : 0, 0);
       max_count_ = 0;
       for (std::size_t s = 0; s <= i; ++s) set_bits(s);
@@ -434,6 +438,8 @@ class SupportSet {
     for (uint32_t j : rows_idx_[i]) bits_[j / 64 * bld_ + i] |= uint64_t{1} << (j % 64);
     if (!bytes_on_) return;
     for (uint32_t j : rows_idx_[i]) colbits_[j * cw_ + i / 64] |= uint64_t{1} << (i % 64);
+    if (!colsums_.empty())
+      for (uint32_t j : rows_idx_[i]) colsums_[j * sld_ + i] = 1;
     counts_[i] = static_cast<uint8_t>(std::min<std::size_t>(rows_idx_[i].size(), 255));  // used only when it fits
   }
   // Slot i goes, the last slot moves into it (before the rows move).
@@ -450,11 +456,17 @@ class SupportSet {
       colbits_[j * cw_ + i / 64] |= bi;
       colbits_[j * cw_ + last / 64] &= ~bl;
     }
+    if (!colsums_.empty()) {
+      for (uint32_t j : rows_idx_[i]) colsums_[j * sld_ + i] = 0;
+      for (uint32_t j : rows_idx_[last]) colsums_[j * sld_ + i] = 1, colsums_[j * sld_ + last] = 0;
+    }
     counts_[i] = counts_[last];
     counts_[last] = 0;
   }
   // The byte columns (numerics/bit_dots.hpp) cover the bitsets' features: bwords_ * 64 rows.
   std::size_t byte_rows() const { return bwords_ * 64; }
+  // The byte columns' counts where kept (byte_sums_wanted()), else null.
+  const uint8_t* sums() const { return colsums_.empty() ? nullptr : colsums_.data(); }
   // Whether the rows of xs[0..m) are byte counts: the columns are kept and every count fits a byte
   // (binary_rounds holds).
   bool bytes_rounds(const Example* xs, std::size_t m) const {
@@ -473,7 +485,7 @@ class SupportSet {
       thread_local WordsOf w;
       for (std::size_t l = 0; l < m; ++l) {
         if (e - b >= 32 && byte_rows_wanted() && bytes_rounds(xs + l, 1)) {  // a few slots (prepared rows): popcounts
-          byte_dots(colbits_.data(), cw_, byte_rows(), xs[l], b, e, out + l * ld);
+          byte_dots(colbits_.data(), cw_, byte_rows(), xs[l], b, e, out + l * ld, sums(), sld_);
           continue;
         }
         w.set(xs[l], bwords_);
@@ -614,6 +626,10 @@ class SupportSet {
   AlignedVector<uint64_t> colbits_;
   AlignedVector<uint8_t> counts_;
   std::size_t cw_ = 0;
+  // On the AVX2 path also the byte columns (byte_sums_wanted()): colsums_[j * sld_ + i] = 1 when
+  // support i has feature j; eight times colbits_, an eighth of the dense layout's columns.
+  AlignedVector<uint8_t> colsums_;
+  std::size_t sld_ = 0;
   bool bytes_on_ = false;
   std::vector<std::vector<uint32_t>> rows_idx_;
   std::vector<std::vector<double>> rows_val_;

@@ -351,21 +351,24 @@ std::vector<std::string> byte_lookups() {
   return out;
 }
 
-// ld supports' bit columns over `rows` features (each feature with probability p), their counts
-// |s_i| and coefficients.
+// ld supports' bit columns and byte columns over `rows` features (each feature with probability
+// p), their counts |s_i| and coefficients.
 struct BitColumns {
-  std::size_t ld, rows, cw;
+  std::size_t ld, rows, cw, sld;
   std::vector<uint64_t> cols;
+  std::vector<uint8_t> sums;
   std::vector<uint8_t> counts;
   std::vector<double> alpha;
   std::size_t max_count = 0;
   BitColumns(Rng& rng, std::size_t ld_, std::size_t rows_, double p)
-      : ld(ld_), rows(rows_), cw((ld_ + 63) / 64 + 8), cols(rows_ * cw, 0), counts(ld_ + 64, 0), alpha(ld_) {  // + 8: the slack byte_scores reads
+      : ld(ld_), rows(rows_), cw((ld_ + 63) / 64 + 8), sld(ld_ + 32), cols(rows_ * cw, 0), sums(rows_ * sld, 0),
+        counts(ld_ + 64, 0), alpha(ld_) {  // + 8 words, + 32 bytes: the slack byte_scores reads
     for (std::size_t i = 0; i < ld; ++i) {
       std::size_t c = 0;
       for (std::size_t j = 0; j < rows; ++j)
         if (rng.uniform() < p) {
           cols[j * cw + i / 64] |= uint64_t{1} << (i % 64);
+          sums[j * sld + i] = 1;
           ++c;
         }
       counts[i] = static_cast<uint8_t>(c);
@@ -377,9 +380,11 @@ struct BitColumns {
 };
 
 // byte_dots and byte_scores_on(lookup) of x (binary, features idx) over supports [b, e) against
-// the definition: the count of common features, the kernel's row function and LaneSum::add.
+// the definition: the count of common features, the kernel's row function and LaneSum::add;
+// counted from the bit columns, or from the byte columns where `sums`.
 void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup, const Kernel& k,
-                       const std::vector<uint32_t>& idx, std::size_t b, std::size_t e) {
+                       const std::vector<uint32_t>& idx, std::size_t b, std::size_t e, bool sums) {
+  const uint8_t* bytes = sums ? s.sums.data() : nullptr;
   const std::vector<double> ones(idx.size(), 1.0);
   const Example x{idx, ones, static_cast<double>(idx.size()), 1.0};
   ASSERT_TRUE(byte_counts_fit(x.sqnorm, s.max_count)) << idx.size() << " + " << s.max_count;
@@ -389,7 +394,7 @@ void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup,
     for (const uint32_t j : idx) c += j < s.rows ? s.has(j, i) : 0;
     row[i - b] = static_cast<double>(c);
   }
-  byte_dots(s.cols.data(), s.cw, s.rows, x, b, e, dots.data());
+  byte_dots(s.cols.data(), s.cw, s.rows, x, b, e, dots.data(), bytes, s.sld);
   for (std::size_t i = b; i < e; ++i) ASSERT_TRUE(same_bits(dots[i - b], row[i - b])) << "count, slot " << i;
   for (std::size_t i = 0; i < s.ld; ++i) sq[i] = s.counts[i];
   if (k.type == Kernel::Type::rbf) rbf_from_dots_on("scalar", k.gamma, x.sqnorm, sq.data() + b, row.data(), e - b);
@@ -398,13 +403,14 @@ void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup,
   for (std::size_t l = 0; l < kSumLanes; ++l) want.acc[l] = got.acc[l] = rng.normal();
   want.add(s.alpha.data() + b, row.data(), e - b, b);
   const LaneSum start = got;
-  ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e, got));
+  ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e, got,
+                             nullptr, bytes, s.sld));
   for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
   // With the row asked for: the same sums, and the row's own values in slots b..e-1 alone.
   got = start;
   std::vector<double> out(s.ld + 1, -7.0);
   ASSERT_TRUE(byte_scores_on(lookup, k, s.cols.data(), s.cw, s.rows, x, s.counts.data(), s.max_count, s.alpha.data(), b, e,
-                             got, out.data()));
+                             got, out.data(), bytes, s.sld));
   for (std::size_t l = 0; l < kSumLanes; ++l) ASSERT_TRUE(same_bits(want.acc[l], got.acc[l])) << "lane " << l;
   for (std::size_t i = 0; i <= s.ld; ++i)
     ASSERT_TRUE(same_bits(out[i], i >= b && i < e ? row[i - b] : -7.0)) << "row, slot " << i;
@@ -434,16 +440,19 @@ TEST(SupportLayout, ByteScoresAreTheRowsLaneSums) {
       for (const Kernel& k : {Kernel::rbf(0.04), poly})
         for (const auto& [b, e] : std::vector<std::pair<std::size_t, std::size_t>>{
                  {0, 1100}, {3, 1090}, {64, 600}, {500, 1037}, {16, 80}, {17, 18}, {5, 5}}) {
-          SCOPED_TRACE(lookup + ", density " + std::to_string(density) + ", " + k.type_name() + ", " + std::to_string(b) +
-                       ".." + std::to_string(e));
-          expect_byte_terms(rng, s, lookup, k, idx, b, e);
+          for (const bool sums : {false, true}) {
+            SCOPED_TRACE(lookup + ", density " + std::to_string(density) + ", " + k.type_name() + ", " +
+                         std::to_string(b) + ".." + std::to_string(e) + (sums ? ", byte columns" : ""));
+            expect_byte_terms(rng, s, lookup, k, idx, b, e, sums);
+          }
         }
     }
 }
 
 // x of every number of features in the columns from 0 to 20 and 30 to 33: the columns are added
 // into the bit planes two or three at a time, so every remainder, and 4 planes (up to 15
-// features) and 8 (more).
+// features) and 8 (more); the byte columns two at a time, up to kByteSumFeatures (32) features
+// (33 takes the planes).
 TEST(SupportLayout, ByteScoresForEveryFeatureCount) {
   Rng rng(test_util::test_seed(34));
   const BitColumns s(rng, 1100, 64, 0.4);
@@ -454,9 +463,11 @@ TEST(SupportLayout, ByteScoresForEveryFeatureCount) {
       for (std::size_t j = 0; j < nk; ++j) std::swap(all[j], all[j + rng.below(s.rows - j)]);
       std::vector<uint32_t> idx(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(nk));
       std::sort(idx.begin(), idx.end());
-      SCOPED_TRACE(lookup + ", " + std::to_string(nk) + " features");
-      expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 0, 1100);
-      expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 3, 1037);
+      for (const bool sums : {false, true}) {
+        SCOPED_TRACE(lookup + ", " + std::to_string(nk) + " features" + (sums ? ", byte columns" : ""));
+        expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 0, 1100, sums);
+        expect_byte_terms(rng, s, lookup, Kernel::rbf(0.04), idx, 3, 1037, sums);
+      }
     }
 }
 
