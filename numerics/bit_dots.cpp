@@ -712,8 +712,11 @@ __attribute__((target("avx2"), always_inline)) inline void sum_blocks_avx2(const
     f(i, _mm256_add_epi8(c0, c1), std::min<std::size_t>(32, e - i));
   }
 }
+// Inlined into its caller, so that the caller's sums stay in registers (out of line, the lambda
+// reached them through memory at every add).
 template <class F>
-__attribute__((target("avx2"))) void blocks_avx2_of(const Columns& x, std::size_t i, std::size_t e, F f) {
+__attribute__((target("avx2"), always_inline)) inline void blocks_avx2_of(const Columns& x, std::size_t i,
+                                                                          std::size_t e, F f) {
   if (x.sums) sum_blocks_avx2(x, i, e, f);
   else if (x.nk <= 15) blocks_avx2<4>(x, i, e, f);
   else blocks_avx2<8>(x, i, e, f);
