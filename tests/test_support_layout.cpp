@@ -334,10 +334,11 @@ TEST(SupportLayout, CountsTableLookupsAreTheRowFunctions) {
   }
 }
 
-// The lookups byte_scores_on takes on this CPU ("scalar", "permute", "gather", "loads", "planes", "avx512").
+// The lookups byte_scores_on takes on this CPU ("scalar", "permute", "gather", "loads", "planes",
+// "avx512", "avx512-halves").
 std::vector<std::string> byte_lookups() {
   std::vector<std::string> out;
-  for (const std::string lookup : {"scalar", "permute", "gather", "loads", "planes", "avx512"}) {
+  for (const std::string lookup : {"scalar", "permute", "gather", "loads", "planes", "avx512", "avx512-halves"}) {
     try {
       LaneSum probe;
       const uint8_t none[1] = {0};
@@ -419,8 +420,9 @@ void expect_byte_terms(Rng& rng, const BitColumns& s, const std::string& lookup,
 // The bit columns' score terms and counts (byte_scores_on, byte_dots; the AVX2 path) against
 // the row they replace, computed from the definition: the count of common features, the kernel's
 // row function itself and LaneSum::add, lane for lane, for every way to the table (scalar, AVX2's
-// permuted registers, gather, loads and byte planes, AVX-512's blocks of 64); tables of up to 16, 32, 64 and more
-// entries (to |x| + max |s| = 180 or so, near a byte's 255), x of up to 15 features in the
+// permuted registers, gather, loads and byte planes, AVX-512's blocks of 64 by doubles and by
+// 32-bit halves), counted from the bit columns and from the byte columns; tables of up to 16, 32,
+// 64 and more entries (to |x| + max |s| = 180 or so, near a byte's 255), x of up to 15 features in the
 // columns (4 bit planes) and more (8), x with features past the columns, 1100 supports (blocks
 // of 256 and 512 supports, and part of one), ranges that start and end off a block of 32 or 64
 // and sums that continue from earlier terms.
