@@ -865,26 +865,18 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t byte_scores_avx512(const
         c = _mm512_mask_add_epi8(c, _cvtu64_mask64(w[p][b]), c, _mm512_set1_epi8(static_cast<char>(1 << p)));
       _mm512_store_si512(hb, rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c);
       asm("" : "+m"(hb));  // read back from memory by broadcasts, not extracted from the register
-      if (Halves && i + 64 <= e) {
+      if (i + 64 <= e) {
 #pragma GCC unroll 4
         for (std::size_t g = 0; g < 8; g += 2) {
-          const __m512i id = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(hb + g)), order));
-          const __m512i lo = pick32<Q>(lo32, id), hi = pick32<Q>(hi32, id);
-          const __m512d v0 = _mm512_castsi512_pd(_mm512_unpacklo_epi32(lo, hi));
-          const __m512d v1 = _mm512_castsi512_pd(_mm512_unpackhi_epi32(lo, hi));
-          if constexpr (Row) {
-            _mm512_storeu_pd(row + i + 8 * g, v0);
-            _mm512_storeu_pd(row + i + 8 * g + 8, v1);
+          __m512d v0, v1;
+          if constexpr (Halves) {
+            const __m512i id = _mm512_cvtepu8_epi32(_mm_shuffle_epi8(_mm_load_si128(reinterpret_cast<const __m128i*>(hb + g)), order));
+            const __m512i lo = pick32<Q>(lo32, id), hi = pick32<Q>(hi32, id);
+            v0 = _mm512_castsi512_pd(_mm512_unpacklo_epi32(lo, hi));
+            v1 = _mm512_castsi512_pd(_mm512_unpackhi_epi32(lo, hi));
+          } else {
+            v0 = value(g), v1 = value(g + 1);
           }
-          acc0 = _mm512_add_pd(acc0, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), v0));
-          acc1 = _mm512_add_pd(acc1, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g + 8), v1));
-        }
-        continue;
-      }
-      if (i + 64 <= e) {
-#pragma GCC unroll 8
-        for (std::size_t g = 0; g < 8; g += 2) {
-          const __m512d v0 = value(g), v1 = value(g + 1);
           if constexpr (Row) {
             _mm512_storeu_pd(row + i + 8 * g, v0);
             _mm512_storeu_pd(row + i + 8 * g + 8, v1);
