@@ -425,7 +425,8 @@ class SupportSet {
       cw_ = (bld_ + 63) / 64 + kColumnSlack;
       colbits_.assign(bytes_on_ ? byte_rows() * cw_ : 0, 0);
       sld_ = bld_ + kByteSlack;
-      colsums_.assign(bytes_on_ && byte_sums_wanted() ? byte_rows() * sld_ : 0, 0);
+      const bool dense_enough = static_cast<double>(nnz_) >= kDenseDensity * static_cast<double>(i + 1) * static_cast<double>(dim_);
+      colsums_.assign(bytes_on_ && byte_sums_wanted() && dense_enough ? byte_rows() * sld_ : 0, 0);
       counts_.assign(bytes_on_ ? bld_ + kByteSlack : 0, 0);
       max_count_ = 0;
       for (std::size_t s = 0; s <= i; ++s) set_bits(s);
@@ -627,7 +628,9 @@ class SupportSet {
   AlignedVector<uint8_t> counts_;
   std::size_t cw_ = 0;
   // On the AVX2 path also the byte columns (byte_sums_wanted()): colsums_[j * sld_ + i] = 1 when
-  // support i has feature j; eight times colbits_, an eighth of the dense layout's columns.
+  // support i has feature j; eight times colbits_, an eighth of the dense layout's columns. Made
+  // only where the supports' density is at least kDenseDensity when the index is (re)built (a9a
+  // 0.11), so that they stay below about 64 bytes a non-zero ((dim + 63)(4 n + 72) bytes).
   AlignedVector<uint8_t> colsums_;
   std::size_t sld_ = 0;
   bool bytes_on_ = false;
