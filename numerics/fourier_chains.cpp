@@ -18,6 +18,10 @@
 // 36.2 -> 34.1 ms, AVX-512 23.8 -> 21.4 ms; FOGD's learning in `plab run` on ijcnn1 (13 features,
 // not 1s) AVX-512 35.2 -> 31.7 ms. A long row's pairs would wait on the add latency at every feature
 // (100 features a row: AVX2 19% slower), so its chains are summed all at once.
+// On AVX-512 each vector's cos and sin is taken on its own (one after the other, not two interleaved
+// step by step): two at once keep ten vectors live through the polynomials, which GCC spilled to the
+// stack; a FOGD pass over a9a, `bench_learners` on an AMD EPYC Zen 5, 17.8 -> 17.0 ms. On AVX2 the
+// pair stays: one at a time there was slower (a9a 26.5 -> 28.8 ms, `plab run` on ijcnn1 +5%).
 // The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
@@ -30,7 +34,7 @@ namespace {
 
 // INTERLEAVE(r): whether row r's chains are summed a pair of vectors at a time between the previous
 // row's pairs of cos and sin (see the header).
-#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS, INTERLEAVE)                \
+#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS, PAIR, INTERLEAVE)          \
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
@@ -64,7 +68,12 @@ namespace {
       double* c = Z + 2 * D * r + i0;                                                                       \
       const bool more = r + 1 < n, mixed = more && (INTERLEAVE(r + 1));                                     \
       for (std::size_t w = 0; w + 2 <= W; w += 2) {                                                         \
-        SINCOS<2>(cur + w, c + LANES * w, c + D + LANES * w);                                               \
+        if (PAIR) {                                                                                         \
+          SINCOS<2>(cur + w, c + LANES * w, c + D + LANES * w);                                             \
+        } else {                                                                                            \
+          SINCOS<1>(cur + w, c + LANES * w, c + D + LANES * w);                                             \
+          SINCOS<1>(cur + w + 1, c + LANES * (w + 1), c + D + LANES * (w + 1));                             \
+        }                                                                                                   \
         if (mixed) sums.template operator()<2>(r + 1, w, next + w);                                         \
       }                                                                                                     \
       if (W % 2) {                                                                                          \
@@ -82,9 +91,9 @@ constexpr std::size_t kInterleaveFeatures = 32;
 #define PLAB_SHORT(r) (starts[(r) + 1] - starts[r] <= kInterleaveFeatures)
 #define PLAB_SHORT_ONES(r) (ones[r] && PLAB_SHORT(r))
 PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
-            _mm256_mul_pd, trig::sincos_avx2, PLAB_SHORT_ONES)
+            _mm256_mul_pd, trig::sincos_avx2, true, PLAB_SHORT_ONES)
 PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
-            _mm512_mul_pd, trig::sincos_avx512, PLAB_SHORT)
+            _mm512_mul_pd, trig::sincos_avx512, false, PLAB_SHORT)
 #undef PLAB_CHAINS
 #undef PLAB_SHORT
 #undef PLAB_SHORT_ONES
