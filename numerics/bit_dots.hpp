@@ -132,9 +132,9 @@ bool byte_scores(const Kernel& k, const uint64_t* cols, std::size_t cw, std::siz
 // kernel_from_counts on AMD; "planes": AVX2, the table of up to 64 entries as byte planes, looked
 // up by VPSHUFB and transposed back to doubles (larger tables by loads); "avx512": 64 supports a
 // block, the table of up to 64 entries in AVX-512 registers; "avx512-halves": the same, its
-// entries' 32-bit halves looked up for 16 supports at once (AVX-512 VBMI); "scalar"; tests).
-// byte_scores takes on the AVX-512 path "avx512" on Intel CPUs (whose permutes share one port) or
-// without VBMI and "avx512-halves" elsewhere, on AVX2 "gather" on Intel CPUs and "planes" elsewhere (AMD's gathers are about as
+// entries' 32-bit halves looked up for 16 supports at once (AVX-512 VBMI and GFNI); "scalar";
+// tests). byte_scores takes on the AVX-512 path "avx512" on Intel CPUs (whose permutes share one
+// port) or without VBMI and GFNI and "avx512-halves" elsewhere, on AVX2 "gather" on Intel CPUs and "planes" elsewhere (AMD's gathers are about as
 // slow as a scalar loop).
 bool byte_scores_on(const std::string& lookup, const Kernel& k, const uint64_t* cols, std::size_t cw,
                     std::size_t rows, const Example& x, const uint8_t* counts, std::size_t max_count,
