@@ -183,14 +183,18 @@ class NystromOnlineGradientDescent final : public ExpansionLearner {
   // block_z_ = the maps M k of the m kernel rows K (row l at K + l ldm_), the same bits as map_row:
   // two rows of M at a time against every round's row, so the pair (6 KB at B = 400) stays in L1
   // while M (k x B: 64 KB at 20 x 400, past L1) was read from L2 every round; and against two
-  // rounds' rows at once (lane_dot2x2: on AVX-512 each load serves two products).
+  // rounds' rows at once (lane_dot2x2: on AVX-512 each load serves two products; four rounds at
+  // once, 12 loads for 16 products, made NOGD's a9a pass 4% slower).
   void map_rows(const double* K, std::size_t m) {
     const std::size_t n = f_.size();
     block_z_.resize(m * k_);
-    // A tile of rounds whose kernel rows fit in 24 KB of L1 (6 at B = 400) meets every pair of rows
-    // of M: the rows of M stream from L2 once a tile, where the whole block's rows did once a pair.
+    // A tile of rounds whose kernel rows fit in 32 KB of L1 (4 at B = 793, 10 at B = 400) meets
+    // every pair of rows of M: the rows of M stream from L2 once a tile, where the whole block's
+    // rows did once a pair. 24 KB (2 rounds at B = 793) made NOGD's a9a pass 7% slower on an AMD
+    // EPYC Zen 5 (48 KB of L1), 40 KB (6 rounds, past L1 with the pair of rows of M) no faster.
+    constexpr std::size_t kTileBytes = 32768;
     const std::size_t ld = ldm_;
-    const std::size_t tile = std::max<std::size_t>(2, (24576 / (8 * std::max<std::size_t>(n, 1))) & ~std::size_t{1});
+    const std::size_t tile = std::max<std::size_t>(2, (kTileBytes / (8 * std::max<std::size_t>(n, 1))) & ~std::size_t{1});
     std::size_t i = 0;
     for (std::size_t l0 = 0; l0 < m; l0 += tile) {
       const std::size_t l1 = std::min(m, l0 + tile);
