@@ -51,6 +51,7 @@ class CKSPerceptron final : public ExpansionLearner {
   void load_state(const StateReader& r) override {
     ExpansionLearner::load_state(r);
     F_ = r.get<double>("support_scores", f_.size());
+    fresh_ = false;
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {
@@ -60,62 +61,108 @@ class CKSPerceptron final : public ExpansionLearner {
     f_.take_row(kt_);
     double s = r.score;
     r.update = UpdateKind::add;
-    if (!insert_first_ && f_.size() >= N_) evict(argmax(), s, r);
-    for (std::size_t i = 0; i < F_.size(); ++i) F_[i] += x.y * kt_[i];
+    if (!insert_first_ && f_.size() >= N_) {
+      const double a = evict(argmax(), s, r);
+      refresh<true, true>(a, x.y);  // F_i = (F_i - a_j k_ij) + y k_it
+    } else {
+      refresh<false, true>(0.0, x.y);  // F_i += y k_it
+    }
     F_.push_back(s + x.y * r.kxx);
     norm2_ += r.kxx + 2.0 * x.y * s;  // ||f + y k_t||^2
     f_.add(x, t, x.y);
     kt_.push_back(r.kxx);
-    if (insert_first_ && f_.size() > N_) evict(argmax(), s, r);
+    const double v = candidate(F_.size() - 1);
+    v_.push_back(v);
+    vmax_ = v > vmax_ ? v : vmax_;
+    if (insert_first_ && f_.size() > N_) refresh<true, false>(evict(argmax(), s, r), 0.0);  // F_i -= a_j k_ij
     return finish(r);
   }
-
  private:
-  // The slot of the largest y_i (F_i - alpha_i k_ii), ties to the smallest id (ids are unique, so
-  // one order over the candidates). Two passes: the largest value m (a maximum is exact in any
-  // order: sixteen lanes in four accumulators), then the smallest id among the slots equal to m,
-  // four compared at a time (one pass carrying value, id and slot in each lane would spill AVX2's
-  // sixteen registers). A NaN candidate is never taken unless all are (slot 0).
-  std::size_t argmax() const {
+  // The candidate value of slot i: y_i (F_i - alpha_i k_ii), alpha_i = y_i.
+  double candidate(std::size_t i) const {
+    const double a = f_.alpha[i];
+    return (a >= 0.0 ? 1.0 : -1.0) * (F_[i] - a * f_.self(i));
+  }
+  // F_i <- (F_i - a buf_i) + y kt_i in one pass (Sub, Add: which parts; each F_i the same bits as
+  // the two passes one after the other), and beside it every candidate value v_i and their largest
+  // vmax_, which the next argmax reads instead of a pass of its own (F_ changes only here and at a
+  // new support). A maximum is exact in any order (sixteen lanes in four accumulators; of -0 and +0
+  // either, and argmax compares with ==); a NaN value is never taken unless all are.
+  template <bool Sub, bool Add>
+  void refresh(double a, double y) {
     const std::size_t n = F_.size();
     v_.resize(n);
-    using V4 = double __attribute__((vector_size(32)));
-    using I4 = int64_t __attribute__((vector_size(32)));
-    constexpr std::size_t kAcc = 4;
+    double* F = F_.data();
+    double* v = v_.data();
+    const double* b = buf_.data();
+    const double* k = kt_.data();
+    const double* al = f_.alpha.data();
+    const auto step = [&](std::size_t i) {
+      if constexpr (Sub) F[i] -= a * b[i];
+      if constexpr (Add) F[i] += y * k[i];
+    };
     const double inf = std::numeric_limits<double>::infinity();
-    V4 mv[kAcc];
-    for (auto& v : mv) v = V4{-inf, -inf, -inf, -inf};
-    const double* a = f_.alpha.data();
+    double m = -inf;
     std::size_t i = 0;
-    if (f_.kernel.unit_diagonal()) {  // k_ii = 1 exactly (KernelExpansion::self); the values formed in the max's pass
+    if (f_.kernel.unit_diagonal()) {  // k_ii = 1 exactly (KernelExpansion::self)
+      using V4 = double __attribute__((vector_size(32)));
+      constexpr std::size_t kAcc = 4;
+      V4 mv[kAcc];
+      for (auto& q : mv) q = V4{-inf, -inf, -inf, -inf};
       const V4 one = {1.0, 1.0, 1.0, 1.0};
       for (; i + 4 * kAcc <= n; i += 4 * kAcc)
         for (std::size_t q = 0; q < kAcc; ++q) {
-          V4 va, vf;
-          std::memcpy(&va, a + i + 4 * q, sizeof va);
-          std::memcpy(&vf, F_.data() + i + 4 * q, sizeof vf);
-          const V4 v = (va >= 0.0 ? one : -one) * (vf - va * 1.0);  // the scalar expression below, lane by lane
-          std::memcpy(v_.data() + i + 4 * q, &v, sizeof v);
-          mv[q] = v > mv[q] ? v : mv[q];
+          const std::size_t o = i + 4 * q;
+          V4 vf, va;
+          std::memcpy(&vf, F + o, sizeof vf);
+          if constexpr (Sub) {
+            V4 vb;
+            std::memcpy(&vb, b + o, sizeof vb);
+            vf = vf - a * vb;
+          }
+          if constexpr (Add) {
+            V4 vk;
+            std::memcpy(&vk, k + o, sizeof vk);
+            vf = vf + y * vk;
+          }
+          std::memcpy(F + o, &vf, sizeof vf);
+          std::memcpy(&va, al + o, sizeof va);
+          const V4 vv = (va >= 0.0 ? one : -one) * (vf - va * 1.0);  // candidate(), lane by lane
+          std::memcpy(v + o, &vv, sizeof vv);
+          mv[q] = vv > mv[q] ? vv : mv[q];
         }
-      for (std::size_t j = i; j < n; ++j) v_[j] = (a[j] >= 0.0 ? 1.0 : -1.0) * (F_[j] - a[j] * 1.0);
-    } else {
-      for (std::size_t j = 0; j < n; ++j) v_[j] = (a[j] >= 0.0 ? 1.0 : -1.0) * (F_[j] - a[j] * f_.self(j));  // alpha_i = y_i
-      for (; i + 4 * kAcc <= n; i += 4 * kAcc)
-        for (std::size_t q = 0; q < kAcc; ++q) {
-          V4 v;
-          std::memcpy(&v, v_.data() + i + 4 * q, sizeof v);
-          mv[q] = v > mv[q] ? v : mv[q];
-        }
+      for (const auto& q : mv)
+        for (std::size_t l = 0; l < 4; ++l) m = q[l] > m ? q[l] : m;
     }
-    double m = -inf;
-    for (const auto& v : mv)
-      for (std::size_t l = 0; l < 4; ++l) m = v[l] > m ? v[l] : m;
-    for (; i < n; ++i) m = v_[i] > m ? v_[i] : m;
+    for (; i < n; ++i) {
+      step(i);
+      v[i] = candidate(i);
+      m = v[i] > m ? v[i] : m;
+    }
+    vmax_ = m;
+    fresh_ = true;
+  }
+  // The slot of the largest candidate y_i (F_i - alpha_i k_ii), ties to the smallest id (ids are
+  // unique, so one order over the candidates): the smallest id among the slots equal to the largest
+  // value, four compared at a time. A NaN candidate is never taken unless all are (slot 0).
+  std::size_t argmax() {
+    const std::size_t n = F_.size();
+    if (!fresh_) {  // after load_state: the candidates as refresh forms them
+      v_.resize(n);
+      vmax_ = -std::numeric_limits<double>::infinity();
+      for (std::size_t i = 0; i < n; ++i) {
+        v_[i] = candidate(i);
+        vmax_ = v_[i] > vmax_ ? v_[i] : vmax_;
+      }
+      fresh_ = true;
+    }
+    using V4 = double __attribute__((vector_size(32)));
+    using I4 = int64_t __attribute__((vector_size(32)));
+    const double m = vmax_;
+    const V4 mm = {m, m, m, m};
     const int64_t* id = f_.sv.ids();
     std::size_t best = 0;
     int64_t best_id = INT64_MAX;
-    const V4 mm = {m, m, m, m};
     visit_hits(
         n,
         [&](std::size_t i, I4& hit) {
@@ -129,20 +176,24 @@ class CKSPerceptron final : public ExpansionLearner {
         });
     return best;
   }
-  // f <- f - a_j k(x_j,.): F_i -= a_j k(x_i,x_j), ||f||^2 -= 2 a_j f(x_j) - a_j^2 k_jj; slot j
-  // is then filled by the last one, in F_ and kt_ exactly as in the support set.
-  void evict(std::size_t j, double& s, RoundRecord& r) {
+  // Removes the support in slot j: ||f||^2 -= 2 a_j f(x_j) - a_j^2 k_jj, s -= a_j k(x_t,x_j), and
+  // buf_ = its kernel row; slot j is then filled by the last one, in F_, kt_ and buf_ exactly as in
+  // the support set. Returns a_j for the caller's refresh (F_i -= a_j k(x_i,x_j)).
+  double evict(std::size_t j, double& s, RoundRecord& r) {
     buf_.resize(f_.size());
     f_.sv.kernel_row(f_.kernel, f_.sv.row(j), buf_.data());
     const double a = f_.alpha[j];
     norm2_ += -2.0 * a * F_[j] + a * a * f_.self(j);
-    for (std::size_t i = 0; i < F_.size(); ++i) F_[i] -= a * buf_[i];
     s -= a * kt_[j];
-    F_[j] = F_.back(); F_.pop_back();
+    for (auto* w : {&F_, &buf_}) {
+      (*w)[j] = w->back();
+      w->pop_back();
+    }
     kt_[j] = kt_.back(); kt_.pop_back();
     r.removed = f_.sv.id(j);
     f_.remove(j);
     r.update = UpdateKind::evict;
+    return a;
   }
 
   std::size_t N_;
@@ -150,7 +201,9 @@ class CKSPerceptron final : public ExpansionLearner {
   bool insert_first_;
   std::vector<double> F_, buf_;
   AlignedVector<double> kt_;
-  mutable std::vector<double> v_;  // scratch: argmax's candidates
+  std::vector<double> v_;  // argmax's candidates, slot by slot, and their largest (refresh)
+  double vmax_ = -std::numeric_limits<double>::infinity();
+  bool fresh_ = false;  // v_ and vmax_ hold the current F_ (false only after load_state)
 };
 
 }  // namespace plab
