@@ -77,6 +77,7 @@ class CKSPerceptron final : public ExpansionLearner {
     if (insert_first_ && f_.size() > N_) refresh<true, false>(evict(argmax(), s, r), 0.0);  // F_i -= a_j k_ij
     return finish(r);
   }
+
  private:
   // The candidate value of slot i: y_i (F_i - alpha_i k_ii), alpha_i = y_i.
   double candidate(std::size_t i) const {
