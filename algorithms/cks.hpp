@@ -49,9 +49,9 @@ class CKSPerceptron final : public ExpansionLearner {
     w.put("support_scores", F_);
   }
   void load_state(const StateReader& r) override {
+    fresh_ = false;
     ExpansionLearner::load_state(r);
     F_ = r.get<double>("support_scores", f_.size());
-    fresh_ = false;
   }
 
   RoundRecord learn(const Example& x, int64_t t) override {

@@ -871,108 +871,25 @@ constexpr Bytes64 planes_gather(int top) {  // top: the byte of qword j for the 
 }
 alignas(64) constexpr Bytes64 kHalvesWidened = halves_widened(), kPlanesGather01 = planes_gather(7),
                               kPlanesGather23 = planes_gather(5);
+// The byte masks of the halves' permutes: each 32-bit lane's low byte (kHalvesWidened), bytes 7, 6,
+// 3, 2 of each qword (kPlanesGather01) and 5, 4, 1, 0 (kPlanesGather23).
+constexpr __mmask64 kLowBytes = 0x1111111111111111ull;
+constexpr __mmask64 kPlanes01 = 0xCCCCCCCCCCCCCCCCull, kPlanes23 = 0x3333333333333333ull;
 
-template <std::size_t Q, int P, bool Row, bool Halves = false>
-__attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"))) std::size_t byte_scores_avx512(const double* table, bool rbf,
-                                                                           const Columns& x, unsigned xs,
-                                                                           const uint8_t* counts, const double* alpha,
-                                                                           std::size_t i, std::size_t e, LaneSum& s,
-                                                                           double* row) {
-  __m512d t[2 * Q];
-  for (std::size_t q = 0; q < 2 * Q; ++q) t[q] = _mm512_loadu_pd(table + 8 * q);
-  __m512d acc0 = _mm512_loadu_pd(s.acc), acc1 = _mm512_loadu_pd(s.acc + 8);
-  __m512i lo32[Q], hi32[Q];  // Halves: entries 16 q .. 16 q + 15's low and high 32 bits
-  if constexpr (Halves) {
-    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-    const __m512i odd = _mm512_add_epi32(even, _mm512_set1_epi32(1));
-    for (std::size_t q = 0; q < Q; ++q) {
-      const __m512i a = _mm512_castpd_si512(t[2 * q]), b = _mm512_castpd_si512(t[2 * q + 1]);
-      lo32[q] = _mm512_permutex2var_epi32(a, even, b);
-      hi32[q] = _mm512_permutex2var_epi32(a, odd, b);
-    }
-  }
-  constexpr __mmask64 kLowBytes = 0x1111111111111111ull;
-  constexpr __mmask64 kPlanes01 = 0xCCCCCCCCCCCCCCCCull, kPlanes23 = 0x3333333333333333ull;
-  const __m512i unit = _mm512_set1_epi64(0x8040201008040201ll), low4 = _mm512_set1_epi8(0x0F);
-  const auto table64 = [](const auto& bytes, int h) __attribute__((target("avx512f"), always_inline)) {
-    return _mm512_loadu_si512(bytes[h].data());
-  };
-  const __m512i xv = _mm512_set1_epi8(static_cast<char>(xs));
-  const __m512i by_lane = _mm512_setr_epi64(0, 8, 16, 24, 32, 40, 48, 56);
-  alignas(64) uint64_t hb[8];  // the block's 64 table indices, a byte each
-  alignas(64) uint64_t w[P][8];
-  const auto value = [&](std::size_t g) __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"), always_inline)) {
-    return pick<Q>(t, _mm512_srlv_epi64(_mm512_set1_epi64(static_cast<long long>(hb[g])), by_lane));
-  };
-  // The block of 64 supports at i, their counts c: the table's entries times alpha into the sums;
-  // i moves to the next block (e after the last).
-  const auto block = [&](__m512i c) __attribute__((target("avx512f,avx512bw,avx512vbmi,gfni"), always_inline)) {
-    const __m512i idx = rbf ? _mm512_sub_epi8(_mm512_add_epi8(_mm512_loadu_si512(counts + i), xv), _mm512_add_epi8(c, c)) : c;
-    if (!Halves || i + 64 > e) {
-      _mm512_store_si512(hb, idx);
-      asm("" : "+m"(hb));  // read back from memory by broadcasts, not extracted from the register
-    }
-    if (i + 64 <= e) {
-#pragma GCC unroll 4
-      for (std::size_t g = 0; g < 8; g += 2) {
-        __m512d v0, v1;
-        if constexpr (Halves) {
-          const __m512i id = _mm512_maskz_permutexvar_epi8(kLowBytes, table64(kHalvesWidened, g / 2), idx);
-          const __m512i lo = pick32<Q>(lo32, id), hi = pick32<Q>(hi32, id);
-          v0 = _mm512_castsi512_pd(_mm512_unpacklo_epi32(lo, hi));
-          v1 = _mm512_castsi512_pd(_mm512_unpackhi_epi32(lo, hi));
-        } else {
-          v0 = value(g), v1 = value(g + 1);
-        }
-        if constexpr (Row) {
-          _mm512_storeu_pd(row + i + 8 * g, v0);
-          _mm512_storeu_pd(row + i + 8 * g + 8, v1);
-        }
-        acc0 = _mm512_add_pd(acc0, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g), v0));
-        acc1 = _mm512_add_pd(acc1, _mm512_mul_pd(_mm512_loadu_pd(alpha + i + 8 * g + 8), v1));
-      }
-      i += 64;
-      return;
-    }
-    // the last supports: their lanes alone (the others keep their bits, a -0 included)
-    for (std::size_t g = 0; i + 8 * g < e; ++g) {
-      const auto m = static_cast<__mmask8>(e - (i + 8 * g) >= 8 ? 0xFF : (1u << (e - (i + 8 * g))) - 1);
-      __m512d& acc = g % 2 ? acc1 : acc0;
-      const __m512d v = value(g);
-      if constexpr (Row) _mm512_mask_storeu_pd(row + i + 8 * g, m, v);
-      acc = _mm512_mask_add_pd(acc, m, acc, _mm512_mul_pd(_mm512_maskz_loadu_pd(m, alpha + i + 8 * g), v));
-    }
-    i = e;
-  };
-  while (i < e) {
-    __m512i pl[P];
-    planes512<P>(x, i / 64, pl);
-    if constexpr (Halves && P == 4) {
-      // Two blocks' counts at once: qword j of m holds byte j of each plane, block b's planes 0-3
-      // in bytes 7-4 and block b + 1's in bytes 3-0, an 8 x 8 bit matrix that GF2P8AFFINEQB
-      // transposes (the unit matrix times m): byte k of qword j is then support 8 j + k's count in
-      // block b (bits 0-3) and in block b + 1 (bits 4-7).
-      for (std::size_t b = 0; b < 8 && i < e; b += 2) {
-        const __m512i m = _mm512_or_si512(_mm512_maskz_permutex2var_epi8(kPlanes01, pl[0], table64(kPlanesGather01, b / 2), pl[1]),
-                                          _mm512_maskz_permutex2var_epi8(kPlanes23, pl[2], table64(kPlanesGather23, b / 2), pl[3]));
-        const __m512i both = _mm512_gf2p8affine_epi64_epi8(unit, m, 0);
-        block(_mm512_and_si512(both, low4));
-        if (i < e) block(_mm512_and_si512(_mm512_srli_epi16(both, 4), low4));
-      }
-    } else {
-      for (int p = 0; p < P; ++p) _mm512_store_si512(w[p], pl[p]);
-      for (std::size_t b = 0; b < 8 && i < e; ++b) {
-        __m512i c = _mm512_setzero_si512();
-        for (int p = 0; p < P; ++p)
-          c = _mm512_mask_add_epi8(c, _cvtu64_mask64(w[p][b]), c, _mm512_set1_epi8(static_cast<char>(1 << p)));
-        block(c);
-      }
-    }
-  }
-  _mm512_storeu_pd(s.acc, acc0);
-  _mm512_storeu_pd(s.acc + 8, acc1);
-  return e;
-}
+#define PLAB_BYTE_SCORES_NAME byte_scores_avx512
+#define PLAB_BYTE_SCORES_TARGET "avx512f,avx512bw"
+#define PLAB_BYTE_SCORES_HALVES false
+#include "numerics/byte_scores_avx512.inc"
+#undef PLAB_BYTE_SCORES_NAME
+#undef PLAB_BYTE_SCORES_TARGET
+#undef PLAB_BYTE_SCORES_HALVES
+#define PLAB_BYTE_SCORES_NAME byte_scores_avx512_halves
+#define PLAB_BYTE_SCORES_TARGET "avx512f,avx512bw,avx512vbmi,gfni"
+#define PLAB_BYTE_SCORES_HALVES true
+#include "numerics/byte_scores_avx512.inc"
+#undef PLAB_BYTE_SCORES_NAME
+#undef PLAB_BYTE_SCORES_TARGET
+#undef PLAB_BYTE_SCORES_HALVES
 
 }  // namespace
 
@@ -1046,7 +963,7 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
     if (table.size() < 16 * q) table.resize(16 * q, 0.0);
     const auto run = [&]<std::size_t Q, int P>(auto r) {
       return lookup == ByteLookup::avx512_halves
-                 ? byte_scores_avx512<Q, P, decltype(r)::value, true>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row)
+                 ? byte_scores_avx512_halves<Q, P, decltype(r)::value>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row)
                  : byte_scores_avx512<Q, P, decltype(r)::value>(table.data(), rbf, c, xs, counts, alpha, i, e, s, row);
     };
     const bool p4 = c.nk <= 15;

@@ -33,7 +33,8 @@ namespace plab::detail {
 namespace {
 
 // INTERLEAVE(r): whether row r's chains are summed a pair of vectors at a time between the previous
-// row's pairs of cos and sin (see the header).
+// row's cos and sin of each pair of vectors (see the header); PAIR: whether the pair's cos and sin
+// are taken interleaved (SINCOS<2>) or one vector after the other (SINCOS<1>).
 #define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS, PAIR, INTERLEAVE)          \
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \

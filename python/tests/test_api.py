@@ -173,13 +173,17 @@ def test_gil_released_during_run():
     # once per call while it holds it; so its ticks are judged against the run's own length, not
     # against a count that a faster machine would not reach.
     X, y = noise(20000)
-    ticks, spent, done = [0], [0.0], threading.Event()
+    ticks, spent, errors, done = [0], [0.0], [], threading.Event()
 
     def work():
-        start = time.perf_counter()
-        pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=0.05, bounds=False)
-        spent[0] = time.perf_counter() - start
-        done.set()
+        try:
+            start = time.perf_counter()
+            pl.run("kernel-perceptron", X, y, kernel="rbf", gamma=0.05, bounds=False)
+            spent[0] = time.perf_counter() - start
+        except BaseException as e:  # raised again below, in the test's thread
+            errors.append(e)
+        finally:
+            done.set()
 
     t = threading.Thread(target=work)
     t.start()
@@ -187,7 +191,10 @@ def test_gil_released_during_run():
         ticks[0] += 1
         time.sleep(0.001)
     t.join()
-    assert spent[0] > 0.02, f"the run took {spent[0]:.3f} s: too short to tell"
+    if errors:
+        raise errors[0]
+    if spent[0] < 0.02:
+        pytest.skip(f"the run took {spent[0]:.3f} s: too short to tell")
     assert ticks[0] >= max(5, spent[0] * 1000 / 4), (ticks[0], spent[0])  # the main thread ran while the other learned
 
 
