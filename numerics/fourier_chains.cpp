@@ -39,7 +39,7 @@ namespace {
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
-                                                                  const unsigned char* ones,               \
+                                                                  const unsigned char* flags,              \
                                                                   const Example* xs, std::size_t n,        \
                                                                   std::size_t D, std::size_t i0, double* Z) { \
     /* row r's chains of vectors w .. w + V - 1 into acc[0 .. V), V accumulators in registers */            \
@@ -49,7 +49,7 @@ namespace {
       const std::size_t nk = starts[r + 1] - starts[r];                                                     \
       const double* const* rc = cols + starts[r];                                                           \
       const std::size_t at = i0 + LANES * w;                                                                \
-      if (ones[r]) {                                                                                        \
+      if (flags[r] & kRowOnes) {                                                                            \
         for (std::size_t k = 0; k < nk; ++k)                                                                \
           for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], LOADU(rc[k] + at + LANES * v));          \
       } else {                                                                                              \
@@ -68,19 +68,24 @@ namespace {
       for (std::size_t w = 0; w < W; ++w) cur[w] = next[w];                                                 \
       double* c = Z + 2 * D * r + i0;                                                                       \
       const bool more = r + 1 < n, mixed = more && (INTERLEAVE(r + 1));                                     \
-      for (std::size_t w = 0; w + 2 <= W; w += 2) {                                                         \
-        if (PAIR) {                                                                                         \
-          SINCOS<2>(cur + w, c + LANES * w, c + D + LANES * w);                                             \
-        } else {                                                                                            \
-          SINCOS<1>(cur + w, c + LANES * w, c + D + LANES * w);                                             \
-          SINCOS<1>(cur + w + 1, c + LANES * (w + 1), c + D + LANES * (w + 1));                             \
+      /* Checked: whether a chain of the row may lie outside the range the reduction serves */            \
+      const auto row = [&]<bool Checked>() __attribute__((target(TARGET), always_inline)) {                 \
+        for (std::size_t w = 0; w + 2 <= W; w += 2) {                                                       \
+          if (PAIR) {                                                                                       \
+            SINCOS<2, Checked>(cur + w, c + LANES * w, c + D + LANES * w);                                  \
+          } else {                                                                                          \
+            SINCOS<1, Checked>(cur + w, c + LANES * w, c + D + LANES * w);                                  \
+            SINCOS<1, Checked>(cur + w + 1, c + LANES * (w + 1), c + D + LANES * (w + 1));                  \
+          }                                                                                                 \
+          if (mixed) sums.template operator()<2>(r + 1, w, next + w);                                       \
         }                                                                                                   \
-        if (mixed) sums.template operator()<2>(r + 1, w, next + w);                                         \
-      }                                                                                                     \
-      if (W % 2) {                                                                                          \
-        SINCOS<1>(cur + W - 1, c + LANES * (W - 1), c + D + LANES * (W - 1));                               \
-        if (mixed) sums.template operator()<1>(r + 1, W - 1, next + W - 1);                                 \
-      }                                                                                                     \
+        if (W % 2) {                                                                                        \
+          SINCOS<1, Checked>(cur + W - 1, c + LANES * (W - 1), c + D + LANES * (W - 1));                    \
+          if (mixed) sums.template operator()<1>(r + 1, W - 1, next + W - 1);                               \
+        }                                                                                                   \
+      };                                                                                                    \
+      if (flags[r] & kRowInRange) row.template operator()<false>();                                         \
+      else row.template operator()<true>();                                                                 \
       if (more && !mixed) sums.template operator()<W>(r + 1, 0, next);                                      \
     }                                                                                                       \
   }
@@ -90,7 +95,7 @@ namespace {
 // alone: the products of other rows take the fma pipes that the cos and sin fill already.
 constexpr std::size_t kInterleaveFeatures = 32;
 #define PLAB_SHORT(r) (starts[(r) + 1] - starts[r] <= kInterleaveFeatures)
-#define PLAB_SHORT_ONES(r) (ones[r] && PLAB_SHORT(r))
+#define PLAB_SHORT_ONES(r) ((flags[r] & kRowOnes) && PLAB_SHORT(r))
 PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
             _mm256_mul_pd, trig::sincos_avx2, true, PLAB_SHORT_ONES)
 PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
@@ -102,15 +107,15 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
 // Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
 #define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \
   std::size_t i0 = 0;                                                                            \
-  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, ones, xs, n, D, i0, Z);             \
+  for (; i0 + BW * LANES <= D; i0 += BW * LANES) FN<BW>(cols, starts, flags, xs, n, D, i0, Z);             \
   switch ((D - i0) / LANES) {                                                                    \
-    case 7: FN<7>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 6: FN<6>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 5: FN<5>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 4: FN<4>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 3: FN<3>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 2: FN<2>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
-    case 1: FN<1>(cols, starts, ones, xs, n, D, i0, Z); break;                                         \
+    case 7: FN<7>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 6: FN<6>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 5: FN<5>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 4: FN<4>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 3: FN<3>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 2: FN<2>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
+    case 1: FN<1>(cols, starts, flags, xs, n, D, i0, Z); break;                                         \
     default: break;                                                                              \
   }                                                                                              \
   return i0 + (D - i0) / LANES * LANES;
@@ -119,14 +124,14 @@ PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _
 
 __attribute__((target("avx2,fma"))) std::size_t fourier_chains_avx2(const double* const* cols,
                                                                      const std::size_t* starts,
-                                                                     const unsigned char* ones, const Example* xs,
+                                                                     const unsigned char* flags, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains4, 4, 8)
 }
 
 __attribute__((target("avx512f"))) std::size_t fourier_chains_avx512(const double* const* cols,
                                                                      const std::size_t* starts,
-                                                                     const unsigned char* ones, const Example* xs,
+                                                                     const unsigned char* flags, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* Z) {
   PLAB_CHAINS_ALL(chains8, 8, 4)
 }

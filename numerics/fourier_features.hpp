@@ -22,6 +22,7 @@
 #include "core/random.hpp"
 #include "datasets/dataset.hpp"
 #include "numerics/fast_trig.hpp"
+#include "numerics/trig_range.hpp"
 #include "numerics/simd.hpp"
 
 namespace plab {
@@ -30,10 +31,12 @@ namespace detail {
 // map_rows' chains with their cos and sin on the AVX-512 and AVX2 paths (numerics/fourier_chains.cpp),
 // from i = 0 in vectors of 8 or 4 chains: Z[2 D r + i] = cos(u_i.x_r), Z[2 D r + D + i] = sin(u_i.x_r)
 // for every row r; returns where it stopped (the last D mod 8 or D mod 4 chains are map_rows').
-// ones[r] != 0 says that every value of row r is 1.
-std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const unsigned char* ones,
+// flags[r] holds kRowOnes when every value of row r is 1, kRowInRange when no chain of row r can
+// leave |u.x| <= kTrigReducedMax (then the cos and sin skip that test).
+enum : unsigned char { kRowOnes = 1, kRowInRange = 2 };
+std::size_t fourier_chains_avx512(const double* const* cols, const std::size_t* starts, const unsigned char* flags,
                                   const Example* xs, std::size_t n, std::size_t D, double* Z);
-std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const unsigned char* ones,
+std::size_t fourier_chains_avx2(const double* const* cols, const std::size_t* starts, const unsigned char* flags,
                                 const Example* xs, std::size_t n, std::size_t D, double* Z);
 }  // namespace detail
 
@@ -46,9 +49,11 @@ class FourierFeatures {
   // columns[j] holds feature j's D values (u_1[j] .. u_D[j]) in place of the seed's draws.
   void set_frequencies(const std::vector<std::vector<double>>& columns) {
     U_.clear();
+    umax_.clear();
     for (const auto& c : columns) {
       if (c.size() != D_) throw std::invalid_argument("set_frequencies: a column without D values");
       U_.push_back(std::make_unique<Column>(c.begin(), c.end()));
+      umax_.push_back(largest_magnitude(*U_.back()));
     }
   }
   // z = z(x), 2D values; u.x is the chain over x's features in order, cos and sin are
@@ -65,16 +70,24 @@ class FourierFeatures {
   void map_rows(const Example* xs, std::size_t n, double* Z) const {
     cols_.clear();
     starts_.assign(1, 0);
-    ones_.resize(n);
+    flags_.resize(n);
     for (std::size_t r = 0; r < n; ++r) {
-      for (uint32_t j : xs[r].idx) cols_.push_back(column(j));
+      // bound >= sum_k |x_k| max_i |u_i[j_k]| >= |u_i.x| for every i, as computed to within a relative
+      // 2^-52 nk: half the reduced range leaves room for every rounding (NaN fails the test).
+      double bound = 0.0;
+      for (std::size_t k = 0; k < xs[r].idx.size(); ++k) {
+        cols_.push_back(column(xs[r].idx[k]));
+        bound += std::fabs(xs[r].val[k]) * umax_[xs[r].idx[k]];
+      }
       starts_.push_back(cols_.size());
-      ones_[r] = std::all_of(xs[r].val.begin(), xs[r].val.end(), [](double v) { return v == 1.0; });
+      const bool ones = std::all_of(xs[r].val.begin(), xs[r].val.end(), [](double v) { return v == 1.0; });
+      flags_[r] = static_cast<unsigned char>((ones ? detail::kRowOnes : 0) |
+                                             (bound <= 0.5 * kTrigReducedMax ? detail::kRowInRange : 0));
     }
     const Simd path = simd_path();
     std::size_t i0 =
-        path == Simd::avx512   ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), ones_.data(), xs, n, D_, Z)
-        : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), ones_.data(), xs, n, D_, Z)
+        path == Simd::avx512   ? detail::fourier_chains_avx512(cols_.data(), starts_.data(), flags_.data(), xs, n, D_, Z)
+        : path == Simd::avx2 ? detail::fourier_chains_avx2(cols_.data(), starts_.data(), flags_.data(), xs, n, D_, Z)
                              : 0;
     // The chains left (all of them on the scalar path) through d_, then their cos and sin.
     const std::size_t i_vec = i0;
@@ -128,14 +141,22 @@ class FourierFeatures {
   // Feature j's column, drawn the first time it is asked for (out of line: a term asks for its
   // column and the draw is rare).
   __attribute__((noinline)) const double* draw_column(uint32_t j) const {
-    if (j >= U_.size()) U_.resize(static_cast<std::size_t>(j) + 1);
+    if (j >= U_.size()) U_.resize(static_cast<std::size_t>(j) + 1), umax_.resize(U_.size(), 0.0);
     if (!U_[j]) {
       Rng rng(derive_seed(seed_, j));
       const double sd = std::sqrt(2.0 * gamma_);
       U_[j] = std::make_unique<Column>(D_);
       for (double& v : *U_[j]) v = sd * rng.normal();
+      umax_[j] = largest_magnitude(*U_[j]);
     }
     return U_[j]->data();
+  }
+  // max_i |c_i|; NaN where c holds one (then no row with the feature is in range).
+  template <class C>
+  static double largest_magnitude(const C& c) {
+    double m = 0.0;
+    for (double v : c) m = std::isnan(v) || std::fabs(v) > m ? std::fabs(v) : m;
+    return m;
   }
 
   double gamma_;
@@ -148,7 +169,8 @@ class FourierFeatures {
   mutable std::vector<double> d_;  // scratch: the chains u_i.x of each row that the vector paths leave
   mutable std::vector<const double*> cols_;  // scratch: the columns of the rows' features, row after row
   mutable std::vector<std::size_t> starts_;  // scratch: row r's columns are cols_[starts_[r] .. starts_[r + 1])
-  mutable std::vector<unsigned char> ones_;  // scratch: ones_[r] != 0 when every value of row r is 1
+  mutable std::vector<double> umax_;  // umax_[j]: max_i |u_i[j]| (0 until column j is drawn)
+  mutable std::vector<unsigned char> flags_;  // scratch: row r's detail::kRowOnes and kRowInRange
 };
 
 }  // namespace plab

@@ -26,6 +26,22 @@ constexpr double kS[8] = {1.0 / 355687428096000.0, -1.0 / 1307674368000.0, 1.0 /
 constexpr double kC[7] = {1.0 / 20922789888000.0, -1.0 / 87178291200.0, 1.0 / 479001600.0, -1.0 / 3628800.0,
                           1.0 / 40320.0,          -1.0 / 720.0,          1.0 / 24.0};
 
+// The vector sequences' constants by index (CST(i) in PLAB_SINCOS_CORE): kConst[i].
+enum : int { kiTwoOverPi, kiShift, kiP1, kiP2, kiP3, kiHalf, kiOne, kiS, kiC = kiS + 8, kiCount = kiC + 7 };
+constexpr double kConst[kiCount] = {kTwoOverPi, kShift, kP1, kP2, kP3, 0.5, 1.0,
+                                    kS[0], kS[1], kS[2], kS[3], kS[4], kS[5], kS[6], kS[7],
+                                    kC[0], kC[1], kC[2], kC[3], kC[4], kC[5], kC[6]};
+// The same, each repeated in the four lanes of an AVX2 vector.
+struct alignas(32) Const4 {
+  double v[4 * kiCount];
+};
+constexpr Const4 make_const4() {
+  Const4 c{};
+  for (int i = 0; i < 4 * kiCount; ++i) c.v[i] = kConst[i / 4];
+  return c;
+}
+inline constexpr Const4 kConst4 = make_const4();
+
 // The scalar sequence: the definition of every path's bits (numerics/fast_trig.cpp states the method).
 inline void sincos_core(double x, double& c, double& s) {
   const double t = std::fma(x, kTwoOverPi, kShift), k = t - kShift;
@@ -72,7 +88,8 @@ inline void sincos_exact(double x, double& c, double& s) {
 //   zeros or non-zero) is never -0, so the fmas agree too.
 // - e - 0.5 zlo as one fnma: with |r| >= 2^-34, zlo is 0 or a multiple of 2^-172, so 0.5 zlo is exact.
 // Lanes with |r1| < 2^-33 (x within 2^-33 of a multiple of pi/2, or 0) or outside 0 < |x| <=
-// kTrigReducedMax (Inf and NaN included) are the bad ones. Four arithmetic operations fewer a
+// kTrigReducedMax (Inf and NaN included; a caller that knows its lanes within it skips that test)
+// are the bad ones. Four arithmetic operations fewer a
 // vector than the scalar sequence, one compare more: the map of an AVX2 FOGD pass is bound by the
 // count of FP operations. (A search over 1.4 million doubles near multiples of pi/2 found no lane
 // below 2^-33 where the shortcuts change a bit either; the threshold is what the argument needs.)
@@ -81,47 +98,56 @@ constexpr double kFast2SumMin = 0x1p-33;
 // The arithmetic on U vectors x[0..U), step by step across them (each element gets the same
 // values as sincos_core; the U chains interleave, where one alone waits on the fma latency): t[j]
 // (its low bits: k mod 4), sr[j] = sin r, cr[j] = cos r. BAD(j, r1) is told each vector's r1.
-#define PLAB_SINCOS_CORE(VEC, SET1, FMA, FNMA, FMS, SUB, ADD, MUL, BAD, U, x, t, sr, cr)              \
+#define PLAB_SINCOS_CORE(VEC, CST, FMA, FNMA, FMS, SUB, ADD, MUL, BAD, U, x, t, sr, cr)              \
   VEC t[U], sr[U], cr[U];                                                                           \
   {                                                                                                 \
     VEC r[U], nrl[U], z[U], ps[U], pc[U];                                                           \
     for (int j = 0; j < U; ++j) {                                                                   \
-      t[j] = FMA(x[j], SET1(kTwoOverPi), SET1(kShift));                                            \
-      const VEC k = SUB(t[j], SET1(kShift));                                                        \
-      const VEC r1 = FNMA(k, SET1(kP1), x[j]);                                                      \
+      t[j] = FMA(x[j], CST(kiTwoOverPi), CST(kiShift));                                            \
+      const VEC k = SUB(t[j], CST(kiShift));                                                        \
+      const VEC r1 = FNMA(k, CST(kiP1), x[j]);                                                      \
       BAD(j, r1);                                                                                   \
-      const VEC ph = MUL(k, SET1(kP2)), pl = FMS(k, SET1(kP2), ph);                                 \
+      const VEC ph = MUL(k, CST(kiP2)), pl = FMS(k, CST(kiP2), ph);                                 \
       r[j] = SUB(r1, ph);                                                                           \
-      nrl[j] = FMA(k, SET1(kP3), ADD(ADD(ph, SUB(r[j], r1)), pl));                                  \
+      nrl[j] = FMA(k, CST(kiP3), ADD(ADD(ph, SUB(r[j], r1)), pl));                                  \
       z[j] = MUL(r[j], r[j]);                                                                       \
-      ps[j] = SET1(kS[0]);                                                                          \
-      pc[j] = SET1(kC[0]);                                                                          \
+      ps[j] = CST(kiS);                                                                          \
+      pc[j] = CST(kiC);                                                                          \
     }                                                                                               \
     for (int i = 1; i < 8; ++i)                                                                     \
       for (int j = 0; j < U; ++j) {                                                                 \
-        ps[j] = FMA(ps[j], z[j], SET1(kS[i]));                                                      \
-        if (i < 7) pc[j] = FMA(pc[j], z[j], SET1(kC[i]));                                           \
+        ps[j] = FMA(ps[j], z[j], CST(kiS + i));                                                      \
+        if (i < 7) pc[j] = FMA(pc[j], z[j], CST(kiC + i));                                           \
       }                                                                                             \
     for (int j = 0; j < U; ++j) {                                                                   \
-      const VEC hz = MUL(SET1(0.5), z[j]), zlo = FMS(r[j], r[j], z[j]);                             \
+      const VEC hz = MUL(CST(kiHalf), z[j]), zlo = FMS(r[j], r[j], z[j]);                             \
       const VEC rz = MUL(r[j], z[j]);                                                               \
       const VEC rz_lo = FMA(r[j], zlo, FMS(r[j], z[j], rz));                                        \
       sr[j] = ADD(r[j], FMA(rz, ps[j], FMA(rz_lo, ps[j], FMS(hz, nrl[j], nrl[j]))));                \
-      const VEC h = SUB(SET1(1.0), hz), e = SUB(SUB(SET1(1.0), h), hz);                             \
-      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FMA(r[j], nrl[j], FNMA(SET1(0.5), zlo, e))));     \
+      const VEC h = SUB(CST(kiOne), hz), e = SUB(SUB(CST(kiOne), h), hz);                             \
+      cr[j] = ADD(h, FMA(MUL(z[j], z[j]), pc[j], FMA(r[j], nrl[j], FNMA(CST(kiHalf), zlo, e))));     \
     }                                                                                               \
   }
 
 // c[0..4U) = cos and s[0..4U) = sin of the AVX2 vectors v[0..U); the bad lanes take sincos_exact.
-template <int U>
+// Unchecked: the caller knows every lane to be within |v| <= kTrigReducedMax (a bound on the chains
+// that formed them, numerics/fourier_features.hpp), so only the reduction's test remains.
+template <int U, bool Checked = true>
 __attribute__((target("avx2,fma"), always_inline)) inline void sincos_avx2(const __m256d* v, double* c, double* s) {
   const __m256d sign = _mm256_set1_pd(-0.0);
   __m256d badv[U];
   for (int j = 0; j < U; ++j)
-    badv[j] = _mm256_cmp_pd(_mm256_andnot_pd(sign, v[j]), _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ);
+    badv[j] = Checked ? _mm256_cmp_pd(_mm256_andnot_pd(sign, v[j]), _mm256_set1_pd(kTrigReducedMax), _CMP_NLE_UQ)
+                      : _mm256_setzero_pd();
 #define PLAB_BAD_AVX2(j, r1) \
   badv[j] = _mm256_or_pd(badv[j], _mm256_cmp_pd(_mm256_andnot_pd(sign, r1), _mm256_set1_pd(kFast2SumMin), _CMP_LT_OQ))
-  PLAB_SINCOS_CORE(__m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, PLAB_BAD_AVX2, U, v, t, sr, cr)
+  // The constants read from memory at each use, as the fmas' memory operands: held in registers
+  // they took most of the sixteen, and GCC spilled and reloaded them by moves of their own.
+  const double* kv = kConst4.v;
+  asm("" : "+r"(kv));  // not loop-invariant to GCC: no register is given to them
+#define PLAB_CST_AVX2(i) _mm256_load_pd(kv + 4 * (i))
+  PLAB_SINCOS_CORE(__m256d, PLAB_CST_AVX2, _mm256_fmadd_pd, _mm256_fnmadd_pd, _mm256_fmsub_pd, _mm256_sub_pd, _mm256_add_pd, _mm256_mul_pd, PLAB_BAD_AVX2, U, v, t, sr, cr)
+#undef PLAB_CST_AVX2
 #undef PLAB_BAD_AVX2
   unsigned bad = 0;
   for (int j = 0; j < U; ++j) {
@@ -145,14 +171,17 @@ __attribute__((target("avx2,fma"), always_inline)) inline void sincos_avx2(const
 }
 
 // The same on AVX-512 vectors: c[0..8U), s[0..8U).
-template <int U>
+template <int U, bool Checked = true>
 __attribute__((target("avx512f"), always_inline)) inline void sincos_avx512(const __m512d* v, double* c, double* s) {
   const __m512i sign = _mm512_set1_epi64(std::bit_cast<int64_t>(-0.0)), one = _mm512_set1_epi64(1);
   __mmask8 badm[U];
-  for (int j = 0; j < U; ++j) badm[j] = _mm512_cmp_pd_mask(_mm512_abs_pd(v[j]), _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ);
+  for (int j = 0; j < U; ++j)
+    badm[j] = Checked ? _mm512_cmp_pd_mask(_mm512_abs_pd(v[j]), _mm512_set1_pd(kTrigReducedMax), _CMP_NLE_UQ) : 0;
 #define PLAB_BAD_AVX512(j, r1) \
   badm[j] = static_cast<__mmask8>(badm[j] | _mm512_cmp_pd_mask(_mm512_abs_pd(r1), _mm512_set1_pd(kFast2SumMin), _CMP_LT_OQ))
-  PLAB_SINCOS_CORE(__m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, PLAB_BAD_AVX512, U, v, t, sr, cr)
+#define PLAB_CST_AVX512(i) _mm512_set1_pd(kConst[i])
+  PLAB_SINCOS_CORE(__m512d, PLAB_CST_AVX512, _mm512_fmadd_pd, _mm512_fnmadd_pd, _mm512_fmsub_pd, _mm512_sub_pd, _mm512_add_pd, _mm512_mul_pd, PLAB_BAD_AVX512, U, v, t, sr, cr)
+#undef PLAB_CST_AVX512
 #undef PLAB_BAD_AVX512
   unsigned bad = 0;
   for (int j = 0; j < U; ++j) {

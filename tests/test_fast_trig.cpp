@@ -237,14 +237,17 @@ void expect_fogd_trace_on_every_path(const test_util::TempDir& dir, const std::s
 }
 
 // The lanes the vector paths hand to the fallback (a chain of 0: a row without features; beyond
-// 2^20: a huge value) inside the fused map of numerics/fourier_chains.cpp, among ordinary ones:
-// the same traces on every path.
+// 2^20: a huge value) inside the fused map of numerics/fourier_chains.cpp, among ordinary ones,
+// and rows whose bound on the chains (numerics/fourier_features.hpp: the range test skipped below
+// 2^19) lies on either side of it, their chains near 2^20: the same traces on every path.
 TEST(FastTrig, FogdFallbackLanesAreIdenticalOnEveryPath) {
   const test_util::TempDir dir("fogd_fallback");
   const std::string data = write_rows(dir, 41, 300, [](std::ostream& f, Rng& rng, int t) {
     if (t % 7 == 3) {  // no features: every chain 0
     } else if (t % 11 == 5) {  // chains far beyond 2^20
       f << " 1:" << 4e8 * (rng.uniform() + 0.5) << " 3:" << -3e8;
+    } else if (t % 5 == 1) {  // |u| up to ~4 at gamma 1: bounds from 2^18 to 2^22, chains near 2^20
+      f << " 2:" << 6e5 * (rng.uniform() + 0.1) << " 4:" << 5e4 * (rng.uniform() - 0.5);
     } else {
       for (int j = 1; j <= 5; ++j) f << " " << j << ":" << rng.uniform() - 0.5;
     }
