@@ -20,7 +20,9 @@
 // (100 features a row: AVX2 19% slower), so its chains are summed all at once.
 // On an AMD EPYC Zen 4 the two do not overlap either way: map_rows over a9a on AVX2 took 35 cycles
 // per 4 chains interleaved or not, the sums alone (cos and sin replaced by stores) 14.5 and the
-// cos and sin alone 21-22; the sums' 14 adds there run at one a cycle, not the add pipes' two.
+// cos and sin alone 21-22; the sums' 14 adds there run at one a cycle, not the add pipes' two, bound
+// by their loads (the same loop with one broadcast a feature in place of its 8 loads ran 2.4 adds a
+// cycle; columns in L1 or not, 0.8-1.05 cycles an add).
 // On AVX-512 each vector's cos and sin is taken on its own (one after the other, not two interleaved
 // step by step): two at once keep ten vectors live through the polynomials, which GCC spilled to the
 // stack; a FOGD pass over a9a, `bench_learners` on an AMD EPYC Zen 5, 17.8 -> 17.0 ms. On AVX2 the
