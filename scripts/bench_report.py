@@ -171,7 +171,7 @@ def main():
         "- **Lane-sum terms of one core** (a product rounded, then added: the terms of every score, kernel-row dot "
         "and map, whose order [learners.md#lane-sums](learners.md#lane-sums) fixes): "
         + ", ".join(f"{names[w]} {t:.1f} G terms/s ({t / f:.2f} of its FMA rate)" for w, t, f in terms)
-        + " (`bench_projectron --benchmark_filter=MulAddPeak`, 12 independent chains of a multiply and an add). "
+        + " (`bench_projectron --benchmark_filter=MulAddPeak`, 8 independent chains of a multiply and an add). "
         "The floors count such a term as one FMA-pipe operation, the add beside it; where the adds share the FMA "
         "pipes this rate, not the FMA peak, bounds those learners."] if terms else []) + [
         "- **Memory bandwidth, one thread:** " + (f"{bw:.1f} GB/s" if bw else "not measured") +
