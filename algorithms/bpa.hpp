@@ -253,17 +253,19 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     if (nn_j_[i] == kNone || d < nn_d_[i] || (d == nn_d_[i] && f_.sv.id(j) < f_.sv.id(nn_j_[i])))
       nn_j_[i] = j, nn_k_[i] = kij, nn_d_[i] = d, nn_s_[i] = self_[j];
   }
-  // The outcome of offering slots 0..n-1 but `skip` in turn, d[j] their distances (d[skip] is
-  // overwritten): the smallest id among the slots of the least d (the first offered of them, then
-  // each of equal d and smaller id); when the first offered slot's d is NaN it stays (nothing
-  // compares with it), when no d is below +inf the ties are those at +inf, the first offered slot
-  // among them. kNone when no slot is offered. Two passes: the least d, then its slots.
-  std::size_t nearest_of(double* d, std::size_t n, std::size_t skip) const {
-    const std::size_t first = skip == 0 ? 1 : 0;
+  // The outcome of offering slots 0..n-1 but one in turn, d[j] their distances (the skipped slot's
+  // NaN, never taken, never equal) and m their least that is not NaN (+inf when none): the
+  // smallest id among the slots of the least d (the first offered of them, then each of equal d
+  // and smaller id); when the first offered slot's d is NaN it stays (nothing compares with it),
+  // when no d is below +inf the ties are those at +inf, the first offered slot among them. kNone
+  // when no slot is offered (first >= n).
+  std::size_t nearest_of(const double* d, std::size_t n, std::size_t first, double m) const {
     if (first >= n) return kNone;
     if (std::isnan(d[first])) return first;
-    if (skip < n) d[skip] = std::numeric_limits<double>::quiet_NaN();  // never taken, never equal
-    const double m = least_value(d, n);  // +inf when nothing is below it: d[first] is then +inf
+    return least_id(d, n, m);
+  }
+  // The smallest id among the slots i < n with d[i] == m, kNone when none.
+  std::size_t least_id(const double* d, std::size_t n, double m) const {
     const int64_t* id = f_.sv.ids();
     std::size_t best = kNone;
     visit_hits(
@@ -283,8 +285,19 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const double* __restrict self = self_.data();
     double* __restrict d = near_d_.data();
     const double sii = self_[i];
-    for (std::size_t j = 0; j < n; ++j) d[j] = sii - 2.0 * k[j] + self[j];
-    const std::size_t j = nearest_of(d, n, i);
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    // The distances stored with their least (nearest_of's, d[i] NaN: never taken, never equal) in
+    // one pass, where the distances, their least and the ties took three.
+    const double m = store_least(
+        d, n,
+        [&](std::size_t j) {
+          V4 kj, sj;
+          V4 v = sii - 2.0 * load4(k + j, kj) + load4(self + j, sj);
+          if (i - j < 4) v[i - j] = nan;
+          return v;
+        },
+        [&](std::size_t j) { return j == i ? nan : sii - 2.0 * k[j] + self[j]; });
+    const std::size_t j = nearest_of(d, n, i == 0 ? 1 : 0, m);
     nn_j_[i] = j;
     nn_k_[i] = j == kNone ? 0.0 : k[j];
     nn_d_[i] = j == kNone ? 0.0 : near_d_[j];
@@ -301,19 +314,29 @@ class BudgetPassiveAggressive final : public ExpansionLearner {
     const double* __restrict self = self_.data();
     const double* __restrict k = row.data();
     const int64_t none = static_cast<int64_t>(kNone);
-    visit_hits(  // x_t offered to support i at offer's distance; offer's own test decides, and every
-                 // slot it can take passes this one
-        n,
-        [&](std::size_t i, I4& hit) {
+    const std::size_t* nj = nn_j_.data();  // offer writes through them and never resizes them
+    const double* nd = nn_d_.data();
+    // One pass, slot by slot: x_t offered to support i at offer's distance (offer's own test
+    // decides, and every slot it can take passes this one; an offer changes slot i's neighbour
+    // alone), and support i's distance to x_t stored with their least (nearest_of's), where the
+    // offers, the distances, their least and the ties took four.
+    const double m = store_least(
+        d, n,
+        [&](std::size_t i) {
           I4 j;
           V4 si, ki, ni;
-          const V4 di = load4(self + i, si) - 2.0 * load4(k + i, ki) + ktt;
-          hit = (load4(nn_j_.data() + i, j) == none) | (di <= load4(nn_d_.data() + i, ni));
+          load4(self + i, si), load4(k + i, ki);
+          const I4 hit = (load4(nj + i, j) == none) | (si - 2.0 * ki + ktt <= load4(nd + i, ni));
+          if (any_lane(hit))
+            for (std::size_t l = 0; l < 4; ++l)
+              if (hit[l]) offer(i + l, n, k[i + l]);
+          return ktt - 2.0 * ki + si;
         },
-        [&](std::size_t i) { return nn_j_[i] == kNone || self[i] - 2.0 * k[i] + ktt <= nn_d_[i]; },
-        [&](std::size_t i) { offer(i, n, row[i]); });
-    for (std::size_t i = 0; i < n; ++i) d[i] = ktt - 2.0 * k[i] + self[i];  // support i offered to x_t
-    const std::size_t j = nearest_of(d, n, n);
+        [&](std::size_t i) {
+          if (nn_j_[i] == kNone || self[i] - 2.0 * k[i] + ktt <= nn_d_[i]) offer(i, n, k[i]);
+          return ktt - 2.0 * k[i] + self[i];
+        });
+    const std::size_t j = nearest_of(d, n, 0, m);
     nn_j_.push_back(j);
     nn_k_.push_back(j == kNone ? 0.0 : row[j]);
     nn_d_.push_back(j == kNone ? 0.0 : d[j]);

@@ -170,21 +170,23 @@ void BM_ProjectronStep(benchmark::State& state) {
 // latency), 2 flops per lane and step. FmaPeak: a step is an FMA, 12 chains; compare every GFLOP/s
 // above with it. MulAddPeak: a step is a lane-sum term, a product rounded and then added (acc += a
 // * b as two operations: the terms of every score, kernel-row dot and map whose bits
-// docs/learners.md#lane-sums fixes), 8 chains over 4 products a round: where the adds run beside
+// docs/learners.md#lane-sums fixes), 8 chains, each its own product: where the adds run beside
 // the FMA pipes it matches FmaPeak, where they share them, less. 8, not 12: with 12 accumulators,
-// x and the 4 products, AVX2's 16 registers spilled one accumulator to the stack, and its chain
+// x and the products, AVX2's 16 registers spilled one accumulator to the stack, and its chain
 // through memory (a store, a forwarded load, an add: about 10 cycles a round) measured half the
-// AVX2 rate (13.1 G terms/s on an AMD EPYC Zen 4, where 8 chains measure the FMA rate).
+// AVX2 rate on an AMD EPYC Zen 4.
 #define PLAB_PEAK(NAME, TARGET, VEC, W, SET1, STEP, CHAINS)                                           \
   __attribute__((target(TARGET))) void NAME(benchmark::State& state) {                             \
     VEC x = SET1(0.999999);                                                                         \
-    const VEC y = SET1(1e-9), b[4] = {SET1(1e-9), SET1(2e-9), SET1(3e-9), SET1(4e-9)};               \
+    const VEC y = SET1(1e-9);                                                                       \
+    const VEC b[8] = {SET1(1e-9), SET1(2e-9), SET1(3e-9), SET1(4e-9),                               \
+                      SET1(5e-9), SET1(6e-9), SET1(7e-9), SET1(8e-9)};                              \
     VEC a0 = x, a1 = x, a2 = x, a3 = x, a4 = x, a5 = x, a6 = x, a7 = x, a8 = x, a9 = x, a10 = x, a11 = x; \
     for (auto _ : state)                                                                            \
       for (int r = 0; r < 1000; ++r) {                                                              \
         asm volatile("" : "+v"(x)); /* products are formed anew every step */                       \
         a0 = STEP(a0, 0); a1 = STEP(a1, 1); a2 = STEP(a2, 2); a3 = STEP(a3, 3);                     \
-        a4 = STEP(a4, 0); a5 = STEP(a5, 1); a6 = STEP(a6, 2); a7 = STEP(a7, 3);                     \
+        a4 = STEP(a4, 4); a5 = STEP(a5, 5); a6 = STEP(a6, 6); a7 = STEP(a7, 7);                     \
         if (CHAINS > 8) {                                                                           \
           a8 = STEP(a8, 0); a9 = STEP(a9, 1); a10 = STEP(a10, 2); a11 = STEP(a11, 3);               \
         }                                                                                           \

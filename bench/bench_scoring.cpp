@@ -84,7 +84,26 @@ void BM_BlockScores(benchmark::State& st) {
   st.SetLabel(shape == ijcnn1 ? "ijcnn1-like 22 dense" : shape == a9a ? "a9a-like 123 sparse" : "mnist-like 784 dense");
 }
 
+// A whole kernel row k(s_i, x) alone (SupportSet::kernel_row: CKS's removed support, BPA-NN's
+// neighbour search, NOGD's map), against BM_Score's row and sum together.
+void BM_KernelRow(benchmark::State& st) {
+  const Shape shape = static_cast<Shape>(st.range(0));
+  const std::size_t n = static_cast<std::size_t>(st.range(1));
+  const Dataset probe = make_shape(shape, 64, 2);
+  const KernelExpansion f = expansion(shape, n);
+  std::vector<double> row(n);
+  std::size_t k = 0;
+  for (auto _ : st) {
+    f.sv.kernel_row(f.kernel, probe[k++ & 63], row.data());
+    benchmark::DoNotOptimize(row.data());
+  }
+  st.counters["support-rounds/s"] =
+      benchmark::Counter(static_cast<double>(st.iterations() * n), benchmark::Counter::kIsRate);
+  st.SetLabel(shape == ijcnn1 ? "ijcnn1-like 22 dense" : shape == a9a ? "a9a-like 123 sparse" : "mnist-like 784 dense");
+}
+
 }  // namespace
 
 BENCHMARK(BM_Score)->ArgsProduct({{ijcnn1, a9a, mnist}, {100, 1000, 10000}});
 BENCHMARK(BM_BlockScores)->ArgsProduct({{ijcnn1, a9a, mnist}, {1000, 10000}});
+BENCHMARK(BM_KernelRow)->ArgsProduct({{ijcnn1, a9a, mnist}, {1000, 10000}});

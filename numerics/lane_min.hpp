@@ -109,6 +109,15 @@ inline double store_least(double* v, std::size_t n, Value4 value4, Value value) 
       [v](std::size_t i, double x) { v[i] = x; });
 }
 
+// Whether any lane of a mask of four int64_t lanes (0 or -1) is set: one vptest.
+inline bool any_lane(const int64_t __attribute__((vector_size(32))) & m) {
+#if defined(__AVX__)
+  return !_mm256_testz_si256(reinterpret_cast<__m256i>(m), reinterpret_cast<__m256i>(m));
+#else
+  return (m[0] | m[1] | m[2] | m[3]) != 0;
+#endif
+}
+
 // visit(i) for every slot i < n where hit(i) holds, in slot order, testing four slots at a time
 // by hit4(i, mask) (their lane mask, int64_t lanes of 0 or -1): the hits are few, and scalar loops'
 // compares and branches were most of a BPA-NN round's own time.
@@ -119,11 +128,7 @@ void visit_hits(std::size_t n, Hit4 hit4, Hit hit, Visit visit) {
   for (; i + 4 <= n; i += 4) {
     I4 m;
     hit4(i, m);
-#if defined(__AVX__)
-    if (!_mm256_testz_si256(reinterpret_cast<__m256i>(m), reinterpret_cast<__m256i>(m)))  // one vptest
-#else
-    if (m[0] | m[1] | m[2] | m[3])
-#endif
+    if (any_lane(m))
       for (std::size_t l = 0; l < 4; ++l)
         if (m[l]) visit(i + l);
   }
