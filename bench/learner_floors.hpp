@@ -18,8 +18,9 @@ namespace plab::bench {
 // fma and products (numerics/fast_exp.cpp: the reduction 3, Horner 13, the scaling 3), the
 // product by -gamma and the coefficient's fma; the dot product itself costs nnz(x) fma more.
 constexpr double kRbfTermOps = 21.0;
-// The same term where x and the supports are binary (docs/learners.md#binary): an AND and a
-// popcount per 64-bit word of x, the table's lookup and the coefficient's fma.
+// The same term where x and the supports are binary (docs/learners.md#binary): the table's lookup
+// and the coefficient's product; the count beside them, nnz(x) / 64 a support (each of x's
+// features tested for 64 supports by one 64-bit operation).
 constexpr double kBinaryTermOps = 2.0;
 
 // What the floor reads of a round's record.
@@ -46,9 +47,7 @@ inline PassFloor pass_floor(const std::string& algo, const LearnerOptions& optio
     FloorRound r;
     r.nnz = static_cast<double>(e - b);
     for (std::size_t k = b; k < e; ++k) r.scaled += data.val[k] != 1.0;
-    double words = 0.0;  // x's non-zero 64-bit words (indices ascend)
-    for (std::size_t k = b; k < e; ++k) words += k == b || data.idx[k] / 64 != data.idx[k - 1] / 64;
-    r.term = binary ? 2.0 * words + kBinaryTermOps : r.nnz + kRbfTermOps;
+    r.term = binary ? r.nnz / 64.0 + kBinaryTermOps : r.nnz + kRbfTermOps;
     r.n = t == 0 ? 0.0 : static_cast<double>(rounds[t - 1].support_size);
     r.step = rounds[t].step;
     r.removed = rounds[t].removed;

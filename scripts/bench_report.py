@@ -187,7 +187,8 @@ def main():
         "that gives the floor its rounds. "
         "Floor: the operations each learner's rule cannot skip, counted from the pass's records "
         "([learners.md#floors](learners.md#floors)): the kernel row of every score (21 fma and products a "
-        "Gaussian value), the Projectron(++)'s forward solves z_t = L⁻¹k_t (n(n+1)/2 fmas at |S| = n), "
+        "Gaussian value; for a9a's binary rows the table's lookup, the coefficient's product and the count, "
+        "nnz(x) / 64 a support), the Projectron(++)'s forward solves z_t = L⁻¹k_t (n(n+1)/2 fmas at |S| = n), "
         "NOGD's map, FOGD's map with its cos and sin, and what a budget learner's rule does beyond its score "
         "(its removal's search, rescaling and extra kernel rows); at the FMA peak, or the data read once at the "
         "bandwidth when that takes longer.",
