@@ -111,8 +111,9 @@ bool byte_columns_wanted();
 // columns' memory: kept on the AVX2 path only (AVX-512 spreads the planes by masked adds).
 bool byte_sums_wanted();
 constexpr std::size_t kByteSumFeatures = 32;
-// Whether SupportSet forms its kernel rows (not only its fused scores) from them: on the AVX2 path
-// (on AVX-512 VPOPCNTQ's rows are as fast).
+// Whether SupportSet forms the kernel rows that its fused scores' pass does not (a range of
+// supports, a row split between threads; SupportSet::fused_rows) from them: on the AVX2 path (on
+// AVX-512 by VPOPCNTQ).
 bool byte_rows_wanted();
 // Whether the byte path serves x (|x| = xs) against supports of at most max_count features: every
 // count and Hamming distance fits a byte (|x| + max_count <= 255).
