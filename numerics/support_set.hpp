@@ -337,19 +337,17 @@ class SupportSet {
     for (std::size_t l = 0; l < m; ++l) nnz += static_cast<double>(xs[l].idx.size() + 1);
     return nnz * static_cast<double>(n);
   }
-  // Whether binary_scores forms x's row beside its sum: x and the supports binary, the kernel not
-  // linear, and kernel_row would not split the supports between threads.
-  bool row_fused(const Kernel& k, const Example& x) const {
-    return k.type != Kernel::Type::linear && n_ > 0 && binary_rounds(&x, 1) &&
-           (bytes_rounds(&x, 1) || bit_scores_fused()) && !row_splits(x);
-  }
   // Whole binary rows as binary_scores stores them beside a sum with every coefficient 0 (dropped):
   // the same table entries as rows_part's counts and lookup, in one pass where those took two (a
   // row over 793 a9a-like supports 1.6x faster on AVX-512, 1.4x on AVX2, AMD EPYC Zen 4). False,
-  // doing nothing, unless every row is served so.
+  // doing nothing, unless every x and the supports are binary, the kernel is not linear and
+  // kernel_rows would not split the m rows' supports between threads (those keep their split).
   bool fused_rows(const Kernel& k, const Example* xs, std::size_t m, double* out, std::size_t ld) const {
-    for (std::size_t l = 0; l < m; ++l)
-      if (!row_fused(k, xs[l])) return false;
+    if (k.type == Kernel::Type::linear || n_ == 0 || !binary_rounds(xs, m) ||
+        !(bytes_rounds(xs, m) || bit_scores_fused()))
+      return false;
+    const ThreadPool* pool = current_pool();
+    if (pool && pool->width() >= 2 && rows_work(xs, m, n_) >= parallel_min_work()) return false;
     thread_local AlignedVector<double> zeros;
     if (zeros.size() < n_) zeros.assign(n_, 0.0);
     for (std::size_t l = 0; l < m; ++l) {
