@@ -27,6 +27,13 @@
 // step by step): two at once keep ten vectors live through the polynomials, which GCC spilled to the
 // stack; a FOGD pass over a9a, `bench_learners` on an AMD EPYC Zen 5, 17.8 -> 17.0 ms. On AVX2 the
 // pair stays: one at a time there was slower (a9a 26.5 -> 28.8 ms, `plab run` on ijcnn1 +5%).
+// On the AVX2 path a block of rows that holds one not of 1s, or one of more than 32 features, is
+// summed first, all its rows into a scratch, and its cos and sin then taken four vectors at a time
+// from there (chains4_apart): map_rows over 16-row blocks of ijcnn1-like rows (13 features, not
+// 1s, D = 400) on an AMD EPYC Zen 4, 26.8 -> 23.3 TSC ticks per 4 chains (min of 5 alternated
+// runs; rows of 1s 25.9 either way, AVX-512 21.7 either way); `plab run` FOGD on ijcnn1, whole
+// process, 65.0 -> 58.8 ms (min of 40). Taken from registers between the sums, a pair at a time,
+// their cos and sin had run 20.4 ticks per 4 chains against 15.3 in a loop of their own.
 // The last chains (D mod 32) take as many vectors as are left: one vector alone
 // waited on the add latency at every feature. Written with intrinsics and inlined: the generic
 // four-lane chains (a call a row and block, zeroed and copied through the stack) took a quarter of
@@ -37,33 +44,47 @@
 namespace plab::detail {
 namespace {
 
+// Row r's chains of vectors from `at` into acc[0 .. V), V accumulators in registers: a product,
+// then a sum per feature (adds alone for a row of 1s).
+#define PLAB_SUMS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL)                                     \
+  template <std::size_t V>                                                                                  \
+  __attribute__((target(TARGET), always_inline)) inline void NAME(                                          \
+      const double* const* cols, const std::size_t* starts, const unsigned char* flags, const Example* xs,   \
+      std::size_t r, std::size_t at, VEC* acc) {                                                            \
+    for (std::size_t v = 0; v < V; ++v) acc[v] = ZERO();                                                    \
+    const std::size_t nk = starts[r + 1] - starts[r];                                                       \
+    const double* const* rc = cols + starts[r];                                                             \
+    if (flags[r] & kRowOnes) {                                                                              \
+      for (std::size_t k = 0; k < nk; ++k)                                                                  \
+        for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], LOADU(rc[k] + at + LANES * v));            \
+    } else {                                                                                                \
+      const double* val = xs[r].val.data();                                                                 \
+      for (std::size_t k = 0; k < nk; ++k) {                                                                \
+        const VEC x = SET1(val[k]);                                                                         \
+        for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], MUL(x, LOADU(rc[k] + at + LANES * v)));    \
+      }                                                                                                     \
+    }                                                                                                       \
+  }
+PLAB_SUMS(sums4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
+          _mm256_mul_pd)
+PLAB_SUMS(sums8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
+          _mm512_mul_pd)
+#undef PLAB_SUMS
+
 // INTERLEAVE(r): whether row r's chains are summed a pair of vectors at a time between the previous
 // row's cos and sin of each pair of vectors (see the header); PAIR: whether the pair's cos and sin
 // are taken interleaved (SINCOS<2>) or one vector after the other (SINCOS<1>).
-#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, ZERO, SET1, LOADU, ADD, MUL, SINCOS, PAIR, INTERLEAVE)          \
+#define PLAB_CHAINS(NAME, TARGET, VEC, LANES, SUMS, SINCOS, PAIR, INTERLEAVE)                                 \
   template <std::size_t W>                                                                                  \
   __attribute__((target(TARGET), always_inline)) inline void NAME(const double* const* cols,               \
                                                                   const std::size_t* starts,               \
                                                                   const unsigned char* flags,              \
                                                                   const Example* xs, std::size_t n,        \
                                                                   std::size_t D, std::size_t i0, double* Z) { \
-    /* row r's chains of vectors w .. w + V - 1 into acc[0 .. V), V accumulators in registers */            \
+    /* row r's chains of vectors w .. w + V - 1 into acc[0 .. V) */                                         \
     const auto sums = [&]<std::size_t V>(std::size_t r, std::size_t w, VEC* acc)                           \
                           __attribute__((target(TARGET), always_inline)) {                                  \
-      for (std::size_t v = 0; v < V; ++v) acc[v] = ZERO();                                                  \
-      const std::size_t nk = starts[r + 1] - starts[r];                                                     \
-      const double* const* rc = cols + starts[r];                                                           \
-      const std::size_t at = i0 + LANES * w;                                                                \
-      if (flags[r] & kRowOnes) {                                                                            \
-        for (std::size_t k = 0; k < nk; ++k)                                                                \
-          for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], LOADU(rc[k] + at + LANES * v));          \
-      } else {                                                                                              \
-        const double* val = xs[r].val.data();                                                               \
-        for (std::size_t k = 0; k < nk; ++k) {                                                              \
-          const VEC x = SET1(val[k]);                                                                       \
-          for (std::size_t v = 0; v < V; ++v) acc[v] = ADD(acc[v], MUL(x, LOADU(rc[k] + at + LANES * v)));  \
-        }                                                                                                   \
-      }                                                                                                     \
+      SUMS<V>(cols, starts, flags, xs, r, i0 + LANES * w, acc);                                             \
     };                                                                                                      \
     if (n == 0) return;                                                                                     \
     VEC next[W];                                                                                            \
@@ -101,13 +122,48 @@ namespace {
 constexpr std::size_t kInterleaveFeatures = 32;
 #define PLAB_SHORT(r) (starts[(r) + 1] - starts[r] <= kInterleaveFeatures)
 #define PLAB_SHORT_ONES(r) ((flags[r] & kRowOnes) && PLAB_SHORT(r))
-PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, _mm256_setzero_pd, _mm256_set1_pd, _mm256_loadu_pd, _mm256_add_pd,
-            _mm256_mul_pd, trig::sincos_avx2, true, PLAB_SHORT_ONES)
-PLAB_CHAINS(chains8, "avx512f", __m512d, 8, _mm512_setzero_pd, _mm512_set1_pd, _mm512_loadu_pd, _mm512_add_pd,
-            _mm512_mul_pd, trig::sincos_avx512, false, PLAB_SHORT)
+PLAB_CHAINS(chains4, "avx2,fma", __m256d, 4, sums4, trig::sincos_avx2, true, PLAB_SHORT_ONES)
+PLAB_CHAINS(chains8, "avx512f", __m512d, 8, sums8, trig::sincos_avx512, false, PLAB_SHORT)
 #undef PLAB_CHAINS
-#undef PLAB_SHORT
-#undef PLAB_SHORT_ONES
+
+// The AVX2 path's blocks that hold a row not of 1s, or a long one: the chains of up to 16 rows
+// summed into a scratch, then their cos and sin four vectors at a time. Interleaved with the cos and
+// sin, such rows' products had waited on the fma pipes; taken one pair after the other from
+// registers, the cos and sin had run a third slower than from memory in a loop of their own.
+template <std::size_t W>
+__attribute__((target("avx2,fma"), always_inline)) inline void chains4_apart(const double* const* cols,
+                                                                            const std::size_t* starts,
+                                                                            const unsigned char* flags,
+                                                                            const Example* xs, std::size_t n,
+                                                                            std::size_t D, std::size_t i0, double* Z) {
+  constexpr std::size_t kRows = 16;
+  alignas(32) double d[kRows * W * 4];
+  for (std::size_t rb = 0; rb < n; rb += kRows) {
+    const std::size_t m = std::min(kRows, n - rb);
+    for (std::size_t r = 0; r < m; ++r) {
+      __m256d acc[W];
+      sums4<W>(cols, starts, flags, xs, rb + r, i0, acc);
+      for (std::size_t v = 0; v < W; ++v) _mm256_store_pd(d + 4 * (W * r + v), acc[v]);
+    }
+    for (std::size_t r = 0; r < m; ++r) {
+      const double* a = d + 4 * W * r;
+      double* c = Z + 2 * D * (rb + r) + i0;
+      const auto row = [&]<bool Checked>() __attribute__((target("avx2,fma"), always_inline)) {
+        const auto take = [&]<int U>(std::size_t w) __attribute__((target("avx2,fma"), always_inline)) {
+          __m256d v[U];
+          for (int j = 0; j < U; ++j) v[j] = _mm256_load_pd(a + 4 * (w + j));
+          trig::sincos_avx2<U, Checked>(v, c + 4 * w, c + D + 4 * w);
+        };
+        std::size_t w = 0;
+        for (; w + 4 <= W; w += 4) take.template operator()<4>(w);
+        if (w + 2 <= W) take.template operator()<2>(w), w += 2;
+        if (w < W) take.template operator()<1>(w);
+      };
+      if (flags[rb + r] & kRowInRange) row.template operator()<false>();
+      else row.template operator()<true>();
+    }
+  }
+}
 
 // Blocks of BW vectors, then one block of the vectors left (fewer than BW); returns where it stopped.
 #define PLAB_CHAINS_ALL(FN, LANES, BW)                                                             \
@@ -131,6 +187,11 @@ __attribute__((target("avx2,fma"))) std::size_t fourier_chains_avx2(const double
                                                                      const std::size_t* starts,
                                                                      const unsigned char* flags, const Example* xs,
                                                                      std::size_t n, std::size_t D, double* Z) {
+  bool ones = true;
+  for (std::size_t r = 0; r < n; ++r) ones = ones && PLAB_SHORT_ONES(r);
+  if (!ones) {
+    PLAB_CHAINS_ALL(chains4_apart, 4, 8)
+  }
   PLAB_CHAINS_ALL(chains4, 4, 8)
 }
 
@@ -141,5 +202,7 @@ __attribute__((target("avx512f"))) std::size_t fourier_chains_avx512(const doubl
   PLAB_CHAINS_ALL(chains8, 8, 4)
 }
 #undef PLAB_CHAINS_ALL
+#undef PLAB_SHORT_ONES
+#undef PLAB_SHORT
 
 }  // namespace plab::detail
