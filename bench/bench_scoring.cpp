@@ -104,6 +104,6 @@ void BM_KernelRow(benchmark::State& st) {
 
 }  // namespace
 
-BENCHMARK(BM_Score)->ArgsProduct({{ijcnn1, a9a, mnist}, {100, 1000, 10000}});
+BENCHMARK(BM_Score)->ArgsProduct({{ijcnn1, a9a, mnist}, {100, 793, 1000, 10000}});
 BENCHMARK(BM_BlockScores)->ArgsProduct({{ijcnn1, a9a, mnist}, {1000, 10000}});
 BENCHMARK(BM_KernelRow)->ArgsProduct({{ijcnn1, a9a, mnist}, {1000, 10000}});

@@ -602,19 +602,28 @@ std::size_t byte_features(const Example& x, std::size_t rows) {
   return static_cast<std::size_t>(std::lower_bound(x.idx.begin(), x.idx.end(), rows) - x.idx.begin());
 }
 
+// out[k] = base + idx[k] * stride for k < n (restrict: the loop is vectorised).
+template <class T>
+void addresses(const T* base, std::size_t stride, const uint32_t* __restrict idx, std::size_t n, const T** __restrict out) {
+  for (std::size_t k = 0; k < n; ++k) out[k] = base + static_cast<std::size_t>(idx[k]) * stride;
+}
+
 // x's columns: the first word of each of its nk features' bit columns (nk <= |x| <= 255) and,
-// where given and nk <= kByteSumFeatures, the first byte of each one's byte column (sum).
+// where given and nk <= kByteSumFeatures, the first byte of each one's byte column (sum). The
+// words (at) only where there are no sums or the caller asks for them (words_too: supports
+// counted from their words' planes). Both as the columns were, one by one: a score over 100
+// a9a-like supports took 1134 instructions, now 1056 (callgrind, `PLAB_SIMD=avx2 bench_scoring
+// --benchmark_filter=BM_Score/1/100$`).
 struct Columns {
   const uint64_t* at[256];
   const uint8_t* sum[kByteSumFeatures];
   std::size_t nk;
   bool sums;
   Columns(const uint64_t* cols, std::size_t cw, const Example& x, std::size_t rows, const uint8_t* bytes = nullptr,
-          std::size_t sld = 0)
+          std::size_t sld = 0, bool words_too = true)
       : nk(byte_features(x, rows)), sums(bytes != nullptr && nk <= kByteSumFeatures) {
-    for (std::size_t k = 0; k < nk; ++k) at[k] = cols + x.idx[k] * cw;
-    if (sums)
-      for (std::size_t k = 0; k < nk; ++k) sum[k] = bytes + x.idx[k] * sld;
+    if (!sums || words_too) addresses(cols, cw, x.idx.data(), nk, at);
+    if (sums) addresses(bytes, sld, x.idx.data(), nk, sum);
   }
 };
 
@@ -895,7 +904,7 @@ constexpr __mmask64 kPlanes01 = 0xCCCCCCCCCCCCCCCCull, kPlanes23 = 0x33333333333
 
 void byte_dots(const uint64_t* cols, std::size_t cw, std::size_t rows, const Example& x, std::size_t b, std::size_t e,
                double* out, const uint8_t* sums, std::size_t sld) {
-  const Columns c(cols, cw, x, rows, sums, sld);
+  const Columns c(cols, cw, x, rows, sums, sld, !has_avx2() || b % 64 != 0);
   std::size_t i = b;
   uint64_t pl[8];
   const auto part = [&](std::size_t to) {  // supports i .. to - 1 from their words' planes
@@ -934,7 +943,7 @@ bool byte_scores_by(ByteLookup lookup, const Kernel& k, const uint64_t* cols, st
   const std::size_t top = counts_top(k, x.sqnorm, max_count);
   std::vector<double>& table = counts_table(k, top);
   const Columns c(cols, cw, x, rows, lookup == ByteLookup::avx512 || lookup == ByteLookup::avx512_halves ? nullptr : sums,
-                  sld);
+                  sld, lookup == ByteLookup::scalar || b % 64 != 0);
   const auto xs = static_cast<unsigned>(x.sqnorm);
   // Supports i .. to - 1 (before the blocks, or all on the scalar path) one by one, their counts
   // from their words' planes.
