@@ -401,10 +401,7 @@ class SupportSet {
 
   // The bitset index of binary supports (docs/learners.md#binary): bits_[w * bld_ + i] = word w
   // of support i's features, bwords_ words for dim_, columns past n_ zero.
-  bool binary_row(std::size_t i) const {
-    return std::all_of(rows_val_[i].begin(), rows_val_[i].end(), [](double v) { return v == 1.0; }) &&
-           sq_[i] == static_cast<double>(rows_val_[i].size());
-  }
+  bool binary_row(std::size_t i) const { return binary_example(row(i)); }
   // Whether the rows of xs[0..m) are popcounts of the index: it is kept and every x is binary.
   bool binary_rounds(const Example* xs, std::size_t m) const {
     if (!bits_on_) return false;
