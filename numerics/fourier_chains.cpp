@@ -1,7 +1,7 @@
 // The vector part of FourierFeatures::map_rows (numerics/fourier_features.hpp): the chains u_i.x,
 // W vectors of LANES chains in registers at a time, and their cos and sin taken in those registers
 // (numerics/sincos_simd.hpp) and stored into the rows of Z, so no chain is stored and read again
-// (2-5% of a FOGD pass). The chains are summed every row of the block before the next block of
+// (2-5% of a FOGD pass; on the AVX2 path rows of 1s only, see below). The chains are summed every row of the block before the next block of
 // chains (the columns' block stays in L1): blocks of 32 chains, 4 AVX-512 or 8 AVX2 vectors (64
 // chains a block cost AVX-512 10% more on a9a: 123 columns' 512-byte blocks overflow L1). Each
 // lane is a multiply, then an add, in x's feature order: the same bits as one chain at a time, on
