@@ -2,12 +2,14 @@
 // of docs/bounds.md on a recorded run (facts from the trace's metadata line, bounds/bounds.hpp) and
 // prints the table. --prefix: on rounds 1..T only (bounds/prefix_bounds.hpp, what `plab plot
 // --bounds` draws). --strict: throw plab::BoundViolation (exit code 3) if a hard bound fails.
+#include <charconv>
 #include <iostream>
 #include <memory>
 
 #include "bounds/bounds.hpp"
 #include "bounds/prefix_bounds.hpp"
 #include "cli/commands.hpp"
+#include "core/file_io.hpp"
 #include "experiments/run/trace.hpp"
 
 namespace plab {
@@ -20,6 +22,7 @@ struct BoundsArgs {
 };
 
 void run_bounds(const BoundsArgs& a) {
+  refuse_shared_paths({{"--trace", a.trace}, {"--json", a.json, true}});
   const Trace tr = read_trace(a.trace);
   const RunFacts facts = trace_facts(tr);
   if (a.prefix > tr.rounds.size())
@@ -48,8 +51,18 @@ void register_bounds_command(CLI::App& app) {
   auto* c = app.add_subcommand("bounds", "Evaluate the mistake bounds on a recorded trace");
   auto a = std::make_shared<BoundsArgs>();
   c->add_option("--trace", a->trace, "Trace CSV written by plab run --trace")->required()->check(CLI::ExistingFile);
-  c->add_option("--prefix", a->prefix, "Evaluate on rounds 1..N only, as if the run had stopped there")
-      ->check(CLI::PositiveNumber);
+  // A whole number as written (CLI11 would saturate 2^64 to 2^64 - 1 and state its range as doubles).
+  c->add_option("--prefix", a->prefix, "Evaluate on rounds 1..N only, as if the run had stopped there (N >= 1)")
+      ->check(CLI::Validator(
+          [](std::string& s) -> std::string {
+            std::size_t v = 0;
+            const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+            if (r.ptr != s.data() + s.size() || r.ec == std::errc::invalid_argument || s.empty())
+              return "expected a whole number >= 1, got '" + s + "'";
+            if (r.ec == std::errc::result_out_of_range) return "value " + s + " is out of range (at most 18446744073709551615)";
+            return v == 0 ? "expected a whole number >= 1, got 0" : "";
+          },
+          "N"));
   c->add_option("--json", a->json, "Write the results as JSON here");
   c->add_flag("--strict", a->strict, "Exit with code 3 when a hard bound is violated");
   c->callback([a] { run_bounds(*a); });

@@ -44,6 +44,7 @@ void show(const ModelArgs& a) {
 }
 
 void export_libsvm(const ModelArgs& a) {
+  refuse_shared_paths({{"--libsvm", a.model}, {"out", a.libsvm_out, true}});
   const ModelFile m = read_model(a.model);
   write_file_atomic(a.libsvm_out, libsvm_model_text(m, *restore_learner(m, 0)));
 }

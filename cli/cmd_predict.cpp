@@ -52,6 +52,7 @@ RunConfig predict_config(const PredictArgs& a, const ModelFile& m) {
 }
 
 void run_predict(const PredictArgs& a) {
+  refuse_shared_paths({{"--model", a.model}, {"--data", a.data}, {"--output", a.output, true}});
   const ModelFile m = read_model(a.model);
   const RunConfig config = predict_config(a, m);
   Dataset d = load_dataset(a.data, config.load());

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <optional>
 
+#include "core/file_io.hpp"
 #include "cli/commands.hpp"
 #include "bounds/comparator.hpp"
 #include "cli/option_flags.hpp"
@@ -190,6 +191,8 @@ void save_trained(const RunArgs& a, const RunOptions& run, const RunRequest& req
 }
 
 void run(RunArgs& a) {
+  refuse_shared_paths({{"--data", a.data}, {"--test", a.test}, {"--init-model", a.init_model},
+                       {"--trace", a.trace, true}, {"--summary", a.summary, true}, {"--save-model", a.save_model, true}});
   const std::optional<ModelFile> init = init_model(a);
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");

@@ -1,7 +1,10 @@
 #include "config/recorded_options.hpp"
 
+#include <algorithm>
 #include <new>
 #include <stdexcept>
+
+#include "core/json_text.hpp"
 
 namespace plab {
 
@@ -74,11 +77,33 @@ std::unique_ptr<Learner> load_model(const std::string& path) {
   return restore_learner(read_model(path), 0);
 }
 
+namespace {
+// A registered learner's recorded kernel: every field declared (numerics/kernel.cpp) and in its
+// range, and a kernel the learner takes, as plab run checks them.
+void check_meta_kernel(const LearnerInfo& info, const nlohmann::json& meta) {
+  if (!meta.contains("kernel")) return;
+  const nlohmann::json& kj = meta.at("kernel");
+  if (!kj.is_object()) throw std::invalid_argument("trace metadata: kernel: not an object, got " + json_excerpt(kj));
+  Kernel k;
+  const std::vector<OptionDecl>& decls = kernel_options();
+  for (const auto& [name, v] : kj.items()) {
+    const auto d = std::find_if(decls.begin(), decls.end(), [&](const OptionDecl& o) { return o.name == name; });
+    if (d == decls.end()) throw std::invalid_argument("trace metadata: kernel." + name + ": not a kernel option");
+    d->check(v, "trace metadata: kernel." + name);
+    k.set_option(name, v);
+  }
+  if (!info.takes(k))
+    throw std::invalid_argument("trace metadata: kernel: " + k.type_name() + " is not a kernel of " + info.name +
+                                " (it takes " + info.kernel_names() + ")");
+}
+}  // namespace
+
 RunFacts facts_from_meta(const nlohmann::json& meta) {
   RunFacts f = RunFacts::from_meta(meta);
+  const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
+  if (info) check_meta_kernel(*info, meta);
   if (!meta.contains("options")) return f;
   const nlohmann::json& options = meta.at("options");  // an object: from_meta checked its type
-  const LearnerInfo* info = f.algo.empty() ? nullptr : find_learner(f.algo);
   if (!info) {  // a learner not ours takes none
     if (!options.empty())
       throw std::invalid_argument("trace metadata: options: " + options.begin().key() + ": unknown option (" +

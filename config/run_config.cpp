@@ -140,6 +140,16 @@ RunConfig configure(const GivenOptions& all, const RunContext& ctx) {
     const LearnerInfo& info = learner_info(ctx.algo, all.spelling("algo"));  // an unknown learner first
     c.learner_ = learner_config(info, given.learner, configure_kernel(given.learner));
   }
+  // Labels kept as numbers reach only a learner that reads them: a multiclass one, or NORMA's
+  // regression and novelty tasks; every other learner takes +1/-1 (docs/inputs.md#labels).
+  if (const LearnerInfo& info = learner_info(c.algo());
+      !info.multiclass && (c.run_.labels == "regression" || c.run_.labels == "classes")) {
+    const nlohmann::json own = info.options_json(*c.learner_);
+    if (!own.contains("task") || own.at("task") == "classification")
+      throw std::invalid_argument(all.spelling("labels", c.run_.labels) + ": " + info.name +
+                                  " learns binary labels +1/-1 (numeric labels are for the multiclass learners and " +
+                                  "NORMA's regression and novelty tasks)");
+  }
   configure_comparator_for(c.comparator_, c.bounds_, given.comparator, ctx.data, *c.learner_);
   if (!ctx.sources.empty())  // nothing is read without them
     c.load_ = configure_load(given.reader, c.run_, learner_info(c.algo()).multiclass, ctx.sources);

@@ -137,6 +137,33 @@ void write_file_atomic(const std::string& path, const std::string& head, const s
   });
 }
 
+void refuse_shared_paths(const std::vector<PathUse>& uses) {
+  namespace fs = std::filesystem;
+  const auto same = [](const PathUse& a, const PathUse& b) {
+    if (a.path == "-" || b.path == "-") return a.path == b.path && a.written && b.written;
+    std::error_code ea, eb;
+    const fs::file_status sa = fs::status(a.path, ea), sb = fs::status(b.path, eb);
+    const bool ra = fs::is_regular_file(sa), rb = fs::is_regular_file(sb);
+    if (ra && rb) return fs::equivalent(a.path, b.path, ea) && !ea;
+    // An input that is no regular file (a registered data set's name, a device) is none of them.
+    if (!a.written || !b.written || ra || rb || fs::exists(sa) || fs::exists(sb)) return false;
+    // Absolute first: libstdc++ gives a relative path whose first part is missing back as it is.
+    const fs::path ca = fs::weakly_canonical(fs::absolute(a.path), ea).lexically_normal(),
+                   cb = fs::weakly_canonical(fs::absolute(b.path), eb).lexically_normal();
+    return !ea && !eb && ca == cb;  // two files yet to be written
+  };
+  for (std::size_t i = 0; i < uses.size(); ++i)
+    for (std::size_t j = i + 1; j < uses.size(); ++j) {
+      const PathUse &a = uses[i], &b = uses[j];
+      if (a.path.empty() || b.path.empty() || !(a.written || b.written) || !same(a, b)) continue;
+      const PathUse& out = a.written ? a : b;
+      const PathUse& other = a.written ? b : a;
+      throw std::invalid_argument(out.option + " " + out.path + ": the same file as " + other.option + " " +
+                                  other.path + (other.written ? " (both written: one would be lost)"
+                                                              : " (writing it would replace what is read)"));
+    }
+}
+
 void write_json_atomic(const std::string& path, const nlohmann::json& j) {
   write_file_atomic(path, j.dump(2) + "\n");
 }

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace plab {
 
@@ -27,6 +28,18 @@ void write_file_atomic(const std::string& path, const std::string& content);
 void write_file_atomic(const std::string& path, const std::string& head, const std::string& rest_path);
 // True when path is (or links to) a FIFO or a character device: written through, never replaced.
 bool is_fifo_or_device(const std::string& path);
+// One path a command reads or writes: the option that gives it ("--trace"), the path ("" when not
+// given), and whether the command writes it.
+struct PathUse {
+  std::string option, path;
+  bool written = false;
+};
+// Refuses (std::invalid_argument naming both options) two paths of one command that name one
+// regular file, or one file yet to be written, where at least one of them is written: an output
+// over an input would replace the input, two outputs would keep only the last; two outputs "-"
+// would interleave on standard output. Devices and FIFOs (/dev/null) may be given twice
+// (docs/inputs.md#outputs).
+void refuse_shared_paths(const std::vector<PathUse>& uses);
 // The same for a JSON document (two-space indentation, trailing newline).
 void write_json_atomic(const std::string& path, const nlohmann::json& j);
 // A whole file; throws std::runtime_error naming the path when it cannot be read.

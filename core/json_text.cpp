@@ -1,5 +1,6 @@
 #include "core/json_text.hpp"
 
+#include <set>
 #include <vector>
 
 namespace plab {
@@ -59,7 +60,30 @@ std::string json_depth_fault(std::string_view text, std::size_t max_depth) {
 
 nlohmann::json parse_json(std::string_view text) {
   if (std::string fault = json_depth_fault(text); !fault.empty()) throw JsonTooDeep(fault);
-  return nlohmann::json::parse(text);
+  // The keys of every open object, innermost last (the depth is bounded above), and the path to it.
+  std::vector<std::set<std::string>> keys;
+  std::vector<std::string> path;
+  std::string last_key;
+  const nlohmann::json::parser_callback_t cb = [&](int, nlohmann::json::parse_event_t ev, nlohmann::json& v) {
+    using E = nlohmann::json::parse_event_t;
+    if (ev == E::object_start) {
+      path.push_back(keys.empty() ? "" : last_key);
+      keys.emplace_back();
+    } else if (ev == E::object_end) {
+      keys.pop_back();
+      path.pop_back();
+    } else if (ev == E::key) {
+      last_key = v.get<std::string>();
+      if (!keys.back().insert(last_key).second) {
+        std::string where;
+        for (std::size_t i = 1; i < path.size(); ++i) where += (where.empty() ? "" : ".") + path[i];
+        throw JsonRefused((where.empty() ? std::string("the top object") : "field '" + cut(where) + "'") +
+                          " gives the key '" + cut(last_key) + "' twice");
+      }
+    }
+    return true;
+  };
+  return nlohmann::json::parse(text, cb);
 }
 
 std::string json_error_text(const std::exception& e) {

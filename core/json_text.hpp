@@ -16,17 +16,22 @@ namespace plab {
 // project's own files nest at most 6 levels (a spec's grid).
 inline constexpr std::size_t kMaxJsonDepth = 64;
 
-// A JSON text nested deeper than kMaxJsonDepth: what() names the field holding the deep value
-// ("field 'options.x' nests arrays or objects deeper than 64 levels").
-struct JsonTooDeep : std::invalid_argument {
+// A JSON text that parses but that no reader takes: nested deeper than kMaxJsonDepth ("field
+// 'options.x' nests arrays or objects deeper than 64 levels"), or an object that gives one key twice
+// ("field 'options' gives the key 'budget' twice"), whose meaning would be the parser's choice.
+struct JsonRefused : std::invalid_argument {
   using std::invalid_argument::invalid_argument;
+};
+struct JsonTooDeep : JsonRefused {
+  using JsonRefused::JsonRefused;
 };
 
 // "" when `text` nests at most max_depth levels, else the message of JsonTooDeep. A bracket
 // counter that skips strings (with their escapes); it does not otherwise check the syntax.
 std::string json_depth_fault(std::string_view text, std::size_t max_depth = kMaxJsonDepth);
 
-// nlohmann::json::parse(text) after json_depth_fault: JsonTooDeep, or nlohmann's parse_error.
+// nlohmann::json::parse(text) after json_depth_fault: JsonRefused (too deep, a key given twice), or
+// nlohmann's parse_error.
 nlohmann::json parse_json(std::string_view text);
 
 // An exception's message cut at 240 characters, with its full length when cut: the JSON library's

@@ -75,13 +75,20 @@ std::size_t label_index(const std::string& spec, std::size_t n, const std::strin
     throw DataError(where + ": --label-column " + detail::quote(spec) +
                     " names a column, but the file has no header line (use --header yes, or a column number)");
   std::string names;
+  std::size_t found = header_starts.size();
   for (std::size_t k = 0; k < header_starts.size(); ++k) {
     const std::string_view c = cell(header_line, header_starts, k);
-    if (c == spec && k >= n)
-      throw DataError(header_at + ": label column " + detail::quote(spec) + " is column " + std::to_string(k + 1) +
-                      " of the header, but the rows have " + std::to_string(n) + " columns");
-    if (c == spec) return k;
+    if (c == spec && found < k)  // which one is meant would be a guess
+      throw DataError(header_at + ": the header names columns " + std::to_string(found + 1) + " and " +
+                      std::to_string(k + 1) + " " + detail::quote(spec) + ": give --label-column as a column number");
+    if (c == spec) found = k;
     names += (k ? ", " : "") + std::string(c);
+  }
+  if (found < header_starts.size()) {
+    if (found >= n)
+      throw DataError(header_at + ": label column " + detail::quote(spec) + " is column " + std::to_string(found + 1) +
+                      " of the header, but the rows have " + std::to_string(n) + " columns");
+    return found;
   }
   throw DataError(header_at + ": no column named " + detail::quote(spec) + " in the header (" +
                   detail::quote(names) + ")");

@@ -70,6 +70,10 @@ LabelMap LabelMap::parse(const std::string& spec, const std::string& option) {
       throw std::invalid_argument((option.empty() ? "" : option + ": ") + "bad item '" + item +
                                   "' (expected TOKEN:+1 or TOKEN:-1, '*' for the rest)");
     const std::string key = item.substr(0, colon);
+    // A token mapped twice (or '*' given twice) would leave its class to the order of the items.
+    if (key == "*" ? m.others.has_value() : m.map.count(key) > 0)
+      throw std::invalid_argument((option.empty() ? "" : option + ": ") + "'" + key + "' is mapped twice (in '" +
+                                  spec + "'): give each token once");
     if (key == "*") m.others = v; else m.map[key] = v;
     pos = comma + 1;
   }

@@ -199,7 +199,7 @@ ModelFile parse_model(const std::string& bytes, const std::string& where) {
     nlohmann::json j;
     try {
       j = parse_json(std::string_view(content).substr(0, nl));
-    } catch (const JsonTooDeep& e) {
+    } catch (const JsonRefused& e) {
       throw ModelError(std::string("header: ") + e.what() + " (docs/inputs.md#json)");
     }
     if (!j.is_object()) throw ModelError("header: not a JSON object");

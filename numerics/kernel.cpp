@@ -19,9 +19,10 @@ const std::vector<OptionDecl>& kernel_options() {
                 {"linear", "poly", "rbf", "polynomial", "gaussian"}),
         declare("kernel", g, "gamma", T::real, k.gamma, {"poly", "rbf"},
                 "Kernel gamma: rbf exp(-gamma||x-x'||^2), poly (gamma<x,x'>+coef0)^degree", above(0)),
-        // Kernel::degree is an int: a larger whole number would become another degree.
+        // A value costs degree - 1 double-double products (numerics/poly_pow.hpp): time linear in
+        // the degree, so a degree of 2^31 - 1 would take a minute a value. Papers use 2 to 10.
         declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree",
-                {1.0, double(std::numeric_limits<int>::max())}),
+                {1.0, double(kMaxPolyDegree)}),
         declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0"),
     };
     d[0].cli = "--kernel";

@@ -80,8 +80,12 @@ struct Kernel {
   }
 };
 
+// The largest polynomial degree a kernel takes (docs/learners.md#kernels): each value costs degree - 1
+// double-double products.
+inline constexpr int kMaxPolyDegree = 1000;
+
 // The kernel options (numerics/kernel.cpp): the type, which selects the kernel (spec key "type",
-// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: 1 to INT_MAX), each naming
+// flag --kernel), and gamma (poly, rbf: > 0), coef0 (poly) and degree (poly: 1 to kMaxPolyDegree), each naming
 // the kernel types that take it.
 const std::vector<OptionDecl>& kernel_options();
 

@@ -44,3 +44,34 @@ TEST(CellSchedule, BadCellTimesNameFileAndLine) {
   }
   EXPECT_THROW(read_cell_times((tmp.p / "missing.csv").string()), std::runtime_error);
 }
+
+// Every field of a cell_times.csv row read whole: a time of "5abc" was read as 5 s, "-5" as a cell
+// of -5 s, and a file without its header as rows.
+TEST(CellSchedule, CellTimesAreReadWholeOrRefused) {
+  plab::test_util::TempDir tmp("cell_times_strict");
+  const std::string path = (tmp.p / "cell_times.csv").string();
+  const std::string header = "figure\tdataset\talgorithm\tpoint\tperm\tstage\tkey\tcell_seconds\tlearn_seconds\tcached\n";
+  for (const std::string secs : {"5abc", "-5", "inf", "", "1e999"}) {
+    std::ofstream(path) << header << "R1\ta9a\tpa1\t\t0\t0\tk\t" << secs << "\t1\t0\n";
+    try {
+      read_cell_times(path);
+      ADD_FAILURE() << "accepted cell_seconds '" << secs << "'";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(path + ":2: cell_seconds", 0), 0u) << e.what();
+    }
+  }
+  std::ofstream(path) << header << "R1\ta9a\tpa1\t\t0\t0\tk\tnan\t1\t0\n" << "R1\ta9a\trbp\t\t1\t2\tk2\t2.5\t1\t0\n";
+  const std::vector<CellTime> cells = read_cell_times(path);  // nan: a reused cell, no time of its own
+  ASSERT_EQ(cells.size(), 1u);
+  EXPECT_EQ(cells[0].algorithm, "rbp");
+  EXPECT_EQ(cells[0].perm, 1);
+  EXPECT_EQ(cells[0].stage, 2u);
+  EXPECT_EQ(cells[0].seconds, 2.5);
+  std::ofstream(path) << "";
+  EXPECT_THROW(read_cell_times(path), std::runtime_error);
+  std::ofstream(path) << header;
+  EXPECT_TRUE(read_cell_times(path).empty());
+  const std::string r = plan_report({}, {1, 2});
+  EXPECT_EQ(r.find("nan"), std::string::npos) << r;
+  EXPECT_NE(r.find("nothing to plan"), std::string::npos) << r;
+}

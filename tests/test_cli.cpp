@@ -305,9 +305,9 @@ TEST(Cli, ComparatorRulesAreCheckedByTheConfigurationStep) {
 
 TEST(Cli, DeclaredRangesAreCheckedNamingTheFlag) {
   expect_exit2(kRun + "--kernel rbf --gamma 0", "--gamma must be > 0 (and finite), got 0");
-  expect_exit2(kRun + "--kernel poly --gamma 1 --degree 0", "--degree must be >= 1, <= 2147483647, got 0");
+  expect_exit2(kRun + "--kernel poly --gamma 1 --degree 0", "--degree must be >= 1, <= 1000, got 0");
   expect_exit2(kRun + "--kernel poly --gamma 1 --degree 3000000000",
-               "--degree must be >= 1, <= 2147483647, got 3000000000 (Polynomial degree)");
+               "--degree must be >= 1, <= 1000, got 3000000000 (Polynomial degree)");
   expect_exit2(kRun + "--comparator svm --svm-C -1", "--svm-C must be > 0 (and finite), got -1");
   expect_exit2("run --algo norma --data synthetic:dekel:n=10 --learning-rate 0", "--learning-rate must be > 0 (and finite) for norma, got 0");
   expect_exit2("run --algo stoptron --data synthetic:dekel:n=10", "--budget must be >= 1 for stoptron, got 0");

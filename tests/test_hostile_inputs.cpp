@@ -404,4 +404,102 @@ TEST_F(Hostile, CountsAboveTheirRangeAreRefusedNamingTheOption) {
   model_refused(model_file(m, edited), {"features"});
 }
 
+
+// --- Input that contradicts itself ---------------------------------------------------------------
+
+// A key given twice would leave its meaning to the parser (nlohmann keeps the last): every reader
+// refuses it, naming the object.
+TEST(JsonKeys, AKeyGivenTwiceIsRefusedNamingItsObject) {
+  EXPECT_NO_THROW(plab::parse_json(R"({"a": {"k": 1}, "b": {"k": 2}, "c": [{"k": 1}, {"k": 2}]})"));
+  try {
+    (void)plab::parse_json(R"({"algorithms": {"p": {"algo": "kernel-perceptron", "algo": "rbp"}}})");
+    ADD_FAILURE() << "accepted";
+  } catch (const plab::JsonRefused& e) {
+    EXPECT_NE(std::string(e.what()).find("field 'algorithms.p' gives the key 'algo' twice"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(plab::parse_json(R"({"x": 1, "x": 1})"), plab::JsonRefused);
+  EXPECT_THROW(plab::parse_json(R"({"x": 1, "\u0078": 2})"), plab::JsonRefused);  // the same key, escaped
+}
+
+TEST_F(Hostile, ASpecGivingAKeyTwiceIsRefused) {
+  const std::string specs = (dir->p / "dupspec").string();
+  std::filesystem::create_directories(specs);
+  write_file(std::filesystem::path(specs) / "D1.json",
+             R"({"figure": "D1", "title": "t", "description": "d", "permutations": 1, "permutations": 3, "limit": 20,
+                 "datasets": [{"id": "s", "data": "synthetic:xor", "kernel": {"type": "rbf", "gamma": 1}}],
+                 "algorithms": [{"id": "p", "algo": "kernel-perceptron", "params": {}}]})");
+  const auto r = run_cli("reproduce --specs " + specs + " --results " + path("dupres") + " D1 --no-plots");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("gives the key 'permutations' twice"), std::string::npos) << r.output;
+}
+
+TEST_F(Hostile, ALabelMappedTwiceIsRefused) {
+  const std::string data = write_file(dir->p / "lab12.svm", "1 1:1\n2 1:-1\n1 2:1\n2 2:-1\n");
+  for (const std::string labels : {"1:+1,1:-1,*:-1", "1:+1,*:-1,*:+1"}) {
+    const auto r = run_cli("run --algo perceptron --data " + data + " --labels '" + labels + "' --quiet");
+    EXPECT_EQ(r.status, 2) << r.output;
+    EXPECT_NE(r.output.find("is mapped twice"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(run_cli("run --algo perceptron --data " + data + " --labels '1:+1,*:-1' --quiet").status, 0);
+}
+
+// Numeric labels reach only the learners that read numbers (multiclass, NORMA's regression and
+// novelty tasks): a binary learner would take y = 2 as a label and its bounds as holding.
+TEST_F(Hostile, NumericLabelsNeedALearnerThatReadsThem) {
+  const std::string data = write_file(dir->p / "reg.svm", "1 1:1\n2 1:-1\n0.5 2:1\n");
+  for (const std::string algo : {"perceptron", "kernel-perceptron", "norma"}) {
+    const auto r = run_cli("run --algo " + algo + " --data " + data + " --labels regression --quiet");
+    EXPECT_EQ(r.status, 2) << algo << ": " << r.output;
+    EXPECT_NE(r.output.find("--labels regression: " + algo + " learns binary labels"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(run_cli("run --algo norma --task regression --loss squared --data " + data +
+                    " --labels regression --quiet --no-bounds").status, 0);
+}
+
+TEST_F(Hostile, AnOutputThatIsAnInputOrAnotherOutputIsRefused) {
+  const std::string data = write_file(dir->p / "alias.svm", "+1 1:1\n-1 1:-1\n+1 2:1\n");
+  const std::string bytes = plab::test_util::read_text(data);
+  const std::string out = path("alias_out.json");
+  for (const std::string& args : {"--trace " + data, "--save-model " + data, "--summary " + data,
+                                 "--trace " + out + " --summary " + path(".") + "/alias_out.json", std::string("--trace - --summary -")}) {
+    const auto r = run_cli("run --algo perceptron --data " + data + " --quiet " + args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+    EXPECT_NE(r.output.find("the same file as"), std::string::npos) << r.output;
+  }
+  EXPECT_EQ(plab::test_util::read_text(data), bytes);  // the data is as it was
+  EXPECT_FALSE(std::filesystem::exists(out));
+  const std::string trace = path("alias_trace.csv");
+  ASSERT_EQ(run_cli("run --algo perceptron --data " + data + " --quiet --trace " + trace).status, 0);
+  const auto b = run_cli("bounds --trace " + trace + " --json " + trace);
+  EXPECT_EQ(b.status, 2) << b.output;
+  EXPECT_EQ(run_cli("run --algo perceptron --data " + data + " --quiet --trace /dev/null --summary /dev/null").status, 0);
+}
+
+TEST_F(Hostile, APolynomialDegreeBeyondItsCostIsRefused) {
+  const auto r = run_cli("run --algo kernel-perceptron --kernel poly --degree 2147483647 --data synthetic:dekel:n=5 --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--degree must be >= 1, <= 1000"), std::string::npos) << r.output;
+  const std::string small = write_file(dir->p / "small.svm", "+1 1:0.5\n-1 1:-0.5\n+1 2:0.5\n");
+  EXPECT_EQ(run_cli("run --algo kernel-perceptron --kernel poly --gamma 1 --coef0 0.5 --degree 1000 --data " + small + " --quiet").status, 0);
+}
+
+TEST_F(Hostile, ACsvHeaderNamingTheLabelColumnTwiceIsRefused) {
+  const std::string data = write_file(dir->p / "dup.csv", "a,a,label\n1,2,1\n3,4,-1\n");
+  const auto r = run_cli("run --algo perceptron --data " + data + " --format csv --label-column a --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("the header names columns 1 and 2 'a'"), std::string::npos) << r.output;
+}
+
+TEST_F(Hostile, PrefixIsAWholeNumberAsWritten) {
+  const std::string trace = path("prefix.csv");
+  ASSERT_EQ(run_cli("run --algo kernel-perceptron --kernel rbf --data synthetic:dekel:n=20 --quiet --trace " + trace).status, 0);
+  const auto z = run_cli("bounds --trace " + trace + " --prefix 0");
+  EXPECT_NE(z.status, 0);
+  EXPECT_NE(z.output.find("expected a whole number >= 1, got 0"), std::string::npos) << z.output;
+  const auto big = run_cli("bounds --trace " + trace + " --prefix 18446744073709551616");
+  EXPECT_NE(big.status, 0);
+  EXPECT_NE(big.output.find("18446744073709551616 is out of range"), std::string::npos) << big.output;
+  EXPECT_EQ(run_cli("bounds --trace " + trace + " --prefix 5").status, 0);
+}
+
 }  // namespace hostile_test

@@ -273,7 +273,7 @@ TEST(Models, EditedStatesThatBreakTheLearnersInvariantsAreRefused) {
   for (const uint64_t degree : {uint64_t{1} << 40, uint64_t{1} << 31}) {
     nlohmann::json k = j;
     k["kernel"]["degree"] = degree;
-    expect_refused(with_header(k), "header: kernel.degree must be >= 1, <= 2147483647, got " + std::to_string(degree) +
+    expect_refused(with_header(k), "header: kernel.degree must be >= 1, <= 1000, got " + std::to_string(degree) +
                                        " (Polynomial degree)");
   }
   nlohmann::json k = j;
@@ -386,8 +386,8 @@ TEST(Models, BadKernelHeadersAreRefusedByModelShowNamingFileAndField) {
   const std::vector<std::pair<nlohmann::json, std::string>> cases = {
       {{{"gamma", -1}}, "header: kernel.gamma must be > 0 (and finite), got -1"},
       {{{"type", "poly"}, {"degree", 3000000000u}},
-       "header: kernel.degree must be >= 1, <= 2147483647, got 3000000000 (Polynomial degree)"},
-      {{{"degree", 0}}, "header: kernel.degree must be >= 1, <= 2147483647, got 0"},
+       "header: kernel.degree must be >= 1, <= 1000, got 3000000000 (Polynomial degree)"},
+      {{{"degree", 0}}, "header: kernel.degree must be >= 1, <= 1000, got 0"},
       {{{"type", "sigmoid"}},
        "header: kernel.type: unknown value 'sigmoid' (allowed: linear, poly, rbf, polynomial, gaussian)"}};
   for (const auto& [fields, message] : cases) {

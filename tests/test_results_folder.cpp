@@ -20,6 +20,8 @@
 #include <thread>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/file_io.hpp"
 #include "tests/reproduce_fixture.hpp"
 #include "tests/test_util.hpp"
@@ -277,4 +279,48 @@ TEST(ResultsFolder, ReportOfNamedFiguresSaysSoOnItsFirstLine) {
   ASSERT_EQ(all.status, 0) << all.output;
   const std::string md2 = read_text(r / "REPORT.md");
   EXPECT_EQ(md2.substr(0, md2.find('\n')).find("only the figures"), std::string::npos) << md2.substr(0, 200);
+}
+
+// A cell file edited or damaged after it was written (a curve emptied, a count changed to another
+// plausible one) is computed again, never read into a figure: the file carries its own checksum.
+TEST(ResultsFolder, ADamagedCellFileIsComputedAgain) {
+  TempDir tmp("rf_damaged");
+  write_tiny_spec(tmp.p / "specs", 1, 60);
+  const auto first = run_cli(tiny_run(tmp.p / "specs", tmp.p / "r"));
+  ASSERT_EQ(first.status, 0) << first.output;
+  const auto before = deterministic_files(tmp.p / "r");
+  std::vector<fs::path> cells;
+  for (const auto& e : fs::directory_iterator(tmp.p / "r" / "cells"))
+    if (e.path().filename().string().ends_with(".json") && !e.path().filename().string().ends_with(".time.json"))
+      cells.push_back(e.path());
+  ASSERT_GE(cells.size(), 2u);
+  nlohmann::json a = nlohmann::json::parse(read_text(cells[0])), b = nlohmann::json::parse(read_text(cells[1]));
+  a["curve"]["online_error"] = nlohmann::json::array();  // made the report read past the curve (a crash)
+  b["results"]["mistakes"] = b["results"]["mistakes"].get<int>() + 1;
+  write_file_atomic(cells[0].string(), a.dump());
+  write_file_atomic(cells[1].string(), b.dump());
+  const auto again = run_cli(tiny_run(tmp.p / "specs", tmp.p / "r"));
+  ASSERT_EQ(again.status, 0) << again.output;
+  for (const fs::path& c : {cells[0], cells[1]})
+    EXPECT_NE(again.output.find(c.string() + ": its content does not match its checksum"), std::string::npos) << again.output;
+  EXPECT_EQ(deterministic_files(tmp.p / "r"), before);  // recomputed: the same files as the first run
+}
+
+// A curve asks for more points than the run has rounds: every round is a point (was: rounds 1, 2
+// and T, the sample index falling behind the rounds).
+TEST(ResultsFolder, MorePointsThanRoundsGivesEveryRound) {
+  TempDir tmp("rf_points");
+  fs::create_directories(tmp.p / "specs");
+  std::ofstream(tmp.p / "specs" / "P1.json") << R"({"figure": "P1", "permutations": 1, "limit": 50, "curve_points": 75,
+    "datasets": [{"id": "s", "data": "synthetic:dekel:n=80,seed=3", "kernel": {"type": "rbf", "gamma": 1}}],
+    "algorithms": [{"id": "p", "algo": "kernel-perceptron"}]})";
+  const auto r = run_cli(tiny_run(tmp.p / "specs", tmp.p / "r"));
+  ASSERT_EQ(r.status, 0) << r.output;
+  std::istringstream in(read_text(tmp.p / "r" / "P1" / "curves_s.csv"));
+  std::string line;
+  std::getline(in, line);  // header
+  std::vector<int> t;
+  for (; std::getline(in, line);) t.push_back(std::stoi(line.substr(0, line.find(','))));
+  ASSERT_EQ(t.size(), 50u) << read_text(tmp.p / "r" / "P1" / "curves_s.csv").substr(0, 400);
+  for (int k = 0; k < 50; ++k) EXPECT_EQ(t[static_cast<std::size_t>(k)], k + 1);
 }

@@ -275,7 +275,9 @@ TEST(StreamRun, WholeDataSetFlagsAreRefusedNamingTheFlag) {
       {"--algo rbp --budget 5 --svm-C 2", "--svm-C with --data -: the comparator needs the whole data set"},
       {"--algo rbp --budget 5 --preprocess unit-norm", "--preprocess with --data -: not taken"},
       {"--algo multiclass-perceptron", "--algo multiclass-perceptron with --data -: a multiclass learner's class list"},
-      {"--algo rbp --budget 5 --labels classes", "--labels classes needs the class list of the whole data set"},
+      // (a binary learner refuses numeric labels first: only NORMA's regression and novelty tasks take them)
+      {"--algo norma --task regression --loss squared --labels classes",
+       "--labels classes needs the class list of the whole data set"},
       {"--algo rbp --budget 5 --format usps", "--format usps cannot be read as a stream"},
   };
   for (const auto& [args, msg] : cases) {

@@ -308,7 +308,9 @@ TEST_F(TraceChecks, ProjectronPlusPlusRelabelledAsPerceptron) {
     if (cells(pp[i])[k] != "add" && cells(pp[i])[k] != "none") first = i;
   ASSERT_NE(first, 0u) << "the run made no projection: pick another eta";
   const std::string kind = cells(pp[first])[k];
-  const auto as_p = with_meta(with_meta(pp, "/algo", "perceptron"), "/options", nlohmann::json::object());
+  // The primal Perceptron's own kernel, so that its rows are what is refused (its kernel: KernelOfARegisteredLearnerIsChecked).
+  const auto as_p = with_meta(with_meta(with_meta(pp, "/algo", "perceptron"), "/options", nlohmann::json::object()),
+                              "/kernel/type", "linear");
   refused("pp_as_p.csv", join(as_p), {at_line(first), "column 'update': " + kind, "but perceptron makes"});
   const std::string q = write("pp_as_p_cli.csv", join(as_p));
   const auto cli = plab::test_util::run_cli("bounds --trace " + q);
@@ -363,3 +365,53 @@ TEST_F(TraceChecks, EveryLearnerWithBoundsReadsBackItsOwnTrace) {
   }
 }
 
+
+// A trace cut inside its last row still parses as a row (the cell "-0.5" cut to "-0"): plab run
+// ends every line with a newline, so a last line without one is refused, wherever the cut falls.
+TEST_F(TraceChecks, LastLineWithoutItsNewlineIsACutFile) {
+  const std::string whole = join(perceptron);
+  for (const std::size_t cut : {1, 2, 5, 8, 18})
+    refused("cut" + std::to_string(cut) + ".csv", whole.substr(0, whole.size() - cut), {":62: ", "no newline"});
+  EXPECT_EQ(plab::read_trace(write("whole.csv", whole)).rounds.size(), 60u);
+}
+
+TEST_F(TraceChecks, RoundsMustBeAWholeNumberOfOneOrMore) {
+  for (const nlohmann::json& bad : {nlohmann::json(60.0), nlohmann::json(60.5), nlohmann::json("60"), nlohmann::json(-60),
+                                    nlohmann::json(0)})
+    refused("rounds.csv", join(with_meta(perceptron, "/rounds", bad)),
+            {":1: ", "\"rounds\" (the declared number of rounds T) must be a whole number >= 1, got " + bad.dump()});
+}
+
+// The kernel of a learner of ours is checked as plab run checks it; an external learner's is not.
+TEST_F(TraceChecks, KernelOfARegisteredLearnerIsChecked) {
+  refused("ktype.csv", join(with_meta(perceptron, "/kernel/type", "foo")), {":1: ", "kernel.type", "'foo'"});
+  refused("kgamma.csv", join(with_meta(perceptron, "/kernel/gamma", -5.0)), {":1: ", "kernel.gamma must be > 0"});
+  refused("kextra.csv", join(with_meta(perceptron, "/kernel/sigma", 1.0)), {":1: ", "kernel.sigma: not a kernel option"});
+  const std::string p = (dir->p / "primal.csv").string();
+  const auto r = plab::test_util::run_cli("run --algo perceptron --data synthetic:dekel:n=20,seed=2 --quiet --trace " + p);
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto primal = lines_of(plab::test_util::read_text(p));
+  EXPECT_EQ(plab::read_trace(p).rounds.size(), 20u);
+  refused("krbf.csv", join(with_meta(primal, "/kernel/type", "rbf")), {":1: ", "rbf is not a kernel of perceptron (it takes linear)"});
+  EXPECT_EQ(plab::read_trace(write("kpoly.csv", join(with_meta(perceptron, "/kernel/type", "poly")))).rounds.size(), 60u);
+}
+
+TEST_F(TraceChecks, NegativeIntegerCellsAreRefused) {
+  const auto h = cells(perceptron[1]);
+  for (const std::string col : {"index", "support_size"}) {
+    const auto k = static_cast<std::size_t>(std::find(h.begin(), h.end(), col) - h.begin());
+    auto ls = perceptron;
+    auto c = cells(ls[4]);
+    c[k] = "-5";
+    std::string row;
+    for (std::size_t i = 0; i < c.size(); ++i) row += (i ? "," : "") + c[i];
+    ls[4] = row;
+    refused("neg_" + col + ".csv", join(ls), {":5: ", "column '" + col + "': bad value '-5'"});
+  }
+}
+
+TEST_F(TraceChecks, MetadataGivingAKeyTwiceIsRefused) {
+  auto ls = perceptron;
+  ls[0] = "# {\"rounds\":99," + ls[0].substr(3);
+  refused("dupkey.csv", join(ls), {":1: ", "gives the key 'rounds' twice"});
+}

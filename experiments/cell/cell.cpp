@@ -53,17 +53,19 @@ namespace {
 // Curves at ~curve_points evenly spaced rounds (always including the last).
 json cell_curve(const Cell& c, const RunResult& res) {
   const std::size_t T = res.rounds.size();
+  // Sample k at round ceil(k T / cp), k = 1 .. cp; more points than rounds: every round.
+  const std::size_t cp = std::min<std::size_t>(c.curve_points, T);
   json ct = json::array(), ce = json::array(), cs = json::array();
   std::size_t mistakes = 0, next = 0;
   for (std::size_t t = 1, k = 1; t <= T; ++t) {
     mistakes += res.rounds[t - 1].mistake;
-    if (next == 0) next = (k * T + c.curve_points - 1) / c.curve_points;
+    if (next == 0) next = (k * T + cp - 1) / cp;
     if (t == next || t == T) {
       ct.push_back(t);
       ce.push_back(static_cast<double>(mistakes) / static_cast<double>(t));
       cs.push_back(res.rounds[t - 1].support_size);
       ++k;
-      next = (k * T + c.curve_points - 1) / c.curve_points;
+      next = (k * T + cp - 1) / cp;
     }
   }
   return {{"t", ct}, {"online_error", ce}, {"support_size", cs}};

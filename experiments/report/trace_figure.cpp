@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "core/file_io.hpp"
 #include "core/format.hpp"
 #include "datasets/dataset.hpp"
 #include "experiments/report/plot.hpp"
@@ -110,6 +111,10 @@ TraceFigure write_trace_figure(const TraceFigureRequest& r) {
   check_request(r, metric);
   TraceFigure fig;
   fig.base = image_base(r.out);
+  std::vector<PathUse> uses;  // a trace is never one of the four files written
+  for (const std::string& path : r.traces) uses.push_back({"trace", path});
+  for (const char* ext : {".png", ".svg", ".gp", ".dat"}) uses.push_back({"-o (" + std::string(ext + 1) + ")", fig.base + ext, true});
+  refuse_shared_paths(uses);
   std::vector<Trace> traces;
   for (const std::string& path : r.traces) traces.push_back(read_checked(path, r, metric, x));
 

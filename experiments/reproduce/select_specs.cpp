@@ -44,8 +44,10 @@ std::vector<Spec> select_specs(const std::string& dir, const std::vector<std::st
   const std::vector<fs::path> files = spec_files(dir);
   std::vector<Spec> specs;
   std::vector<std::string> wanted = figures;
+  std::string known;  // each spec's figure id, with its file where the names differ
   for (const auto& f : files) {
     Spec s = load_available(f, quick);
+    known += " " + s.figure + (s.figure == f.stem().string() ? "" : " (" + f.filename().string() + ")");
     if (!figures.empty()) {
       auto it = std::find(wanted.begin(), wanted.end(), s.figure);
       if (it == wanted.end()) continue;
@@ -53,11 +55,8 @@ std::vector<Spec> select_specs(const std::string& dir, const std::vector<std::st
     }
     specs.push_back(std::move(s));
   }
-  if (!wanted.empty()) {
-    std::string known;
-    for (const auto& f : files) { known += ' '; known += f.stem().string(); }
-    throw std::invalid_argument("FIGURE: no spec for '" + wanted[0] + "' in " + dir + " (known:" + known + ")");
-  }
+  if (!wanted.empty())
+    throw std::invalid_argument("FIGURE: no spec with figure '" + wanted[0] + "' in " + dir + " (known:" + known + ")");
   if (specs.empty()) throw std::invalid_argument("--specs: no *.json spec in " + dir);
   add_sources(specs, dir, quick);
   return specs;

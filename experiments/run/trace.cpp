@@ -47,11 +47,13 @@ double parse_real(const std::string& s) {
   if (r.ec != std::errc() || r.ptr != s.data() + s.size()) throw std::invalid_argument(s);
   return v;
 }
+// Every integer column (t, support_size, index, pred, competitor, removed) counts from 0: a
+// negative cell is no value it can hold (its "none" is the empty cell).
 int64_t parse_int(const std::string& s, int64_t empty) {
   if (s.empty()) return empty;
   int64_t v;
   const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (r.ec != std::errc() || r.ptr != s.data() + s.size()) throw std::invalid_argument(s);
+  if (r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0) throw std::invalid_argument(s);
   return v;
 }
 UpdateKind parse_kind(const std::string& s) {
@@ -419,7 +421,7 @@ void TraceReader::metadata(const std::string& line) {
   if (line.rfind("# ", 0) != 0)
     fail("no metadata line (expected '# {json}' as written by plab run --trace; without it the algorithm, "
          "comparator and round count are unknown)");
-  try { tr.meta = parse_json(std::string_view(line).substr(2)); } catch (const JsonTooDeep& e) {
+  try { tr.meta = parse_json(std::string_view(line).substr(2)); } catch (const JsonRefused& e) {
     fail(std::string("metadata: ") + e.what() + " (docs/inputs.md#json)");
   } catch (const std::exception& e) {
     fail("metadata is not valid JSON: " + json_error_text(e));
@@ -432,9 +434,11 @@ void TraceReader::metadata(const std::string& line) {
          "docs/learners.md#bookkeeping): run it again with the bounds to evaluate them");
   const LearnerInfo* info = find_bounds_learner(algo());  // a registry name or "external"
   if (!info) fail("unknown algorithm " + detail::quote(algo()) + " in the metadata");
-  if (!tr.meta.contains("rounds") || !tr.meta["rounds"].is_number_unsigned())
-    fail("metadata has no \"rounds\" (the declared number of rounds T)");
-  declared_T = tr.meta["rounds"].get<int64_t>();
+  if (!tr.meta.contains("rounds")) fail("metadata has no \"rounds\" (the declared number of rounds T)");
+  const nlohmann::json& T = tr.meta["rounds"];
+  if (!T.is_number_unsigned() || T.get<uint64_t>() == 0 || T.get<uint64_t>() > uint64_t{INT64_MAX})
+    fail("metadata \"rounds\" (the declared number of rounds T) must be a whole number >= 1, got " + json_excerpt(T));
+  declared_T = T.get<int64_t>();
   RunFacts facts;
   try { facts = facts_from_meta(tr.meta); } catch (const std::invalid_argument& e) { fail(e.what()); }
   if (const std::string bad = meta_contradiction(facts); !bad.empty()) fail(bad);
@@ -535,6 +539,8 @@ Trace read_trace(const std::string& path, TraceUse use) {
   std::string line;
   while (std::getline(in, line)) {
     ++rd.lineno;
+    if (in.eof())  // plab run ends every line with one: a last line without it was cut short
+      rd.fail("the last line has no newline (a file cut short?)");
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF
     if (rd.lineno == 1) {
       rd.metadata(line);

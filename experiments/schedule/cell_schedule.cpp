@@ -1,6 +1,8 @@
 #include "experiments/schedule/cell_schedule.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -10,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/format.hpp"
+#include "datasets/text_parse.hpp"
 
 namespace plab {
 
@@ -39,25 +42,40 @@ double lpt_makespan(std::vector<double> costs, std::size_t workers) {
   return makespan;
 }
 
+namespace {
+constexpr const char* kCellTimesHeader = "figure\tdataset\talgorithm\tpoint\tperm\tstage\tkey\tcell_seconds\tlearn_seconds\tcached";
+// A whole field as an unsigned count, or false.
+bool count_field(const std::string& f, std::size_t& out) {
+  const auto r = std::from_chars(f.data(), f.data() + f.size(), out);
+  return !f.empty() && r.ec == std::errc() && r.ptr == f.data() + f.size();
+}
+}  // namespace
+
 std::vector<CellTime> read_cell_times(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw std::runtime_error(path + ": cannot read (run plab reproduce first: it records every cell's time there)");
+  const auto fail = [&](std::size_t ln, const std::string& what) {
+    return std::runtime_error(path + ":" + std::to_string(ln) + ": " + what);
+  };
   std::vector<CellTime> out;
   std::string line;
-  std::getline(in, line);  // header
+  if (!std::getline(in, line) || line != kCellTimesHeader)
+    throw fail(1, std::string("not the header plab reproduce writes ('") + kCellTimesHeader + "')");
   for (std::size_t ln = 2; std::getline(in, line); ++ln) {
     std::vector<std::string> f;
     std::string field;
     std::istringstream ss(line);
     while (std::getline(ss, field, '\t')) f.push_back(field);
-    if (f.size() < 8) throw std::runtime_error(path + ":" + std::to_string(ln) + ": expected 8 tab-separated fields");
-    try {
-      CellTime t{f[0], f[1], f[2], f[3], std::stoi(f[4]), std::stoul(f[5]), std::stod(f[7])};
-      if (!std::isfinite(t.seconds)) continue;  // a cell reused from a run that did not record it
-      out.push_back(std::move(t));
-    } catch (const std::exception&) {
-      throw std::runtime_error(path + ":" + std::to_string(ln) + ": bad number in '" + line + "'");
-    }
+    if (f.size() < 8) throw fail(ln, "expected 8 tab-separated fields");
+    std::size_t perm = 0, stage = 0;
+    if (!count_field(f[4], perm) || perm > static_cast<std::size_t>(INT32_MAX) || !count_field(f[5], stage))
+      throw fail(ln, "bad number in '" + line + "'");
+    // cell_seconds: a time >= 0, or nan for a cell reused from a run that did not record it.
+    double secs = 0.0;
+    if (f[7] != "nan" && (detail::parse_number(f[7], secs) != detail::Number::ok || !std::isfinite(secs) || secs < 0.0))
+      throw fail(ln, "cell_seconds " + detail::quote(f[7]) + " is not a time in seconds >= 0 (or nan)");
+    if (f[7] == "nan") continue;
+    out.push_back({f[0], f[1], f[2], f[3], static_cast<int>(perm), stage, secs});
   }
   return out;
 }
@@ -72,6 +90,7 @@ std::string plan_report(const std::vector<CellTime>& cells, const std::vector<st
   std::vector<const CellTime*> largest;
   for (const auto& c : cells) largest.push_back(&c);
   std::sort(largest.begin(), largest.end(), [](auto* a, auto* b) { return a->seconds > b->seconds; });
+  if (cells.empty() || !(total > 0.0)) return fmt::format("{} cells with a recorded time, none longer than 0 s: nothing to plan\n", cells.size());
   std::string r = fmt::format("{} cells with a recorded time, {} stage(s); total {:.1f} s of cell time\n", cells.size(),
                               by_stage.size(), total);
   r += "largest cells:\n";

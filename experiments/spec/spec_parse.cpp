@@ -580,7 +580,7 @@ Spec load_spec(const std::string& path, bool quick) {
   try {
     text << in.rdbuf();
     j = parse_json(text.str());
-  } catch (const JsonTooDeep& e) {
+  } catch (const JsonRefused& e) {
     throw std::invalid_argument(path + ": " + e.what() + " (docs/inputs.md#json)");
   } catch (const json::parse_error& e) {
     throw std::invalid_argument(path + ": not valid JSON: " + json_error_text(e));

@@ -1,6 +1,7 @@
 #include "experiments/spec/spec_reader.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cmath>
 #include <stdexcept>
 
@@ -65,6 +66,9 @@ double Node::number() const {
 }
 int64_t Node::integer(int64_t min) const {
   if (!j_->is_number_integer()) fail("must be an integer, not " + std::string(j_->type_name()));
+  // An unsigned JSON integer above 2^63 - 1 would wrap to a negative int64_t: say so as written.
+  if (j_->is_number_unsigned() && j_->get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    fail("must be at most " + std::to_string(INT64_MAX) + ", got " + std::to_string(j_->get<uint64_t>()));
   const int64_t v = j_->get<int64_t>();
   if (v < min) fail("must be >= " + std::to_string(min));
   return v;

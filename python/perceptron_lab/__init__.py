@@ -83,6 +83,14 @@ def _whole(what: str, v) -> int:
     return int(f)
 
 
+def _count(what: str, v, hi: int = 2**64 - 1) -> int:
+    """_whole within 0 .. hi (a seed, a thread count), refused naming `what` outside it."""
+    n = _whole(what, v)
+    if not 0 <= n <= hi:
+        raise ValueError(f"{what} = {v!r} is out of range: expected a whole number in 0 .. {hi}")
+    return n
+
+
 def _whole_keywords(algo: str) -> set:
     """The keywords of `algo` declared as counts or integers (budget, degree, comparator_seed, ...):
     each is read by _whole, one rule for all of them."""
@@ -293,9 +301,14 @@ def run(algo: str, X, y, *, kernel: str | None = None, gamma: float | None = Non
     args = _core.RunArgs()
     args.spec = _spec(algo, dict(options, kernel=kernel, gamma=gamma, coef0=coef0, degree=degree, comparator=comparator,
                                  svm_C=svm_C, comparator_seed=comparator_seed))
-    args.shuffle = None if shuffle is None else _whole("shuffle", shuffle)
+    args.shuffle = None if shuffle is None else _count("shuffle", shuffle)
     args.bounds = bool(bounds)
-    args.threads = _whole("threads", threads)  # its range is checked where it is declared (plab run --threads)
+    # Its range is checked where it is declared (plab run --threads, a negative count too); beyond
+    # an int64 the binding could not carry it there.
+    n = _whole("threads", threads)
+    if not -2**63 <= n < 2**63:
+        raise ValueError(f"threads = {threads!r} is out of range: expected a whole number in 0 .. 2^63 - 1")
+    args.threads = n
     outcome = _core.run(data, args)
     meta = {"name": "scipy.sparse" if hasattr(X, "format") else "numpy", "size": data.rows, "dim": data.dim,
             "source": "python"}
@@ -366,6 +379,8 @@ class Learner:
         if not self._multiclass and classes is not None:
             raise ValueError(f"{algo} is a binary learner (labels +1/-1): it takes no classes=, got {classes!r}")
         self.classes = None if classes is None else list(classes)
+        if self.classes is not None and any(isinstance(c, (float, _np.floating)) and c != c for c in self.classes):
+            raise ValueError(f"classes = {self.classes!r} has a NaN label: a NaN never equals a y")
         if self.classes is not None and len(set(self.classes)) != len(self.classes):
             raise ValueError(f"classes = {self.classes!r} has a label twice: each class once")
         self._index = {c: i for i, c in enumerate(self.classes or [])}
@@ -383,7 +398,7 @@ class Learner:
     def _x(self, x):
         """x as a dict or a 1-D float64 array; the learner made on the first one when dim was not given."""
         if isinstance(x, dict):
-            x = {_whole("x's column", k): self._value(k, v) for k, v in x.items()}
+            x = {self._column(k): self._value(k, v) for k, v in x.items()}
             if self._core is None:
                 self._make(max(x, default=0) + 1)
             return x
@@ -408,6 +423,14 @@ class Learner:
         if self._core is None:
             self._make(a.shape[0])
         return a
+
+    @staticmethod
+    def _column(k) -> int:
+        """A dict row's column: a whole number in 0 .. 2^32 - 2 (0-based; dim is at most 2^32 - 1)."""
+        j = _whole("x's column", k)
+        if not 0 <= j < 2**32 - 1:
+            raise ValueError(f"x's column {k!r} is out of range: columns are 0-based, 0 .. 2^32 - 2")
+        return j
 
     @staticmethod
     def _value(k, v) -> float:

@@ -106,7 +106,7 @@ void bind_catalogue(pyb::module_& m) {
                     [](LearnerSpec& s, const std::string& j) {
                       try {
                         s.options = parse_json(j);
-                      } catch (const JsonTooDeep& e) {
+                      } catch (const JsonRefused& e) {
                         throw std::invalid_argument(std::string("options: ") + e.what());
                       } catch (const nlohmann::json::parse_error&) {  // Python's json writes NaN, Infinity
                         throw std::invalid_argument("options " + j + ": a value is NaN or infinite (every option must be finite)");

@@ -45,3 +45,26 @@ def test_fractional_counts_are_refused_not_truncated(call, name):
 def test_duplicate_classes_are_refused():
     with pytest.raises(ValueError, match="twice"):
         pl.Learner("multiclass-perceptron", dim=2, classes=[1, 1, 2])
+
+
+@pytest.mark.parametrize("kw, name", [
+    (dict(shuffle=-1), "shuffle"), (dict(shuffle=2**64), "shuffle"),
+    (dict(threads=2**64), "threads"),
+])
+def test_seeds_and_threads_out_of_range_are_value_errors(kw, name):
+    X, y = np.eye(2), np.array([1.0, -1.0])
+    with pytest.raises(ValueError, match=f"^{name} = .* is out of range"):
+        pl.run("kernel-perceptron", X, y, **kw)
+    assert pl.run("kernel-perceptron", X, y, shuffle=2**64 - 1).summary["results"]["rounds"] == 2
+
+
+def test_a_negative_dict_column_is_named():
+    with pytest.raises(ValueError, match=r"x's column -1 is out of range"):
+        pl.Learner("kernel-perceptron").learn_one({-1: 1.0}, 1)
+
+
+def test_a_nan_class_is_refused():
+    with pytest.raises(ValueError, match="NaN"):
+        pl.Learner("multiclass-perceptron", dim=2, classes=[0.0, 1.0, float("nan")])
+    with pytest.raises(ValueError, match="NaN"):
+        pl.Learner("multiclass-perceptron", dim=2, classes=[0.0, np.float64("nan")])
