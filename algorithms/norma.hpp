@@ -88,6 +88,12 @@ class Norma final : public ExpansionLearner {
       if (truncate > 0 && !(learning_rate * lambda < 1.0))
         throw std::invalid_argument(spell("truncate") + " needs " + spell("learning_rate") + " * " + spell("lambda") +
                                     " < 1 (docs/bounds.md#norma-truncation)");
+      // The decay alpha_i <- (1 - Lambda lambda) alpha_i (Kivinen et al. take Lambda < 1/lambda): at
+      // Lambda lambda >= 1 it zeroes or flips every old coefficient, and f grows without bound.
+      if (lambda > 0.0 && !(learning_rate * lambda < 1.0))
+        throw std::invalid_argument(spell("learning_rate") + " * " + spell("lambda") + " must be < 1 (the decay factor 1 - " +
+                                    "Lambda lambda of every coefficient is then in (0, 1); docs/learners.md#norma), got " +
+                                    std::to_string(learning_rate) + " * " + std::to_string(lambda));
       if (nu >= 0.0 && loss == "squared")
         throw std::invalid_argument(spell("nu") + ": the nu-trick adapts eps, which needs " + spell("loss") + " eps");
     }

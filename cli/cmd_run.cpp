@@ -194,6 +194,10 @@ void run(RunArgs& a) {
   refuse_shared_paths({{"--data", a.data}, {"--test", a.test}, {"--init-model", a.init_model},
                        {"--trace", a.trace, true}, {"--summary", a.summary, true}, {"--save-model", a.save_model, true}});
   const std::optional<ModelFile> init = init_model(a);
+  if (a.strict && (a.no_bounds || init || a.data == "-"))  // it would never fire
+    throw std::invalid_argument(std::string("--strict exits with code 3 when a bound is violated, but this run evaluates none (") +
+                                (a.no_bounds ? "--no-bounds" : init ? "--init-model: a continued run has no bound rows"
+                                                                    : "--data -: a stream's bounds are n/a") + ")");
   const GivenOptions given =
       a.flags.given(init ? "--init-model (a continued run has no bound rows)" : "--no-bounds (no comparator)");
   // Usage errors, the model's options included, before any data is read; the bounds assume

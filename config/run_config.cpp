@@ -16,8 +16,10 @@ void configure_comparator_for(ComparatorRequest& c, bool bounds, const GivenOpti
                               const LearnerConfig& learner) {
   if (!bounds) {
     for (const OptionDecl& d : comparator_options())
-      if (const GivenOption* g = d.owners.empty() ? nullptr : given_option(given, d))
-        throw std::invalid_argument(d.not_applicable(given.no_comparator, g->label()));
+      if (const GivenOption* g = given_option(given, d))  // the selector too: it would choose nothing
+        throw std::invalid_argument(d.owners.empty() ? g->label() + " chooses the bounds' comparator, but the run has none: " +
+                                                           given.no_comparator
+                                                     : d.not_applicable(given.no_comparator, g->label()));
     return;
   }
   configure_comparator(c, given, data, learner.options().kernel);

@@ -177,6 +177,11 @@ std::string read_text_file(const std::string& path) {
 }
 
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path) {
+  // Only a regular file of a sane size: a FIFO would block the open, /dev/zero fill memory.
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (ec || !std::filesystem::is_regular_file(st)) return std::nullopt;
+  if (const auto n = std::filesystem::file_size(path, ec); ec || n > kMaxJsonFileBytes) return std::nullopt;
   std::ifstream in(path);
   if (!in) return std::nullopt;
   std::ostringstream text;

@@ -2,6 +2,7 @@
 // never leaves a half-written file where a finished one is expected.
 #pragma once
 #include <nlohmann/json.hpp>
+#include <cstdint>
 #include <optional>
 #include <ostream>
 #include <stdexcept>
@@ -44,7 +45,10 @@ void refuse_shared_paths(const std::vector<PathUse>& uses);
 void write_json_atomic(const std::string& path, const nlohmann::json& j);
 // A whole file; throws std::runtime_error naming the path when it cannot be read.
 std::string read_text_file(const std::string& path);
-// Parses a JSON file; nullopt when it is missing or not valid JSON (a cache miss, not an error).
+// The largest JSON file a reader takes (specs, results files): the project's own are kilobytes.
+inline constexpr std::uintmax_t kMaxJsonFileBytes = std::uintmax_t{64} << 20;
+// Parses a JSON file; nullopt when it is missing, not a regular file (a FIFO, a device), larger than
+// kMaxJsonFileBytes or not valid JSON (a cache miss, not an error).
 std::optional<nlohmann::json> read_json_if_valid(const std::string& path);
 
 // Removes every temporary file ("*.tmp.*", left by a killed or failed writer) under dir,

@@ -2,6 +2,7 @@
 // past the depth limit in every reader, budget-learner traces that contradict their learner, model
 // states their learner cannot have, counts out of range.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -500,6 +501,86 @@ TEST_F(Hostile, PrefixIsAWholeNumberAsWritten) {
   EXPECT_NE(big.status, 0);
   EXPECT_NE(big.output.find("18446744073709551616 is out of range"), std::string::npos) << big.output;
   EXPECT_EQ(run_cli("bounds --trace " + trace + " --prefix 5").status, 0);
+}
+
+// --- Inputs without an end, and ids that would leave the results folder ---------------------------
+
+TEST_F(Hostile, ATraceWithoutLinesIsRefusedAtItsLineLimit) {
+  try {
+    (void)plab::read_trace("/dev/zero");
+    ADD_FAILURE() << "accepted";
+  } catch (const plab::DataError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/zero:1: the line is longer than 64 MiB"), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Hostile, ASpecThatIsNoRegularFileIsRefusedBeforeItIsOpened) {
+  const auto specs = dir->p / "devspecs";
+  std::filesystem::create_directories(specs);
+  std::filesystem::create_symlink("/dev/zero", specs / "Q.json");
+  const auto z = run_cli("reproduce --specs " + specs.string() + " --results " + path("devres") + " --no-plots");
+  EXPECT_EQ(z.status, 2) << z.output;
+  EXPECT_NE(z.output.find("Q.json: not a regular file"), std::string::npos) << z.output;
+  std::filesystem::remove(specs / "Q.json");
+  ASSERT_EQ(::mkfifo((specs / "Q.json").c_str(), 0600), 0);  // would block the open
+  const auto f = run_cli("reproduce --specs " + specs.string() + " --results " + path("devres") + " --no-plots");
+  EXPECT_EQ(f.status, 2) << f.output;
+  EXPECT_NE(f.output.find("Q.json: not a regular file"), std::string::npos) << f.output;
+}
+
+// The figure, data set, algorithm and plot ids name files under --results: never a path.
+TEST_F(Hostile, SpecIdsThatAreNotFileNamesAreRefused) {
+  const auto specs = dir->p / "idspecs";
+  std::filesystem::create_directories(specs);
+  const std::string tmpl = R"({"figure": "FIG", "permutations": 1, "limit": 10,
+      "datasets": [{"id": "DS", "data": "synthetic:dekel:n=30", "kernel": {"type": "rbf", "gamma": 1}}],
+      "algorithms": [{"id": "AL", "algo": "kernel-perceptron"}], "plots": [{"id": "PL", "metric": "online_error"}]})";
+  const auto with = [&](const std::string& key, const std::string& value) {
+    std::string t = tmpl;
+    t.replace(t.find(key), key.size(), value);
+    for (const char* k : {"FIG", "DS", "AL", "PL"})
+      if (t.find(k) != std::string::npos) t.replace(t.find(k), std::string(k).size(), std::string("ok") + k);
+    return t;
+  };
+  for (const auto& [key, bad] : std::vector<std::pair<std::string, std::string>>{
+           {"FIG", "../../x"}, {"DS", "../../../dsx"}, {"AL", "a/b"}, {"PL", "../../pl"}, {"FIG", ".hidden"}}) {
+    for (const auto& e : std::filesystem::directory_iterator(specs)) std::filesystem::remove(e.path());
+    write_file(specs / "S.json", with(key, bad));
+    const auto r = run_cli("reproduce --specs " + specs.string() + " --results " + path("idres") + " --no-plots");
+    EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
+    EXPECT_NE(r.output.find("it names result files), got '" + bad + "'"), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir->p / "x"));
+  for (const auto& e : std::filesystem::directory_iterator(specs)) std::filesystem::remove(e.path());
+  write_file(specs / "S.json", with("\"algorithms\": [{\"id\": \"AL\", \"algo\": \"kernel-perceptron\"}]", "\"algorithms\": []"));
+  const auto empty = run_cli("reproduce --specs " + specs.string() + " --results " + path("idres") + " --no-plots");
+  EXPECT_EQ(empty.status, 2) << empty.output;
+  EXPECT_NE(empty.output.find("/algorithms: must be a non-empty array"), std::string::npos) << empty.output;
+}
+
+// A flag that would do nothing in this run is refused, as its siblings are.
+TEST_F(Hostile, StrictAndTheComparatorNeedBounds) {
+  const std::string data = write_file(dir->p / "strict.svm", "+1 1:1\n-1 1:-1\n+1 2:1\n");
+  const std::string model = path("strict.plab");
+  ASSERT_EQ(run_cli("run --algo rbp --kernel rbf --budget 2 --data " + data + " --quiet --no-bounds --save-model " + model).status, 0);
+  for (const std::string& args :
+       {std::string("--algo perceptron --no-bounds --strict"), std::string("--algo perceptron --no-bounds --comparator zero"),
+        "--init-model " + model + " --strict", "--init-model " + model + " --comparator svm"}) {
+    const auto r = run_cli("run " + args + " --data " + data + " --quiet");
+    EXPECT_EQ(r.status, 2) << args << ": " << r.output;
+  }
+  const auto s = plab::test_util::run_shell(plab::test_util::plab_bin() + " run --algo kernel-perceptron --kernel rbf --data - --strict < " +
+                                            data + " 2>&1");
+  EXPECT_EQ(s.status, 2) << s.output;
+  EXPECT_NE(s.output.find("--strict exits with code 3"), std::string::npos) << s.output;
+  EXPECT_EQ(run_cli("run --algo perceptron --strict --data " + data + " --quiet").status, 0);
+}
+
+TEST_F(Hostile, NormaRefusesADecayFactorOfZeroOrBelow) {
+  const auto r = run_cli("run --algo norma --inclusive-ties --kernel rbf --lambda 3 --data synthetic:dekel:n=60 --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--learning-rate * --lambda must be < 1"), std::string::npos) << r.output;
+  EXPECT_EQ(run_cli("run --algo norma --inclusive-ties --kernel rbf --lambda 0.9 --data synthetic:dekel:n=60 --quiet").status, 0);
 }
 
 }  // namespace hostile_test

@@ -528,6 +528,30 @@ void TraceReader::support_growth(const RoundRecord& r) const {
          " adds one support on each add/update round and removes none (rows of another algorithm?)");
 }
 
+// The next line of `in` without its newline, false at the end; `cut`: it ended the input without
+// one. Read in pieces, so that a line of more than kMaxTraceLine bytes (a binary file, /dev/zero)
+// is refused there rather than read into memory whole.
+constexpr std::size_t kMaxTraceLine = std::size_t{64} << 20;
+bool next_line(std::istream& in, std::string& line, bool& cut, const TraceReader& rd) {
+  line.clear();
+  char buf[1 << 14];
+  for (;;) {
+    in.getline(buf, sizeof buf);
+    const bool full = in.fail() && !in.eof();  // the buffer filled before the newline
+    const auto got = static_cast<std::size_t>(in.gcount());
+    if (in.fail() && in.eof() && got == 0 && line.empty()) return false;
+    line.append(buf, full || in.eof() ? got : got - 1);  // gcount counts the newline taken
+    if (line.size() > kMaxTraceLine)
+      throw DataError(rd.path + ":" + std::to_string(rd.lineno + 1) + ": the line is longer than " +
+                      std::to_string(kMaxTraceLine >> 20) + " MiB (not a trace?)");
+    if (!full) {
+      cut = in.eof();
+      return true;
+    }
+    in.clear();
+  }
+}
+
 }  // namespace
 
 Trace read_trace(const std::string& path, TraceUse use) {
@@ -537,9 +561,9 @@ Trace read_trace(const std::string& path, TraceUse use) {
   rd.path = path;
   rd.use = use;
   std::string line;
-  while (std::getline(in, line)) {
+  for (bool cut = false; next_line(in, line, cut, rd);) {
     ++rd.lineno;
-    if (in.eof())  // plab run ends every line with one: a last line without it was cut short
+    if (cut)  // plab run ends every line with one: a last line without it was cut short
       rd.fail("the last line has no newline (a file cut short?)");
     if (!line.empty() && line.back() == '\r') line.pop_back();  // CRLF
     if (rd.lineno == 1) {

@@ -1,5 +1,7 @@
 // parse_spec: spec JSON -> typed Spec. The structure (keys, types, values, ranges) is checked first
 // against the declarations of spec_format.hpp; what remains here are the cross-references.
+#include <cstring>
+#include <cctype>
 #include <fmt/format.h>
 #include <algorithm>
 #include <filesystem>
@@ -14,6 +16,7 @@
 #include "config/learner_config.hpp"
 #include "config/run_config.hpp"
 #include "datasets/preprocess.hpp"
+#include "core/file_io.hpp"
 #include "datasets/text_parse.hpp"
 #include "core/json_text.hpp"
 #include "experiments/spec/spec.hpp"
@@ -71,9 +74,24 @@ void parse_comparator(const Node& n, std::string& kind, double& svm_C) {
   svm_C = c.svm_C;
 }
 
+// An id that names files and folders of the results (the figure, a data set's curves, a series'
+// column, a plot's script): letters, digits and _ . + = -, not starting with '.', so that it never
+// leaves --results (`../../x`) or hides a file.
+std::string file_id(const Node& n) {
+  const std::string id = n.text();
+  const bool ok = !id.empty() && id.size() <= 128 && id[0] != '.' &&
+                  std::all_of(id.begin(), id.end(), [](char c) {
+                    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.+=-", c) != nullptr;
+                  });
+  if (!ok)
+    n.fail("must be a name of 1 to 128 letters, digits and _ . + = - not starting with '.' (it names result files), got " +
+           detail::quote(id));
+  return id;
+}
+
 DatasetSpec parse_dataset(const Node& n) {
   DatasetSpec d;
-  d.id = n.child("id").text();
+  d.id = file_id(n.child("id"));
   d.data = n.text("data", d.id);
   // The label map and the preprocessing are the run's own options: checked when the spec is read,
   // by the configuration step that checks --labels and --preprocess.
@@ -159,7 +177,7 @@ void merge_defaults(const Node& n, std::map<std::string, ParamSpec>& params, con
 AlgoSpec parse_algorithm(const Node& n, const Doc& doc, const std::vector<DatasetSpec>& datasets) {
   AlgoSpec a;
   a.algo = n.child("algo").text();
-  a.id = n.text("id", a.algo);
+  a.id = n.has("id") ? file_id(n.child("id")) : a.algo;
   a.label = n.text("label", a.id);
   const LearnerInfo& info = learner_info(a.algo);
   if (doc.has("defaults")) merge_defaults(doc.node("defaults"), a.params, info);
@@ -239,6 +257,7 @@ std::vector<AlgoSpec> parse_algorithms(const Doc& doc, const std::vector<Dataset
   std::vector<AlgoSpec> out;
   if (!doc.has("algorithms")) return out;
   const Node n = doc.node("algorithms");
+  if (n.json().is_array() && n.json().empty() && !doc.has("kind")) n.fail("must be a non-empty array");
   std::set<std::string> ids;
   for (const auto& e : n.elements()) {
     out.push_back(parse_algorithm(e, doc, datasets));
@@ -399,7 +418,7 @@ FigurePlot parse_plot(const Node& n, const Spec& s) {
   FigurePlot p;
   const std::string type = n.text("type", "curve");
   p.type = type == "final" ? FigurePlot::Type::final : type == "profile" ? FigurePlot::Type::profile : FigurePlot::Type::curve;
-  p.id = n.child("id").text();
+  p.id = file_id(n.child("id"));
   if (n.has("dataset")) p.dataset = check_dataset_id(n.child("dataset"), s);
   p.title = n.opt_text("title");
   p.xlabel = n.text("xlabel", p.xlabel);
@@ -507,7 +526,7 @@ void parse_scalars(const Doc& doc, Spec& s) {
 Spec build(const Doc& doc, const Node& root) {
   Spec s;
   s.source = doc.source;
-  s.figure = root.child("figure").text();
+  s.figure = file_id(root.child("figure"));
   parse_scalars(doc, s);
   const bool is_table = doc.has("kind");
   if (doc.has("datasets")) s.datasets = parse_datasets(doc.node("datasets"), is_table);
@@ -573,6 +592,15 @@ AnalysisSpec parse_analysis(const json& j, const std::string& where) {
 }
 
 Spec load_spec(const std::string& path, bool quick) {
+  {  // before the open: a FIFO would block it, /dev/zero fill memory
+    std::error_code ec;
+    const auto st = std::filesystem::status(path, ec);
+    if (!ec && std::filesystem::exists(st) && !std::filesystem::is_regular_file(st))
+      throw std::invalid_argument(path + ": not a regular file (a spec is a JSON file)");
+    if (const auto n = std::filesystem::file_size(path, ec); !ec && n > kMaxJsonFileBytes)
+      throw std::invalid_argument(path + ": " + std::to_string(n) + " bytes, more than a spec may hold (" +
+                                  std::to_string(kMaxJsonFileBytes >> 20) + " MiB)");
+  }
   std::ifstream in(path);
   if (!in) throw std::invalid_argument(path + ": cannot read the spec");
   json j;

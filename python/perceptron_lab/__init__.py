@@ -125,7 +125,9 @@ def _plain(what: str, v):
 def _check_sparse(X, what: str = "X"):
     """A scipy.sparse CSR or CSC matrix's arrays, checked before anything reads them: scipy's own
     methods (sum_duplicates, tocsr, has_canonical_format) index data through indptr unchecked, so an
-    edited indptr would read or write past the arrays (docs/python.md#copies)."""
+    edited indptr would read or write past the arrays (docs/python.md#copies). A masked array is
+    refused here too (the first check of every entry point)."""
+    _unmasked(what, X)
     fmt = getattr(X, "format", None)
     if fmt not in ("csr", "csc"):
         return
@@ -163,6 +165,7 @@ def _matrix(X):
     """X as ("csr", matrix) or ("dense", 2-D float64 array). Copies only when X is not float64,
     is sparse but not CSR, or is a CSR with unsorted or duplicate indices (docs/python.md#copies):
     the Dataset then reads a float64 CSR's arrays in place."""
+    _unmasked("X", X)
     try:
         import scipy.sparse as sp
         if sp.issparse(X):
@@ -189,6 +192,14 @@ def _matrix(X):
     return "dense", A
 
 
+def _unmasked(what: str, v):
+    """Refuses a numpy masked array: reading its data would drop the mask, and the masked entries
+    would be learned (or counted) as if they were there."""
+    if isinstance(v, _np.ma.MaskedArray):
+        raise ValueError(f"{what} is a masked array: its mask would be ignored; fill or drop the masked entries first "
+                         f"({what}.filled(value) or {what}.compressed())")
+
+
 def _dataset(X, y, classes, name=""):
     """The library's Dataset of X with labels y (+-1 or class indices) and class labels `classes`."""
     kind, A = _matrix(X)
@@ -201,6 +212,7 @@ def _dataset(X, y, classes, name=""):
 def _labels(algo: str, y, n: int):
     """(labels as the learner reads them, class labels): +-1 for binary learners; class indices
     into the sorted distinct labels for multiclass ones (as plab's --labels classes)."""
+    _unmasked("y", y)
     y = _np.asarray(y)
     if y.ndim != 1 or y.shape[0] != n:
         raise ValueError(f"y must be 1-D with one label per row of X ({n} rows), got shape {y.shape}")
@@ -323,6 +335,7 @@ def _bound_rows(text: str) -> list[dict]:
 
 
 def _rounds_flags(v, n: int, what: str) -> list[bool]:
+    _unmasked(what, v)
     a = _np.asarray(v)
     if a.ndim != 1 or a.shape[0] != n:
         raise ValueError(f"{what} must be 1-D with one entry per row of X ({n} rows), got shape {a.shape}")
@@ -381,6 +394,15 @@ class Learner:
         self.classes = None if classes is None else list(classes)
         if self.classes is not None and any(isinstance(c, (float, _np.floating)) and c != c for c in self.classes):
             raise ValueError(f"classes = {self.classes!r} has a NaN label: a NaN never equals a y")
+        numeric = self.classes is not None and all(
+            isinstance(c, (int, float, _np.integer, _np.floating)) and not isinstance(c, bool) for c in self.classes)
+        # A model file lists numeric classes finite and ascending (plab's --labels classes order).
+        if numeric and not all(abs(float(c)) < float("inf") for c in self.classes):
+            raise ValueError(f"classes = {self.classes!r}: a class label must be finite")
+        if numeric and any(not a < b for a, b in zip(self.classes, self.classes[1:])) and \
+                len(set(self.classes)) == len(self.classes):
+            raise ValueError(f"classes = {self.classes!r}: numeric class labels must be in ascending order "
+                             f"(as a model file stores them), e.g. classes={sorted(self.classes)!r}")
         if self.classes is not None and len(set(self.classes)) != len(self.classes):
             raise ValueError(f"classes = {self.classes!r} has a label twice: each class once")
         self._index = {c: i for i, c in enumerate(self.classes or [])}
@@ -397,6 +419,7 @@ class Learner:
 
     def _x(self, x):
         """x as a dict or a 1-D float64 array; the learner made on the first one when dim was not given."""
+        _unmasked("x", x)
         if isinstance(x, dict):
             x = {self._column(k): self._value(k, v) for k, v in x.items()}
             if self._core is None:

@@ -16,7 +16,7 @@ from sklearn.base import BaseEstimator as _BaseEstimator, ClassifierMixin as _Cl
 from sklearn.utils.multiclass import unique_labels as _unique_labels
 from sklearn.utils.validation import check_is_fitted as _check_is_fitted
 
-from . import _check_sparse, _core, _dataset, _spec
+from . import _check_sparse, _core, _dataset, _spec, _unmasked
 
 __all__ = ["OnlineKernelClassifier", "MULTICLASS_OF"]
 
@@ -99,6 +99,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
     def fit(self, X, y):
         """One online pass over the rows of X (permuted by seed `shuffle` when set), from scratch."""
         _check_sparse(X)
+        _unmasked("y", y)
         X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=True)
         self._start(_unique_labels(y), X.shape[1])
         order = [] if self.shuffle is None else _core.order(X.shape[0], int(self.shuffle))
@@ -109,6 +110,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
         The first call needs `classes` (all labels that will occur) unless y has them all."""
         first = not hasattr(self, "learner_")
         _check_sparse(X)
+        _unmasked("y", y)
         X, y = self._validate_data(X, y, accept_sparse="csr", dtype=_np.float64, reset=first)
         if first:
             self._start(_unique_labels(y) if classes is None else _unique_labels(classes), X.shape[1])
@@ -138,6 +140,7 @@ class OnlineKernelClassifier(_ClassifierMixin, _BaseEstimator):
         """Mean accuracy, where a row with no finite score is a mistake whatever its predicted label
         (as plab predict and plab run --test count it; docs/models.md#no-finite-score), with a warning
         that says how many rows had none."""
+        _unmasked("y", y)
         s = self.decision_function(X)
         finite = _np.isfinite(s).all(axis=1) if s.ndim == 2 else _np.isfinite(s)
         right = (self._predicted(s) == _np.asarray(y)) & finite

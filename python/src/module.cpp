@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "algorithms/learner.hpp"
 #include "arrays.hpp"
 #include "core/json_text.hpp"
 #include "core/state_archive.hpp"
@@ -66,6 +67,8 @@ void bind_errors(pyb::module_& m) {
       non_finite(e.what());
     } catch (const ModelError& e) {
       model_error(e.what());
+    } catch (const FeatureIndexError& e) {  // a row's column, as run() reports it (a DataError there)
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
 }

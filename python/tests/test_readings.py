@@ -68,3 +68,31 @@ def test_a_nan_class_is_refused():
         pl.Learner("multiclass-perceptron", dim=2, classes=[0.0, 1.0, float("nan")])
     with pytest.raises(ValueError, match="NaN"):
         pl.Learner("multiclass-perceptron", dim=2, classes=[0.0, np.float64("nan")])
+
+
+def test_numeric_classes_a_model_file_can_hold():
+    # A model file lists numeric classes finite and ascending: a Learner that could not be saved
+    # (and read back) is refused when it is made.
+    with pytest.raises(ValueError, match="ascending order"):
+        pl.Learner("multiclass-perceptron", dim=2, classes=[2, 0, 1])
+    with pytest.raises(ValueError, match="finite"):
+        pl.Learner("multiclass-perceptron", dim=2, classes=[0, 1, float("inf")])
+    pl.Learner("multiclass-perceptron", dim=2, classes=["b", "a"])  # not numbers: saved as indices
+
+
+def test_a_column_beyond_the_primal_perceptrons_memory_is_a_value_error():
+    with pytest.raises(ValueError, match="feature index"):
+        pl.Learner("perceptron").learn_one({2**31: 1.0}, 1)
+
+
+def test_masked_arrays_are_refused_not_unmasked():
+    X, y = np.eye(3), np.array([1.0, -1.0, 1.0])
+    mX = np.ma.masked_array(X, mask=X > 0.5)
+    with pytest.raises(ValueError, match="X is a masked array"):
+        pl.run("kernel-perceptron", mX, y)
+    with pytest.raises(ValueError, match="y is a masked array"):
+        pl.run("kernel-perceptron", X, np.ma.masked_array(y, mask=[1, 0, 0]))
+    with pytest.raises(ValueError, match="x is a masked array"):
+        pl.Learner("kernel-perceptron", dim=3).learn_one(np.ma.masked_array([1.0, 0, 0], mask=[1, 0, 0]), 1)
+    with pytest.raises(ValueError, match="mistakes is a masked array"):
+        pl.bounds(X, y, mistakes=np.ma.masked_array([1, 0, 1], mask=[0, 0, 1]))
