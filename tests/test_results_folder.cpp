@@ -324,3 +324,26 @@ TEST(ResultsFolder, MorePointsThanRoundsGivesEveryRound) {
   ASSERT_EQ(t.size(), 50u) << read_text(tmp.p / "r" / "P1" / "curves_s.csv").substr(0, 400);
   for (int k = 0; k < 50; ++k) EXPECT_EQ(t[static_cast<std::size_t>(k)], k + 1);
 }
+
+// A cell file replaced by a FIFO (it would block the read and the write) or by a link to /dev/zero
+// (it would fill memory): neither is read; the cell is computed again and written as a file.
+TEST(ResultsFolder, ACellFileThatIsNoRegularFileIsComputedAgain) {
+  TempDir tmp("rf_foreign");
+  write_tiny_spec(tmp.p / "specs", 1, 60);
+  ASSERT_EQ(run_cli(tiny_run(tmp.p / "specs", tmp.p / "r")).status, 0);
+  const auto before = deterministic_files(tmp.p / "r");
+  std::vector<fs::path> cells;
+  for (const auto& e : fs::directory_iterator(tmp.p / "r" / "cells"))
+    if (e.path().filename().string().ends_with(".json") && !e.path().filename().string().ends_with(".time.json"))
+      cells.push_back(e.path());
+  ASSERT_GE(cells.size(), 2u);
+  fs::remove(cells[0]);
+  ASSERT_EQ(::mkfifo(cells[0].c_str(), 0600), 0);
+  fs::remove(cells[1]);
+  fs::create_symlink("/dev/zero", cells[1]);
+  const auto again = run_cli(tiny_run(tmp.p / "specs", tmp.p / "r"));
+  ASSERT_EQ(again.status, 0) << again.output;
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(cells[0]))) << cells[0];
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(cells[1]))) << cells[1];
+  EXPECT_EQ(deterministic_files(tmp.p / "r"), before);
+}

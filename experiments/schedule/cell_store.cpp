@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include "core/file_io.hpp"
@@ -25,6 +26,14 @@ double seconds_or_nan(const json& t, const char* key) {
   if (it == t.end() || !it->is_number()) return std::nan("");
   const double s = it->get<double>();
   return std::isfinite(s) && s >= 0.0 ? s : std::nan("");
+}
+// A cell's file that is neither a regular file nor a folder (a FIFO, a link to a device: never one
+// plab wrote) is removed before the cell is written: written through, a FIFO would block the run.
+void clear_foreign(const std::string& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(st) && !std::filesystem::is_regular_file(st) && !std::filesystem::is_directory(st))
+    std::filesystem::remove(path, ec);
 }
 }  // namespace
 
@@ -57,6 +66,7 @@ bool compute_and_store(CellOutcome& o, DataCache& data, const std::string& dir) 
     // The digest of the document as it reads back from its file (dump and parse are exact).
     json stored = json::parse(doc.dump());
     stored[kDigest] = digest_of(stored);
+    for (const char* ext : {".time.json", ".json"}) clear_foreign(dir + "/" + o.key + ext);
     write_json_atomic(dir + "/" + o.key + ".time.json", json{{"seconds", secs}, {"cell_seconds", since()}});
     write_json_atomic(dir + "/" + o.key + ".json", stored);
     o.doc = std::move(doc);
