@@ -1,10 +1,12 @@
 // A small staged experiment for the `plab reproduce` command tests: a synthetic data set, a grid,
 // and budgets derived from another algorithm's result (a second stage). Not a test file itself.
 #pragma once
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "tests/test_util.hpp"
 
@@ -40,14 +42,18 @@ inline std::map<std::string, std::string> deterministic_files(const std::filesys
   return out;
 }
 
-// The number of finished cell files in <results>/cells.
-inline std::size_t finished_cells(const std::filesystem::path& results) {
-  std::size_t n = 0;
+// The finished cell files of <results>/cells (not their times, not temporaries), in name order.
+inline std::vector<std::filesystem::path> finished_cell_files(const std::filesystem::path& results) {
+  std::vector<std::filesystem::path> out;
   for (const auto& e : std::filesystem::directory_iterator(results / "cells")) {
     const std::string f = e.path().filename().string();
-    n += f.ends_with(".json") && !f.ends_with(".time.json") && f.find(".tmp.") == std::string::npos;
+    if (f.ends_with(".json") && !f.ends_with(".time.json") && f.find(".tmp.") == std::string::npos) out.push_back(e.path());
   }
-  return n;
+  std::sort(out.begin(), out.end());
+  return out;
 }
+
+// The number of finished cell files in <results>/cells.
+inline std::size_t finished_cells(const std::filesystem::path& results) { return finished_cell_files(results).size(); }
 
 }  // namespace plab::test_util

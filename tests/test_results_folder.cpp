@@ -289,10 +289,7 @@ TEST(ResultsFolder, ADamagedCellFileIsComputedAgain) {
   const auto first = run_cli(tiny_run(tmp.p / "specs", tmp.p / "r"));
   ASSERT_EQ(first.status, 0) << first.output;
   const auto before = deterministic_files(tmp.p / "r");
-  std::vector<fs::path> cells;
-  for (const auto& e : fs::directory_iterator(tmp.p / "r" / "cells"))
-    if (e.path().filename().string().ends_with(".json") && !e.path().filename().string().ends_with(".time.json"))
-      cells.push_back(e.path());
+  const std::vector<fs::path> cells = finished_cell_files(tmp.p / "r");
   ASSERT_GE(cells.size(), 2u);
   nlohmann::json a = nlohmann::json::parse(read_text(cells[0])), b = nlohmann::json::parse(read_text(cells[1]));
   a["curve"]["online_error"] = nlohmann::json::array();  // made the report read past the curve (a crash)
@@ -332,10 +329,7 @@ TEST(ResultsFolder, ACellFileThatIsNoRegularFileIsComputedAgain) {
   write_tiny_spec(tmp.p / "specs", 1, 60);
   ASSERT_EQ(run_cli(tiny_run(tmp.p / "specs", tmp.p / "r")).status, 0);
   const auto before = deterministic_files(tmp.p / "r");
-  std::vector<fs::path> cells;
-  for (const auto& e : fs::directory_iterator(tmp.p / "r" / "cells"))
-    if (e.path().filename().string().ends_with(".json") && !e.path().filename().string().ends_with(".time.json"))
-      cells.push_back(e.path());
+  const std::vector<fs::path> cells = finished_cell_files(tmp.p / "r");
   ASSERT_GE(cells.size(), 2u);
   fs::remove(cells[0]);
   ASSERT_EQ(::mkfifo(cells[0].c_str(), 0600), 0);
