@@ -56,7 +56,7 @@ void run_predict(const PredictArgs& a) {
   const ModelFile m = read_model(a.model);
   const RunConfig config = predict_config(a, m);
   Dataset d = load_dataset(a.data, config.load());
-  apply_preprocess(d, Preprocess::parse(config.run().preprocess));
+  apply_preprocess(d, Preprocess::parse(config.run().preprocess), m.header.dim);  // the model's feature space
   fit_labels(d, m);
   // dim 0: scoring never grows a learner, so memory is the model's whatever the data's largest
   // index (a primal Perceptron sized by a row with index 2^31 would hold 16 GiB of zeros).

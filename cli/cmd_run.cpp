@@ -221,13 +221,14 @@ void run(RunArgs& a) {
     data = load_dataset(a.data, load);
     print_source(a, a.data, data);
   }
-  apply_preprocess(data, pre);
+  // pm1-to-01 fills the feature space of the model continued, and the test rows the training data's.
+  apply_preprocess(data, pre, init ? init->header.dim : 0);
   if (init) fit_labels(data, *init);
   std::optional<Dataset> test;
   if (!a.test.empty()) {
     test = load_dataset(a.test, load);
     print_source(a, a.test, *test);
-    apply_preprocess(*test, pre);
+    apply_preprocess(*test, pre, data.dim);
   }
   RunJob job{.train = &data, .test = test ? &*test : nullptr, .stream = in.rows.get(),
              .loading = loading ? &*loading : nullptr, .init = init ? &*init : nullptr,

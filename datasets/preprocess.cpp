@@ -1,6 +1,8 @@
 // Input preprocessing (docs/conventions.md#preprocess): the exact arithmetic of each step.
 #include "datasets/preprocess.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -25,19 +27,22 @@ PreprocessStep parse_step(const std::string& s, const std::string& option) {
 const char* step_name(PreprocessStep s) { return s == PreprocessStep::pm1_to_01 ? "pm1-to-01" : "unit-norm"; }
 
 // Row t of d as a dense vector of d.dim values (absent features are 0).
-std::vector<double> dense_row(const Dataset& d, std::size_t t) {
-  std::vector<double> x(d.dim, 0.0);
+std::vector<double> dense_row(const Dataset& d, std::size_t t, std::size_t width) {
+  std::vector<double> x(width, 0.0);
   const Example e = d[t];
   for (std::size_t k = 0; k < e.idx.size(); ++k) x[e.idx[k]] = e.val[k];
   return x;
 }
 
-// Row t of d after pm1-to-01 (sparse: the exact zeros, from -1, are not stored).
-void push_pm1_to_01(const Dataset& d, std::size_t t, Dataset& out) {
-  const std::vector<double> x = dense_row(d, t);
+// Row t of d after pm1-to-01 over the feature space of dimension `space` (sparse: the exact zeros,
+// from -1, are not stored). A feature beyond it, present in this row only, maps as present ones do;
+// absent there, it stays absent: a row's image never depends on the other rows.
+void push_pm1_to_01(const Dataset& d, std::size_t t, std::size_t space, Dataset& out) {
+  const std::vector<double> x = dense_row(d, t, std::max(space, d.dim));
   std::vector<uint32_t> ix;
   std::vector<double> vx;
   for (std::size_t j = 0; j < x.size(); ++j) {
+    if (j >= space && x[j] == 0.0) continue;
     if (!(x[j] >= -1.0 && x[j] <= 1.0))
       throw DataError(d.name + ": row " + std::to_string(t + 1) + ": feature " + std::to_string(j + 1) + " = " +
                       format_g(x[j], 17) + " is outside [-1, 1]; --preprocess pm1-to-01 needs data in [-1, 1]");
@@ -59,23 +64,23 @@ void push_unit_norm(const Dataset& d, std::size_t t, Dataset& out) {
 
 // pm1-to-01 makes every row dense (an absent feature, 0, becomes 0.5): refused before allocating
 // when its rows (12 bytes a value) and one dense row cannot fit in the machine's memory.
-void check_dense_fits(const Dataset& d) {
-  const double bytes = 12.0 * static_cast<double>(d.size()) * static_cast<double>(d.dim) + 8.0 * static_cast<double>(d.dim);
+void check_dense_fits(const Dataset& d, std::size_t dim) {
+  const double bytes = 12.0 * static_cast<double>(d.size()) * static_cast<double>(dim) + 8.0 * static_cast<double>(dim);
   const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
   if (memory > 0.0 && bytes > memory)
     throw DataError(fmt::format("{}: --preprocess pm1-to-01 makes every row dense (an absent feature, 0, becomes 0.5): "
                                 "{} rows x dimension {} take {:.1f} GiB, more than this machine's {:.1f} GiB of memory",
-                                d.name, d.size(), d.dim, bytes / 1073741824.0, memory / 1073741824.0));
+                                d.name, d.size(), dim, bytes / 1073741824.0, memory / 1073741824.0));
 }
 
-Dataset apply_step(const Dataset& d, PreprocessStep s) {
-  if (s == PreprocessStep::pm1_to_01) check_dense_fits(d);
+Dataset apply_step(const Dataset& d, PreprocessStep s, std::size_t space) {
+  if (s == PreprocessStep::pm1_to_01) check_dense_fits(d, std::max(space, d.dim));
   Dataset out;
   out.name = d.name; out.path = d.path; out.sha256 = d.sha256; out.header = d.header;
   out.truth = d.truth; out.classes = d.classes;
   for (std::size_t t = 0; t < d.size(); ++t)
-    s == PreprocessStep::pm1_to_01 ? push_pm1_to_01(d, t, out) : push_unit_norm(d, t, out);
-  out.dim = d.dim;  // the feature space is unchanged (a trailing feature may now be absent)
+    s == PreprocessStep::pm1_to_01 ? push_pm1_to_01(d, t, space, out) : push_unit_norm(d, t, out);
+  out.dim = std::max(space, d.dim);  // the feature space (a trailing feature may now be absent)
   return out;
 }
 
@@ -111,8 +116,9 @@ double unit_norm_divisor(const std::vector<double>& vals) {
   return std::sqrt(s);
 }
 
-void apply_preprocess(Dataset& d, const Preprocess& p) {
-  for (const auto s : p.steps) d = apply_step(d, s);
+void apply_preprocess(Dataset& d, const Preprocess& p, std::size_t space) {
+  if (space == 0) space = d.dim;
+  for (const auto s : p.steps) d = apply_step(d, s, space);
 }
 
 }  // namespace plab

@@ -24,9 +24,12 @@ struct Preprocess {
   bool none() const { return steps.empty(); }
 };
 
-// Applies p to every row of d in place (rows, labels, classes and dim kept; sqnorm recomputed).
-// pm1-to-01 throws DataError naming the row when a value lies outside [-1, 1].
-void apply_preprocess(Dataset& d, const Preprocess& p);
+// Applies p to every row of d in place (rows, labels, classes kept; sqnorm recomputed).
+// pm1-to-01 throws DataError naming the row when a value lies outside [-1, 1]. `space`: the
+// dimension of the feature space pm1-to-01 fills (an absent feature j < space becomes 1/2), d's own
+// when 0; a test set or the rows a model scores give their training data's, so that a row's image
+// never depends on which other rows share its file (dim becomes the larger of the two).
+void apply_preprocess(Dataset& d, const Preprocess& p, std::size_t space = 0);
 
 // One row's steps (exposed for the tests): x_j = (x_j + 1) / 2 exactly as computed in double.
 double pm1_to_01(double v);

@@ -400,9 +400,29 @@ void index_classes(Dataset& d, std::vector<double> classes) {
   d.classes = std::move(classes);
 }
 
+namespace {
+// A label map whose tokens for one class match no row, while '*' takes the rows to the other class:
+// the data became one class without a word (`--labels 1:+1,*:-1` on a file that spells `1.0`).
+// Tokens are matched exactly as written (docs/inputs.md#libsvm).
+void check_map_matched(const Dataset& d, const LabelMap& m) {
+  if (m.map.empty() || !m.others || m.regression || d.size() == 0) return;
+  for (const double v : {1.0, -1.0}) {
+    if (*m.others == v) continue;
+    std::string keys;
+    for (const auto& [tok, to] : m.map)
+      if (to == v) keys += (keys.empty() ? "'" : ", '") + tok + "'";
+    if (keys.empty() || std::find(d.y.begin(), d.y.end(), v) != d.y.end()) continue;
+    throw DataError(d.name + ": no row's label is " + keys + " (mapped to " + (v > 0 ? "+1" : "-1") +
+                    "), so '*' took every row: the label map matches tokens exactly as the file writes them "
+                    "(1 is not 1.0)");
+  }
+}
+}  // namespace
+
 Dataset load_dataset(const std::string& spec, const LoadOptions& opt) {
   Dataset d = load_unindexed(spec, opt);
   if (opt.labels.classes) index_classes(d);
+  check_map_matched(d, opt.labels);
   return d;
 }
 

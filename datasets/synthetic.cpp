@@ -1,9 +1,13 @@
 // Synthetic generators. The exact order of random draws is part of the contract (it is mirrored
 // by tests/tools/synthetic_reference.py, which pins the first values independently).
 #include "datasets/synthetic.hpp"
+#include <fmt/format.h>
+#include <unistd.h>
+#include <algorithm>
 
 #include <charconv>
 #include <cmath>
+#include <new>
 #include <set>
 #include <stdexcept>
 
@@ -194,6 +198,10 @@ Dataset named(const std::string& gen, F&& f) {
     return f();
   } catch (const std::invalid_argument& e) {
     throw std::invalid_argument("synthetic:" + gen + ": " + e.what());
+  } catch (const std::bad_alloc&) {  // what the estimate let through (the memory others hold)
+    throw std::invalid_argument("synthetic:" + gen + ": not enough memory for its rows (lower n or d)");
+  } catch (const std::length_error&) {
+    throw std::invalid_argument("synthetic:" + gen + ": not enough memory for its rows (lower n or d)");
   }
 }
 
@@ -243,24 +251,52 @@ Params parse_params(const std::string& spec) {
   return p;
 }
 
+// The rows a generator draws: n, with its default.
+uint64_t rows(const Params& p) {
+  const uint64_t def = p.gen == "dekel" || p.gen == "drift" ? 10000 : p.gen == "dogma" ? 20000 : p.gen == "margins" ? 2000 : 1000;
+  return p.u64("n", def);
+}
+
+// The dimension d of a generator's rows, with its default (2 for the planar ones).
+uint64_t dimension(const Params& p) {
+  if (p.gen == "sparse") return p.u64("d", 100000);
+  if (p.gen == "separable" || p.gen == "margins") return p.u64("d", 2);
+  if (p.gen == "drift") return p.u64("d", 10);
+  return 2;
+}
+
+// The generated rows' memory (a row stores d values, nnz of them for the sparse generator; a
+// hyperplane of d doubles beside them), refused before any is drawn when it exceeds the machine's
+// (docs/inputs.md#counts: an option that sizes memory is refused with its cost, never a
+// std::bad_alloc or a growth without end).
+void check_fits(const Params& p, uint64_t n) {
+  const uint64_t d = dimension(p);
+  const double values = static_cast<double>(p.gen == "sparse" ? std::min(p.u64("nnz", 100), d) : d);
+  const double bytes = static_cast<double>(n) * (12.0 * values + 24.0) + 8.0 * static_cast<double>(d);
+  const double memory = static_cast<double>(::sysconf(_SC_PHYS_PAGES)) * static_cast<double>(::sysconf(_SC_PAGESIZE));
+  if (memory > 0.0 && bytes > memory)
+    throw std::invalid_argument(fmt::format("n = {} rows of {:g} values in dimension {} take {:.3g} GiB (12 bytes a value, "
+                                            "24 a row, 8 a dimension), more than this machine's {:.1f} GiB of memory",
+                                            n, values, d, bytes / 1073741824.0, memory / 1073741824.0));
+}
+
 Dataset generate(const Params& p) {
-  const uint64_t seed = p.u64("seed", 1);
-  if (p.gen == "dekel") return make_dekel(p.u64("n", 10000), p.real("flip", 0.1), seed);
-  if (p.gen == "dogma") return make_dogma_demo(p.u64("n", 20000), seed);
-  if (p.gen == "separable")
-    return make_separable(p.u64("n", 1000), p.u64("d", 2), p.real("rho", 0.1), p.real("r", 1.0), seed);
-  if (p.gen == "xor") return make_checkerboard(p.u64("n", 1000), 2, p.real("flip", 0.0), seed);
+  const uint64_t seed = p.u64("seed", 1), n = rows(p);
+  check_fits(p, n);
+  if (p.gen == "dekel") return make_dekel(n, p.real("flip", 0.1), seed);
+  if (p.gen == "dogma") return make_dogma_demo(n, seed);
+  if (p.gen == "separable") return make_separable(n, p.u64("d", 2), p.real("rho", 0.1), p.real("r", 1.0), seed);
+  if (p.gen == "xor") return make_checkerboard(n, 2, p.real("flip", 0.0), seed);
   if (p.gen == "checkerboard") {
     const uint64_t cells = p.u64("cells", 4);
     if (cells > 1000000) throw std::invalid_argument("cells must be <= 1000000");
-    return make_checkerboard(p.u64("n", 1000), static_cast<int>(cells), p.real("flip", 0.0), seed);
+    return make_checkerboard(n, static_cast<int>(cells), p.real("flip", 0.0), seed);
   }
   if (p.gen == "margins")
-    return make_margins(p.u64("n", 2000), p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0), p.u64("small", 0),
-                        p.real("eps", 0.05), p.u64("wrong", 0), p.real("depth", 1.0), seed);
-  if (p.gen == "sparse")
-    return make_sparse(p.u64("n", 1000), p.u64("d", 100000), p.u64("nnz", 100), p.real("flip", 0.0), seed);
-  return make_drift(p.u64("n", 10000), p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
+    return make_margins(n, p.u64("d", 2), p.real("rho", 0.2), p.real("r", 1.0), p.u64("small", 0), p.real("eps", 0.05),
+                        p.u64("wrong", 0), p.real("depth", 1.0), seed);
+  if (p.gen == "sparse") return make_sparse(n, p.u64("d", 100000), p.u64("nnz", 100), p.real("flip", 0.0), seed);
+  return make_drift(n, p.u64("d", 10), p.u64("K", 1000), p.real("flip", 0.0), seed);
 }
 
 }  // namespace

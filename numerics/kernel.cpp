@@ -23,7 +23,10 @@ const std::vector<OptionDecl>& kernel_options() {
         // the degree, so a degree of 2^31 - 1 would take a minute a value. Papers use 2 to 10.
         declare("kernel", g, "degree", T::integer, k.degree, {"poly"}, "Polynomial degree",
                 {1.0, double(kMaxPolyDegree)}),
-        declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0"),
+        // coef0 < 0 makes (gamma<x,x'> + coef0)^degree indefinite (k(x,x) < 0 at degree 1): no RKHS,
+        // so no norm and no bound of docs/bounds.md holds; LIBSVM takes any value, we refuse it.
+        declare("kernel", g, "coef0", T::real, k.coef0, {"poly"}, "Polynomial coef0 (>= 0: a positive semi-definite kernel)",
+                at_least(0)),
     };
     d[0].cli = "--kernel";
     return d;

@@ -583,4 +583,59 @@ TEST_F(Hostile, NormaRefusesADecayFactorOfZeroOrBelow) {
   EXPECT_EQ(run_cli("run --algo norma --inclusive-ties --kernel rbf --lambda 0.9 --data synthetic:dekel:n=60 --quiet").status, 0);
 }
 
+// --- Numbers that would be silently wrong --------------------------------------------------------
+
+// A generator's rows are refused with their cost before any is drawn (was: memory growing without
+// end, or a raw std::bad_alloc / "cannot create std::vector larger than max_size()").
+TEST_F(Hostile, GeneratorsTooLargeForMemoryAreRefusedWithTheirCost) {
+  for (const std::string spec : {"xor:n=18446744073709551615", "dekel:n=100000000000", "separable:d=4294967297",
+                                 "sparse:n=10,d=4294967296"}) {
+    const auto r = run_cli("run --algo perceptron --no-bounds --quiet --data synthetic:" + spec);
+    EXPECT_EQ(r.status, 2) << spec << ": " << r.output;
+    EXPECT_NE(r.output.find("GiB (12 bytes a value, 24 a row, 8 a dimension), more than this machine's"),
+              std::string::npos) << r.output;
+  }
+}
+
+// '*' taking every row because the map's other tokens are spelt otherwise in the file (1 vs 1.0):
+// a one-class run without a word.
+TEST_F(Hostile, ALabelMapThatMatchesNoRowOfAClassIsRefused) {
+  const std::string data = write_file(dir->p / "spelt.svm", "1.0 1:1\n-1.0 1:-1\n1.0 2:1\n");
+  const auto r = run_cli("run --algo perceptron --data " + data + " --labels '1:+1,*:-1' --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("no row's label is '1' (mapped to +1), so '*' took every row"), std::string::npos) << r.output;
+  EXPECT_EQ(run_cli("run --algo perceptron --data " + data + " --labels '1.0:+1,*:-1' --quiet").status, 0);
+}
+
+// coef0 < 0 makes the polynomial kernel indefinite: k(x,x) < 0, ||f||^2 < 0, no bound applies.
+TEST_F(Hostile, ANegativeCoef0IsRefused) {
+  const auto r = run_cli("run --algo kernel-perceptron --kernel poly --degree 1 --coef0 -20 --data synthetic:dekel:n=20 --quiet");
+  EXPECT_EQ(r.status, 2) << r.output;
+  EXPECT_NE(r.output.find("--coef0 must be >= 0"), std::string::npos) << r.output;
+  EXPECT_EQ(run_cli("run --algo kernel-perceptron --kernel poly --degree 2 --coef0 0 --data synthetic:dekel:n=20 --quiet").status, 0);
+}
+
+// --test rows under pm1-to-01 live in the training data's feature space: the score of a test row
+// does not depend on which other rows share its file (it did: the widest row set the dimension).
+TEST_F(Hostile, TestRowsArePreprocessedInTheTrainingSpace) {
+  const std::string train = write_file(dir->p / "p_tr.svm", "+1 1:1 3:-1\n-1 1:-1 3:1\n");
+  const std::string one = write_file(dir->p / "p_te.svm", "+1 1:-1\n");
+  const std::string two = write_file(dir->p / "p_te2.svm", "+1 1:-1\n-1 3:1\n");
+  const std::string model = path("p.plab");
+  ASSERT_EQ(run_cli("run --algo kernel-perceptron --kernel rbf --data " + train + " --preprocess pm1-to-01 --no-bounds "
+                    "--quiet --save-model " + model).status, 0);
+  const auto a = run_cli("predict --model " + model + " --data " + one);
+  const auto b = run_cli("predict --model " + model + " --data " + two);
+  ASSERT_EQ(a.status, 0) << a.output;
+  ASSERT_EQ(b.status, 0) << b.output;
+  const auto first_row = [](const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line;
+    std::getline(in, line);  // header
+    std::getline(in, line);
+    return line;
+  };
+  EXPECT_EQ(first_row(a.output), first_row(b.output)) << a.output << "\n" << b.output;
+}
+
 }  // namespace hostile_test

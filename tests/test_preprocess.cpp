@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "datasets/preprocess.hpp"
 #include "experiments/cell/cell.hpp"
@@ -152,4 +153,37 @@ TEST(Preprocess, CellDataArePreprocessedOnce) {
     raw_not_unit |= std::abs(raw.train->sqnorm[t] - 1.0) > 1e-3;
   }
   EXPECT_TRUE(raw_not_unit);
+}
+
+// A test row's image is defined by the training data's feature space, not by the widest row of its
+// own file: [-1 at feature 1] is {0 at 1, 0.5 at 2, 0.5 at 3} in a space of dimension 3, whether
+// its file also has a row reaching feature 3 or not (before: {0 at 1} alone in the narrow file).
+TEST(Preprocess, ATestRowIsMappedInTheTrainingSpace) {
+  using I = std::vector<uint32_t>;
+  using V = std::vector<double>;
+  plab::Dataset narrow, wide;
+  narrow.push_back(I{0}, V{-1.0}, 1.0);
+  wide.push_back(I{0}, V{-1.0}, 1.0);
+  wide.push_back(I{2}, V{1.0}, -1.0);
+  const auto pre = plab::Preprocess::parse("pm1-to-01");
+  plab::apply_preprocess(narrow, pre, 3);
+  plab::apply_preprocess(wide, pre, 3);
+  for (const plab::Dataset* d : {&narrow, &wide}) {
+    const plab::Example e = (*d)[0];
+    ASSERT_EQ(e.idx.size(), 2u);
+    EXPECT_EQ(e.idx[0], 1u);
+    EXPECT_EQ(e.val[0], 0.5);
+    EXPECT_EQ(e.idx[1], 2u);
+    EXPECT_EQ(e.val[1], 0.5);
+    EXPECT_EQ(d->dim, 3u);
+  }
+  // A feature beyond the training space maps where present only (0.5 is not filled in there).
+  plab::Dataset beyond;
+  beyond.push_back(I{4}, V{1.0}, 1.0);
+  plab::apply_preprocess(beyond, pre, 2);
+  const plab::Example b = beyond[0];
+  ASSERT_EQ(b.idx.size(), 3u);  // 0.5 at features 1 and 2, 1 at feature 5
+  EXPECT_EQ(b.idx[2], 4u);
+  EXPECT_EQ(b.val[2], 1.0);
+  EXPECT_EQ(beyond.dim, 5u);
 }

@@ -29,12 +29,13 @@ CellData DataCache::get(const Cell& c) {
   if (auto it = cache_.find(k); it != cache_.end()) return it->second;
   const LabelMap labels = c.labels.empty() ? LabelMap{} : LabelMap::parse(c.labels);
   const Preprocess pre = Preprocess::parse(c.preprocess, "");
-  auto load = [&](const std::string& spec) {  // docs/conventions.md#preprocess: before the halves split
+  // docs/conventions.md#preprocess: before the halves split; a test set in the training data's space
+  auto load = [&](const std::string& spec, std::size_t space) {
     Dataset d = load_dataset(spec, labels);
-    apply_preprocess(d, pre);
+    apply_preprocess(d, pre, space);
     return d;
   };
-  auto full = std::make_shared<Dataset>(load(c.data));
+  auto full = std::make_shared<Dataset>(load(c.data, 0));
   CellData d;
   if (c.test == "halves") {
     const std::size_t h = full->size() / 2;  // DOGMA demo: first half trains, second half tests
@@ -43,7 +44,7 @@ CellData DataCache::get(const Cell& c) {
     d.sha = full->sha256 + "/halves";
   } else {
     d.train = full;
-    if (!c.test.empty()) d.test = std::make_shared<Dataset>(load(c.test));
+    if (!c.test.empty()) d.test = std::make_shared<Dataset>(load(c.test, full->dim));
     d.sha = full->sha256 + "/" + (d.test ? d.test->sha256 : std::string());
   }
   cache_[k] = d;

@@ -22,6 +22,7 @@ void conform_type(const Node& n, const Type& t);
 
 void conform_number(const Node& n, const Type& t) {
   const double v = n.number();
+  if (t.at_least && !(v >= *t.at_least)) n.fail("must be >= " + show(*t.at_least));
   const bool low = t.above && !(v > *t.above), high = t.below && !(v < *t.below);
   if (!low && !high) return;
   if (t.above && t.below) n.fail("must be in (" + show(*t.above) + ", " + show(*t.below) + ")");

@@ -102,9 +102,8 @@ Field declared(const std::vector<OptionDecl>& decls, const std::string& name, co
     t = d->allowed.empty() ? text() : choice(noun, d->allowed);
   } else if (d->type == T::real) {
     t = number();
-    if ((d->min && !d->min_open) || (d->max && !d->max_open))
-      throw std::logic_error("spec format: " + name + ": a closed range has no spec type");
-    t.above = d->min;
+    if (d->max && !d->max_open) throw std::logic_error("spec format: " + name + ": a closed maximum has no spec type");
+    (d->min_open ? t.above : t.at_least) = d->min;
     t.below = d->max;
   } else if (d->type == T::count || d->type == T::integer) {
     if (d->type == T::integer && !d->min) throw std::logic_error("spec format: " + name + ": no spec type for its range");

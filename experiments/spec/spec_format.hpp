@@ -47,6 +47,7 @@ struct Type {
   std::vector<Type> item;            // array, map, either: the element type (one); variants: one per value
   std::vector<Field> fields;         // object
   std::optional<double> above, below;
+  std::optional<double> at_least;    // number: an inclusive minimum (a declared `>= v`)
   int64_t min_items = 0, max_items = -1;
 };
 

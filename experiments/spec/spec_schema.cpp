@@ -48,6 +48,7 @@ ordered_json type_schema(const Type& t) {
     case Kind::number: {
       ordered_json o = {{"type", "number"}};
       if (t.above) o["exclusiveMinimum"] = *t.above;
+      if (t.at_least) o["minimum"] = *t.at_least;
       if (t.below) o["exclusiveMaximum"] = *t.below;
       return o;
     }
@@ -84,6 +85,7 @@ std::string number_doc(const Type& t) {
   if (t.above && t.below) o << " in (" << *t.above << ", " << *t.below << ")";
   else if (t.above) o << " > " << *t.above;
   else if (t.below) o << " < " << *t.below;
+  if (t.at_least) o << " >= " << *t.at_least;
   return o.str();
 }
 
