@@ -86,7 +86,9 @@ void check_meta_kernel(const LearnerInfo& info, const nlohmann::json& meta) {
   if (!kj.is_object()) throw std::invalid_argument("trace metadata: kernel: not an object, got " + json_excerpt(kj));
   Kernel k;
   const std::vector<OptionDecl>& decls = kernel_options();
-  for (const auto& [name, v] : kj.items()) {
+  for (const auto& item : kj.items()) {
+    const std::string name = item.key();  // not a structured binding: clang before 16 cannot capture one
+    const nlohmann::json& v = item.value();
     const auto d = std::find_if(decls.begin(), decls.end(), [&](const OptionDecl& o) { return o.name == name; });
     if (d == decls.end()) throw std::invalid_argument("trace metadata: kernel." + name + ": not a kernel option");
     d->check(v, "trace metadata: kernel." + name);

@@ -282,6 +282,7 @@ void check_fits(const Params& p, uint64_t n) {
 
 Dataset generate(const Params& p) {
   const uint64_t seed = p.u64("seed", 1), n = rows(p);
+  if (p.gen == "sparse") check_sparse(n, p.u64("d", 100000), p.u64("nnz", 100), p.real("flip", 0.0));
   check_fits(p, n);
   if (p.gen == "dekel") return make_dekel(n, p.real("flip", 0.1), seed);
   if (p.gen == "dogma") return make_dogma_demo(n, seed);

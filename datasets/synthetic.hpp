@@ -33,6 +33,9 @@ Dataset make_margins(std::size_t n, std::size_t d, double rho, double r, std::si
 // (g) High-dimensional sparse rows (datasets/synthetic_sparse.cpp): "synthetic:sparse:d=,nnz=,n=...":
 //     nnz distinct features of d per row, unit norm, labels from a dense unit normal u.
 Dataset make_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip, uint64_t seed);
+// make_sparse's parameter checks alone (std::invalid_argument naming the key): its limits of the
+// index type come before the memory they would take.
+void check_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip);
 
 // "NAME[:key=value,...]" -> data set; NAME in dekel, dogma, separable, xor, checkerboard, drift, margins,
 // sparse.

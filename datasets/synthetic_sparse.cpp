@@ -19,12 +19,16 @@
 
 namespace plab {
 
-Dataset make_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip, uint64_t seed) {
+void check_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip) {
   if (n == 0) throw std::invalid_argument("n must be >= 1");
   if (d == 0 || d > (std::size_t{1} << 32)) throw std::invalid_argument("d must be in [1, 2^32]");
   if (nnz == 0 || nnz > d) throw std::invalid_argument("nnz must be in [1, d]");
   if (n > (std::size_t{1} << 32) / nnz) throw std::invalid_argument("n * nnz must be <= 2^32");
   if (!(flip >= 0.0 && flip <= 1.0)) throw std::invalid_argument("flip must be in [0, 1]");
+}
+
+Dataset make_sparse(std::size_t n, std::size_t d, std::size_t nnz, double flip, uint64_t seed) {
+  check_sparse(n, d, nnz, flip);
   Rng rng(seed);
   const std::vector<double> u = random_unit_vector(rng, d);
   Dataset ds;
