@@ -576,11 +576,20 @@ TEST_F(Hostile, StrictAndTheComparatorNeedBounds) {
   EXPECT_EQ(run_cli("run --algo perceptron --strict --data " + data + " --quiet").status, 0);
 }
 
+// `bad` (plab's arguments) exits 2 with `message` in its output; `good`, the same with the fault
+// mended, exits 0.
+static void refused_then_taken(const std::string& bad, const std::string& message, const std::string& good) {
+  const auto r = run_cli(bad);
+  EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  const auto g = run_cli(good);
+  EXPECT_EQ(g.status, 0) << good << ": " << g.output;
+}
+
 TEST_F(Hostile, NormaRefusesADecayFactorOfZeroOrBelow) {
-  const auto r = run_cli("run --algo norma --inclusive-ties --kernel rbf --lambda 3 --data synthetic:dekel:n=60 --quiet");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("--learning-rate * --lambda must be < 1"), std::string::npos) << r.output;
-  EXPECT_EQ(run_cli("run --algo norma --inclusive-ties --kernel rbf --lambda 0.9 --data synthetic:dekel:n=60 --quiet").status, 0);
+  refused_then_taken("run --algo norma --inclusive-ties --kernel rbf --lambda 3 --data synthetic:dekel:n=60 --quiet",
+                     "--learning-rate * --lambda must be < 1",
+                     "run --algo norma --inclusive-ties --kernel rbf --lambda 0.9 --data synthetic:dekel:n=60 --quiet");
 }
 
 // --- Numbers that would be silently wrong --------------------------------------------------------
@@ -601,18 +610,16 @@ TEST_F(Hostile, GeneratorsTooLargeForMemoryAreRefusedWithTheirCost) {
 // a one-class run without a word.
 TEST_F(Hostile, ALabelMapThatMatchesNoRowOfAClassIsRefused) {
   const std::string data = write_file(dir->p / "spelt.svm", "1.0 1:1\n-1.0 1:-1\n1.0 2:1\n");
-  const auto r = run_cli("run --algo perceptron --data " + data + " --labels '1:+1,*:-1' --quiet");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("no row's label is '1' (mapped to +1), so '*' took every row"), std::string::npos) << r.output;
-  EXPECT_EQ(run_cli("run --algo perceptron --data " + data + " --labels '1.0:+1,*:-1' --quiet").status, 0);
+  refused_then_taken("run --algo perceptron --data " + data + " --labels '1:+1,*:-1' --quiet",
+                     "no row's label is '1' (mapped to +1), so '*' took every row",
+                     "run --algo perceptron --data " + data + " --labels '1.0:+1,*:-1' --quiet");
 }
 
 // coef0 < 0 makes the polynomial kernel indefinite: k(x,x) < 0, ||f||^2 < 0, no bound applies.
 TEST_F(Hostile, ANegativeCoef0IsRefused) {
-  const auto r = run_cli("run --algo kernel-perceptron --kernel poly --degree 1 --coef0 -20 --data synthetic:dekel:n=20 --quiet");
-  EXPECT_EQ(r.status, 2) << r.output;
-  EXPECT_NE(r.output.find("--coef0 must be >= 0"), std::string::npos) << r.output;
-  EXPECT_EQ(run_cli("run --algo kernel-perceptron --kernel poly --degree 2 --coef0 0 --data synthetic:dekel:n=20 --quiet").status, 0);
+  refused_then_taken("run --algo kernel-perceptron --kernel poly --degree 1 --coef0 -20 --data synthetic:dekel:n=20 --quiet",
+                     "--coef0 must be >= 0",
+                     "run --algo kernel-perceptron --kernel poly --degree 2 --coef0 0 --data synthetic:dekel:n=20 --quiet");
 }
 
 // --test rows under pm1-to-01 live in the training data's feature space: the score of a test row
