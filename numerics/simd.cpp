@@ -27,7 +27,12 @@ Simd simd_path() {
   static const Simd path = [] {
     Simd s = simd_best();
     if (const char* env = std::getenv("PLAB_SIMD"); env && *env) {  // set but empty: as unset
-      const Simd want = simd_parse(env);
+      Simd want;
+      try {
+        want = simd_parse(env);
+      } catch (const std::invalid_argument& e) {  // name the variable: no flag was given
+        throw std::invalid_argument(std::string("PLAB_SIMD: ") + e.what());
+      }
       if (want < s) s = want;  // only ever a lower path than the CPU has
     }
     return s;

@@ -645,4 +645,11 @@ TEST_F(Hostile, TestRowsArePreprocessedInTheTrainingSpace) {
   EXPECT_EQ(first_row(a.output), first_row(b.output)) << a.output << "\n" << b.output;
 }
 
+TEST_F(Hostile, ABadSimdPathNamesItsVariable) {
+  const auto r = plab::test_util::run_shell("PLAB_SIMD=AVX2 " + plab::test_util::plab_bin() +
+                                            " run --algo kernel-perceptron --kernel rbf --data synthetic:dekel:n=20 --quiet 2>&1");
+  EXPECT_NE(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("PLAB_SIMD: SIMD path must be scalar, avx2 or avx512, not 'AVX2'"), std::string::npos) << r.output;
+}
+
 }  // namespace hostile_test
