@@ -139,17 +139,22 @@ void write_file_atomic(const std::string& path, const std::string& head, const s
 
 void refuse_shared_paths(const std::vector<PathUse>& uses) {
   namespace fs = std::filesystem;
-  const auto same = [](const PathUse& a, const PathUse& b) {
-    if (a.path == "-" || b.path == "-") return a.path == b.path && a.written && b.written;
+  // "-" is standard input or output: the file behind it (a shell's `< data.svm`) is compared too.
+  const auto file_of = [](const PathUse& u) { return u.path != "-" ? u.path : u.written ? "/dev/stdout" : "/dev/stdin"; };
+  const auto same = [&](const PathUse& a, const PathUse& b) {
     std::error_code ea, eb;
-    const fs::file_status sa = fs::status(a.path, ea), sb = fs::status(b.path, eb);
+    if (a.written && b.written && (a.path == "-" || b.path == "-"))  // two writers of standard output
+      return a.path == b.path ||
+             (fs::equivalent(file_of(a), file_of(b), ea) && !fs::is_character_file(fs::status(file_of(a), eb)));
+    const std::string pa = file_of(a), pb = file_of(b);
+    const fs::file_status sa = fs::status(pa, ea), sb = fs::status(pb, eb);
     const bool ra = fs::is_regular_file(sa), rb = fs::is_regular_file(sb);
-    if (ra && rb) return fs::equivalent(a.path, b.path, ea) && !ea;
+    if (ra && rb) return fs::equivalent(pa, pb, ea) && !ea;
     // An input that is no regular file (a registered data set's name, a device) is none of them.
     if (!a.written || !b.written || ra || rb || fs::exists(sa) || fs::exists(sb)) return false;
     // Absolute first: libstdc++ gives a relative path whose first part is missing back as it is.
-    const fs::path ca = fs::weakly_canonical(fs::absolute(a.path), ea).lexically_normal(),
-                   cb = fs::weakly_canonical(fs::absolute(b.path), eb).lexically_normal();
+    const fs::path ca = fs::weakly_canonical(fs::absolute(pa), ea).lexically_normal(),
+                   cb = fs::weakly_canonical(fs::absolute(pb), eb).lexically_normal();
     return !ea && !eb && ca == cb;  // two files yet to be written
   };
   for (std::size_t i = 0; i < uses.size(); ++i)

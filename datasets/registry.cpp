@@ -400,29 +400,26 @@ void index_classes(Dataset& d, std::vector<double> classes) {
   d.classes = std::move(classes);
 }
 
-namespace {
-// A label map whose tokens for one class match no row, while '*' takes the rows to the other class:
-// the data became one class without a word (`--labels 1:+1,*:-1` on a file that spells `1.0`).
-// Tokens are matched exactly as written (docs/inputs.md#libsvm).
-void check_map_matched(const Dataset& d, const LabelMap& m) {
-  if (m.map.empty() || !m.others || m.regression || d.size() == 0) return;
+void check_label_map_matched(const std::string& name, const LabelMap& m, bool any_positive, bool any_negative) {
+  if (m.map.empty() || !m.others || m.regression) return;
   for (const double v : {1.0, -1.0}) {
-    if (*m.others == v) continue;
+    if (*m.others == v || (v > 0 ? any_positive : any_negative)) continue;
     std::string keys;
     for (const auto& [tok, to] : m.map)
       if (to == v) keys += (keys.empty() ? "'" : ", '") + tok + "'";
-    if (keys.empty() || std::find(d.y.begin(), d.y.end(), v) != d.y.end()) continue;
-    throw DataError(d.name + ": no row's label is " + keys + " (mapped to " + (v > 0 ? "+1" : "-1") +
+    if (keys.empty()) continue;
+    throw DataError(name + ": no row's label is " + keys + " (mapped to " + (v > 0 ? "+1" : "-1") +
                     "), so '*' took every row: the label map matches tokens exactly as the file writes them "
                     "(1 is not 1.0)");
   }
 }
-}  // namespace
 
 Dataset load_dataset(const std::string& spec, const LoadOptions& opt) {
   Dataset d = load_unindexed(spec, opt);
   if (opt.labels.classes) index_classes(d);
-  check_map_matched(d, opt.labels);
+  if (d.size() > 0)
+    check_label_map_matched(d.name, opt.labels, std::find(d.y.begin(), d.y.end(), 1.0) != d.y.end(),
+                            std::find(d.y.begin(), d.y.end(), -1.0) != d.y.end());
   return d;
 }
 

@@ -52,6 +52,12 @@ std::string cached_sha256(const std::string& path);
 // Throws DataError naming the file, the expected and the actual checksum on mismatch.
 void verify_sha256(const std::string& path, const std::string& expected);
 
+// A label map whose tokens for one class match no row of `name`, while '*' takes the rows to the
+// other class: the data became one class without a word (`--labels 1:+1,*:-1` on a file that
+// spells `1.0`), refused (DataError naming the file). Tokens are matched exactly as written
+// (docs/inputs.md#libsvm). load_dataset checks every file; a stream checks itself at its end.
+void check_label_map_matched(const std::string& name, const LabelMap& m, bool any_positive, bool any_negative);
+
 // Loads a registry name, a generator spec "synthetic:NAME[:key=value,...]" or a file path
 // (format by extension/content: LIBSVM by default). Registry files are located on the search
 // path and checksum-verified; a missing data set throws DataError listing the paths tried and

@@ -35,9 +35,12 @@ bool RowStream::next(Dataset& into) {
     into.push_back(idx_, val_, y, in_->path() + ":" + std::to_string(in_->lineno()));
     dim_ = std::max(dim_, into.dim);
     ++rows_;
+    any_positive_ = any_positive_ || y == 1.0;
+    any_negative_ = any_negative_ || y == -1.0;
     return true;
   }
   if (rows_ == 0) throw DataError(in_->path() + ": empty stream (no examples)");
+  check_label_map_matched(in_->path(), opt_.labels, any_positive_, any_negative_);
   if (sha256_.empty()) sha256_ = in_->sha256();
   return false;
 }

@@ -48,6 +48,7 @@ class RowStream {
   std::vector<uint32_t> idx_;
   std::vector<double> val_;
   std::size_t rows_ = 0, dim_ = 0;
+  bool any_positive_ = false, any_negative_ = false;  // labels seen: a label map's check at the end
 };
 
 // An istream over a file descriptor (0: standard input) whose reads return what has arrived, so

@@ -474,6 +474,17 @@ TEST_F(Hostile, AnOutputThatIsAnInputOrAnotherOutputIsRefused) {
   const auto b = run_cli("bounds --trace " + trace + " --json " + trace);
   EXPECT_EQ(b.status, 2) << b.output;
   EXPECT_EQ(run_cli("run --algo perceptron --data " + data + " --quiet --trace /dev/null --summary /dev/null").status, 0);
+  // Standard input and output are the files behind them: `--data - < data` and `--trace data`,
+  // `--trace /dev/stdout --summary - > file`.
+  const auto in = plab::test_util::run_shell(plab::test_util::plab_bin() + " run --algo perceptron --data - --quiet --trace " +
+                                             data + " < " + data + " 2>&1");
+  EXPECT_EQ(in.status, 2) << in.output;
+  EXPECT_NE(in.output.find("--trace " + data + ": the same file as --data -"), std::string::npos) << in.output;
+  EXPECT_EQ(plab::test_util::read_text(data), bytes);
+  const std::string both = path("both_out.txt");
+  const auto to_stdout = plab::test_util::run_shell(plab::test_util::plab_bin() + " run --algo perceptron --data " + data +
+                                              " --quiet --trace /dev/stdout --summary - > " + both + " 2>&1");
+  EXPECT_EQ(to_stdout.status, 2) << plab::test_util::read_text(both);
 }
 
 TEST_F(Hostile, APolynomialDegreeBeyondItsCostIsRefused) {
@@ -543,12 +554,14 @@ TEST_F(Hostile, SpecIdsThatAreNotFileNamesAreRefused) {
     return t;
   };
   for (const auto& [key, bad] : std::vector<std::pair<std::string, std::string>>{
-           {"FIG", "../../x"}, {"DS", "../../../dsx"}, {"AL", "a/b"}, {"PL", "../../pl"}, {"FIG", ".hidden"}}) {
+           {"FIG", "../../x"}, {"DS", "../../../dsx"}, {"AL", "a/b"}, {"PL", "../../pl"}, {"FIG", ".hidden"},
+           {"AL", "a\\u0000b"}}) {
     for (const auto& e : std::filesystem::directory_iterator(specs)) std::filesystem::remove(e.path());
     write_file(specs / "S.json", with(key, bad));
     const auto r = run_cli("reproduce --specs " + specs.string() + " --results " + path("idres") + " --no-plots");
     EXPECT_EQ(r.status, 2) << bad << ": " << r.output;
-    EXPECT_NE(r.output.find("it names result files), got '" + bad + "'"), std::string::npos) << r.output;
+    const std::string echoed = bad == "a\\u0000b" ? "a\\x00b" : bad;  // a control byte is echoed as \xNN
+    EXPECT_NE(r.output.find("it names result files), got '" + echoed + "'"), std::string::npos) << r.output;
   }
   EXPECT_FALSE(std::filesystem::exists(dir->p / "x"));
   for (const auto& e : std::filesystem::directory_iterator(specs)) std::filesystem::remove(e.path());
@@ -613,6 +626,10 @@ TEST_F(Hostile, ALabelMapThatMatchesNoRowOfAClassIsRefused) {
   refused_then_taken("run --algo perceptron --data " + data + " --labels '1:+1,*:-1' --quiet",
                      "no row's label is '1' (mapped to +1), so '*' took every row",
                      "run --algo perceptron --data " + data + " --labels '1.0:+1,*:-1' --quiet");
+  const auto stream = plab::test_util::run_shell(plab::test_util::plab_bin() + " run --algo perceptron --no-bounds --data - "
+                                                 "--labels '1:+1,*:-1' --quiet < " + data + " 2>&1");
+  EXPECT_EQ(stream.status, 2) << stream.output;
+  EXPECT_NE(stream.output.find("<stdin>: no row's label is '1'"), std::string::npos) << stream.output;
 }
 
 // coef0 < 0 makes the polynomial kernel indefinite: k(x,x) < 0, ||f||^2 < 0, no bound applies.

@@ -81,7 +81,7 @@ std::string file_id(const Node& n) {
   const std::string id = n.text();
   const bool ok = !id.empty() && id.size() <= 128 && id[0] != '.' &&
                   std::all_of(id.begin(), id.end(), [](char c) {
-                    return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.+=-", c) != nullptr;
+                    return std::isalnum(static_cast<unsigned char>(c)) || (c != '\0' && std::strchr("_.+=-", c) != nullptr);
                   });
   if (!ok)
     n.fail("must be a name of 1 to 128 letters, digits and _ . + = - not starting with '.' (it names result files), got " +
