@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "algorithms/learner.hpp"
+#include "core/format.hpp"
 #include "numerics/lane_min.hpp"
 
 namespace plab {
@@ -93,7 +94,7 @@ class Norma final : public ExpansionLearner {
       if (lambda > 0.0 && !(learning_rate * lambda < 1.0))
         throw std::invalid_argument(spell("learning_rate") + " * " + spell("lambda") + " must be < 1 (the decay factor 1 - " +
                                     "Lambda lambda of every coefficient is then in (0, 1); docs/learners.md#norma), got " +
-                                    std::to_string(learning_rate) + " * " + std::to_string(lambda));
+                                    format_g(learning_rate, 17) + " * " + format_g(lambda, 17));
       if (nu >= 0.0 && loss == "squared")
         throw std::invalid_argument(spell("nu") + ": the nu-trick adapts eps, which needs " + spell("loss") + " eps");
     }
